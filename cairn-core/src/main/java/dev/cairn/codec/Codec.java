@@ -1,0 +1,49 @@
+package dev.cairn.codec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Turns values of one type into bytes inside a pile block, and back.
+ *
+ * <p>The pile asks for {@link #encodedSize(Object)} first, allocates exactly that many bytes and
+ * then calls {@link #encode(Object, MemorySegment, long)} straight into the block, so no
+ * intermediate array is made. A codec must be stateless or thread-safe: many threads call it at
+ * once.
+ *
+ * {@snippet :
+ * record Point(int x, int y) {}
+ * final class PointCodec implements Codec<Point> {
+ *   public Class<Point> type() { return Point.class; }
+ *   public int encodedSize(Point p) { return 8; }
+ *   public void encode(Point p, MemorySegment dst, long at) {
+ *     dst.set(ValueLayout.JAVA_INT_UNALIGNED, at, p.x());
+ *     dst.set(ValueLayout.JAVA_INT_UNALIGNED, at + 4, p.y());
+ *   }
+ *   public Point decode(MemorySegment src, long at, int length) {
+ *     return new Point(src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
+ *                      src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
+ *   }
+ * }
+ * CodecRegistry codecs = CodecRegistry.builder().register(100, new PointCodec()).build();
+ * }
+ *
+ * @param <T> the value type
+ */
+public interface Codec<T> {
+
+  /** The exact class this codec encodes; subclasses need a codec of their own. */
+  Class<T> type();
+
+  /** The exact number of bytes {@link #encode} will write for {@code value}. */
+  int encodedSize(T value);
+
+  /** Writes exactly {@link #encodedSize(Object)} bytes of {@code value} at {@code offset}. */
+  void encode(T value, MemorySegment target, long offset);
+
+  /**
+   * Reads a value from {@code length} bytes at {@code offset}. Bytes come from memory that may be
+   * corrupt: a codec must check what it reads and throw {@link CorruptValueException}, never loop
+   * or allocate by an unchecked length.
+   */
+  T decode(MemorySegment source, long offset, int length);
+}

@@ -1,0 +1,8 @@
+package dev.cairn.codec;
+
+/** Stored bytes do not decode: a length, a type id or a field is out of range. */
+public final class CorruptValueException extends RuntimeException {
+  public CorruptValueException(String message) {
+    super(message);
+  }
+}

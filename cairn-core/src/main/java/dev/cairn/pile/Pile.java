@@ -1,0 +1,153 @@
+package dev.cairn.pile;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * An off-heap object store: put a value, get a 64-bit pointer; get, update and delete by pointer.
+ *
+ * <p>Values live in large native memory segments that the garbage collector never scans. {@code
+ * byte[]} and {@code String} (as UTF-8) are stored raw; any other type goes through a {@link
+ * dev.cairn.codec.Codec} registered in {@link PileOptions}.
+ *
+ * <p><b>Pointers</b> are opaque, never {@code 0} ({@link #NULL}), and carry a tag that is checked
+ * on every access: a deleted pointer, or one whose memory has been reused, raises {@link
+ * StalePointerException}; a pointer this pile never handed out raises {@link
+ * InvalidPointerException}. A pointer stays valid across {@link #update(long, Object)}, even when
+ * the new value no longer fits and has to move.
+ *
+ * <p><b>Thread safety</b>: every method may be called from any number of threads. Reads are
+ * lock-free and never return torn bytes: a read racing with an update or delete of the same
+ * pointer returns the old value, the new value, or throws {@link StalePointerException}.
+ *
+ * <p>Example:
+ *
+ * {@snippet :
+ * try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
+ *   long p = pile.put("hello");
+ *   String s = pile.getString(p);       // "hello"
+ *   pile.update(p, "hello, world");     // same pointer, longer value
+ *   pile.delete(p);                     // p is now stale
+ * }
+ * }
+ */
+public interface Pile extends AutoCloseable {
+
+  /** A pointer value that no pile ever hands out. */
+  long NULL = 0L;
+
+  /** Opens a new, empty volatile pile in native memory. */
+  static Pile offHeap(PileOptions options) {
+    return new OffHeapPile(options);
+  }
+
+  /**
+   * Stores a value and returns its pointer.
+   *
+   * @throws IllegalArgumentException if the value has no codec, or is larger than a segment
+   * @throws PileFullException if the memory budget cannot take it; the pile is unchanged
+   * @throws PileClosedException if the pile is closed
+   */
+  long put(Object value);
+
+  /**
+   * Stores a value with room for it to grow by {@code extraCapacityBytes} without moving, so that
+   * later {@link #update(long, Object)} calls up to that size are done in place.
+   */
+  long put(Object value, int extraCapacityBytes);
+
+  /** Returns the stored value as the type it was put as: {@code byte[]}, {@code String} or T. */
+  Object get(long pointer);
+
+  /**
+   * Returns the stored value, cast to {@code type}.
+   *
+   * @throws ClassCastException if the stored value is not a {@code type}
+   */
+  <T> T get(long pointer, Class<T> type);
+
+  /** Returns a new array holding the stored bytes (the UTF-8 for a string, the encoding for an object). */
+  byte[] getBytes(long pointer);
+
+  /**
+   * Copies the stored bytes into {@code dst} at {@code offset} and returns their number: the
+   * allocation-free read for a reused buffer.
+   *
+   * @throws IllegalArgumentException if {@code dst} has fewer than {@link #sizeOf(long)} bytes
+   *     from {@code offset}; nothing is copied
+   */
+  int getBytes(long pointer, byte[] dst, int offset);
+
+  /**
+   * Returns a stored {@link ValueKind#STRING} value.
+   *
+   * @throws ClassCastException if the value is not a string
+   */
+  String getString(long pointer);
+
+  /**
+   * Copies the stored bytes into {@code dst} at its position, advancing it, and returns their
+   * number. Works with heap and direct buffers, with no intermediate array.
+   *
+   * @throws java.nio.BufferOverflowException if {@code dst} has fewer bytes remaining than the
+   *     value's size; {@code dst} is unchanged
+   */
+  int read(long pointer, ByteBuffer dst);
+
+  /**
+   * Writes the stored bytes to {@code channel} (a socket, a file) without an intermediate array
+   * and returns their number. The bytes written are never torn: if the value changes or is deleted
+   * part way, a {@link StalePointerException} is thrown after the bytes already written, all of
+   * which belong to the value as it was when the call started.
+   */
+  long transferTo(long pointer, WritableByteChannel channel) throws IOException;
+
+  /** Reads the stored bytes in place through a bounded read-only view; see {@link ValueReader}. */
+  <R> R read(long pointer, ValueReader<R> reader);
+
+  /**
+   * Replaces the value at {@code pointer}. The value is rewritten in place when it fits the
+   * block's capacity; otherwise it moves and {@code pointer} keeps resolving to it. The update is
+   * all or nothing: on {@link PileFullException} the old value is intact.
+   */
+  void update(long pointer, Object value);
+
+  /**
+   * Deletes the value; {@code pointer} becomes stale.
+   *
+   * @throws StalePointerException if it was already deleted
+   */
+  void delete(long pointer);
+
+  /** The stored payload length in bytes. */
+  int sizeOf(long pointer);
+
+  /** How the value at {@code pointer} is stored. */
+  ValueKind kindOf(long pointer);
+
+  /**
+   * Visits every live entry once, in O(N) total. Entries put or deleted during the walk may or
+   * may not be visited; entries present throughout are visited exactly once.
+   */
+  void forEach(EntryVisitor visitor);
+
+  /** Deletes everything and returns all segments to the OS. Every pointer becomes stale. */
+  void purge();
+
+  /** A consistent-enough snapshot of the counters (each stripe is read under its lock). */
+  PileStats stats();
+
+  /**
+   * Walks every segment and checks the allocator invariants: blocks tile each segment with no
+   * overlap, live plus free equals capacity, free lists hold exactly the free blocks with correct
+   * sizes and no two free blocks are neighbours, and the counters match what the walk found.
+   *
+   * @throws PileCorruptionException naming the segment, offset and invariant that failed
+   */
+  void verify();
+
+  /** Releases all memory. Any later call, from any thread, throws {@link PileClosedException}. */
+  @Override
+  void close();
+}

@@ -1,0 +1,12 @@
+package dev.cairn.pile;
+
+/** The pile was closed; its memory is released and no operation can run on it any more. */
+public final class PileClosedException extends PileException {
+  public PileClosedException() {
+    super("pile is closed");
+  }
+
+  public PileClosedException(Throwable cause) {
+    super("pile is closed", cause);
+  }
+}

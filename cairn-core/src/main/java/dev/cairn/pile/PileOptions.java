@@ -1,0 +1,104 @@
+package dev.cairn.pile;
+
+import dev.cairn.codec.CodecRegistry;
+
+/**
+ * Settings of a pile. Immutable; build with {@link #builder()}.
+ *
+ * {@snippet :
+ * PileOptions options = PileOptions.builder()
+ *     .segmentBytes(64L << 20)          // 64 MiB segments (the default)
+ *     .maxMemoryBytes(8L << 30)         // at most 8 GiB of segments
+ *     .build();
+ * }
+ *
+ * @param segmentBytes size of each native segment, a power of two from 64 KiB to 1 GiB. The
+ *     default, 64 MiB, is a trade: large enough that a 100M-value pile needs only ~60 segments and
+ *     the per-segment cost (one arena, a zeroing pass) is amortised over 1.6M small values; small
+ *     enough that a stripe's partly filled segment wastes little, that an emptied segment can be
+ *     returned to the OS, and that zeroing a new one (~10 ms) does not stall a writer noticeably.
+ *     It also caps a single value's size (a value must fit a segment).
+ * @param maxMemoryBytes the budget for all segments together; a put that would need more throws
+ *     {@link PileFullException}. Unlimited by default.
+ * @param stripes number of allocation stripes, a power of two. Each stripe has its own lock,
+ *     free lists and segments, so writers on different stripes never contend. Default: the next
+ *     power of two at or above twice the available processors.
+ * @param codecs codecs for values other than {@code byte[]} and {@code String}
+ */
+public record PileOptions(long segmentBytes, long maxMemoryBytes, int stripes, CodecRegistry codecs) {
+
+  public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
+  public static final long MIN_SEGMENT_BYTES = 64L << 10;
+  public static final long MAX_SEGMENT_BYTES = 1L << 30;
+
+  public PileOptions {
+    if (segmentBytes < MIN_SEGMENT_BYTES
+        || segmentBytes > MAX_SEGMENT_BYTES
+        || Long.bitCount(segmentBytes) != 1) {
+      throw new IllegalArgumentException(
+          "segmentBytes must be a power of two in [64 KiB, 1 GiB]: segmentBytes=" + segmentBytes);
+    }
+    if (maxMemoryBytes < segmentBytes) {
+      throw new IllegalArgumentException(
+          "maxMemoryBytes must hold at least one segment: maxMemoryBytes="
+              + maxMemoryBytes
+              + " segmentBytes="
+              + segmentBytes);
+    }
+    if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1) {
+      throw new IllegalArgumentException(
+          "stripes must be a power of two in [1, 1024]: stripes=" + stripes);
+    }
+    if (codecs == null) {
+      throw new IllegalArgumentException("codecs must not be null");
+    }
+  }
+
+  /** Default settings: 64 MiB segments, no budget, 2x-cores stripes, built-in codecs. */
+  public static PileOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builder of {@link PileOptions}. */
+  public static final class Builder {
+    private long segmentBytes = DEFAULT_SEGMENT_BYTES;
+    private long maxMemoryBytes = Long.MAX_VALUE;
+    private int stripes = defaultStripes();
+    private CodecRegistry codecs = CodecRegistry.builtIn();
+
+    private Builder() {}
+
+    public Builder segmentBytes(long segmentBytes) {
+      this.segmentBytes = segmentBytes;
+      return this;
+    }
+
+    public Builder maxMemoryBytes(long maxMemoryBytes) {
+      this.maxMemoryBytes = maxMemoryBytes;
+      return this;
+    }
+
+    public Builder stripes(int stripes) {
+      this.stripes = stripes;
+      return this;
+    }
+
+    public Builder codecs(CodecRegistry codecs) {
+      this.codecs = codecs;
+      return this;
+    }
+
+    public PileOptions build() {
+      return new PileOptions(segmentBytes, maxMemoryBytes, stripes, codecs);
+    }
+
+    private static int defaultStripes() {
+      int wanted = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
+      return Math.min(1024, Integer.highestOneBit(wanted - 1) << 1);
+    }
+  }
+}
