@@ -14,8 +14,9 @@ package dev.cairn.pile;
  *     alignment, preallocated room, links and segment headers
  * @param freeBytes bytes in free blocks, ready to be reused
  * @param largestFreeBlockBytes the largest contiguous free extent
- * @param availability the share of a request for all {@code freeBytes}, made in pieces of {@link
- *     #AVAILABILITY_PIECE_BYTES}, that the free blocks could serve: 1.0 when free space is
+ * @param availability the share of a request for all {@code freeBytes}, made in pieces of up
+ *     to {@link #AVAILABILITY_PIECE_BYTES}, that free extents at least that large could serve
+ *     whole: the share of free bytes lying in extents of 64 KiB or more. 1.0 when free space is
  *     contiguous, towards 0.0 as it fragments into small holes (1.0 when nothing is free)
  */
 public record PileStats(

@@ -1,0 +1,128 @@
+package dev.cairn.memory;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One native memory segment with its own arena, so that it can be returned to the OS on its own.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Concurrency: the segment's bytes are written only by the one thread that holds the lock of
+ * the allocation stripe owning the segment. Readers do not lock; they validate an optimistic
+ * read against the write sequence, a seqlock:
+ *   writer: beginWrite() (sequence becomes odd), change bytes, endWrite() (even again)
+ *   reader: s = sequenceAcquire(); if odd, retry; read bytes; if !validate(s), retry
+ * Only changes that can invalidate what a reader already checked (freeing a block, rewriting a
+ * live value in place, turning a block into a link) need a write section. Writing a new value
+ * into free space does not: no valid pointer reaches it until the put returns.
+ *
+ * Lifecycle: release() closes the arena. A reader still holding the segment then gets
+ * IllegalStateException from the FFM runtime, never a crash; the pile translates it into a
+ * stale-pointer or closed-pile exception.
+ * }</pre>
+ */
+public final class NativeSegment {
+  private static final VarHandle SEQUENCE;
+
+  static {
+    try {
+      SEQUENCE =
+          MethodHandles.lookup().findVarHandle(NativeSegment.class, "sequence", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final Arena arena;
+  private final MemorySegment memory;
+  private final int index;
+
+  @SuppressWarnings("unused") // accessed through SEQUENCE
+  private volatile long sequence;
+
+  // write sections may nest (a delete frees a link and its target in the same segment);
+  // only the outermost one moves the sequence. Touched only under the owning stripe's lock.
+  private int writeDepth;
+
+  private NativeSegment(Arena arena, MemorySegment memory, int index) {
+    this.arena = arena;
+    this.memory = memory;
+    this.index = index;
+  }
+
+  /**
+   * Allocates {@code sizeBytes} of zeroed native memory, aligned to a page.
+   *
+   * @throws OutOfMemoryError if the OS refuses
+   */
+  public static NativeSegment allocate(int index, long sizeBytes) {
+    Arena arena = Arena.ofShared();
+    boolean success = false;
+    try {
+      MemorySegment memory = arena.allocate(sizeBytes, 4096);
+      success = true;
+      return new NativeSegment(arena, memory, index);
+    } finally {
+      if (!success) {
+        arena.close();
+      }
+    }
+  }
+
+  /** The segment's bytes; bounds-checked like every {@link MemorySegment}. */
+  public MemorySegment memory() {
+    return memory;
+  }
+
+  /** The slot of this segment in its pile's segment table. */
+  public int index() {
+    return index;
+  }
+
+  public long sizeBytes() {
+    return memory.byteSize();
+  }
+
+  /** Starts a write section; the caller must hold the owning stripe's lock. */
+  public void beginWrite() {
+    if (writeDepth++ > 0) {
+      return;
+    }
+    long s = (long) SEQUENCE.getOpaque(this);
+    SEQUENCE.setOpaque(this, s + 1);
+    // the odd sequence must be visible before any byte of the write section
+    VarHandle.storeStoreFence();
+  }
+
+  /** Ends a write section; publishes every byte written since {@link #beginWrite()}. */
+  public void endWrite() {
+    if (--writeDepth > 0) {
+      return;
+    }
+    long s = (long) SEQUENCE.getOpaque(this);
+    SEQUENCE.setRelease(this, s + 1);
+  }
+
+  /** The write sequence, with acquire semantics; odd while a write section is open. */
+  public long sequenceAcquire() {
+    return (long) SEQUENCE.getAcquire(this);
+  }
+
+  /** True if no write section began since {@code sequence} was read (and it was even). */
+  public boolean validate(long sequence) {
+    // loads of the optimistic read must not move below the re-read of the sequence
+    VarHandle.acquireFence();
+    return (long) SEQUENCE.getOpaque(this) == sequence;
+  }
+
+  /** Returns the memory to the OS. Idempotent. */
+  public void release() {
+    if (arena.scope().isAlive()) {
+      arena.close();
+    }
+  }
+}

@@ -1,0 +1,1045 @@
+package dev.cairn.pile;
+
+import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
+import static dev.cairn.pile.BlockLayout.KIND_BYTES;
+import static dev.cairn.pile.BlockLayout.KIND_LINK;
+import static dev.cairn.pile.BlockLayout.KIND_OBJECT;
+import static dev.cairn.pile.BlockLayout.KIND_STRING;
+import static dev.cairn.pile.BlockLayout.PREV_FREE;
+import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
+import static dev.cairn.pile.BlockLayout.WORD;
+import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
+import static dev.cairn.pile.Pointers.NIL;
+
+import dev.cairn.codec.Codec;
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.CorruptValueException;
+import dev.cairn.memory.NativeSegment;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Structure: a fixed table of up to 16,384 segments, each owned by one of N stripes
+ * (Stripe). A pointer names its segment, its block offset and a tag (Pointers); the block's
+ * header repeats the tag (BlockLayout).
+ *
+ * Concurrency:
+ *   put     locks the calling thread's stripe (tryLock; on contention the thread moves to
+ *           another stripe, as LongAdder cells do), allocates, writes, unlocks.
+ *   update,
+ *   delete  lock the stripe that owns the pointer's segment; changes that a reader could be
+ *           in the middle of run in the segment's write section (NativeSegment seqlock).
+ *   get     takes no lock: reads the header, checks the tag, copies the payload, then
+ *           validates the segment's write sequence and retries if a writer intervened. A
+ *           released segment's arena is closed, so a late reader gets an FFM exception that
+ *           becomes StalePointerException, never stray memory.
+ *
+ * Pointer safety: a block's header must be live, not a link target, carry the pointer's tag,
+ * and lie wholly inside its segment. A deleted block's header is stamped free at once. A
+ * stale pointer goes undetected only if its address is reused by a block with the same
+ * 23-bit tag; tags come from a per-stripe counter, so that needs an exact multiple of 2^23
+ * (8,388,608) allocations in that stripe between the two.
+ *
+ * Moves: an update that no longer fits allocates a target block (marked T), writes the value
+ * there, and only then turns the original block into a link holding the target's pointer;
+ * the allocation comes first, so a full pile leaves the old value intact.
+ * }</pre>
+ */
+final class OffHeapPile implements Pile {
+
+  private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
+  private static final ThreadLocal<int[]> PROBE =
+      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private final long segmentBytes;
+  private final long maxMemoryBytes;
+  private final long maxPayloadBytes;
+  private final CodecRegistry codecs;
+  private final NativeSegment[] segments = new NativeSegment[Pointers.MAX_SEGMENTS];
+  private final Stripe[] owners = new Stripe[Pointers.MAX_SEGMENTS];
+  private final Stripe[] stripes;
+  private final int stripeMask;
+
+  private final Object tableLock = new Object();
+  private long capacityBytes; // guarded by tableLock
+  private int segmentCount; // guarded by tableLock
+  private int nextSegmentIndex; // guarded by tableLock
+
+  private volatile boolean closed;
+
+  OffHeapPile(PileOptions options) {
+    this.segmentBytes = options.segmentBytes();
+    this.maxMemoryBytes = options.maxMemoryBytes();
+    this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
+    this.codecs = options.codecs();
+    this.stripes = new Stripe[options.stripes()];
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new Stripe(i, this);
+    }
+    this.stripeMask = stripes.length - 1;
+  }
+
+  // =========================================================================================
+  // put
+
+  @Override
+  public long put(Object value) {
+    return put(value, 0);
+  }
+
+  @Override
+  public long put(Object value, int extraCapacityBytes) {
+    Objects.requireNonNull(value, "value");
+    if (extraCapacityBytes < 0) {
+      throw new IllegalArgumentException(
+          "extraCapacityBytes must not be negative: " + extraCapacityBytes);
+    }
+    checkOpen();
+    return switch (value) {
+      case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
+      case String string -> {
+        Scratch scratch = SCRATCH.get();
+        int length = scratch.encode(string);
+        yield putRaw(KIND_STRING, scratch.bytes, length, extraCapacityBytes);
+      }
+      default -> putObject(value, extraCapacityBytes);
+    };
+  }
+
+  private long putRaw(int kind, byte[] source, int length, int extra) {
+    long granules = granulesFor(length, extra);
+    Stripe stripe = lockForAllocation(granules);
+    try {
+      long address = stripe.lastAddress;
+      NativeSegment segment = segments[Pointers.segment(address)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(address);
+      MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
+      return publish(stripe, memory, segment.index(), offset, kind, length);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private <T> long putObject(T value, int extra) {
+    @SuppressWarnings("unchecked")
+    Class<T> type = (Class<T>) value.getClass();
+    int typeId = codecs.typeIdOf(type);
+    Codec<T> codec = codecs.codecOf(typeId);
+    int idBytes = TypeIds.length(typeId);
+    int encoded = codec.encodedSize(value);
+    if (encoded < 0) {
+      throw new IllegalStateException(
+          "codec returned a negative size: codec=" + codec.getClass().getName() + " size=" + encoded);
+    }
+    long length = (long) idBytes + encoded;
+    long granules = granulesFor(length, extra);
+    Stripe stripe = lockForAllocation(granules);
+    try {
+      long address = stripe.lastAddress;
+      NativeSegment segment = segments[Pointers.segment(address)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(address);
+      boolean success = false;
+      try {
+        MemorySegment payload = memory.asSlice(offset + HEADER_BYTES, length);
+        TypeIds.write(payload, typeId);
+        codec.encode(value, payload, idBytes);
+        success = true;
+      } finally {
+        if (!success) { // a throwing codec must not leak its block
+          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+          stripe.free(address);
+        }
+      }
+      return publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  /** Writes the header of a freshly allocated block, counts it and returns its pointer. */
+  private static long publish(
+      Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
+    int tag = stripe.nextTag();
+    BlockLayout.writeLive(memory, offset, tag, kind, stripe.allocatedGranules, length, false, 0);
+    stripe.objectCount++;
+    stripe.utilizedBytes += length;
+    return Pointers.pointer(tag, segment, offset);
+  }
+
+  private long granulesFor(long length, long extra) {
+    long payload = length + extra;
+    if (payload > maxPayloadBytes) {
+      throw new IllegalArgumentException(
+          "value larger than segment: size="
+              + length
+              + " extraCapacityBytes="
+              + extra
+              + " segmentBytes="
+              + segmentBytes
+              + " (the largest value is "
+              + maxPayloadBytes
+              + " bytes; use larger segments)");
+    }
+    return BlockLayout.granulesFor(payload);
+  }
+
+  /**
+   * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
+   * granules}. Tries the caller's stripe first (growing it by a segment if needed), then any
+   * stripe with free room, before giving up.
+   */
+  private Stripe lockForAllocation(long granules) {
+    int[] probe = PROBE.get();
+    Stripe home = stripes[probe[0] & stripeMask];
+    if (!home.tryLock()) {
+      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
+      home = stripes[probe[0] & stripeMask];
+      home.lock();
+    }
+    if (allocateIn(home, granules, true)) {
+      return home;
+    }
+    home.unlock();
+    for (Stripe other : stripes) {
+      if (other != home) {
+        other.lock();
+        if (allocateIn(other, granules, false)) {
+          return other;
+        }
+        other.unlock();
+      }
+    }
+    throw new PileFullException(
+        "memory budget exhausted: requested="
+            + (granules << GRANULE_SHIFT)
+            + " bytes maxMemoryBytes="
+            + maxMemoryBytes
+            + " capacityBytes="
+            + capacityBytes()
+            + " (free space is too fragmented or the budget is spent; delete values or raise"
+            + " maxMemoryBytes)");
+  }
+
+  /** Allocates in a locked stripe; unlocks it if this throws. */
+  private boolean allocateIn(Stripe stripe, long granules, boolean mayGrow) {
+    boolean success = false;
+    try {
+      checkOpen();
+      stripe.lastAddress = stripe.allocate(granules, mayGrow);
+      success = true;
+      return stripe.lastAddress != NIL;
+    } finally {
+      if (!success) {
+        stripe.unlock();
+      }
+    }
+  }
+
+  private static int rehash(int probe) {
+    probe ^= probe << 13;
+    probe ^= probe >>> 17;
+    probe ^= probe << 5;
+    return probe;
+  }
+
+  // =========================================================================================
+  // get
+
+  /** Reads a validated payload; called inside an optimistic read, so it may see torn bytes. */
+  @FunctionalInterface
+  private interface PayloadReader<R> {
+    R read(OffHeapPile pile, MemorySegment memory, long at, int length, int kind, Object arg, long arg2);
+  }
+
+  private static final PayloadReader<byte[]> COPY_TO_NEW_ARRAY =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        return bytes;
+      };
+
+  private static final PayloadReader<Integer> COPY_TO_ARRAY =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        byte[] dst = (byte[]) arg;
+        int offset = (int) arg2;
+        if (length > dst.length - offset) {
+          return -1 - length;
+        }
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, dst, offset, length);
+        return length;
+      };
+
+  private static final PayloadReader<Object> DECODE =
+      (pile, memory, at, length, kind, arg, arg2) -> pile.decode(memory, at, length, kind);
+
+  private static final PayloadReader<Integer> SIZE =
+      (pile, memory, at, length, kind, arg, arg2) -> length;
+
+  private static final PayloadReader<ValueKind> KIND =
+      (pile, memory, at, length, kind, arg, arg2) -> valueKind(kind);
+
+  private static final PayloadReader<Integer> COPY_TO_BUFFER =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        ByteBuffer dst = (ByteBuffer) arg;
+        if (length > dst.remaining()) {
+          return -1 - length;
+        }
+        MemorySegment.copy(
+            memory, ValueLayout.JAVA_BYTE, at, MemorySegment.ofBuffer(dst), 0, length);
+        return length;
+      };
+
+  @Override
+  public Object get(long pointer) {
+    return readValue(pointer, DECODE, null, 0);
+  }
+
+  @Override
+  public <T> T get(long pointer, Class<T> type) {
+    Objects.requireNonNull(type, "type");
+    return type.cast(get(pointer));
+  }
+
+  @Override
+  public byte[] getBytes(long pointer) {
+    return readValue(pointer, COPY_TO_NEW_ARRAY, null, 0);
+  }
+
+  @Override
+  public int getBytes(long pointer, byte[] dst, int offset) {
+    Objects.checkIndex(offset, dst.length + 1);
+    int copied = readValue(pointer, COPY_TO_ARRAY, dst, offset);
+    if (copied < 0) {
+      throw new IllegalArgumentException(
+          "buffer too small: size=" + (-1 - copied) + " available=" + (dst.length - offset));
+    }
+    return copied;
+  }
+
+  @Override
+  public String getString(long pointer) {
+    Object value = get(pointer);
+    if (value instanceof String string) {
+      return string;
+    }
+    throw new ClassCastException(
+        "value at " + Pointers.describe(pointer) + " is not a string: " + value.getClass().getName());
+  }
+
+  @Override
+  public int read(long pointer, ByteBuffer dst) {
+    if (dst.isReadOnly()) {
+      throw new java.nio.ReadOnlyBufferException();
+    }
+    int copied = readValue(pointer, COPY_TO_BUFFER, dst, 0);
+    if (copied < 0) {
+      throw new BufferOverflowException();
+    }
+    dst.position(dst.position() + copied);
+    return copied;
+  }
+
+  @Override
+  public long transferTo(long pointer, WritableByteChannel channel) throws IOException {
+    Objects.requireNonNull(channel, "channel");
+    int size = sizeOf(pointer);
+    // Stage through a direct buffer in chunks: each chunk is validated before it is written,
+    // so the channel never receives torn bytes, and a socket gets it with no heap array.
+    Scratch scratch = SCRATCH.get();
+    ByteBuffer chunk = scratch.direct();
+    long written = 0;
+    while (written < size) {
+      chunk.clear();
+      int n = (int) Math.min(chunk.capacity(), size - written);
+      chunk.limit(n);
+      int got = readValue(pointer, COPY_RANGE, chunk, written);
+      if (got != size) { // the value changed size under us: the bytes so far are the old value
+        throw new StalePointerException(pointer, "value changed during transfer");
+      }
+      chunk.flip();
+      while (chunk.hasRemaining()) {
+        written += channel.write(chunk);
+      }
+    }
+    return written;
+  }
+
+  private static final PayloadReader<Integer> COPY_RANGE =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        ByteBuffer dst = (ByteBuffer) arg;
+        int n = (int) Math.min(dst.remaining(), Math.max(0, length - arg2));
+        MemorySegment.copy(
+            memory, ValueLayout.JAVA_BYTE, at + arg2, MemorySegment.ofBuffer(dst), 0, n);
+        dst.position(dst.position() + n);
+        return length;
+      };
+
+  @Override
+  public <R> R read(long pointer, ValueReader<R> reader) {
+    Objects.requireNonNull(reader, "reader");
+    return readValue(
+        pointer,
+        (pile, memory, at, length, kind, arg, arg2) ->
+            reader.read(valueKind(kind), memory.asSlice(at, length).asReadOnly()),
+        null,
+        0);
+  }
+
+  @Override
+  public int sizeOf(long pointer) {
+    return readValue(pointer, SIZE, null, 0);
+  }
+
+  @Override
+  public ValueKind kindOf(long pointer) {
+    return readValue(pointer, KIND, null, 0);
+  }
+
+  private static ValueKind valueKind(int kind) {
+    return switch (kind) {
+      case KIND_BYTES -> ValueKind.BYTES;
+      case KIND_STRING -> ValueKind.STRING;
+      default -> ValueKind.OBJECT;
+    };
+  }
+
+  private Object decode(MemorySegment memory, long at, int length, int kind) {
+    switch (kind) {
+      case KIND_BYTES -> {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        return bytes;
+      }
+      case KIND_STRING -> {
+        return SCRATCH.get().decodeString(memory, at, length);
+      }
+      default -> {
+        MemorySegment payload = memory.asSlice(at, length);
+        int typeId = TypeIds.read(payload);
+        int idBytes = TypeIds.length(typeId);
+        return codecs.codecOf(typeId).decode(payload, idBytes, length - idBytes);
+      }
+    }
+  }
+
+  /**
+   * The optimistic read every get goes through: resolve the pointer (and its link), check the
+   * header, run {@code reader} on the payload, and return its result only if no writer touched
+   * the segments meanwhile; otherwise retry.
+   */
+  private <R> R readValue(long pointer, PayloadReader<R> reader, Object arg, long arg2) {
+    checkOpen();
+    try {
+      while (true) {
+        NativeSegment segment = segmentOf(pointer);
+        MemorySegment memory = segment.memory();
+        long offset = blockOffset(pointer, memory);
+        long sequence = segment.sequenceAcquire();
+        if ((sequence & 1) != 0) {
+          Thread.onSpinWait();
+          continue;
+        }
+        long header = memory.get(WORD, offset);
+        String problem = userBlockProblem(header, pointer, offset, memory.byteSize());
+        if (problem != null) {
+          if (segment.validate(sequence)) {
+            throw pointerProblem(pointer, header, problem);
+          }
+          continue;
+        }
+        NativeSegment dataSegment = segment;
+        long dataOffset = offset;
+        long dataHeader = header;
+        long dataSequence = sequence;
+        if (BlockLayout.kind(header) == KIND_LINK) {
+          long target = memory.get(WORD, offset + HEADER_BYTES);
+          dataSegment = segments[Pointers.segment(target)];
+          dataOffset = Pointers.offsetBytes(target);
+          dataSequence = dataSegment == null ? 1 : dataSegment.sequenceAcquire();
+          String linkProblem =
+              dataSegment == null || (dataSequence & 1) != 0
+                  ? "link target segment missing"
+                  : targetProblem(dataSegment.memory(), dataOffset, target);
+          if (linkProblem != null) {
+            if (segment.validate(sequence) && dataSegment != null && (dataSequence & 1) == 0
+                && dataSegment.validate(dataSequence)) {
+              throw new PileCorruptionException(
+                  "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
+            }
+            Thread.onSpinWait();
+            continue;
+          }
+          dataHeader = dataSegment.memory().get(WORD, dataOffset);
+        }
+        MemorySegment dataMemory = dataSegment.memory();
+        int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
+        R result;
+        try {
+          result =
+              reader.read(
+                  this,
+                  dataMemory,
+                  dataOffset + HEADER_BYTES,
+                  length,
+                  BlockLayout.kind(dataHeader),
+                  arg,
+                  arg2);
+        } catch (RuntimeException e) {
+          if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {
+            throw e;
+          }
+          if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
+            throw e instanceof IndexOutOfBoundsException
+                ? new CorruptValueException("stored value does not decode: " + e.getMessage())
+                : e;
+          }
+          continue; // torn read made the reader fail; the retry sees a consistent value
+        }
+        if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
+          return result;
+        }
+      }
+    } catch (IllegalStateException e) {
+      throw scopeClosed(pointer, e);
+    }
+  }
+
+  private RuntimeException scopeClosed(long pointer, IllegalStateException e) {
+    if (closed) {
+      return new PileClosedException(e);
+    }
+    return new StalePointerException(pointer, "segment was released: the value was deleted");
+  }
+
+  private NativeSegment segmentOf(long pointer) {
+    int index = Pointers.segment(pointer);
+    NativeSegment segment = segments[index];
+    if (segment == null) {
+      checkOpen();
+      if (Pointers.tag(pointer) == 0) {
+        throw new InvalidPointerException(pointer, "not a pointer (tag 0)");
+      }
+      throw new StalePointerException(
+          pointer, "no segment at that index: the value was deleted and its segment released");
+    }
+    return segment;
+  }
+
+  private static long blockOffset(long pointer, MemorySegment memory) {
+    long offset = Pointers.offsetBytes(pointer);
+    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
+      throw new InvalidPointerException(pointer, "offset outside the segment's blocks");
+    }
+    return offset;
+  }
+
+  /** Why {@code header} is not the live user block {@code pointer} names, or null if it is. */
+  private static String userBlockProblem(long header, long pointer, long offset, long segmentEnd) {
+    if (BlockLayout.isFree(header)) {
+      return "value was deleted";
+    }
+    if (BlockLayout.tag(header) != Pointers.tag(pointer)) {
+      return "tag mismatch: header tag=" + BlockLayout.tag(header);
+    }
+    if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
+      return "not a block start";
+    }
+    long size = BlockLayout.sizeGranules(header);
+    if (size < BlockLayout.MIN_BLOCK_GRANULES || offset + (size << GRANULE_SHIFT) > segmentEnd) {
+      return "not a block start (size out of range)";
+    }
+    return null;
+  }
+
+  private static String targetProblem(MemorySegment memory, long offset, long target) {
+    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
+      return "target offset out of range";
+    }
+    long header = memory.get(WORD, offset);
+    if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
+      return "target is not a live link target";
+    }
+    if (BlockLayout.tag(header) != Pointers.tag(target)) {
+      return "target tag mismatch";
+    }
+    if (offset + BlockLayout.sizeBytes(header) > memory.byteSize()
+        || BlockLayout.kind(header) == KIND_LINK) {
+      return "target header corrupt";
+    }
+    return null;
+  }
+
+  private static PointerException pointerProblem(long pointer, long header, String problem) {
+    if (BlockLayout.isFree(header) || problem.startsWith("tag mismatch")) {
+      return new StalePointerException(pointer, problem);
+    }
+    return new InvalidPointerException(pointer, problem);
+  }
+
+  // =========================================================================================
+  // update and delete
+
+  /** Locks and returns the stripe owning the pointer's segment, or throws for a dead pointer. */
+  private Stripe lockOwner(long pointer) {
+    while (true) {
+      checkOpen();
+      NativeSegment segment = segmentOf(pointer);
+      Stripe owner = owners[segment.index()];
+      if (owner == null) {
+        continue; // segment released or being set up; segmentOf will tell which
+      }
+      owner.lock();
+      if (segments[segment.index()] == segment && owners[segment.index()] == owner && !closed) {
+        return owner;
+      }
+      owner.unlock();
+      checkOpen();
+    }
+  }
+
+  /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
+  private long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
+    long header = memory.get(WORD, offset);
+    String problem = userBlockProblem(header, pointer, offset, memory.byteSize());
+    if (problem != null) {
+      throw pointerProblem(pointer, header, problem);
+    }
+    return header;
+  }
+
+  @Override
+  public void delete(long pointer) {
+    Stripe stripe = lockOwner(pointer);
+    try {
+      NativeSegment segment = segments[Pointers.segment(pointer)];
+      MemorySegment memory = segment.memory();
+      long offset = blockOffset(pointer, memory);
+      long header = lockedUserHeader(pointer, memory, offset);
+      segment.beginWrite();
+      try {
+        if (BlockLayout.kind(header) == KIND_LINK) {
+          long target = memory.get(WORD, offset + HEADER_BYTES);
+          stripe.utilizedBytes -= lengthAt(target);
+          freeBlock(stripe, target);
+          stripe.linkCount--;
+        } else {
+          stripe.utilizedBytes -= BlockLayout.length(header, memory, offset);
+        }
+        stripe.objectCount--;
+        stripe.free(Pointers.addressOf(pointer));
+      } finally {
+        segment.endWrite();
+      }
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  @Override
+  public void update(long pointer, Object value) {
+    Objects.requireNonNull(value, "value");
+    // encode first, before any lock or change: a failing codec leaves the old value intact
+    Scratch scratch = SCRATCH.get();
+    int kind;
+    byte[] source;
+    int length;
+    switch (value) {
+      case byte[] bytes -> {
+        kind = KIND_BYTES;
+        source = bytes;
+        length = bytes.length;
+      }
+      case String string -> {
+        kind = KIND_STRING;
+        length = scratch.encode(string);
+        source = scratch.bytes;
+      }
+      default -> {
+        kind = KIND_OBJECT;
+        length = scratch.encodeObject(value, codecs);
+        source = scratch.bytes;
+      }
+    }
+    granulesFor(length, 0); // size check before touching anything
+    Stripe stripe = lockOwner(pointer);
+    try {
+      NativeSegment segment = segments[Pointers.segment(pointer)];
+      MemorySegment memory = segment.memory();
+      long offset = blockOffset(pointer, memory);
+      long header = lockedUserHeader(pointer, memory, offset);
+      long capacity = BlockLayout.capacityBytes(header);
+      boolean linked = BlockLayout.kind(header) == KIND_LINK;
+      long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
+      int oldLength =
+          linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
+
+      if (length <= capacity) { // fits the original block: write in place, drop any target
+        segment.beginWrite();
+        try {
+          writePayload(memory, offset, source, length);
+          BlockLayout.writeLive(
+              memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
+              length, false, header & PREV_FREE);
+          if (linked) {
+            freeBlock(stripe, oldTarget);
+            stripe.linkCount--;
+          }
+        } finally {
+          segment.endWrite();
+        }
+      } else if (linked && length <= capacityAt(oldTarget)) { // fits the current target
+        NativeSegment targetSegment = segments[Pointers.segment(oldTarget)];
+        MemorySegment targetMemory = targetSegment.memory();
+        long targetOffset = Pointers.offsetBytes(oldTarget);
+        long targetHeader = targetMemory.get(WORD, targetOffset);
+        targetSegment.beginWrite();
+        try {
+          writePayload(targetMemory, targetOffset, source, length);
+          BlockLayout.writeLive(
+              targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
+              BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
+        } finally {
+          targetSegment.endWrite();
+        }
+      } else { // move: allocate first, so that a full pile changes nothing
+        long granules = BlockLayout.granulesFor(length);
+        long address = stripe.allocate(granules, true);
+        if (address == NIL) {
+          throw new PileFullException(
+              "memory budget exhausted: update needs "
+                  + (granules << GRANULE_SHIFT)
+                  + " bytes to move the value; maxMemoryBytes="
+                  + maxMemoryBytes
+                  + " (the old value is intact)");
+        }
+        NativeSegment targetSegment = segments[Pointers.segment(address)];
+        MemorySegment targetMemory = targetSegment.memory();
+        long targetOffset = Pointers.offsetBytes(address);
+        int targetTag = stripe.nextTag();
+        writePayload(targetMemory, targetOffset, source, length);
+        BlockLayout.writeLive(
+            targetMemory, targetOffset, targetTag, kind, stripe.allocatedGranules, length, true, 0);
+        segment.beginWrite();
+        try {
+          memory.set(
+              WORD,
+              offset + HEADER_BYTES,
+              Pointers.pointer(targetTag, targetSegment.index(), targetOffset));
+          BlockLayout.writeLive(
+              memory, offset, BlockLayout.tag(header), KIND_LINK, BlockLayout.sizeGranules(header),
+              Long.BYTES, false, header & PREV_FREE);
+          if (linked) {
+            freeBlock(stripe, oldTarget);
+          } else {
+            stripe.linkCount++;
+          }
+        } finally {
+          segment.endWrite();
+        }
+      }
+      stripe.utilizedBytes += length - oldLength;
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private static void writePayload(MemorySegment memory, long offset, byte[] source, int length) {
+    MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
+  }
+
+  /** Frees a link target (an address or pointer) inside its segment's write section. */
+  private void freeBlock(Stripe stripe, long target) {
+    NativeSegment targetSegment = segments[Pointers.segment(target)];
+    targetSegment.beginWrite();
+    try {
+      stripe.free(Pointers.addressOf(target));
+    } finally {
+      targetSegment.endWrite();
+    }
+  }
+
+  private int lengthAt(long target) {
+    MemorySegment memory = segments[Pointers.segment(target)].memory();
+    long offset = Pointers.offsetBytes(target);
+    return BlockLayout.length(memory.get(WORD, offset), memory, offset);
+  }
+
+  private long capacityAt(long target) {
+    MemorySegment memory = segments[Pointers.segment(target)].memory();
+    return BlockLayout.capacityBytes(memory.get(WORD, Pointers.offsetBytes(target)));
+  }
+
+  // =========================================================================================
+  // enumeration, purge, stats, verify, close
+
+  @Override
+  public void forEach(EntryVisitor visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    checkOpen();
+    LongList pointers = new LongList();
+    for (Stripe stripe : stripes) {
+      pointers.clear();
+      stripe.lock();
+      try {
+        checkOpen();
+        for (NativeSegment segment : stripe.segments) {
+          stripe.forEachBlock(segment, (offset, header) -> {
+            if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
+              pointers.add(Pointers.pointer(BlockLayout.tag(header), segment.index(), offset));
+            }
+          });
+        }
+      } finally {
+        stripe.unlock();
+      }
+      // visit outside the lock, so the visitor may use the pile
+      for (int i = 0; i < pointers.size(); i++) {
+        long pointer = pointers.get(i);
+        int size;
+        ValueKind kind;
+        try {
+          size = sizeOf(pointer);
+          kind = kindOf(pointer);
+        } catch (StalePointerException deletedMeanwhile) {
+          continue;
+        }
+        visitor.visit(pointer, kind, size);
+      }
+    }
+  }
+
+  @Override
+  public void purge() {
+    checkOpen();
+    lockAll();
+    try {
+      checkOpen();
+      for (Stripe stripe : stripes) {
+        stripe.releaseAll();
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  @Override
+  public PileStats stats() {
+    checkOpen();
+    long objects = 0, links = 0, allocated = 0, utilized = 0, capacity = 0, free = 0;
+    long pieces = 0, largest = 0;
+    int segmentsHeld = 0;
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+      try {
+        objects += stripe.objectCount;
+        links += stripe.linkCount;
+        allocated += stripe.allocatedBytes;
+        utilized += stripe.utilizedBytes;
+        capacity += stripe.capacityBytes();
+        segmentsHeld += stripe.segments.size();
+        long bump = stripe.bumpFreeBytes();
+        free += stripe.listedFreeBytes + bump;
+        pieces += stripe.listedPieceBytes + (bump >= PileStats.AVAILABILITY_PIECE_BYTES ? bump : 0);
+        largest = Math.max(largest, stripe.largestFreeBlockBytes());
+      } finally {
+        stripe.unlock();
+      }
+    }
+    double availability = free == 0 ? 1.0 : (double) pieces / free;
+    return new PileStats(
+        objects, links, segmentsHeld, capacity, allocated, utilized, capacity - utilized - free,
+        free, largest, availability);
+  }
+
+  @Override
+  public void verify() {
+    checkOpen();
+    lockAll();
+    try {
+      checkOpen();
+      for (Stripe stripe : stripes) {
+        new PileVerifier(this, stripe).verify();
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    lockAll();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (Stripe stripe : stripes) {
+        stripe.releaseAll();
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  private void lockAll() {
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+    }
+  }
+
+  private void unlockAll() {
+    for (Stripe stripe : stripes) {
+      stripe.unlock();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new PileClosedException();
+    }
+  }
+
+  // =========================================================================================
+  // segment table (used by Stripe)
+
+  NativeSegment segmentAt(int index) {
+    return segments[index];
+  }
+
+  Stripe ownerOf(int index) {
+    return owners[index];
+  }
+
+  long segmentBytes() {
+    return segmentBytes;
+  }
+
+  /** A new segment for {@code stripe}, or null if the budget or the table is full. */
+  NativeSegment newSegment(Stripe stripe) {
+    int index;
+    synchronized (tableLock) {
+      if (closed) {
+        throw new PileClosedException();
+      }
+      if (capacityBytes + segmentBytes > maxMemoryBytes || segmentCount == Pointers.MAX_SEGMENTS) {
+        return null;
+      }
+      index = nextSegmentIndex;
+      while (owners[index] != null) {
+        index = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
+      }
+      // next-fit: a released index is reused as late as possible, so a stale pointer into a
+      // released segment meets an empty slot for as long as possible
+      nextSegmentIndex = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
+      owners[index] = stripe;
+      capacityBytes += segmentBytes;
+      segmentCount++;
+    }
+    NativeSegment segment;
+    try {
+      segment = NativeSegment.allocate(index, segmentBytes);
+    } catch (OutOfMemoryError e) {
+      synchronized (tableLock) {
+        owners[index] = null;
+        capacityBytes -= segmentBytes;
+        segmentCount--;
+      }
+      throw new PileFullException("the OS refused a new segment of " + segmentBytes + " bytes: " + e);
+    }
+    segments[index] = segment;
+    return segment;
+  }
+
+  /** Removes a segment from the table and returns its memory to the OS. */
+  void releaseSegment(NativeSegment segment) {
+    int index = segment.index();
+    segments[index] = null;
+    synchronized (tableLock) {
+      owners[index] = null;
+      capacityBytes -= segment.sizeBytes();
+      segmentCount--;
+    }
+    segment.release();
+  }
+
+  long capacityBytes() {
+    synchronized (tableLock) {
+      return capacityBytes;
+    }
+  }
+
+  // =========================================================================================
+
+  /** Per-thread encode and decode buffers, so that puts and string gets allocate nothing extra. */
+  private static final class Scratch {
+    private static final int KEEP_BYTES = 64 * 1024;
+    byte[] bytes = new byte[256];
+    private ByteBuffer direct;
+
+    /** Encodes into {@link #bytes} (grown if needed) and returns the length. */
+    int encode(String string) {
+      int length = Utf8.encodedLength(string);
+      Utf8.encode(string, ensure(length));
+      return length;
+    }
+
+    <T> int encodeObject(T value, CodecRegistry codecs) {
+      @SuppressWarnings("unchecked")
+      Class<T> type = (Class<T>) value.getClass();
+      int typeId = codecs.typeIdOf(type);
+      Codec<T> codec = codecs.codecOf(typeId);
+      int idBytes = TypeIds.length(typeId);
+      int length = idBytes + codec.encodedSize(value);
+      ensure(length);
+      MemorySegment view = MemorySegment.ofArray(bytes).asSlice(0, length);
+      TypeIds.write(view, typeId);
+      codec.encode(value, view, idBytes);
+      return length;
+    }
+
+    String decodeString(MemorySegment memory, long at, int length) {
+      byte[] buffer = ensure(length);
+      MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
+      return new String(buffer, 0, length, StandardCharsets.UTF_8);
+    }
+
+    ByteBuffer direct() {
+      if (direct == null) { // a segment-backed direct buffer; freed with the thread's scratch
+        direct = Arena.ofAuto().allocate(KEEP_BYTES).asByteBuffer();
+      }
+      return direct;
+    }
+
+    /**
+     * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES}
+     * is dropped at the next small request, so one huge value does not pin memory per thread.
+     */
+    private byte[] ensure(int length) {
+      if (bytes.length < length) {
+        bytes = new byte[Math.max(length, Math.min(KEEP_BYTES, bytes.length * 2))];
+      } else if (bytes.length > KEEP_BYTES && length <= KEEP_BYTES) {
+        bytes = new byte[KEEP_BYTES];
+      }
+      return bytes;
+    }
+  }
+}

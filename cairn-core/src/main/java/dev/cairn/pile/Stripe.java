@@ -1,0 +1,392 @@
+package dev.cairn.pile;
+
+import static dev.cairn.pile.BlockLayout.FOOTER_LENGTH;
+import static dev.cairn.pile.BlockLayout.MIN_BLOCK_GRANULES;
+import static dev.cairn.pile.BlockLayout.NEXT_OFFSET;
+import static dev.cairn.pile.BlockLayout.PREV_FREE;
+import static dev.cairn.pile.BlockLayout.PREV_OFFSET;
+import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
+import static dev.cairn.pile.BlockLayout.WORD;
+import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
+import static dev.cairn.pile.Pointers.NIL;
+
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One allocation stripe: a lock, the segments it owns, their free lists and counters.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Concurrency: every method that changes state is called with this stripe's lock held (the
+ * lock is this object). Each segment belongs to exactly one stripe for its whole life, so a
+ * delete or update of any pointer takes the lock of the stripe owning the pointer's segment,
+ * and every block, free list and counter of that segment is guarded by that one lock.
+ *
+ * Allocation order, for a request of g granules:
+ *   1. an exact-size free block (sizes under 1 KiB have a class each): no split;
+ *   2. the first non-empty class that surely fits g, splitting off the remainder;
+ *   3. the bump region: the untouched tail of the newest segment;
+ *   4. a new segment from the pile (which enforces the memory budget).
+ * Reusing free space before bumping keeps the footprint flat under delete-and-refill.
+ *
+ * Invariants (checked by verify()):
+ *   S1 blocks tile [SEGMENT_HEADER_BYTES, segment end) of every segment, except that the bump
+ *      region [bumpStart, bumpEnd) of the bump segment is one free extent with no header;
+ *   S2 no two free extents are neighbours (coalescing is immediate);
+ *   S3 a block's PREV_FREE bit is set iff the block before it is a listed free block;
+ *   S4 every free block is in the list of its size class, once, and no live block is listed;
+ *   S5 allocatedBytes + freeBytes + headers = capacity; the counters equal what a walk finds.
+ * }</pre>
+ */
+final class Stripe extends ReentrantLock {
+
+  final int id;
+  private final OffHeapPile pile;
+  private final long[] heads = new long[SizeClasses.COUNT];
+  private final long[] nonEmpty = new long[(SizeClasses.COUNT + 63) >>> 6];
+  final List<NativeSegment> segments = new ArrayList<>();
+
+  // the bump region, or bumpSegment == null
+  NativeSegment bumpSegment;
+  long bumpStart;
+  long bumpEnd;
+
+  private int nextTag = 1;
+
+  // counters, guarded by the lock
+  long objectCount;
+  long linkCount;
+  long allocatedBytes;
+  long utilizedBytes;
+  long listedFreeBytes;
+  long listedPieceBytes;
+
+  /** Set by {@link #allocate} to the size of the block it returned, which may exceed the ask. */
+  long allocatedGranules;
+
+  /** The address of the block the last allocation through the pile reserved. */
+  long lastAddress;
+
+  Stripe(int id, OffHeapPile pile) {
+    this.id = id;
+    this.pile = pile;
+    Arrays.fill(heads, NIL);
+  }
+
+  int nextTag() {
+    int tag = nextTag;
+    nextTag = (tag + 1) & Pointers.TAG_MASK;
+    if (nextTag == 0) {
+      nextTag = 1;
+    }
+    return tag;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // allocation
+
+  /**
+   * Reserves a block of at least {@code granules} and returns its address, or {@link
+   * Pointers#NIL} if that needs a new segment and {@code mayGrow} is false or the budget is
+   * spent. The caller writes the block's header before it releases the lock.
+   */
+  long allocate(long granules, boolean mayGrow) {
+    if (granules < SizeClasses.EXACT_LIMIT) {
+      long block = heads[(int) granules];
+      if (block != NIL) {
+        unlink(block, (int) granules, granules);
+        takeWhole(block, granules);
+        return block;
+      }
+    }
+    int sizeClass = firstNonEmpty(SizeClasses.searchClassOf(granules));
+    if (sizeClass >= 0) {
+      long block = heads[sizeClass];
+      MemorySegment memory = memoryOf(block);
+      long offset = Pointers.offsetBytes(block);
+      long size = BlockLayout.sizeGranules(memory.get(WORD, offset));
+      unlink(block, sizeClass, size);
+      if (size - granules >= MIN_BLOCK_GRANULES) {
+        long rest = offset + (granules << GRANULE_SHIFT);
+        // the block after the remainder keeps its PREV_FREE bit: a free block is still before it
+        writeFreeBlock(memory, Pointers.segment(block), rest, size - granules, 0);
+        allocatedGranules = granules;
+        allocatedBytes += granules << GRANULE_SHIFT;
+      } else {
+        takeWhole(block, size);
+      }
+      return block;
+    }
+    if (bumpSegment == null || bumpEnd - bumpStart < granules << GRANULE_SHIFT) {
+      if (!mayGrow) {
+        return NIL;
+      }
+      NativeSegment fresh = pile.newSegment(this);
+      if (fresh == null) {
+        return NIL;
+      }
+      retireBumpRegion();
+      segments.add(fresh);
+      bumpSegment = fresh;
+      bumpStart = SEGMENT_HEADER_BYTES;
+      bumpEnd = fresh.sizeBytes();
+    }
+    long offset = bumpStart;
+    long bytes = granules << GRANULE_SHIFT;
+    if (bumpEnd - offset - bytes < BlockLayout.MIN_BLOCK_BYTES) {
+      bytes = bumpEnd - offset; // a sliver too small to be a block goes with this one
+    }
+    bumpStart = offset + bytes;
+    allocatedGranules = bytes >>> GRANULE_SHIFT;
+    allocatedBytes += bytes;
+    return Pointers.address(bumpSegment.index(), offset);
+  }
+
+  private void takeWhole(long block, long size) {
+    MemorySegment memory = memoryOf(block);
+    long next = Pointers.offsetBytes(block) + (size << GRANULE_SHIFT);
+    if (next < memory.byteSize()) {
+      long header = memory.get(WORD, next);
+      memory.set(WORD, next, header & ~PREV_FREE);
+    }
+    allocatedGranules = size;
+    allocatedBytes += size << GRANULE_SHIFT;
+  }
+
+  /** Turns what is left of the bump region into an ordinary free block. */
+  private void retireBumpRegion() {
+    if (bumpSegment != null && bumpEnd > bumpStart) {
+      writeFreeBlock(
+          bumpSegment.memory(),
+          bumpSegment.index(),
+          bumpStart,
+          (bumpEnd - bumpStart) >>> GRANULE_SHIFT,
+          0);
+    }
+    bumpSegment = null;
+    bumpStart = bumpEnd = 0;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // freeing
+
+  /**
+   * Frees the live block at {@code address}, merging it with free neighbours, and returns its
+   * segment to the pile if the segment is now empty. Must run inside the segment's write section.
+   */
+  void free(long address) {
+    NativeSegment segment = pile.segmentAt(Pointers.segment(address));
+    MemorySegment memory = segment.memory();
+    long start = Pointers.offsetBytes(address);
+    long header = memory.get(WORD, start);
+    int tag = BlockLayout.tag(header);
+    long size = BlockLayout.sizeGranules(header);
+    allocatedBytes -= size << GRANULE_SHIFT;
+    // stamp the header first: whatever happens to this extent, a stale reader sees F
+    memory.set(WORD, start, BlockLayout.freeHeader(size, tag));
+
+    long end = start + (size << GRANULE_SHIFT);
+    boolean inBumpSegment = segment == bumpSegment;
+    boolean joinsBumpRegion = inBumpSegment && end == bumpStart;
+    if (!joinsBumpRegion && end < memory.byteSize()) {
+      long nextHeader = memory.get(WORD, end);
+      if (BlockLayout.isFree(nextHeader)) {
+        long nextSize = BlockLayout.sizeGranules(nextHeader);
+        unlink(Pointers.address(segment.index(), end), SizeClasses.classOf(nextSize), nextSize);
+        size += nextSize;
+        end += nextSize << GRANULE_SHIFT;
+      }
+    }
+    if (BlockLayout.isPrevFree(header)) {
+      long prevSize = memory.get(WORD, start - FOOTER_LENGTH);
+      long prevStart = start - (prevSize << GRANULE_SHIFT);
+      unlink(Pointers.address(segment.index(), prevStart), SizeClasses.classOf(prevSize), prevSize);
+      start = prevStart;
+      size += prevSize;
+    }
+    if (joinsBumpRegion) {
+      bumpStart = start;
+      return;
+    }
+    if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize() && !inBumpSegment) {
+      segments.remove(segment);
+      pile.releaseSegment(segment);
+      return;
+    }
+    writeFreeBlock(memory, segment.index(), start, size, tag);
+  }
+
+  /** Writes a free block's header and footer, marks its successor, and lists it. */
+  private void writeFreeBlock(MemorySegment memory, int segmentIndex, long start, long size, int tag) {
+    long bytes = size << GRANULE_SHIFT;
+    memory.set(WORD, start, BlockLayout.freeHeader(size, tag));
+    memory.set(WORD, start + bytes - FOOTER_LENGTH, size);
+    long next = start + bytes;
+    if (next < memory.byteSize()) {
+      long header = memory.get(WORD, next);
+      memory.set(WORD, next, header | PREV_FREE);
+    }
+    link(Pointers.address(segmentIndex, start), SizeClasses.classOf(size), size, memory, start);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // free lists
+
+  private void link(long block, int sizeClass, long size, MemorySegment memory, long offset) {
+    long head = heads[sizeClass];
+    memory.set(WORD, offset + NEXT_OFFSET, head);
+    memory.set(WORD, offset + PREV_OFFSET, NIL);
+    if (head != NIL) {
+      memoryOf(head).set(WORD, Pointers.offsetBytes(head) + PREV_OFFSET, block);
+    }
+    heads[sizeClass] = block;
+    nonEmpty[sizeClass >>> 6] |= 1L << sizeClass;
+    countListed(size, +1);
+  }
+
+  private void unlink(long block, int sizeClass, long size) {
+    MemorySegment memory = memoryOf(block);
+    long offset = Pointers.offsetBytes(block);
+    long next = memory.get(WORD, offset + NEXT_OFFSET);
+    long prev = memory.get(WORD, offset + PREV_OFFSET);
+    if (prev == NIL) {
+      heads[sizeClass] = next;
+      if (next == NIL) {
+        nonEmpty[sizeClass >>> 6] &= ~(1L << sizeClass);
+      }
+    } else {
+      memoryOf(prev).set(WORD, Pointers.offsetBytes(prev) + NEXT_OFFSET, next);
+    }
+    if (next != NIL) {
+      memoryOf(next).set(WORD, Pointers.offsetBytes(next) + PREV_OFFSET, prev);
+    }
+    countListed(size, -1);
+  }
+
+  private void countListed(long sizeGranules, int sign) {
+    long bytes = sizeGranules << GRANULE_SHIFT;
+    listedFreeBytes += sign * bytes;
+    if (bytes >= PileStats.AVAILABILITY_PIECE_BYTES) {
+      listedPieceBytes += sign * bytes;
+    }
+  }
+
+  private int firstNonEmpty(int fromClass) {
+    int word = fromClass >>> 6;
+    if (word >= nonEmpty.length) {
+      return -1;
+    }
+    long bits = nonEmpty[word] & (-1L << fromClass);
+    while (bits == 0) {
+      if (++word == nonEmpty.length) {
+        return -1;
+      }
+      bits = nonEmpty[word];
+    }
+    return (word << 6) + Long.numberOfTrailingZeros(bits);
+  }
+
+  private MemorySegment memoryOf(long address) {
+    return pile.segmentAt(Pointers.segment(address)).memory();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // walking
+
+  /** Receives each block of a segment in address order. */
+  @FunctionalInterface
+  interface BlockVisitor {
+    void visit(long offset, long header);
+  }
+
+  /**
+   * Visits every block of {@code segment}, skipping the bump region, with the lock held.
+   *
+   * @throws PileCorruptionException if a block's size does not tile the segment
+   */
+  void forEachBlock(NativeSegment segment, BlockVisitor visitor) {
+    MemorySegment memory = segment.memory();
+    long end = memory.byteSize();
+    long offset = SEGMENT_HEADER_BYTES;
+    while (offset < end) {
+      if (segment == bumpSegment && offset == bumpStart) {
+        offset = bumpEnd;
+        continue;
+      }
+      long header = memory.get(WORD, offset);
+      long size = BlockLayout.sizeGranules(header);
+      if (size < MIN_BLOCK_GRANULES || offset + (size << GRANULE_SHIFT) > end) {
+        throw new PileCorruptionException(
+            "S1 blocks must tile the segment: segment="
+                + segment.index()
+                + " offset="
+                + offset
+                + " header=0x"
+                + Long.toHexString(header));
+      }
+      visitor.visit(offset, header);
+      offset += size << GRANULE_SHIFT;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // bulk
+
+  /** Drops every segment and resets all state (purge, close). */
+  void releaseAll() {
+    for (NativeSegment segment : segments) {
+      pile.releaseSegment(segment);
+    }
+    segments.clear();
+    Arrays.fill(heads, NIL);
+    Arrays.fill(nonEmpty, 0);
+    bumpSegment = null;
+    bumpStart = bumpEnd = 0;
+    objectCount = linkCount = allocatedBytes = utilizedBytes = 0;
+    listedFreeBytes = listedPieceBytes = 0;
+  }
+
+  long bumpFreeBytes() {
+    return bumpSegment == null ? 0 : bumpEnd - bumpStart;
+  }
+
+  long capacityBytes() {
+    long bytes = 0;
+    for (NativeSegment segment : segments) {
+      bytes += segment.sizeBytes();
+    }
+    return bytes;
+  }
+
+  long largestFreeBlockBytes() {
+    long largest = bumpFreeBytes();
+    int top = -1;
+    for (int c = SizeClasses.COUNT - 1; c >= 0; c--) {
+      if ((nonEmpty[c >>> 6] & (1L << c)) != 0) {
+        top = c;
+        break;
+      }
+    }
+    if (top >= 0) {
+      for (long b = heads[top]; b != NIL; b = memoryOf(b).get(WORD, Pointers.offsetBytes(b) + NEXT_OFFSET)) {
+        largest = Math.max(largest, BlockLayout.sizeBytes(memoryOf(b).get(WORD, Pointers.offsetBytes(b))));
+      }
+    }
+    return largest;
+  }
+
+  /** Whether {@code address} heads a listed free block of {@code sizeClass} (for verify). */
+  long listHead(int sizeClass) {
+    return heads[sizeClass];
+  }
+
+  boolean classMarkedNonEmpty(int sizeClass) {
+    return (nonEmpty[sizeClass >>> 6] & (1L << sizeClass)) != 0;
+  }
+}
