@@ -78,6 +78,8 @@ final class OffHeapPile implements Pile {
   private long capacityBytes; // guarded by tableLock
   private int segmentCount; // guarded by tableLock
   private int nextSegmentIndex; // guarded by tableLock
+  private NativeSegment spare; // guarded by tableLock; a wholly free segment kept for reuse
+  private final Stripe spareOwner = new Stripe(-1, this); // owner mark of the spare's slot
 
   private volatile boolean closed;
 
@@ -833,6 +835,7 @@ final class OffHeapPile implements Pile {
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
+      releaseSpare();
     } finally {
       unlockAll();
     }
@@ -859,6 +862,16 @@ final class OffHeapPile implements Pile {
         largest = Math.max(largest, stripe.largestFreeBlockBytes());
       } finally {
         stripe.unlock();
+      }
+    }
+    synchronized (tableLock) {
+      if (spare != null) { // held from the OS, wholly free
+        long usable = spare.sizeBytes() - SEGMENT_HEADER_BYTES;
+        segmentsHeld++;
+        capacity += spare.sizeBytes();
+        free += usable;
+        pieces += usable;
+        largest = Math.max(largest, usable);
       }
     }
     double availability = free == 0 ? 1.0 : (double) pieces / free;
@@ -895,6 +908,7 @@ final class OffHeapPile implements Pile {
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
+      releaseSpare();
     } finally {
       unlockAll();
     }
@@ -933,12 +947,22 @@ final class OffHeapPile implements Pile {
     return segmentBytes;
   }
 
-  /** A new segment for {@code stripe}, or null if the budget or the table is full. */
+  /**
+   * A segment for {@code stripe}: the spare if there is one, else a new one, or null if the
+   * budget or the table is full.
+   */
   NativeSegment newSegment(Stripe stripe) {
     int index;
     synchronized (tableLock) {
       if (closed) {
         throw new PileClosedException();
+      }
+      if (spare != null) {
+        NativeSegment adopted = spare;
+        spare = null;
+        owners[adopted.index()] = stripe;
+        segments[adopted.index()] = adopted;
+        return adopted;
       }
       if (capacityBytes + segmentBytes > maxMemoryBytes || segmentCount == Pointers.MAX_SEGMENTS) {
         return null;
@@ -969,16 +993,45 @@ final class OffHeapPile implements Pile {
     return segment;
   }
 
-  /** Removes a segment from the table and returns its memory to the OS. */
-  void releaseSegment(NativeSegment segment) {
+  /**
+   * Takes back a wholly free segment from its stripe (whose lock the caller holds). The pile
+   * keeps one such segment as a spare, so that a stripe that empties and refills its only
+   * segment does not make the OS zero 64 MiB each time; any other is returned to the OS.
+   */
+  void retireSegment(NativeSegment segment) {
     int index = segment.index();
-    segments[index] = null;
+    segments[index] = null; // stale readers now meet an empty slot
+    boolean keep;
     synchronized (tableLock) {
-      owners[index] = null;
-      capacityBytes -= segment.sizeBytes();
-      segmentCount--;
+      keep = spare == null && !closed;
+      if (keep) {
+        spare = segment;
+        owners[index] = spareOwner;
+      } else {
+        owners[index] = null;
+        capacityBytes -= segment.sizeBytes();
+        segmentCount--;
+      }
     }
-    segment.release();
+    if (!keep) {
+      segment.release();
+    }
+  }
+
+  private void releaseSpare() {
+    NativeSegment released;
+    synchronized (tableLock) {
+      released = spare;
+      spare = null;
+      if (released != null) {
+        owners[released.index()] = null;
+        capacityBytes -= released.sizeBytes();
+        segmentCount--;
+      }
+    }
+    if (released != null) {
+      released.release();
+    }
   }
 
   long capacityBytes() {

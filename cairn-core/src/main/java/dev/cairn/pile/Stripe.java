@@ -28,6 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * delete or update of any pointer takes the lock of the stripe owning the pointer's segment,
  * and every block, free list and counter of that segment is guarded by that one lock.
  *
+ * An emptied segment goes back to the pile at once (OffHeapPile.retireSegment), bump segment
+ * included; the pile keeps one spare and returns the rest to the OS.
+ *
  * Allocation order, for a request of g granules:
  *   1. an exact-size free block (sizes under 1 KiB have a class each): no split;
  *   2. the first non-empty class that surely fits g, splitting off the remainder;
@@ -212,11 +215,17 @@ final class Stripe extends ReentrantLock {
     }
     if (joinsBumpRegion) {
       bumpStart = start;
+      if (bumpStart == SEGMENT_HEADER_BYTES) { // the whole segment is free again
+        bumpSegment = null;
+        bumpStart = bumpEnd = 0;
+        segments.remove(segment);
+        pile.retireSegment(segment);
+      }
       return;
     }
-    if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize() && !inBumpSegment) {
+    if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize()) {
       segments.remove(segment);
-      pile.releaseSegment(segment);
+      pile.retireSegment(segment);
       return;
     }
     writeFreeBlock(memory, segment.index(), start, size, tag);
@@ -341,7 +350,7 @@ final class Stripe extends ReentrantLock {
   /** Drops every segment and resets all state (purge, close). */
   void releaseAll() {
     for (NativeSegment segment : segments) {
-      pile.releaseSegment(segment);
+      pile.retireSegment(segment);
     }
     segments.clear();
     Arrays.fill(heads, NIL);
