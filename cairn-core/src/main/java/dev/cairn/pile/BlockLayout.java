@@ -91,9 +91,13 @@ final class BlockLayout {
         | sizeGranules;
   }
 
-  static long freeHeader(long sizeGranules, int tag) {
-    // a free header keeps the last tag: a stale reader sees F and a tag, never a live block
-    return ((long) tag << TAG_SHIFT) | FREE | sizeGranules;
+  /**
+   * A free block's header. Its tag is 0, which no pointer has: when the memory is reused and a
+   * new value's payload is being copied over this word, a stale reader may see a mix of old and
+   * new bytes, and the old bytes then carry no tag that could match its pointer.
+   */
+  static long freeHeader(long sizeGranules) {
+    return FREE | sizeGranules;
   }
 
   static long sizeGranules(long header) {

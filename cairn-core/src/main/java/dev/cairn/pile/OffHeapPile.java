@@ -83,6 +83,9 @@ final class OffHeapPile implements Pile {
 
   private volatile boolean closed;
 
+  /** The per-pile secret that seals tags into headers; see {@link #seal}. */
+  private final long tagKey = new java.security.SecureRandom().nextLong() | 1;
+
   OffHeapPile(PileOptions options) {
     this.segmentBytes = options.segmentBytes();
     this.maxMemoryBytes = options.maxMemoryBytes();
@@ -175,10 +178,11 @@ final class OffHeapPile implements Pile {
   }
 
   /** Writes the header of a freshly allocated block, counts it and returns its pointer. */
-  private static long publish(
+  private long publish(
       Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
     int tag = stripe.nextTag();
-    BlockLayout.writeLive(memory, offset, tag, kind, stripe.allocatedGranules, length, false, 0);
+    int sealed = seal(tag, Pointers.address(segment, offset));
+    BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
     stripe.objectCount++;
     stripe.utilizedBytes += length;
     return Pointers.pointer(tag, segment, offset);
@@ -302,8 +306,17 @@ final class OffHeapPile implements Pile {
         if (length > dst.remaining()) {
           return -1 - length;
         }
-        MemorySegment.copy(
-            memory, ValueLayout.JAVA_BYTE, at, MemorySegment.ofBuffer(dst), 0, length);
+        MemorySegment.copy(memory, at, MemorySegment.ofBuffer(dst), 0, length);
+        return length;
+      };
+
+  private static final PayloadReader<Integer> COPY_TO_SEGMENT =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        MemorySegment dst = (MemorySegment) arg;
+        if (length > dst.byteSize()) {
+          return -1 - length;
+        }
+        MemorySegment.copy(memory, at, dst, 0, length);
         return length;
       };
 
@@ -360,37 +373,34 @@ final class OffHeapPile implements Pile {
   @Override
   public long transferTo(long pointer, WritableByteChannel channel) throws IOException {
     Objects.requireNonNull(channel, "channel");
-    int size = sizeOf(pointer);
-    // Stage through a direct buffer in chunks: each chunk is validated before it is written,
-    // so the channel never receives torn bytes, and a socket gets it with no heap array.
-    Scratch scratch = SCRATCH.get();
-    ByteBuffer chunk = scratch.direct();
+    // One validated copy of the whole value into native staging memory, then plain writes: the
+    // channel never sees torn bytes, and gets them from a direct buffer, with no heap array.
+    // Values up to 64 KiB use the thread's staging segment; larger ones a confined arena.
+    MemorySegment staging = SCRATCH.get().staging();
+    int copied = readValue(pointer, COPY_TO_SEGMENT, staging, 0);
+    if (copied >= 0) {
+      return writeFully(staging.asSlice(0, copied), channel);
+    }
+    while (true) {
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment large = arena.allocate(-1 - copied);
+        copied = readValue(pointer, COPY_TO_SEGMENT, large, 0);
+        if (copied >= 0) {
+          return writeFully(large.asSlice(0, copied), channel);
+        }
+      } // the value grew between the two reads: try again with its new size
+    }
+  }
+
+  private static long writeFully(MemorySegment bytes, WritableByteChannel channel)
+      throws IOException {
+    ByteBuffer buffer = bytes.asByteBuffer();
     long written = 0;
-    while (written < size) {
-      chunk.clear();
-      int n = (int) Math.min(chunk.capacity(), size - written);
-      chunk.limit(n);
-      int got = readValue(pointer, COPY_RANGE, chunk, written);
-      if (got != size) { // the value changed size under us: the bytes so far are the old value
-        throw new StalePointerException(pointer, "value changed during transfer");
-      }
-      chunk.flip();
-      while (chunk.hasRemaining()) {
-        written += channel.write(chunk);
-      }
+    while (buffer.hasRemaining()) {
+      written += channel.write(buffer);
     }
     return written;
   }
-
-  private static final PayloadReader<Integer> COPY_RANGE =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        ByteBuffer dst = (ByteBuffer) arg;
-        int n = (int) Math.min(dst.remaining(), Math.max(0, length - arg2));
-        MemorySegment.copy(
-            memory, ValueLayout.JAVA_BYTE, at + arg2, MemorySegment.ofBuffer(dst), 0, n);
-        dst.position(dst.position() + n);
-        return length;
-      };
 
   @Override
   public <R> R read(long pointer, ValueReader<R> reader) {
@@ -552,12 +562,12 @@ final class OffHeapPile implements Pile {
   }
 
   /** Why {@code header} is not the live user block {@code pointer} names, or null if it is. */
-  private static String userBlockProblem(long header, long pointer, long offset, long segmentEnd) {
+  private String userBlockProblem(long header, long pointer, long offset, long segmentEnd) {
     if (BlockLayout.isFree(header)) {
       return "value was deleted";
     }
-    if (BlockLayout.tag(header) != Pointers.tag(pointer)) {
-      return "tag mismatch: header tag=" + BlockLayout.tag(header);
+    if (BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))) {
+      return "tag mismatch";
     }
     if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
       return "not a block start";
@@ -569,7 +579,7 @@ final class OffHeapPile implements Pile {
     return null;
   }
 
-  private static String targetProblem(MemorySegment memory, long offset, long target) {
+  private String targetProblem(MemorySegment memory, long offset, long target) {
     if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
       return "target offset out of range";
     }
@@ -577,7 +587,7 @@ final class OffHeapPile implements Pile {
     if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
       return "target is not a live link target";
     }
-    if (BlockLayout.tag(header) != Pointers.tag(target)) {
+    if (BlockLayout.tag(header) != seal(Pointers.tag(target), Pointers.addressOf(target))) {
       return "target tag mismatch";
     }
     if (offset + BlockLayout.sizeBytes(header) > memory.byteSize()
@@ -730,13 +740,17 @@ final class OffHeapPile implements Pile {
                   + maxMemoryBytes
                   + " (the old value is intact)");
         }
+        // the allocation may have taken the free block just before this one and so cleared
+        // this header's PREV_FREE bit: read the header again before rewriting it
+        header = memory.get(WORD, offset);
         NativeSegment targetSegment = segments[Pointers.segment(address)];
         MemorySegment targetMemory = targetSegment.memory();
         long targetOffset = Pointers.offsetBytes(address);
         int targetTag = stripe.nextTag();
         writePayload(targetMemory, targetOffset, source, length);
         BlockLayout.writeLive(
-            targetMemory, targetOffset, targetTag, kind, stripe.allocatedGranules, length, true, 0);
+            targetMemory, targetOffset, seal(targetTag, address), kind, stripe.allocatedGranules,
+            length, true, 0);
         segment.beginWrite();
         try {
           memory.set(
@@ -803,7 +817,9 @@ final class OffHeapPile implements Pile {
         for (NativeSegment segment : stripe.segments) {
           stripe.forEachBlock(segment, (offset, header) -> {
             if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
-              pointers.add(Pointers.pointer(BlockLayout.tag(header), segment.index(), offset));
+              long address = Pointers.address(segment.index(), offset);
+              int tag = seal(BlockLayout.tag(header), address); // sealing twice unseals
+              pointers.add(Pointers.pointer(tag, segment.index(), offset));
             }
           });
         }
@@ -818,7 +834,7 @@ final class OffHeapPile implements Pile {
         try {
           size = sizeOf(pointer);
           kind = kindOf(pointer);
-        } catch (StalePointerException deletedMeanwhile) {
+        } catch (PointerException deletedMeanwhile) {
           continue;
         }
         visitor.visit(pointer, kind, size);
@@ -930,6 +946,18 @@ final class OffHeapPile implements Pile {
     if (closed) {
       throw new PileClosedException();
     }
+  }
+
+  /**
+   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
+   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
+   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
+   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
+   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
+   * unseals.
+   */
+  int seal(int tag, long address) {
+    return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
   }
 
   // =========================================================================================
@@ -1046,7 +1074,7 @@ final class OffHeapPile implements Pile {
   private static final class Scratch {
     private static final int KEEP_BYTES = 64 * 1024;
     byte[] bytes = new byte[256];
-    private ByteBuffer direct;
+    private MemorySegment staging;
 
     /** Encodes into {@link #bytes} (grown if needed) and returns the length. */
     int encode(String string) {
@@ -1075,11 +1103,11 @@ final class OffHeapPile implements Pile {
       return new String(buffer, 0, length, StandardCharsets.UTF_8);
     }
 
-    ByteBuffer direct() {
-      if (direct == null) { // a segment-backed direct buffer; freed with the thread's scratch
-        direct = Arena.ofAuto().allocate(KEEP_BYTES).asByteBuffer();
+    MemorySegment staging() {
+      if (staging == null) { // native memory, freed once the thread and its scratch are gone
+        staging = Arena.ofAuto().allocate(KEEP_BYTES);
       }
-      return direct;
+      return staging;
     }
 
     /**

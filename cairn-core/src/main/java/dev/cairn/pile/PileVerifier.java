@@ -21,7 +21,7 @@ final class PileVerifier {
   private final Stripe stripe;
 
   private final Set<Long> freeBlocks = new HashSet<>();
-  private final Map<Long, Integer> targets = new HashMap<>(); // address -> tag
+  private final Map<Long, Integer> targets = new HashMap<>(); // address -> sealed tag field
   private final Map<Long, Long> links = new HashMap<>(); // link address -> target pointer
   private long objects;
   private long allocated;
@@ -107,7 +107,7 @@ final class PileVerifier {
     for (Map.Entry<Long, Long> link : links.entrySet()) {
       long target = link.getValue();
       Integer tag = targets.get(Pointers.addressOf(target));
-      check(tag != null && tag == Pointers.tag(target),
+      check(tag != null && tag == pile.seal(Pointers.tag(target), Pointers.addressOf(target)),
           "link at %s points to %s, which is not a live target of this stripe",
           Pointers.describe(link.getKey()), Pointers.describe(target));
     }

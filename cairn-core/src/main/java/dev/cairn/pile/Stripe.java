@@ -60,7 +60,9 @@ final class Stripe extends ReentrantLock {
   long bumpStart;
   long bumpEnd;
 
-  private int nextTag = 1;
+  // Stripes start their tag counters far apart, so that a segment passed from one stripe to
+  // another (through the pile's spare) does not meet tags running in step with its old ones.
+  private int nextTag;
 
   // counters, guarded by the lock
   long objectCount;
@@ -80,6 +82,8 @@ final class Stripe extends ReentrantLock {
     this.id = id;
     this.pile = pile;
     Arrays.fill(heads, NIL);
+    long mixed = (id + 1) * 0x9E3779B97F4A7C15L ^ System.nanoTime();
+    this.nextTag = Math.max(1, (int) (mixed >>> 41) & Pointers.TAG_MASK);
   }
 
   int nextTag() {
@@ -118,7 +122,7 @@ final class Stripe extends ReentrantLock {
       if (size - granules >= MIN_BLOCK_GRANULES) {
         long rest = offset + (granules << GRANULE_SHIFT);
         // the block after the remainder keeps its PREV_FREE bit: a free block is still before it
-        writeFreeBlock(memory, Pointers.segment(block), rest, size - granules, 0);
+        writeFreeBlock(memory, Pointers.segment(block), rest, size - granules);
         allocatedGranules = granules;
         allocatedBytes += granules << GRANULE_SHIFT;
       } else {
@@ -169,8 +173,7 @@ final class Stripe extends ReentrantLock {
           bumpSegment.memory(),
           bumpSegment.index(),
           bumpStart,
-          (bumpEnd - bumpStart) >>> GRANULE_SHIFT,
-          0);
+          (bumpEnd - bumpStart) >>> GRANULE_SHIFT);
     }
     bumpSegment = null;
     bumpStart = bumpEnd = 0;
@@ -188,11 +191,10 @@ final class Stripe extends ReentrantLock {
     MemorySegment memory = segment.memory();
     long start = Pointers.offsetBytes(address);
     long header = memory.get(WORD, start);
-    int tag = BlockLayout.tag(header);
     long size = BlockLayout.sizeGranules(header);
     allocatedBytes -= size << GRANULE_SHIFT;
     // stamp the header first: whatever happens to this extent, a stale reader sees F
-    memory.set(WORD, start, BlockLayout.freeHeader(size, tag));
+    memory.set(WORD, start, BlockLayout.freeHeader(size));
 
     long end = start + (size << GRANULE_SHIFT);
     boolean inBumpSegment = segment == bumpSegment;
@@ -228,13 +230,13 @@ final class Stripe extends ReentrantLock {
       pile.retireSegment(segment);
       return;
     }
-    writeFreeBlock(memory, segment.index(), start, size, tag);
+    writeFreeBlock(memory, segment.index(), start, size);
   }
 
   /** Writes a free block's header and footer, marks its successor, and lists it. */
-  private void writeFreeBlock(MemorySegment memory, int segmentIndex, long start, long size, int tag) {
+  private void writeFreeBlock(MemorySegment memory, int segmentIndex, long start, long size) {
     long bytes = size << GRANULE_SHIFT;
-    memory.set(WORD, start, BlockLayout.freeHeader(size, tag));
+    memory.set(WORD, start, BlockLayout.freeHeader(size));
     memory.set(WORD, start + bytes - FOOTER_LENGTH, size);
     long next = start + bytes;
     if (next < memory.byteSize()) {

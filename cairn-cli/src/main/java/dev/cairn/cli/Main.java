@@ -1,0 +1,58 @@
+package dev.cairn.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * Entry point of the {@code cairn} program: runs {@link CairnCommand} and exits with its code.
+ *
+ * <p>Exit codes: 0 success, 1 the command failed (the reason is on stderr), 2 bad flags.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    // exit explicitly: a library thread (the progress bar's refresher) must not keep the JVM up
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line; tests drive it directly, with their own out and err writers. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new CairnCommand());
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    commandLine.setParameterExceptionHandler(Main::reportUsageError);
+    commandLine.setExecutionExceptionHandler(Main::reportFailure);
+    return commandLine;
+  }
+
+  /**
+   * Prints what is wrong with the flags in one or two lines, rather than the whole help, which
+   * would bury the message: the problem, then a near miss for a misspelt option, or where help is.
+   */
+  private static int reportUsageError(CommandLine.ParameterException problem, String[] args) {
+    CommandLine commandLine = problem.getCommandLine();
+    PrintWriter err = commandLine.getErr();
+    String command = commandLine.getCommandSpec().qualifiedName();
+    err.println(command + ": " + problem.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(problem, err)) {
+      err.println("Try '" + command + " --help' for more information.");
+    }
+    err.flush();
+    return commandLine.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /**
+   * Prints why a command failed. An expected failure ({@link CommandFailedException}) gets its
+   * message alone; anything else is a bug or an environment problem, and gets its stack trace too.
+   */
+  private static int reportFailure(
+      Exception failure, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+    PrintWriter err = commandLine.getErr();
+    err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.getMessage());
+    if (!(failure instanceof CommandFailedException)) {
+      failure.printStackTrace(err);
+    }
+    err.flush();
+    return CommandLine.ExitCode.SOFTWARE;
+  }
+}

@@ -1,0 +1,118 @@
+package dev.cairn.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a bench: for each store in turn, load n values with T threads, read them all back, and
+ * measure throughput, memory and GC pauses.
+ *
+ * <p>Implementation notes
+ *
+ * <p><b>Order.</b> The pile runs first, then is closed, then the map runs. The pile's figures are
+ * then taken on a small, clean heap, and its GC pauses are its own: had the map run first, its
+ * gigabytes of heap would have been garbage (or still live) during the pile's run. The map loses
+ * nothing by going second: the pile's native memory is returned to the OS on close, and a full GC
+ * precedes every measurement.
+ *
+ * <p><b>One store's phase</b>, in this order:
+ *
+ * <ol>
+ *   <li>open the store (for the pile, its {@code long[n]} of pointers, the caller's index);
+ *   <li>full GC, then read the live heap;
+ *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
+ *   <li>timed gets; end the GC window (so GC figures cover puts and gets, not our explicit GCs);
+ *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account.
+ * </ol>
+ */
+public final class BenchRunner {
+  /** Fixed, so that every run stores the same values. */
+  static final long SEED = 0x5EED_CA1F_2025L;
+
+  private final BenchConfig config;
+  private final Progress.Factory progress;
+  private final ValueSource values;
+  private final ParallelLoop loop;
+
+  public BenchRunner(BenchConfig config, Progress.Factory progress) {
+    this.config = config;
+    this.progress = progress;
+    this.values = new ValueSource(config.valueKind(), config.valueSize(), SEED);
+    this.loop = new ParallelLoop(config.threads(), values);
+  }
+
+  /**
+   * @throws StoreFailedException if a store returned wrong values or ran out of memory
+   */
+  public BenchReport run() throws InterruptedException {
+    long expectedChecksum = values.expectedChecksum(config.n());
+    List<StoreResult> results = new ArrayList<>();
+    try (GcPauseMonitor gc = new GcPauseMonitor()) {
+      for (StoreKind store : config.stores()) {
+        results.add(measure(store, gc, expectedChecksum));
+      }
+    }
+    return new BenchReport(config, results);
+  }
+
+  private StoreResult measure(StoreKind kind, GcPauseMonitor gc, long expectedChecksum)
+      throws InterruptedException {
+    int n = config.n();
+    StoreResult result = new StoreResult(kind);
+    String name = kind.label();
+    try (BenchStore store = kind.open(config)) {
+      long heapBefore = ProcessMemory.liveHeapBytes();
+      long rssBefore = ProcessMemory.residentBytes();
+      GcPauseMonitor.Window window = gc.begin();
+      ParallelLoop.Outcome puts =
+          timed(name + " put", n, GetOrder.SEQUENTIAL, (i, buffer) -> {
+            store.put(i, values.value(i));
+            return 0;
+          });
+      long rssAfter = ProcessMemory.residentBytes();
+      ParallelLoop.Outcome gets = timed(name + " get", n, config.getOrder(), store::get);
+      GcPauses pauses = gc.end(window);
+
+      if (gets.checksum() != expectedChecksum) {
+        throw new StoreFailedException(
+            name
+                + " returned wrong values: get checksum="
+                + gets.checksum()
+                + " expected="
+                + expectedChecksum);
+      }
+      long heapAfter = ProcessMemory.liveHeapBytes();
+
+      result
+          .put(Metric.PUTS_PER_SEC, puts.perSecond(n))
+          .put(Metric.GETS_PER_SEC, gets.perSecond(n))
+          .put(Metric.GC_MAX_PAUSE_MS, pauses.maxMillis())
+          .put(Metric.GC_TOTAL_MS, pauses.totalMillis())
+          .put(Metric.GC_PAUSES, pauses.count())
+          .put(Metric.HEAP_BYTES_PER_VALUE, (double) (heapAfter - heapBefore) / n);
+      if (rssBefore >= 0 && rssAfter >= 0) {
+        result.put(Metric.BYTES_PER_VALUE, (double) (rssAfter - rssBefore) / n);
+      }
+      store.reportAccounting(result, n);
+    } catch (OutOfMemoryError e) {
+      throw new StoreFailedException(
+          name
+              + " ran out of memory at n="
+              + n
+              + " ("
+              + e.getMessage()
+              + "): give the JVM more heap (JAVA_OPTS=-Xmx...), lower --n, or leave the map out"
+              + " with --stores pile",
+          e);
+    }
+    return result;
+  }
+
+  private ParallelLoop.Outcome timed(
+      String task, int n, GetOrder order, ParallelLoop.IndexOperation operation)
+      throws InterruptedException {
+    try (Progress bar = progress.start(task, n)) {
+      return loop.run("bench-" + task.replace(' ', '-'), n, order, operation, bar);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.cairn.cli.bench;
+
+/**
+ * A figure the bench reports for a store. The report (table, JSON, ratios) is derived from this
+ * list, so a new figure (say {@code reopenFirstGetMs} or {@code commitsPerSec}) is one constant
+ * here plus the line that measures it.
+ *
+ * <p>The first five are the spec's fixed JSON keys and must keep their names.
+ */
+public enum Metric {
+  PUTS_PER_SEC("putsPerSec", "puts/s", 0, true),
+  GETS_PER_SEC("getsPerSec", "gets/s", 0, true),
+  /** Growth of the process's resident set (VmRSS) while the store was loaded, divided by n. */
+  BYTES_PER_VALUE("bytesPerValue", "bytes/value (RSS growth)", 1, false),
+  /** Longest single stop-the-world GC pause during the store's puts and gets. */
+  GC_MAX_PAUSE_MS("gcMaxPauseMs", "GC max pause ms", 1, false),
+  /** Sum of GC pause times during the store's puts and gets. */
+  GC_TOTAL_MS("gcTotalMs", "GC total pause ms", 1, false),
+  /** Number of GC pauses during the store's puts and gets. */
+  GC_PAUSES("gcPauses", "GC pauses", 0, false),
+  /** Growth of the live heap (measured after a full GC) from before to after the load, by n. */
+  HEAP_BYTES_PER_VALUE("heapBytesPerValue", "bytes/value (live heap)", 1, false),
+  /** The pile's own account: {@code PileStats.capacityBytes() / n}, what it took from the OS. */
+  CAPACITY_BYTES_PER_VALUE("capacityBytesPerValue", "bytes/value (pile capacity)", 1, false),
+  /** The pile's own account: {@code PileStats.allocatedBytes() / n}, headers included. */
+  ALLOCATED_BYTES_PER_VALUE("allocatedBytesPerValue", "bytes/value (pile allocated)", 1, false);
+
+  private final String key;
+  private final String label;
+  private final int decimals;
+  private final boolean higherIsBetter;
+
+  Metric(String key, String label, int decimals, boolean higherIsBetter) {
+    this.key = key;
+    this.label = label;
+    this.decimals = decimals;
+    this.higherIsBetter = higherIsBetter;
+  }
+
+  /** The JSON key. */
+  public String key() {
+    return key;
+  }
+
+  /** The table's row label. */
+  public String label() {
+    return label;
+  }
+
+  /** Decimal places worth showing: the figures are not more precise than that. */
+  public int decimals() {
+    return decimals;
+  }
+
+  /** Whether a larger pile/map ratio is a better result for the pile. */
+  public boolean higherIsBetter() {
+    return higherIsBetter;
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The {@code cairn} command and its subcommands, as picocli {@code *Command} classes.
+ *
+ * <p>Owns: option parsing and validation, exit codes, and where output goes (results to stdout,
+ * progress and errors to stderr). Must not hold store logic: a command parses its options, hands
+ * them to a helper package ({@code dev.cairn.cli.bench}) or to cairn-core, and prints the result.
+ */
+package dev.cairn.cli;

@@ -1,0 +1,134 @@
+package dev.cairn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Drives {@code cairn bench} as a user would, with small N, and checks output and exit codes. */
+class BenchCommandTest {
+
+  /** What one run printed, and its exit code. */
+  private record Run(int exitCode, String out, String err) {}
+
+  private static Run cairn(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine commandLine = Main.commandLine();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    int exitCode = commandLine.execute(args);
+    return new Run(exitCode, out.toString(), err.toString());
+  }
+
+  @Test
+  void bench_withJson_printsEverySpecKeyForBothStoresAndTheRatios() {
+    Run run = cairn("bench", "--n", "20_000", "--threads", "2", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String json = run.out();
+    assertThat(json.strip()).startsWith("{").endsWith("}");
+    assertThat(json)
+        .contains("\"n\": 20000", "\"threads\": 2", "\"valueKind\": \"string\"")
+        .contains("\"valueSize\": 32", "\"pile\": {", "\"map\": {", "\"ratios\": {");
+    for (String key :
+        new String[] {"putsPerSec", "getsPerSec", "bytesPerValue", "gcMaxPauseMs", "gcTotalMs"}) {
+      // once per store and once among the ratios
+      assertThat(json.split("\"" + key + "\": ", -1)).as(key).hasSize(4);
+    }
+    assertThat(json).doesNotContain("NaN", "Infinity", "E+", "E-");
+  }
+
+  @Test
+  void bench_pileAloneWithBytes_printsATableWithoutRatios() {
+    Run run = cairn("bench", "--n", "5k", "--kind", "bytes", "--size", "100", "--stores", "pile");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("n=5,000 threads=2 kind=bytes size=100")
+        .contains("puts/s", "gets/s", "bytes/value (pile capacity)")
+        .doesNotContain("pile/map", "map ");
+  }
+
+  @Test
+  void bench_listsStoresInAnyOrder_runsPileFirst() {
+    Run run = cairn("bench", "--n", "2000", "--stores", "map,pile,map", "--get-order", "sequential");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().lines().skip(1).findFirst()).hasValueSatisfying(
+        header -> assertThat(header).containsSubsequence("pile", "map", "pile/map"));
+  }
+
+  @Test
+  void bench_withZeroThreads_exitsTwoNamingTheRule() {
+    Run run = cairn("bench", "--threads", "0");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("threads must be in [1, 1024]: threads=0");
+  }
+
+  @Test
+  void bench_withMoreThreadsThanValues_exitsTwo() {
+    Run run = cairn("bench", "--n", "3", "--threads", "4");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("threads must not exceed n: threads=4 n=3");
+  }
+
+  @Test
+  void bench_withUnknownKind_exitsTwoListingTheKinds() {
+    Run run = cairn("bench", "--kind", "person");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("--kind", "STRING", "BYTES", "person");
+  }
+
+  @Test
+  void bench_withUnreadableCount_exitsTwoSayingHowToWriteOne() {
+    Run run = cairn("bench", "--n", "ten");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("'ten' is not a count");
+  }
+
+  @Test
+  void bench_withZeroSize_exitsTwo() {
+    Run run = cairn("bench", "--size", "0");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("size must be in");
+  }
+
+  @Test
+  void bench_biggerThanTheMachine_exitsTwoBeforeStoringAnything() {
+    Run run = cairn("bench", "--n", "2G", "--size", "1000000");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("n x size must fit in this machine's memory");
+  }
+
+  @Test
+  void bench_withUnknownStoreOrOption_exitsTwo() {
+    assertThat(cairn("bench", "--stores", "redis").exitCode())
+        .isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(cairn("bench", "--frobnicate").exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+  }
+
+  @Test
+  void cairn_withoutSubcommand_exitsTwoWithUsage() {
+    Run run = cairn();
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("missing subcommand", "bench");
+  }
+
+  @Test
+  void benchHelp_describesTheDefaults() {
+    Run run = cairn("bench", "--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("--n", "10_000_000", "--threads", "--kind", "--stores", "--json");
+  }
+}
