@@ -123,6 +123,16 @@ final class BenchCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}).")
   private GetOrder getOrder;
 
+  @Option(
+      names = "--churn",
+      paramLabel = "CYCLES",
+      defaultValue = "0",
+      description =
+          "After the gets, delete a random half of the values and put them back, CYCLES times,"
+              + " and report the RSS growth this adds as a percentage of the load's"
+              + " (default: ${DEFAULT-VALUE}: no churn).")
+  private int churn;
+
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")
   private boolean json;
 
@@ -140,7 +150,7 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     BenchConfig config;
     try {
-      config = new BenchConfig(n, threads, kind, size, stores, getOrder);
+      config = new BenchConfig(n, threads, kind, size, stores, getOrder, churn);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

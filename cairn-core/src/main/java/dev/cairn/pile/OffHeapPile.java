@@ -207,8 +207,10 @@ final class OffHeapPile implements Pile {
 
   /**
    * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
-   * granules}. Tries the caller's stripe first (growing it by a segment if needed), then any
-   * stripe with free room, before giving up.
+   * granules}. In order: the caller's stripe, from its free space; another stripe's free space
+   * (the thread then moves to that stripe, so free space left by deletes anywhere is reused
+   * before the pile grows); the caller's stripe grown by a segment; any stripe at all, waiting
+   * for its lock, before giving up with {@link PileFullException}.
    */
   private Stripe lockForAllocation(long granules) {
     int[] probe = PROBE.get();
@@ -218,14 +220,35 @@ final class OffHeapPile implements Pile {
       home = stripes[probe[0] & stripeMask];
       home.lock();
     }
-    if (allocateIn(home, granules, true)) {
+    if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
+      return home;
+    }
+    for (int i = 1; i < stripes.length; i++) {
+      Stripe other = stripes[(home.id + i) & stripeMask];
+      if (other.tryLock()) {
+        boolean found;
+        try {
+          found = allocateIn(other, granules, Stripe.Reach.FREE_LISTS);
+        } catch (RuntimeException | Error e) {
+          home.unlock();
+          throw e;
+        }
+        if (found) {
+          home.unlock();
+          probe[0] = other.id;
+          return other;
+        }
+        other.unlock();
+      }
+    }
+    if (allocateIn(home, granules, Stripe.Reach.GROW)) {
       return home;
     }
     home.unlock();
     for (Stripe other : stripes) {
       if (other != home) {
         other.lock();
-        if (allocateIn(other, granules, false)) {
+        if (allocateIn(other, granules, Stripe.Reach.NO_GROWTH)) {
           return other;
         }
         other.unlock();
@@ -243,11 +266,11 @@ final class OffHeapPile implements Pile {
   }
 
   /** Allocates in a locked stripe; unlocks it if this throws. */
-  private boolean allocateIn(Stripe stripe, long granules, boolean mayGrow) {
+  private boolean allocateIn(Stripe stripe, long granules, Stripe.Reach reach) {
     boolean success = false;
     try {
       checkOpen();
-      stripe.lastAddress = stripe.allocate(granules, mayGrow);
+      stripe.lastAddress = stripe.allocate(granules, reach);
       success = true;
       return stripe.lastAddress != NIL;
     } finally {
@@ -731,7 +754,7 @@ final class OffHeapPile implements Pile {
         }
       } else { // move: allocate first, so that a full pile changes nothing
         long granules = BlockLayout.granulesFor(length);
-        long address = stripe.allocate(granules, true);
+        long address = stripe.allocate(granules, Stripe.Reach.GROW);
         if (address == NIL) {
           throw new PileFullException(
               "memory budget exhausted: update needs "

@@ -36,6 +36,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   2. the first non-empty class that surely fits g, splitting off the remainder;
  *   3. the bump region: the untouched tail of the newest segment;
  *   4. a new segment from the pile (which enforces the memory budget).
+ * Before step 4 the pile looks for free blocks (steps 1-2 only) in the other stripes, so that
+ * space freed by one thread's deletes is reused by another thread's puts before the pile grows.
  * Reusing free space before bumping keeps the footprint flat under delete-and-refill.
  *
  * Invariants (checked by verify()):
@@ -98,12 +100,21 @@ final class Stripe extends ReentrantLock {
   // ---------------------------------------------------------------------------------------
   // allocation
 
+  /** How far an allocation may go to find room. */
+  enum Reach {
+    /** Only blocks freed earlier: used when serving another stripe's thread. */
+    FREE_LISTS,
+    /** Free blocks, then the untouched tail of the newest segment. */
+    NO_GROWTH,
+    /** All of the above, then a new segment if the budget allows. */
+    GROW
+  }
+
   /**
    * Reserves a block of at least {@code granules} and returns its address, or {@link
-   * Pointers#NIL} if that needs a new segment and {@code mayGrow} is false or the budget is
-   * spent. The caller writes the block's header before it releases the lock.
+   * Pointers#NIL} if {@code reach} does not allow what it would take, or the budget is spent. The caller writes the block's header before it releases the lock.
    */
-  long allocate(long granules, boolean mayGrow) {
+  long allocate(long granules, Reach reach) {
     if (granules < SizeClasses.EXACT_LIMIT) {
       long block = heads[(int) granules];
       if (block != NIL) {
@@ -130,8 +141,11 @@ final class Stripe extends ReentrantLock {
       }
       return block;
     }
+    if (reach == Reach.FREE_LISTS) {
+      return NIL;
+    }
     if (bumpSegment == null || bumpEnd - bumpStart < granules << GRANULE_SHIFT) {
-      if (!mayGrow) {
+      if (reach != Reach.GROW) {
         return NIL;
       }
       NativeSegment fresh = pile.newSegment(this);

@@ -12,6 +12,8 @@ import java.util.List;
  * @param valueSize characters of a string value, bytes of a byte[] value
  * @param stores the stores to measure, in run order (pile before map), each once
  * @param getOrder in which order the gets visit the values
+ * @param churnCycles after the gets, how many times to delete a random half of the values and
+ *     put them back (0: none); the RSS growth this causes is reported as a share of the load's
  */
 public record BenchConfig(
     int n,
@@ -19,7 +21,8 @@ public record BenchConfig(
     BenchValueKind valueKind,
     int valueSize,
     List<StoreKind> stores,
-    GetOrder getOrder) {
+    GetOrder getOrder,
+    int churnCycles) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -50,6 +53,9 @@ public record BenchConfig(
     }
     if (stores == null || stores.isEmpty()) {
       throw new IllegalArgumentException("stores must name at least one of: pile, map");
+    }
+    if (churnCycles < 0 || churnCycles > 1000) {
+      throw new IllegalArgumentException("churn must be in [0, 1000]: churn=" + churnCycles);
     }
     if (valueKind == null || getOrder == null) {
       throw new IllegalArgumentException("kind and get order must be set");

@@ -94,6 +94,12 @@ public final class BenchRunner {
         result.put(Metric.BYTES_PER_VALUE, (double) (rssAfter - rssBefore) / n);
       }
       store.reportAccounting(result, n);
+      if (config.churnCycles() > 0 && rssBefore >= 0 && rssAfter > rssBefore) {
+        churn(store, name);
+        long rssChurned = ProcessMemory.residentBytes();
+        result.put(
+            Metric.CHURN_RSS_GROWTH_PCT, 100.0 * (rssChurned - rssAfter) / (rssAfter - rssBefore));
+      }
     } catch (OutOfMemoryError e) {
       throw new StoreFailedException(
           name
@@ -106,6 +112,33 @@ public final class BenchRunner {
           e);
     }
     return result;
+  }
+
+  /** Deletes a random half of the values and puts them back, {@code churnCycles} times. */
+  private void churn(BenchStore store, String name) throws InterruptedException {
+    int n = config.n();
+    for (int cycle = 0; cycle < config.churnCycles(); cycle++) {
+      long salt = SEED + cycle;
+      timed(name + " churn delete " + (cycle + 1), n, GetOrder.RANDOM, (i, buffer) -> {
+        if (inChurnHalf(i, salt)) {
+          store.delete(i);
+        }
+        return 0;
+      });
+      timed(name + " churn refill " + (cycle + 1), n, GetOrder.RANDOM, (i, buffer) -> {
+        if (inChurnHalf(i, salt)) {
+          store.put(i, values.value(i));
+        }
+        return 0;
+      });
+    }
+  }
+
+  private static boolean inChurnHalf(int index, long salt) {
+    long h = (index + salt) * 0x9E3779B97F4A7C15L;
+    h ^= h >>> 29;
+    h *= 0xBF58476D1CE4E5B9L;
+    return (h >>> 63) == 0;
   }
 
   private ParallelLoop.Outcome timed(

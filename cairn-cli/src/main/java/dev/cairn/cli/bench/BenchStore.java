@@ -15,6 +15,9 @@ interface BenchStore extends AutoCloseable {
    */
   long get(int index, byte[] buffer);
 
+  /** Removes value {@code index}, which is present. */
+  void delete(int index);
+
   /** Adds the store's own account of its memory (if it keeps one) to {@code result}. */
   void reportAccounting(StoreResult result, int n);
 

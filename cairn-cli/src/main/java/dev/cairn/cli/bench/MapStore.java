@@ -35,6 +35,11 @@ final class MapStore implements BenchStore {
   }
 
   @Override
+  public void delete(int index) {
+    map.remove((long) index);
+  }
+
+  @Override
   public void reportAccounting(StoreResult result, int n) {
     // a map keeps no account of its memory; the live-heap growth is its accounting
   }

@@ -23,7 +23,12 @@ public enum Metric {
   /** The pile's own account: {@code PileStats.capacityBytes() / n}, what it took from the OS. */
   CAPACITY_BYTES_PER_VALUE("capacityBytesPerValue", "bytes/value (pile capacity)", 1, false),
   /** The pile's own account: {@code PileStats.allocatedBytes() / n}, headers included. */
-  ALLOCATED_BYTES_PER_VALUE("allocatedBytesPerValue", "bytes/value (pile allocated)", 1, false);
+  ALLOCATED_BYTES_PER_VALUE("allocatedBytesPerValue", "bytes/value (pile allocated)", 1, false),
+  /**
+   * With {@code --churn}: RSS growth over all churn cycles (delete a random half, put it back),
+   * as a percentage of the RSS growth of the initial load.
+   */
+  CHURN_RSS_GROWTH_PCT("churnRssGrowthPct", "RSS growth after churn %", 1, false);
 
   private final String key;
   private final String label;

@@ -30,6 +30,11 @@ final class PileStore implements BenchStore {
   }
 
   @Override
+  public void delete(int index) {
+    pile.delete(pointers[index]);
+  }
+
+  @Override
   public void reportAccounting(StoreResult result, int n) {
     PileStats stats = pile.stats();
     result.put(Metric.CAPACITY_BYTES_PER_VALUE, (double) stats.capacityBytes() / n);
