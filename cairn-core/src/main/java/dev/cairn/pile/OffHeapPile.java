@@ -356,12 +356,48 @@ final class OffHeapPile implements Pile {
 
   @Override
   public byte[] getBytes(long pointer) {
+    // fast path: a plain block, no writer about; anything else takes the general read
+    NativeSegment segment = segments[Pointers.segment(pointer)];
+    if (segment != null) {
+      try {
+        MemorySegment memory = segment.memory();
+        long offset = Pointers.offsetBytes(pointer);
+        long sequence = segment.sequenceAcquire();
+        int length = plainLength(memory, offset, pointer);
+        if (length >= 0 && (sequence & 1) == 0) {
+          byte[] bytes = new byte[length];
+          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
+          if (segment.validate(sequence)) {
+            return bytes;
+          }
+        }
+      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
+        // released or closed meanwhile: the general read reports it properly
+      }
+    }
     return readValue(pointer, COPY_TO_NEW_ARRAY, null, 0);
   }
 
   @Override
   public int getBytes(long pointer, byte[] dst, int offset) {
     Objects.checkIndex(offset, dst.length + 1);
+    NativeSegment segment = segments[Pointers.segment(pointer)];
+    if (segment != null) { // fast path, as in getBytes(long)
+      try {
+        MemorySegment memory = segment.memory();
+        long at = Pointers.offsetBytes(pointer);
+        long sequence = segment.sequenceAcquire();
+        int length = plainLength(memory, at, pointer);
+        if (length >= 0 && length <= dst.length - offset && (sequence & 1) == 0) {
+          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at + HEADER_BYTES, dst, offset, length);
+          if (segment.validate(sequence)) {
+            return length;
+          }
+        }
+      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
+        // released or closed meanwhile: the general read reports it properly
+      }
+    }
     int copied = readValue(pointer, COPY_TO_ARRAY, dst, offset);
     if (copied < 0) {
       throw new IllegalArgumentException(
@@ -582,6 +618,30 @@ final class OffHeapPile implements Pile {
       throw new InvalidPointerException(pointer, "offset outside the segment's blocks");
     }
     return offset;
+  }
+
+  private static final long NOT_PLAIN =
+      BlockLayout.FREE | BlockLayout.TARGET | -1L << BlockLayout.RESERVED_SHIFT;
+
+  /**
+   * The payload length of the block at {@code offset} if it is a live, unlinked user block with
+   * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few
+   * instructions, for the fast read paths. Must be validated against the segment's sequence.
+   */
+  private int plainLength(MemorySegment memory, long offset, long pointer) {
+    if (offset < SEGMENT_HEADER_BYTES) {
+      return -1;
+    }
+    long header = memory.get(WORD, offset);
+    long size = BlockLayout.sizeGranules(header);
+    if ((header & NOT_PLAIN) != 0
+        || BlockLayout.kind(header) == KIND_LINK
+        || BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))
+        || size < BlockLayout.MIN_BLOCK_GRANULES
+        || offset + (size << GRANULE_SHIFT) > memory.byteSize()) {
+      return -1;
+    }
+    return BlockLayout.length(header, memory, offset);
   }
 
   /** Why {@code header} is not the live user block {@code pointer} names, or null if it is. */

@@ -1,0 +1,47 @@
+package dev.cairn.durability;
+
+import dev.cairn.pile.PileException;
+import java.nio.file.Path;
+
+/**
+ * A durable file holds bytes that cannot be what Cairn wrote: a checksum, magic number, length or
+ * sequence that does not match, in a place that a crash cannot explain (a torn log tail is normal
+ * recovery and never raises this). The message names the file, the byte offset and what was
+ * wrong.
+ *
+ * <p>What to check: the storage under the directory (a failing disk or a bad copy), and whether a
+ * file from another directory or an older backup was copied in. Recovery from this state needs a
+ * backup; Cairn never skips damaged records silently.
+ */
+public final class CorruptFileException extends PileException {
+  private final Path file;
+  private final long offset;
+
+  public CorruptFileException(Path file, long offset, String what) {
+    super(message(file, offset, what));
+    this.file = file;
+    this.offset = offset;
+  }
+
+  public CorruptFileException(Path file, long offset, String what, Throwable cause) {
+    super(message(file, offset, what), cause);
+    this.file = file;
+    this.offset = offset;
+  }
+
+  private static String message(Path file, long offset, String what) {
+    return "corrupt file " + file + " at offset " + offset + ": " + what
+        + " (check the storage and whether files were copied in from elsewhere; restore from a"
+        + " backup)";
+  }
+
+  /** The damaged file. */
+  public Path file() {
+    return file;
+  }
+
+  /** The byte offset in {@link #file()} where the damage was found. */
+  public long offset() {
+    return offset;
+  }
+}

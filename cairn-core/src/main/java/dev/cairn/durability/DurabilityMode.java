@@ -1,0 +1,26 @@
+package dev.cairn.durability;
+
+/**
+ * When the write-ahead log forces its files on its own, and what {@link
+ * WriteAheadLog#commit(long)} waits for. An explicit {@link WriteAheadLog#syncTo(long)} or {@link
+ * WriteAheadLog#awaitDurable(long)} is honoured in every mode: it is how a checkpoint makes the
+ * log durable.
+ */
+public enum DurabilityMode {
+  /**
+   * Records reach the operating system soon (within the write delay) but the log never forces
+   * them on its own; {@code commit} returns at once. A clean close forces. After a power loss
+   * any record since the last force may be lost; after a process crash they survive.
+   */
+  NONE,
+  /**
+   * As {@link #NONE}, and the log also forces every period when it holds unforced records: a
+   * power loss loses at most about one period of commits. {@code commit} returns at once.
+   */
+  PERIODIC,
+  /**
+   * {@code commit} waits until the record is durable. Concurrent committers share forces (group
+   * commit): while one force runs, the next batch gathers, and one force acknowledges it all.
+   */
+  SYNC
+}

@@ -1,0 +1,60 @@
+package dev.cairn.durability;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * An open file of a {@link FileLayer}: positional reads and writes, {@link #force()}, and size
+ * changes with real blocks. Positional calls do not move any file pointer, so one handle may be
+ * used by several threads at different positions.
+ */
+public interface FileHandle extends Closeable {
+
+  /** The path the file was opened as. */
+  Path path();
+
+  /** The file's size in bytes. */
+  long size() throws IOException;
+
+  /** Writes all of {@code source}'s remaining bytes at {@code position}; consumes them. */
+  void write(ByteBuffer source, long position) throws IOException;
+
+  /** Writes all of {@code source} at {@code position}. */
+  void write(MemorySegment source, long position) throws IOException;
+
+  /**
+   * Reads into {@code target} from {@code position} until it is full or the file ends.
+   *
+   * @return the number of bytes read (less than requested only at the end of the file)
+   */
+  int read(ByteBuffer target, long position) throws IOException;
+
+  /**
+   * Reads into {@code target} from {@code position} until it is full or the file ends.
+   *
+   * @return the number of bytes read (less than {@code target.byteSize()} only at the end of the
+   *     file)
+   */
+  long read(MemorySegment target, long position) throws IOException;
+
+  /**
+   * Makes every byte written so far, and the file's size, durable ({@code fdatasync}). After a
+   * failure the handle is failed: every later call throws, because the kernel may have dropped
+   * the unwritten pages (never retry an fsync).
+   */
+  void force() throws IOException;
+
+  /** Cuts the file to {@code sizeBytes}; never use it on a file that is mapped. */
+  void truncate(long sizeBytes) throws IOException;
+
+  /**
+   * Grows the file to {@code sizeBytes} by writing zeros, so that every block is allocated now:
+   * a later write into the range cannot fail for lack of space, and a mapping of it cannot fault
+   * (no sparse files). Does nothing if the file is already that long. Not durable until {@link
+   * #force()}.
+   */
+  void preallocate(long sizeBytes) throws IOException;
+}

@@ -1,0 +1,289 @@
+package dev.cairn.durability;
+
+import static dev.cairn.durability.LogLayout.FILE_BYTES_OFFSET;
+import static dev.cairn.durability.LogLayout.FILE_COUNT_OFFSET;
+import static dev.cairn.durability.LogLayout.FILE_CRC_OFFSET;
+import static dev.cairn.durability.LogLayout.FILE_EPOCH_OFFSET;
+import static dev.cairn.durability.LogLayout.FILE_HEADER_BYTES;
+import static dev.cairn.durability.LogLayout.FIRST_LSN_OFFSET;
+import static dev.cairn.durability.LogLayout.MAGIC;
+import static dev.cairn.durability.LogLayout.MAGIC_OFFSET;
+import static dev.cairn.durability.LogLayout.SEQUENCE_OFFSET;
+import static dev.cairn.durability.LogLayout.SEQUENCE_UNUSED;
+import static dev.cairn.durability.LogLayout.VERSION_CURRENT;
+import static dev.cairn.durability.LogLayout.VERSION_OFFSET;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * The ring of log files of one log: their handles, their parsed headers, and the mapping from
+ * LSN to (slot, offset). Shared by {@link LogReader} and {@link WriteAheadLog}; not thread-safe
+ * (the writer touches headers from its flusher thread only, after recovery).
+ */
+final class LogFiles implements AutoCloseable {
+
+  /** A slot's header as read (or as last written). */
+  record Header(boolean valid, long sequence, int epoch, String problem) {
+    static Header invalid(String problem) {
+      return new Header(false, SEQUENCE_UNUSED, 0, problem);
+    }
+
+    boolean holds(long seq) {
+      return valid && sequence == seq;
+    }
+
+    String describe() {
+      if (!valid) {
+        return "an invalid header (" + problem + ")";
+      }
+      return sequence == SEQUENCE_UNUSED ? "an unused slot" : "sequence " + sequence;
+    }
+  }
+
+  final FileLayer layer;
+  final Path directory;
+  final long fileBytes;
+  final int fileCount;
+  final long dataBytes;
+  /** The log's epoch as stored in wal.meta when the files were opened. */
+  final long metaEpoch;
+  private final FileHandle[] handles;
+  private final Header[] headers;
+
+  private LogFiles(
+      FileLayer layer, Path directory, long fileBytes, int fileCount, long metaEpoch,
+      FileHandle[] handles, Header[] headers) {
+    this.layer = layer;
+    this.directory = directory;
+    this.fileBytes = fileBytes;
+    this.fileCount = fileCount;
+    this.dataBytes = fileBytes - FILE_HEADER_BYTES;
+    this.metaEpoch = metaEpoch;
+    this.handles = handles;
+    this.headers = headers;
+  }
+
+  /**
+   * Opens every slot file and reads its header.
+   *
+   * @throws CorruptFileException if a file is missing or has the wrong size
+   * @throws FormatVersionException if a file is a log file of another format version
+   */
+  static LogFiles open(
+      FileLayer layer, Path directory, long fileBytes, int fileCount, long metaEpoch,
+      boolean write) throws IOException {
+    FileHandle[] handles = new FileHandle[fileCount];
+    Header[] headers = new Header[fileCount];
+    try {
+      for (int slot = 0; slot < fileCount; slot++) {
+        Path path = directory.resolve(LogLayout.fileName(slot));
+        try {
+          handles[slot] =
+              layer.open(path, write ? FileLayer.OpenMode.READ_WRITE : FileLayer.OpenMode.READ);
+        } catch (NoSuchFileException e) {
+          throw new CorruptFileException(path, 0,
+              "log file is missing; " + LogLayout.META_FILE_NAME + " says the log has "
+                  + fileCount + " files", e);
+        }
+        long size = handles[slot].size();
+        if (size != fileBytes) {
+          throw new CorruptFileException(path, size,
+              "log file is " + size + " bytes; this log's files are " + fileBytes + " bytes");
+        }
+        headers[slot] = readHeader(handles[slot], path, slot, fileBytes, fileCount, metaEpoch);
+      }
+      return new LogFiles(layer, directory, fileBytes, fileCount, metaEpoch, handles, headers);
+    } catch (Throwable t) {
+      closeAll(handles, t);
+      throw t;
+    }
+  }
+
+  Path path(int slot) {
+    return directory.resolve(LogLayout.fileName(slot));
+  }
+
+  long sequenceOf(long lsn) {
+    return lsn / dataBytes;
+  }
+
+  int slotOf(long sequence) {
+    return (int) (sequence % fileCount);
+  }
+
+  int slotOfLsn(long lsn) {
+    return slotOf(sequenceOf(lsn));
+  }
+
+  /** The byte offset of {@code lsn} in its file. */
+  long fileOffset(long lsn) {
+    return FILE_HEADER_BYTES + lsn % dataBytes;
+  }
+
+  /** The path of the file holding {@code lsn}. */
+  Path pathOfLsn(long lsn) {
+    return path(slotOfLsn(lsn));
+  }
+
+  Header header(int slot) {
+    return headers[slot];
+  }
+
+  FileHandle handle(int slot) {
+    return handles[slot];
+  }
+
+  /** Whether the file for {@code sequence} is in place (its slot's header names it). */
+  boolean holds(long sequence) {
+    return headers[slotOf(sequence)].holds(sequence);
+  }
+
+  /** The end of the run of held files starting at the file holding {@code lsn}. */
+  long heldEnd(long lsn) {
+    long seq = sequenceOf(lsn);
+    long first = seq;
+    while (seq - first < fileCount && holds(seq)) {
+      seq++;
+    }
+    return seq * dataBytes;
+  }
+
+  /**
+   * Reads {@code target.byteSize()} bytes of the logical log from {@code lsn}. Every file touched
+   * must be held ({@link #heldEnd}); the caller checks.
+   */
+  void read(long lsn, MemorySegment target) throws IOException {
+    long done = 0;
+    long size = target.byteSize();
+    while (done < size) {
+      long at = lsn + done;
+      int slot = slotOfLsn(at);
+      long inFile = Math.min(size - done, dataBytes - at % dataBytes);
+      long n = handles[slot].read(target.asSlice(done, inFile), fileOffset(at));
+      if (n != inFile) {
+        throw new CorruptFileException(path(slot), fileOffset(at) + n,
+            "log file ends early: read " + n + " of " + inFile + " bytes");
+      }
+      done += inFile;
+    }
+  }
+
+  /**
+   * Writes the header of {@code sequence} into its slot (not forced) and records it as held.
+   * Writer only.
+   */
+  void writeHeader(long sequence, int epoch) throws IOException {
+    int slot = slotOf(sequence);
+    handles[slot].write(encodeHeader(sequence, epoch, fileBytes, fileCount, dataBytes), 0);
+    headers[slot] = new Header(true, sequence, epoch, null);
+  }
+
+  /** Forces slot {@code slot}'s file. */
+  void force(int slot) throws IOException {
+    handles[slot].force();
+  }
+
+  static ByteBuffer encodeHeader(
+      long sequence, int epoch, long fileBytes, int fileCount, long dataBytes) {
+    ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    header.putLong(MAGIC_OFFSET, MAGIC);
+    header.putInt(VERSION_OFFSET, VERSION_CURRENT);
+    header.putInt(FILE_EPOCH_OFFSET, epoch);
+    header.putLong(FILE_BYTES_OFFSET, fileBytes);
+    header.putLong(SEQUENCE_OFFSET, sequence);
+    header.putLong(FIRST_LSN_OFFSET,
+        sequence == SEQUENCE_UNUSED ? SEQUENCE_UNUSED : sequence * dataBytes);
+    header.putInt(FILE_COUNT_OFFSET, fileCount);
+    header.putInt(FILE_CRC_OFFSET, headerCrc(header));
+    return header;
+  }
+
+  private static int headerCrc(ByteBuffer header) {
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), header.arrayOffset(), FILE_CRC_OFFSET);
+    return (int) crc.getValue();
+  }
+
+  private static Header readHeader(
+      FileHandle handle, Path path, int slot, long fileBytes, int fileCount, long metaEpoch)
+      throws IOException {
+    ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    if (handle.read(header, 0) != FILE_HEADER_BYTES) {
+      return Header.invalid("file shorter than its header");
+    }
+    return decodeHeader(header, path, slot, fileBytes, fileCount, metaEpoch);
+  }
+
+  static Header decodeHeader(
+      ByteBuffer header, Path path, int slot, long fileBytes, int fileCount, long metaEpoch) {
+    long magic = header.getLong(MAGIC_OFFSET);
+    if (magic == 0) {
+      return Header.invalid("zeroed");
+    }
+    if (magic != MAGIC) {
+      return Header.invalid("magic is " + FileKind.describe(magic));
+    }
+    int version = header.getInt(VERSION_OFFSET);
+    if (version != VERSION_CURRENT) {
+      throw new FormatVersionException(path, version, VERSION_CURRENT);
+    }
+    int stored = header.getInt(FILE_CRC_OFFSET);
+    int computed = headerCrc(header);
+    if (stored != computed) {
+      return Header.invalid(String.format(
+          "header checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed));
+    }
+    long headerFileBytes = header.getLong(FILE_BYTES_OFFSET);
+    int headerFileCount = header.getInt(FILE_COUNT_OFFSET);
+    if (headerFileBytes != fileBytes || headerFileCount != fileCount) {
+      return Header.invalid("header is for a log of " + headerFileCount + " files of "
+          + headerFileBytes + " bytes, not " + fileCount + " of " + fileBytes);
+    }
+    long sequence = header.getLong(SEQUENCE_OFFSET);
+    long firstLsn = header.getLong(FIRST_LSN_OFFSET);
+    long epoch = Integer.toUnsignedLong(header.getInt(FILE_EPOCH_OFFSET));
+    if (epoch > metaEpoch) {
+      return Header.invalid("header epoch " + epoch + " is newer than the log's " + metaEpoch);
+    }
+    if (sequence == SEQUENCE_UNUSED) {
+      return firstLsn == SEQUENCE_UNUSED
+          ? new Header(true, SEQUENCE_UNUSED, (int) epoch, null)
+          : Header.invalid("unused slot with first lsn " + firstLsn);
+    }
+    long dataBytes = fileBytes - FILE_HEADER_BYTES;
+    if (sequence < 0 || sequence % fileCount != slot || firstLsn != sequence * dataBytes) {
+      return Header.invalid("sequence " + sequence + " and first lsn " + firstLsn
+          + " do not belong in slot " + slot);
+    }
+    return new Header(true, sequence, (int) epoch, null);
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException first = new IOException("closing log files of " + directory);
+    closeAll(handles, first);
+    if (first.getSuppressed().length > 0) {
+      throw first;
+    }
+  }
+
+  /** Closes every handle, adding any failure to {@code failure} as suppressed. */
+  static void closeAll(FileHandle[] handles, Throwable failure) {
+    for (FileHandle handle : handles) {
+      if (handle == null) {
+        continue;
+      }
+      try {
+        handle.close();
+      } catch (IOException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+}

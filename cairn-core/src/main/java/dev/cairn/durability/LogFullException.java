@@ -1,0 +1,15 @@
+package dev.cairn.durability;
+
+import dev.cairn.pile.PileException;
+
+/**
+ * An append would need a log file that still holds records newer than the last {@link
+ * WriteAheadLog#truncateBefore(long)}. The record was not appended and the log is unchanged and
+ * still usable. Checkpoint (so that the log before the checkpoint is no longer needed), call
+ * {@code truncateBefore}, and retry; or create the log with more or larger files.
+ */
+public final class LogFullException extends PileException {
+  public LogFullException(String message) {
+    super(message);
+  }
+}

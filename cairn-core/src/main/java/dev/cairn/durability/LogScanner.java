@@ -1,0 +1,308 @@
+package dev.cairn.durability;
+
+import static dev.cairn.durability.LogLayout.ALIGNMENT;
+import static dev.cairn.durability.LogLayout.CRC_OFFSET;
+import static dev.cairn.durability.LogLayout.DURABLE_LAG_OFFSET;
+import static dev.cairn.durability.LogLayout.EPOCH_OFFSET;
+import static dev.cairn.durability.LogLayout.FILE_HEADER_BYTES;
+import static dev.cairn.durability.LogLayout.FIRST_USER_TYPE;
+import static dev.cairn.durability.LogLayout.LENGTH_OFFSET;
+import static dev.cairn.durability.LogLayout.LSN_OFFSET;
+import static dev.cairn.durability.LogLayout.MAX_PAYLOAD_BYTES;
+import static dev.cairn.durability.LogLayout.PAYLOAD_OFFSET;
+import static dev.cairn.durability.LogLayout.RECORD_HEADER_BYTES;
+import static dev.cairn.durability.LogLayout.SEQUENCE_UNUSED;
+import static dev.cairn.durability.LogLayout.TYPE_OFFSET;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads records from a {@link LogFiles} in LSN order, and decides where the log ends: the
+ * rules are in {@link LogLayout} ("Validity and the end of the log").
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Reading: a window of the logical log (1 MiB, grown for a larger record) is read with
+ * positional reads that may span files; every file the window touches must be held, i.e.
+ * its header must name the sequence the LSN needs.
+ *
+ * The end: at the first invalid record (at LSN p) the scanner looks ahead for proof that p
+ * had been durable: any valid record q with q.Lsn - q.DurableLag > p. It probes every
+ * 8-aligned position in the rest of p's file, and in every other slot whose header is
+ * invalid or names a sequence after p's (slots holding an older sequence, or none, cannot
+ * hold a record after p). In a slot with a valid header a candidate's Lsn must equal its
+ * position's; elsewhere the Lsn must map to the very slot and offset it sits at. Only then
+ * is the checksum computed, so the probe costs one 8-byte compare per 8 bytes read. A
+ * candidate must lie wholly in one file. Proof found: CorruptFileException at p. No proof:
+ * p is the end (a torn, zeroed, stale or never-written tail).
+ *
+ * Cost: a scan reads the log from the checkpoint, then the rest of the last file (at most
+ * fileBytes), plus any later-sequence or damaged slot.
+ *
+ * Lifecycle: one scanner per scan; its confined arena is closed at the end, so a payload
+ * view handed to the visitor is valid only during the call.
+ * }</pre>
+ */
+final class LogScanner implements AutoCloseable {
+
+  private static final int WINDOW_BYTES = 1 << 20;
+  private static final int PROBE_CHUNK_BYTES = 1 << 20;
+  private static final ValueLayout.OfInt INT =
+      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfLong LONG =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+  private final LogFiles files;
+  private final Arena arena = Arena.ofConfined();
+  private final CRC32C crc = new CRC32C();
+  private MemorySegment window;
+  private long windowStart = -1;
+  private long windowLength;
+
+  // the record just parsed by readRecord
+  private int length;
+  private int type;
+  private long epoch;
+  private long frame;
+
+  LogScanner(LogFiles files) {
+    this.files = files;
+    this.window = arena.allocate(WINDOW_BYTES, ALIGNMENT);
+  }
+
+  /** A valid record found beyond the end that proves the end was once durable. */
+  record Proof(long lsn, int slot, long offset, long durableLsn) {}
+
+  ScanResult scan(long fromLsn, long knownDurableLsn, RecordVisitor visitor) throws IOException {
+    if (fromLsn < 0 || fromLsn % ALIGNMENT != 0) {
+      throw new IllegalArgumentException(
+          "fromLsn must be a non-negative multiple of 8: fromLsn=" + fromLsn);
+    }
+    long firstSequence = files.sequenceOf(fromLsn);
+    if (!files.holds(firstSequence) && fromLsn % files.dataBytes != 0) {
+      int slot = files.slotOf(firstSequence);
+      throw new CorruptFileException(files.path(slot), 0,
+          "the log continues at lsn " + fromLsn + " (byte " + files.fileOffset(fromLsn)
+              + " of this file), but the file holds " + files.header(slot).describe()
+              + " instead of sequence " + firstSequence);
+    }
+    long p = fromLsn;
+    long previousEpoch = 0;
+    long records = 0;
+    for (;;) {
+      String problem = readRecord(p, previousEpoch);
+      if (problem != null) {
+        return end(fromLsn, p, records, previousEpoch, problem, knownDurableLsn);
+      }
+      MemorySegment payload =
+          window.asSlice(p - windowStart + PAYLOAD_OFFSET, length).asReadOnly();
+      visitor.accept(p, p + frame, type, payload);
+      previousEpoch = epoch;
+      records++;
+      p += frame;
+    }
+  }
+
+  private ScanResult end(
+      long fromLsn, long p, long records, long lastEpoch, String problem, long knownDurableLsn)
+      throws IOException {
+    Proof proof = findProofOfDurability(p);
+    if (proof != null) {
+      throw new CorruptFileException(files.pathOfLsn(p), files.fileOffset(p),
+          "the record at lsn " + p + " is invalid (" + problem + "), but the valid record at lsn "
+              + proof.lsn() + " (" + files.path(proof.slot()).getFileName() + " offset "
+              + proof.offset() + ") was appended when the log was durable through lsn "
+              + proof.durableLsn() + ", so lsn " + p + " had been written durably");
+    }
+    if (p < knownDurableLsn) {
+      throw new CorruptFileException(files.pathOfLsn(p), files.fileOffset(p),
+          "the log ends at lsn " + p + " (" + problem + "), but it was known to be durable"
+              + " through lsn " + knownDurableLsn);
+    }
+    return new ScanResult(fromLsn, p, records, lastEpoch, problem);
+  }
+
+  /** Parses and checks the record at {@code p}; returns null if valid, else the problem. */
+  private String readRecord(long p, long previousEpoch) throws IOException {
+    long sequence = files.sequenceOf(p);
+    int slot = files.slotOf(sequence);
+    if (!files.holds(sequence)) {
+      return "the file for sequence " + sequence + " (" + files.path(slot).getFileName()
+          + ") holds " + files.header(slot).describe();
+    }
+    long heldEnd = files.heldEnd(p);
+    if (heldEnd - p < RECORD_HEADER_BYTES) {
+      return "a record header at lsn " + p + " would run into a file that is not in use";
+    }
+    ensure(p, RECORD_HEADER_BYTES, heldEnd);
+    long at = p - windowStart;
+    length = window.get(INT, at + LENGTH_OFFSET);
+    long lsn = window.get(LONG, at + LSN_OFFSET);
+    type = Byte.toUnsignedInt(window.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
+    epoch = Integer.toUnsignedLong(window.get(INT, at + EPOCH_OFFSET));
+    if (lsn != p) {
+      return lsn == 0 && length == 0 && type == 0
+          ? "zeroed space"
+          : "lsn field is " + lsn + " (a stale or torn record, or garbage)";
+    }
+    if (type < FIRST_USER_TYPE) {
+      return "type " + type + " is not a record type";
+    }
+    if (length < 0 || length > MAX_PAYLOAD_BYTES) {
+      return "payload length " + Integer.toUnsignedString(length) + " out of range";
+    }
+    long fileEpoch = Integer.toUnsignedLong(files.header(slot).epoch());
+    if (epoch < fileEpoch) {
+      return "stale record of epoch " + epoch + " in a file initialized in epoch " + fileEpoch;
+    }
+    if (epoch < previousEpoch) {
+      return "stale record of epoch " + epoch + " after a record of epoch " + previousEpoch;
+    }
+    if (epoch > files.metaEpoch) {
+      return "record epoch " + epoch + " is newer than the log's epoch " + files.metaEpoch;
+    }
+    if (p + RECORD_HEADER_BYTES + length > heldEnd) {
+      return "a record of " + length + " bytes would run past the files in use";
+    }
+    frame = LogLayout.frameBytes(length);
+    ensure(p, RECORD_HEADER_BYTES + length, heldEnd);
+    at = p - windowStart;
+    int stored = window.get(INT, at + CRC_OFFSET);
+    int computed = recordCrc(window, at, length);
+    if (stored != computed) {
+      return String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+    }
+    return null;
+  }
+
+  private int recordCrc(MemorySegment bytes, long at, int payloadLength) {
+    crc.reset();
+    crc.update(bytes.asSlice(at + LENGTH_OFFSET, CRC_OFFSET - LENGTH_OFFSET).asByteBuffer());
+    crc.update(bytes.asSlice(at + LSN_OFFSET, RECORD_HEADER_BYTES - LSN_OFFSET + payloadLength)
+        .asByteBuffer());
+    return (int) crc.getValue();
+  }
+
+  /** Makes the window hold {@code [p, p + bytes)}; {@code p + bytes <= heldEnd}. */
+  private void ensure(long p, long bytes, long heldEnd) throws IOException {
+    if (p >= windowStart && p + bytes <= windowStart + windowLength) {
+      return;
+    }
+    if (bytes > window.byteSize()) {
+      window = arena.allocate(Math.max(bytes, window.byteSize() * 2), ALIGNMENT);
+    }
+    long load = Math.min(window.byteSize(), heldEnd - p);
+    files.read(p, window.asSlice(0, load));
+    windowStart = p;
+    windowLength = load;
+  }
+
+  // ------------------------------------------------------------------- proof of durability
+
+  /** Looks for a valid record that proves {@code p} was durable; null if there is none. */
+  Proof findProofOfDurability(long p) throws IOException {
+    long sequence = files.sequenceOf(p);
+    int slotOfP = files.slotOf(sequence);
+    MemorySegment chunk = arena.allocate(PROBE_CHUNK_BYTES, ALIGNMENT);
+    for (int slot = 0; slot < files.fileCount; slot++) {
+      LogFiles.Header header = files.header(slot);
+      long from;
+      long baseLsn; // lsn at file offset FILE_HEADER_BYTES, or -1 if records must describe it
+      if (slot == slotOfP) {
+        from = files.fileOffset(p) + ALIGNMENT;
+        baseLsn = header.holds(sequence) ? sequence * files.dataBytes : -1;
+      } else if (header.valid()
+          && (header.sequence() == SEQUENCE_UNUSED || header.sequence() < sequence)) {
+        continue; // an older pass or a never-used slot: every record in it is before p
+      } else {
+        from = FILE_HEADER_BYTES;
+        baseLsn = header.valid() ? header.sequence() * files.dataBytes : -1;
+      }
+      Proof proof = probe(slot, from, baseLsn, p, chunk);
+      if (proof != null) {
+        return proof;
+      }
+    }
+    return null;
+  }
+
+  private Proof probe(int slot, long from, long baseLsn, long p, MemorySegment chunk)
+      throws IOException {
+    FileHandle handle = files.handle(slot);
+    long fileBytes = files.fileBytes;
+    long q = from;
+    while (q + RECORD_HEADER_BYTES <= fileBytes) {
+      long chunkStart = q;
+      long n = handle.read(chunk.asSlice(0, Math.min(chunk.byteSize(), fileBytes - chunkStart)),
+          chunkStart);
+      long chunkEnd = chunkStart + n;
+      if (chunkEnd - q < RECORD_HEADER_BYTES) {
+        return null; // the file ended early; LogFiles.open checked sizes, so this is a race
+      }
+      for (; q + RECORD_HEADER_BYTES <= chunkEnd; q += ALIGNMENT) {
+        long at = q - chunkStart;
+        long lsn = chunk.get(LONG, at + LSN_OFFSET);
+        if (baseLsn >= 0) {
+          if (lsn != baseLsn + q - FILE_HEADER_BYTES) {
+            continue;
+          }
+        } else if (lsn <= p || lsn % ALIGNMENT != 0 || files.slotOfLsn(lsn) != slot
+            || files.fileOffset(lsn) != q) {
+          continue;
+        }
+        if (lsn <= p) {
+          continue;
+        }
+        Proof proof = check(slot, q, lsn, p, chunk, at, chunkEnd - q);
+        if (proof != null) {
+          return proof;
+        }
+      }
+    }
+    return null;
+  }
+
+  private Proof check(int slot, long q, long lsn, long p, MemorySegment chunk, long at,
+      long available) throws IOException {
+    int candidateLength = chunk.get(INT, at + LENGTH_OFFSET);
+    int candidateType = Byte.toUnsignedInt(chunk.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
+    if (candidateType < FIRST_USER_TYPE || candidateLength < 0
+        || candidateLength > MAX_PAYLOAD_BYTES
+        || q + RECORD_HEADER_BYTES + candidateLength > files.fileBytes) {
+      return null;
+    }
+    long durableLag = Integer.toUnsignedLong(chunk.get(INT, at + DURABLE_LAG_OFFSET));
+    long durableLsn = lsn - durableLag;
+    if (durableLsn <= p) {
+      return null; // valid or not, it proves nothing about p
+    }
+    MemorySegment record;
+    long recordAt;
+    long recordBytes = RECORD_HEADER_BYTES + (long) candidateLength;
+    if (recordBytes <= available) {
+      record = chunk;
+      recordAt = at;
+    } else {
+      record = arena.allocate(recordBytes, ALIGNMENT);
+      if (files.handle(slot).read(record, q) != recordBytes) {
+        return null;
+      }
+      recordAt = 0;
+    }
+    if (record.get(INT, recordAt + CRC_OFFSET) != recordCrc(record, recordAt, candidateLength)) {
+      return null;
+    }
+    return new Proof(lsn, slot, q, durableLsn);
+  }
+
+  @Override
+  public void close() {
+    arena.close();
+  }
+}

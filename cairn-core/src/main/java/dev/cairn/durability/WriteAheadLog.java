@@ -1,0 +1,959 @@
+package dev.cairn.durability;
+
+import static dev.cairn.durability.LogLayout.CRC_OFFSET;
+import static dev.cairn.durability.LogLayout.DURABLE_LAG_OFFSET;
+import static dev.cairn.durability.LogLayout.EPOCH_OFFSET;
+import static dev.cairn.durability.LogLayout.FIRST_USER_TYPE;
+import static dev.cairn.durability.LogLayout.LENGTH_OFFSET;
+import static dev.cairn.durability.LogLayout.LSN_OFFSET;
+import static dev.cairn.durability.LogLayout.MAX_DURABLE_LAG;
+import static dev.cairn.durability.LogLayout.MAX_TYPE;
+import static dev.cairn.durability.LogLayout.PAYLOAD_OFFSET;
+import static dev.cairn.durability.LogLayout.SEQUENCE_UNUSED;
+import static dev.cairn.durability.LogLayout.TYPE_OFFSET;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+
+/**
+ * A write-ahead log: records appended by many threads, written in batches by one flusher thread,
+ * made durable by shared forces (group commit), and read back in order after a crash. The
+ * format is in {@link LogLayout}.
+ *
+ * {@snippet :
+ * try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, LogOptions.defaults(),
+ *     checkpointLsn, (lsn, end, type, payload) -> replay(type, payload))) {
+ *   long end = log.append(TYPE_PUT, payload);   // buffered; returns the record's end LSN
+ *   log.commit(end);                            // SYNC mode: returns once the record is durable
+ *   // ... after a checkpoint at LSN c is durable in the superblock:
+ *   log.truncateBefore(c);                      // the files before c can be reused
+ * }
+ * }
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Positions (LSNs, all monotonic):
+ *   durable <= written <= reserved, and reserved <= limit.
+ *   reserved  next free LSN; appenders claim [start, start + frame) with a CAS on it. Its two
+ *             top bits carry CLOSED and FAILED, so no reservation can slip in after either.
+ *   written   everything before it is handed to the OS and its buffer space is free again.
+ *   durable   everything before it has been forced (I10: no acknowledgement passes it).
+ *   limit     (first retained file + fileCount) * dataBytes: a reservation past it would
+ *             overwrite a file still needed, so it throws LogFullException instead of waiting.
+ *
+ * Buffer: a power-of-two ring of native memory; LSN x lives at ring[x & mask]. Records are
+ * 8-aligned, so no header field straddles the ring's end; a payload may (two copies).
+ *
+ * Concurrency:
+ *   append  CAS-reserves its frame; waits (rarely) until the ring has room, i.e. written >=
+ *           end - ringBytes; copies header and payload into the ring with no lock held;
+ *           computes the CRC over the ring bytes; then publishes by a volatile store of the
+ *           Type byte (never 0 in a record). Wakes the flusher only if it is parked idle, or
+ *           someone waits, or a quarter of the ring is pending.
+ *   flusher scans forward from written while Type bytes are non-zero (a record still being
+ *           copied stops the scan), writes that prefix with positional writes (splitting at
+ *           the ring's end and at file boundaries, writing a file's header the first time
+ *           the log enters it), zeroes the ring range, publishes written, and forces when a
+ *           sync is requested, the period is due, or the log closes; then publishes durable
+ *           and releases the waiters whose LSN it covers. While it forces, appenders fill the
+ *           next batch: one force acknowledges everyone who waited during the previous one.
+ *   waiters syncTo pushes a per-thread node on a lock-free stack, raises syncRequested, wakes
+ *           the flusher if parked, and parks; the flusher pops the stack after each force,
+ *           unparks the covered waiters and pushes the others back. Futures are completed on
+ *           a separate completer thread, never on the flusher (a callback that blocks there
+ *           would stop group commit).
+ *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
+ *           wakers publish their work (volatile) and then read the state. Both sides use
+ *           volatile accesses (the Type byte too), so no wake-up is lost.
+ *
+ * Recovery (open): scan from the caller's checkpoint LSN (LogScanner); bump the epoch in
+ * wal.meta (forced) so that this incarnation's records are newer than anything an earlier
+ * one left beyond the end; force every log file, so that the recovered records are durable
+ * before any new record can vouch for them (a process killed before it forced leaves them
+ * in the page cache only); then durable = written = reserved = end of the scan. The torn
+ * tail is not zeroed: the epoch and LSN checks reject whatever is left there.
+ *
+ * Failure: an I/O error in the flusher (write or force) fails the log for good (I11): the
+ * FAILED bit stops reservations, durable never moves again, every waiter and every later
+ * call throws DurabilityFailedException with the original cause. Nothing is retried.
+ *
+ * Lifecycle: close() sets CLOSED, lets the flusher drain and force everything reserved
+ * before it (appenders already past the CAS finish their copy), stops it, and closes the
+ * files. The ring is an automatic arena, freed by the GC, so a late appender of a failed log
+ * can never touch freed memory.
+ * }</pre>
+ */
+public final class WriteAheadLog implements AutoCloseable {
+
+  private static final long CLOSED = 1L << 62;
+  private static final long FAILED = 1L << 61;
+  private static final long FLAGS = CLOSED | FAILED;
+  /** LSNs must stay below the flag bits. */
+  static final long MAX_LSN = FAILED - 1;
+
+  private static final int RUNNING = 0;
+  private static final int PARKED_TIMED = 1;
+  private static final int PARKED_IDLE = 2;
+
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfLong LONG =
+      ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle TYPE_BYTE = ValueLayout.JAVA_BYTE.varHandle();
+  private static final VarHandle RESERVED;
+  private static final VarHandle FLUSHER_STATE;
+  private static final VarHandle SYNC_REQUESTED;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      RESERVED = lookup.findVarHandle(WriteAheadLog.class, "reserved", long.class);
+      FLUSHER_STATE = lookup.findVarHandle(WriteAheadLog.class, "flusherState", int.class);
+      SYNC_REQUESTED = lookup.findVarHandle(WriteAheadLog.class, "syncRequested", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final LogFiles files;
+  private final LogOptions options;
+  private final DurabilityMode mode;
+  private final int epoch;
+  private final long dataBytes;
+  private final ScanResult recovery;
+  private final int maxPayloadBytes;
+
+  private final MemorySegment ring;
+  private final int ringBytes;
+  private final long ringMask;
+  private final long writeThreshold;
+  private final ByteBuffer flusherView; // flusher only
+
+  // hot fields (appenders CAS reserved; the flusher writes the others)
+  @SuppressWarnings("unused") // through RESERVED
+  private volatile long reserved;
+  private volatile long written;
+  private volatile long durable;
+  private volatile long limit;
+  private volatile long syncRequested;
+  private volatile int flusherState;
+
+  private final Thread flusher;
+  private final boolean[] dirty; // flusher only
+  private long firstRetainedSequence; // guarded by this
+
+  private final AtomicReference<Waiter> waiters = new AtomicReference<>();
+  private final ReentrantLock spaceLock = new ReentrantLock();
+  private final Condition spaceFreed = spaceLock.newCondition();
+  private volatile int spaceWaiters;
+
+  private volatile DurabilityFailedException failure;
+  private final Object completerLock = new Object();
+  private ExecutorService completer; // guarded by completerLock
+
+  private final ThreadLocal<Scratch> scratch;
+
+  /** Per-thread, per-log reusable state: no allocation on the append or sync path. */
+  private static final class Scratch {
+    final CRC32C crc = new CRC32C();
+    final ByteBuffer ringView;
+    final Waiter waiter = new Waiter(Thread.currentThread(), null);
+
+    Scratch(MemorySegment ring) {
+      this.ringView = ring.asByteBuffer();
+    }
+  }
+
+  /** A thread blocked in syncTo, or a pending future. */
+  private static final class Waiter {
+    final Thread thread;
+    final CompletableFuture<Long> future;
+    long lsn;
+    Waiter next;
+    volatile boolean released;
+
+    Waiter(Thread thread, CompletableFuture<Long> future) {
+      this.thread = thread;
+      this.future = future;
+    }
+  }
+
+  private WriteAheadLog(LogFiles files, LogOptions options, int epoch, ScanResult recovery,
+      long firstRetainedSequence) {
+    this.files = files;
+    this.options = options;
+    this.mode = options.mode();
+    this.epoch = epoch;
+    this.dataBytes = files.dataBytes;
+    this.recovery = recovery;
+    this.maxPayloadBytes = options.maxPayloadBytes();
+    this.ringBytes = options.bufferBytes();
+    this.ringMask = ringBytes - 1;
+    this.ring = Arena.ofAuto().allocate(ringBytes, 64);
+    this.flusherView = ring.asByteBuffer();
+    this.writeThreshold = ringBytes / 4;
+    this.dirty = new boolean[files.fileCount];
+    this.firstRetainedSequence = firstRetainedSequence;
+    long end = recovery.endLsn();
+    this.reserved = end;
+    this.written = end;
+    this.durable = end;
+    this.syncRequested = end;
+    this.limit = (firstRetainedSequence + files.fileCount) * dataBytes;
+    this.scratch = ThreadLocal.withInitial(() -> new Scratch(ring));
+    this.flusher = Thread.ofPlatform()
+        .name("cairn-wal-flusher-" + files.directory.getFileName())
+        .daemon(true)
+        .unstarted(this::flushLoop);
+  }
+
+  // =========================================================================================
+  // open
+
+  /**
+   * Opens the log in {@code directory}, creating it if there is none, and recovers it: calls
+   * {@code replay} for every valid record from {@code fromLsn} (the checkpoint LSN; 0 for a new
+   * log) in order, then makes them durable, takes a new epoch and returns a log that appends
+   * after the last of them.
+   *
+   * @param options the geometry applies only when the log is created; an existing log keeps its
+   *     own files
+   * @throws CorruptFileException if the log is damaged where it had been durable (see {@link
+   *     LogReader#scan(long, long, RecordVisitor)}), or wal.meta is missing while log files hold
+   *     records
+   * @throws FormatVersionException if a file is of another format version or kind
+   * @throws IOException if the files cannot be created (a full disk, for example) or read
+   */
+  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
+      long fromLsn, RecordVisitor replay) throws IOException {
+    Objects.requireNonNull(layer, "layer");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(replay, "replay");
+    if (fromLsn < 0 || fromLsn % LogLayout.ALIGNMENT != 0 || fromLsn > MAX_LSN) {
+      throw new IllegalArgumentException(
+          "fromLsn must be a non-negative multiple of 8: fromLsn=" + fromLsn);
+    }
+    Path meta = directory.resolve(LogLayout.META_FILE_NAME);
+    if (!layer.exists(meta)) {
+      create(layer, directory, options);
+    }
+    LogFiles files = null;
+    boolean success = false;
+    try (Superblock metaBlock = Superblock.open(layer, meta)) {
+      LogMeta geometry = LogMeta.of(meta, metaBlock.current());
+      files = LogFiles.open(layer, directory, geometry.fileBytes(), geometry.fileCount(),
+          geometry.epoch(), true);
+      ScanResult recovery;
+      try (LogScanner scanner = new LogScanner(files)) {
+        recovery = scanner.scan(fromLsn, -1, replay);
+      }
+      Superblock.State next = metaBlock.write(0, false, geometry.payload());
+      for (int slot = 0; slot < files.fileCount; slot++) {
+        files.force(slot);
+      }
+      WriteAheadLog log = new WriteAheadLog(files, options, (int) next.epoch(), recovery,
+          files.sequenceOf(fromLsn));
+      log.flusher.start();
+      success = true;
+      return log;
+    } catch (DurabilityFailedException e) {
+      throw new IOException("could not record the log's new epoch in " + meta, e.getCause());
+    } finally {
+      if (!success && files != null) {
+        files.close();
+      }
+    }
+  }
+
+  private static void create(FileLayer layer, Path directory, LogOptions options)
+      throws IOException {
+    layer.createDirectories(directory);
+    long fileBytes = options.fileBytes();
+    int fileCount = options.fileCount();
+    long dataBytes = fileBytes - LogLayout.FILE_HEADER_BYTES;
+    for (int slot = 0; slot < LogLayout.MAX_FILE_COUNT; slot++) {
+      Path path = directory.resolve(LogLayout.fileName(slot));
+      if (!layer.exists(path)) {
+        if (slot >= fileCount) {
+          break;
+        }
+        continue;
+      }
+      // files left by an interrupted create hold only unused headers; anything else is a log
+      // whose wal.meta was lost, which must not be silently overwritten
+      try (FileHandle handle = layer.open(path, FileLayer.OpenMode.READ)) {
+        ByteBuffer header = ByteBuffer.allocate(LogLayout.FILE_HEADER_BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN);
+        handle.read(header, 0);
+        if (header.getLong(LogLayout.MAGIC_OFFSET) == LogLayout.MAGIC
+            && header.getLong(LogLayout.SEQUENCE_OFFSET) != SEQUENCE_UNUSED) {
+          throw new CorruptFileException(directory.resolve(LogLayout.META_FILE_NAME), 0,
+              "the log's meta file is missing, but " + path.getFileName()
+                  + " holds log records; refusing to create a new log over them");
+        }
+      }
+    }
+    for (int slot = 0; slot < fileCount; slot++) {
+      Path path = directory.resolve(LogLayout.fileName(slot));
+      try (FileHandle handle = layer.open(path, FileLayer.OpenMode.CREATE)) {
+        handle.truncate(0);
+        handle.preallocate(fileBytes);
+        handle.write(LogFiles.encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes),
+            0);
+        handle.force();
+      }
+    }
+    layer.syncDirectory(directory);
+    Path meta = directory.resolve(LogLayout.META_FILE_NAME);
+    Superblock.create(layer, meta, 0, false, LogMeta.payload(fileBytes, fileCount)).close();
+  }
+
+  // =========================================================================================
+  // append
+
+  /** Appends {@code payload}'s bytes; see {@link #append(int, MemorySegment)}. */
+  public long append(int type, byte[] payload) {
+    return append(type, MemorySegment.ofArray(payload));
+  }
+
+  /**
+   * Appends the remaining bytes of {@code payload} (its position is not changed); see {@link
+   * #append(int, MemorySegment)}.
+   */
+  public long append(int type, ByteBuffer payload) {
+    return append(type, MemorySegment.ofBuffer(payload));
+  }
+
+  /**
+   * Appends one record to the buffer and returns at once: it is not yet written nor durable.
+   * Never blocks on I/O, except when the buffer is full (the appender then waits for the
+   * flusher to drain it).
+   *
+   * @param type the record type, 16-255 (0-15 belong to the log)
+   * @return the record's end LSN: pass it to {@link #commit}, {@link #syncTo} or {@link
+   *     #awaitDurable}
+   * @throws IllegalArgumentException if the type is out of range or the payload is larger than
+   *     {@link LogOptions#maxPayloadBytes()}
+   * @throws LogFullException if every log file still holds records not yet truncated; nothing
+   *     was appended and the log is still usable
+   * @throws DurabilityFailedException if the log failed (I11)
+   * @throws LogClosedException if the log is closed
+   */
+  public long append(int type, MemorySegment payload) {
+    if (type < FIRST_USER_TYPE || type > MAX_TYPE) {
+      throw new IllegalArgumentException("type must be in [16, 255]: type=" + type);
+    }
+    long length = payload.byteSize();
+    if (length > maxPayloadBytes) {
+      throw new IllegalArgumentException("record larger than the log buffer allows: payloadBytes="
+          + length + " maxPayloadBytes=" + maxPayloadBytes);
+    }
+    int frame = (int) LogLayout.frameBytes(length);
+    long start = reserve(frame);
+    long end = start + frame;
+    if (end - ringBytes > written) {
+      awaitSpace(end - ringBytes);
+    }
+    Scratch s = scratch.get();
+    long lag = Math.min(start - durable, MAX_DURABLE_LAG);
+    long at = start & ringMask;
+    ring.set(INT, at + LENGTH_OFFSET, (int) length);
+    ring.set(LONG, (start + LSN_OFFSET) & ringMask, start);
+    ring.set(INT, (start + EPOCH_OFFSET) & ringMask, epoch);
+    ring.set(INT, (start + DURABLE_LAG_OFFSET) & ringMask, (int) lag);
+    long payloadAt = (start + PAYLOAD_OFFSET) & ringMask;
+    long first = Math.min(length, ringBytes - payloadAt);
+    MemorySegment.copy(payload, 0, ring, payloadAt, first);
+    if (first < length) {
+      MemorySegment.copy(payload, first, ring, 0, length - first);
+    }
+    CRC32C crc = s.crc;
+    crc.reset();
+    ByteBuffer view = s.ringView;
+    view.limit((int) at + CRC_OFFSET).position((int) at);
+    crc.update(view);
+    // Lsn, Epoch, DurableLag (may wrap at the ring's end between two 8-byte words); the Type
+    // byte is stored only after the CRC, as the publication mark, so it enters from a register
+    updateCrc(crc, view, (start + LSN_OFFSET) & ringMask, TYPE_OFFSET - LSN_OFFSET);
+    crc.update(type);
+    updateCrc(crc, view, payloadAt, length);
+    ring.set(INT, (start + CRC_OFFSET) & ringMask, (int) crc.getValue());
+    TYPE_BYTE.setVolatile(ring, (start + TYPE_OFFSET) & ringMask, (byte) type);
+    wakeFlusherAfterPublish(end);
+    return end;
+  }
+
+  private void updateCrc(CRC32C crc, ByteBuffer view, long at, long length) {
+    long first = Math.min(length, ringBytes - at);
+    view.limit((int) (at + first)).position((int) at);
+    crc.update(view);
+    if (first < length) {
+      view.limit((int) (length - first)).position(0);
+      crc.update(view);
+    }
+  }
+
+  private long reserve(int frame) {
+    for (;;) {
+      long current = (long) RESERVED.getVolatile(this);
+      if ((current & FLAGS) != 0) {
+        throw stoppedException(current);
+      }
+      long end = current + frame;
+      if (end > limit) {
+        throw new LogFullException("write-ahead log is full: a record of " + frame
+            + " bytes at lsn " + current + " would overwrite a log file still needed (limit lsn "
+            + limit + "; " + files.fileCount + " files of " + files.fileBytes
+            + " bytes); checkpoint and call truncateBefore, or use more or larger files");
+      }
+      if (end > MAX_LSN) {
+        throw new LogFullException("write-ahead log reached its last LSN: " + MAX_LSN);
+      }
+      if (RESERVED.compareAndSet(this, current, end)) {
+        return current;
+      }
+    }
+  }
+
+  private RuntimeException stoppedException(long reservedWord) {
+    DurabilityFailedException failed = failure;
+    if (failed != null) {
+      return new DurabilityFailedException(failed.getMessage(), failed.getCause());
+    }
+    return new LogClosedException(); // failure is published before FAILED is set
+  }
+
+  private void awaitSpace(long needWritten) {
+    spaceLock.lock();
+    try {
+      spaceWaiters++;
+      while (written < needWritten) {
+        if (failure != null) {
+          throw stoppedException(FAILED);
+        }
+        wakeFlusher();
+        spaceFreed.awaitUninterruptibly();
+      }
+    } finally {
+      spaceWaiters--;
+      spaceLock.unlock();
+    }
+  }
+
+  private void wakeFlusherAfterPublish(long end) {
+    int state = flusherState;
+    if (state == RUNNING) {
+      return;
+    }
+    if (state == PARKED_IDLE
+        || end - written >= writeThreshold
+        || syncRequested > written) {
+      wake(state);
+    }
+  }
+
+  private void wakeFlusher() {
+    int state = flusherState;
+    if (state != RUNNING) {
+      wake(state);
+    }
+  }
+
+  private void wake(int state) {
+    if (FLUSHER_STATE.compareAndSet(this, state, RUNNING)) {
+      LockSupport.unpark(flusher);
+    }
+  }
+
+  // =========================================================================================
+  // durability
+
+  /**
+   * Blocks until every record ending at or before {@code lsn} is durable, forcing the log if
+   * needed, in every mode. Concurrent callers share forces.
+   *
+   * @throws IllegalArgumentException if {@code lsn} is past the end of the log
+   * @throws DurabilityFailedException if the log failed before {@code lsn} became durable
+   */
+  public void syncTo(long lsn) {
+    if (lsn <= durable) {
+      return;
+    }
+    checkWithinLog(lsn);
+    Waiter waiter = scratch.get().waiter;
+    waiter.lsn = lsn;
+    waiter.released = false;
+    push(waiter);
+    requestSync(lsn);
+    boolean interrupted = false;
+    while (!waiter.released) {
+      if (failure != null && durable < lsn) {
+        break;
+      }
+      LockSupport.park(this);
+      interrupted |= Thread.interrupted();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (durable < lsn) {
+      // released by a failure (or by failure seen first); the node may still be linked, so
+      // this thread's node is retired: a new one is made on the next call
+      scratch.remove();
+      throw stoppedException(FAILED);
+    }
+    assert lsn <= durable : "I10: acknowledged lsn " + lsn + " > durable " + durable;
+  }
+
+  /**
+   * A future completed (on a completer thread, never the flusher) once every record ending at or
+   * before {@code lsn} is durable; the log forces for it in every mode. Completes exceptionally
+   * with {@link DurabilityFailedException} if the log fails first.
+   *
+   * @throws IllegalArgumentException if {@code lsn} is past the end of the log
+   */
+  public CompletableFuture<Long> awaitDurable(long lsn) {
+    if (lsn <= durable) {
+      return CompletableFuture.completedFuture(lsn);
+    }
+    checkWithinLog(lsn);
+    DurabilityFailedException failed = failure;
+    if (failed != null) {
+      return CompletableFuture.failedFuture(
+          new DurabilityFailedException(failed.getMessage(), failed.getCause()));
+    }
+    Waiter waiter = new Waiter(null, new CompletableFuture<>());
+    waiter.lsn = lsn;
+    push(waiter);
+    requestSync(lsn);
+    if (failure != null) {
+      // the flusher may have drained the waiters before this push; fail it here (idempotent)
+      failWaiter(waiter, false);
+    }
+    return waiter.future;
+  }
+
+  /**
+   * Acknowledges a commit according to the mode: in {@link DurabilityMode#SYNC} waits like
+   * {@link #syncTo}; in the other modes returns at once (the record becomes durable within the
+   * period, or at close).
+   */
+  public void commit(long lsn) {
+    if (mode == DurabilityMode.SYNC) {
+      syncTo(lsn);
+    } else {
+      checkWithinLog(lsn);
+    }
+  }
+
+  /** {@link #commit} as a future: {@link #awaitDurable} in SYNC mode, else completed at once. */
+  public CompletableFuture<Long> commitAsync(long lsn) {
+    if (mode == DurabilityMode.SYNC) {
+      return awaitDurable(lsn);
+    }
+    checkWithinLog(lsn);
+    return CompletableFuture.completedFuture(lsn);
+  }
+
+  private void checkWithinLog(long lsn) {
+    long end = endLsn();
+    if (lsn > end) {
+      throw new IllegalArgumentException(
+          "lsn is past the end of the log: lsn=" + lsn + " endLsn=" + end);
+    }
+  }
+
+  private void push(Waiter waiter) {
+    Waiter head;
+    do {
+      head = waiters.get();
+      waiter.next = head;
+    } while (!waiters.compareAndSet(head, waiter));
+  }
+
+  private void requestSync(long lsn) {
+    long current;
+    while ((current = syncRequested) < lsn) {
+      if (SYNC_REQUESTED.compareAndSet(this, current, lsn)) {
+        break;
+      }
+    }
+    wakeFlusher();
+  }
+
+  // =========================================================================================
+  // positions and housekeeping
+
+  /** Everything before this LSN is durable. */
+  public long durableLsn() {
+    return durable;
+  }
+
+  /** Everything before this LSN has been handed to the operating system. */
+  public long writtenLsn() {
+    return written;
+  }
+
+  /** The end of the last record appended (or being appended). */
+  public long endLsn() {
+    return (long) RESERVED.getVolatile(this) & ~FLAGS;
+  }
+
+  /** What recovery found when this log was opened. */
+  public ScanResult recovery() {
+    return recovery;
+  }
+
+  /** This incarnation's epoch (every open for writing takes a new one). */
+  public long epoch() {
+    return Integer.toUnsignedLong(epoch);
+  }
+
+  public DurabilityMode mode() {
+    return mode;
+  }
+
+  /** Bytes the log can still take before it is full: call {@link #truncateBefore} in time. */
+  public long remainingBytes() {
+    return Math.max(0, limit - endLsn());
+  }
+
+  /** The bytes of log the files hold in total: {@code fileCount * (fileBytes - 4096)}. */
+  public long capacityBytes() {
+    return files.fileCount * dataBytes;
+  }
+
+  /**
+   * Declares that records before {@code lsn} are no longer needed, because a checkpoint at
+   * {@code lsn} is durable (its superblock write returned): the files wholly before it may be
+   * reused. Recovery must then start at {@code lsn} or later.
+   *
+   * @throws IllegalArgumentException if {@code lsn} is past the durable end of the log
+   */
+  public void truncateBefore(long lsn) {
+    long durableNow = durable;
+    if (lsn > durableNow) {
+      throw new IllegalArgumentException(
+          "cannot truncate past the durable end of the log: lsn=" + lsn + " durableLsn="
+              + durableNow);
+    }
+    synchronized (this) {
+      long sequence = files.sequenceOf(lsn);
+      if (sequence > firstRetainedSequence) {
+        firstRetainedSequence = sequence;
+        limit = (sequence + files.fileCount) * dataBytes;
+      }
+    }
+  }
+
+  /**
+   * Drains and forces every appended record, stops the flusher and closes the files. Appends
+   * racing with close either complete (and are durable when close returns) or throw {@link
+   * LogClosedException}. Idempotent.
+   *
+   * @throws DurabilityFailedException if the final write or force failed
+   */
+  @Override
+  public void close() {
+    long current;
+    do {
+      current = (long) RESERVED.getVolatile(this);
+    } while ((current & CLOSED) == 0 && !RESERVED.compareAndSet(this, current, current | CLOSED));
+    boolean first = (current & CLOSED) == 0;
+    DurabilityFailedException failedBefore = failure;
+    LockSupport.unpark(flusher);
+    boolean interrupted = false;
+    while (flusher.isAlive()) {
+      try {
+        flusher.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (!first) {
+      return;
+    }
+    synchronized (completerLock) {
+      if (completer != null) {
+        completer.shutdown();
+      }
+    }
+    IOException closing = null;
+    try {
+      files.close();
+    } catch (IOException e) {
+      closing = e;
+    }
+    DurabilityFailedException failed = failure;
+    if (failed != null && failedBefore == null) {
+      throw new DurabilityFailedException(failed.getMessage(), failed.getCause());
+    }
+    if (closing != null && failed == null) {
+      throw new DurabilityFailedException("closing the log files failed", closing);
+    }
+  }
+
+  // =========================================================================================
+  // flusher
+
+  private void flushLoop() {
+    long scanned = written; // records in [written, scanned) are known to be published
+    long pendingSince = 0;
+    long lastForce = System.nanoTime();
+    List<Waiter> futuresToComplete = new ArrayList<>();
+    try {
+      for (;;) {
+        long word = (long) RESERVED.getVolatile(this);
+        boolean closing = (word & CLOSED) != 0;
+        long reservedLsn = word & ~FLAGS;
+        long w = written;
+        scanned = scanPublished(Math.max(scanned, w), reservedLsn);
+        long now = System.nanoTime();
+        boolean syncWanted = syncRequested > durable;
+        boolean periodicDue =
+            mode == DurabilityMode.PERIODIC && durable < scanned
+                && now - lastForce >= options.periodNanos();
+        boolean drained = closing && scanned == reservedLsn;
+        if (scanned > w && pendingSince == 0) {
+          pendingSince = now;
+        }
+        boolean writeNow = scanned > w
+            && (syncWanted || periodicDue || closing || spaceWaiters > 0
+                || scanned - w >= writeThreshold
+                || now - pendingSince >= options.writeDelayNanos());
+        if (writeNow) {
+          writeOut(w, scanned);
+          w = scanned;
+          pendingSince = 0;
+        }
+        if (durable < w && (syncWanted || periodicDue || drained)) {
+          forceDirty();
+          durable = w;
+          lastForce = System.nanoTime();
+          releaseWaiters(futuresToComplete);
+          continue;
+        }
+        if (drained && w == reservedLsn) {
+          releaseWaiters(futuresToComplete);
+          return;
+        }
+        if (writeNow) {
+          continue;
+        }
+        park(scanned, w, pendingSince, lastForce, syncWanted);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      fail(e, futuresToComplete);
+    }
+  }
+
+  private void park(long scanned, long w, long pendingSince, long lastForce, boolean syncWanted) {
+    long timeout = Long.MAX_VALUE;
+    long now = System.nanoTime();
+    if (scanned > w) {
+      timeout = pendingSince + options.writeDelayNanos() - now;
+    }
+    if (mode == DurabilityMode.PERIODIC && durable < Math.max(scanned, w)) {
+      timeout = Math.min(timeout, lastForce + options.periodNanos() - now);
+    }
+    if (syncWanted || ((long) RESERVED.getVolatile(this) & CLOSED) != 0) {
+      // waiting for a record still being copied: its appender wakes us; poll as a backstop
+      timeout = Math.min(timeout, 100_000);
+    }
+    boolean idle = timeout == Long.MAX_VALUE;
+    flusherState = idle ? PARKED_IDLE : PARKED_TIMED;
+    // re-check after publishing the state: a waker that missed it made its work visible
+    if (hasWork(scanned)) {
+      flusherState = RUNNING;
+      return;
+    }
+    if (idle) {
+      LockSupport.park(this);
+    } else if (timeout > 0) {
+      LockSupport.parkNanos(this, timeout);
+    }
+    flusherState = RUNNING;
+  }
+
+  private boolean hasWork(long scanned) {
+    long word = (long) RESERVED.getVolatile(this);
+    boolean closing = (word & CLOSED) != 0;
+    long reservedLsn = word & ~FLAGS;
+    if (scanned < reservedLsn
+        && (byte) TYPE_BYTE.getVolatile(ring, (scanned + TYPE_OFFSET) & ringMask) != 0) {
+      return closing || flusherState == PARKED_IDLE || syncRequested > written
+          || spaceWaiters > 0 || reservedLsn - written >= writeThreshold;
+    }
+    return (syncRequested > durable && written > durable) || (closing && scanned == reservedLsn);
+  }
+
+  /** The end of the run of published records from {@code from}. */
+  private long scanPublished(long from, long reservedLsn) {
+    long p = from;
+    while (p < reservedLsn) {
+      byte type = (byte) TYPE_BYTE.getVolatile(ring, (p + TYPE_OFFSET) & ringMask);
+      if (type == 0) {
+        break;
+      }
+      int length = ring.get(INT, p & ringMask);
+      p += LogLayout.frameBytes(length);
+    }
+    return p;
+  }
+
+  private void writeOut(long from, long to) throws IOException {
+    long p = from;
+    while (p < to) {
+      long sequence = files.sequenceOf(p);
+      int slot = files.slotOf(sequence);
+      if (!files.holds(sequence)) {
+        files.writeHeader(sequence, epoch); // recycles the slot: its old sequence is truncated
+        dirty[slot] = true;
+      }
+      long chunkEnd = Math.min(to, (sequence + 1) * dataBytes);
+      FileHandle handle = files.handle(slot);
+      while (p < chunkEnd) {
+        int at = (int) (p & ringMask);
+        int n = (int) Math.min(chunkEnd - p, ringBytes - at);
+        flusherView.limit(at + n).position(at);
+        handle.write(flusherView, files.fileOffset(p));
+        p += n;
+      }
+      dirty[slot] = true;
+    }
+    // free the ring range: zero it (Type bytes must read 0 when reused), then publish written
+    long q = from;
+    while (q < to) {
+      long at = q & ringMask;
+      long n = Math.min(to - q, ringBytes - at);
+      ring.asSlice(at, n).fill((byte) 0);
+      q += n;
+    }
+    written = to;
+    if (spaceWaiters > 0) {
+      spaceLock.lock();
+      try {
+        spaceFreed.signalAll();
+      } finally {
+        spaceLock.unlock();
+      }
+    }
+  }
+
+  private void forceDirty() throws IOException {
+    for (int slot = 0; slot < dirty.length; slot++) {
+      if (dirty[slot]) {
+        files.force(slot);
+        dirty[slot] = false;
+      }
+    }
+  }
+
+  private void releaseWaiters(List<Waiter> futures) {
+    long durableNow = durable;
+    Waiter waiter = waiters.getAndSet(null);
+    while (waiter != null) {
+      Waiter next = waiter.next; // read before release: a released node may be reused at once
+      if (waiter.lsn <= durableNow) {
+        assert waiter.lsn <= durable : "I10: acknowledging " + waiter.lsn + " > durable";
+        if (waiter.future != null) {
+          futures.add(waiter);
+        } else {
+          waiter.released = true;
+          LockSupport.unpark(waiter.thread);
+        }
+      } else {
+        push(waiter);
+      }
+      waiter = next;
+    }
+    if (!futures.isEmpty()) {
+      Waiter[] batch = futures.toArray(new Waiter[0]);
+      futures.clear();
+      completer().execute(() -> {
+        for (Waiter w : batch) {
+          w.future.complete(w.lsn);
+        }
+      });
+    }
+  }
+
+  private ExecutorService completer() {
+    synchronized (completerLock) {
+      if (completer == null) {
+        completer = Executors.newSingleThreadExecutor(task -> Thread.ofPlatform()
+            .name("cairn-wal-completer-" + files.directory.getFileName())
+            .daemon(true)
+            .unstarted(task));
+      }
+      return completer;
+    }
+  }
+
+  private void fail(Throwable cause, List<Waiter> futures) {
+    long durableNow = durable;
+    DurabilityFailedException failed = new DurabilityFailedException(
+        "write-ahead log in " + files.directory + " failed (" + cause
+            + "); records after lsn " + durableNow + " are not durable and never will be"
+            + " acknowledged; reopen to recover from the log",
+        cause);
+    failure = failed; // before FAILED: whoever sees the bit finds the failure
+    long word;
+    do {
+      word = (long) RESERVED.getVolatile(this);
+    } while (!RESERVED.compareAndSet(this, word, word | FAILED));
+    Waiter waiter = waiters.getAndSet(null);
+    while (waiter != null) {
+      Waiter next = waiter.next;
+      failWaiter(waiter, true);
+      waiter = next;
+    }
+    futures.clear();
+    spaceLock.lock();
+    try {
+      spaceFreed.signalAll();
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  /** Fails one waiter; futures on the completer if called by the flusher, else inline. */
+  private void failWaiter(Waiter waiter, boolean onFlusher) {
+    if (waiter.future != null) {
+      DurabilityFailedException failed = failure;
+      CompletableFuture<Long> future = waiter.future;
+      Throwable error = new DurabilityFailedException(failed.getMessage(), failed.getCause());
+      if (onFlusher) {
+        completer().execute(() -> future.completeExceptionally(error));
+      } else {
+        future.completeExceptionally(error);
+      }
+    } else {
+      waiter.released = true;
+      LockSupport.unpark(waiter.thread);
+    }
+  }
+}
