@@ -8,7 +8,9 @@ import java.lang.foreign.MemorySegment;
  * <p>The pile asks for {@link #encodedSize(Object)} first, allocates exactly that many bytes and
  * then calls {@link #encode(Object, MemorySegment, long)} straight into the block, so no
  * intermediate array is made. A codec must be stateless or thread-safe: many threads call it at
- * once.
+ * once. The pile calls both on the same thread, one right after the other, so a codec may also do
+ * its work in {@code encodedSize} and only copy in {@code encode}: the generated object codecs do,
+ * encoding once into a per-thread buffer (see docs/FORMAT.md, "Encoding once, then one copy").
  *
  * {@snippet :
  * record Point(int x, int y) {}

@@ -1,23 +1,50 @@
 package dev.cairn.codec;
 
+import dev.cairn.codec.object.ObjectTypes;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * Maps a value's class to its codec (on put) and a stored type id back to the codec (on get).
  *
- * <p>Only registered types are ever decoded: a type id read from storage selects among the
- * codecs registered here and can never make Cairn load or instantiate an arbitrary class.
- * Immutable and thread-safe.
+ * <p>Two kinds of types are stored:
+ *
+ * <ul>
+ *   <li><b>Registered codecs</b> ({@link Builder#register}): a hand-written {@link Codec} under a
+ *       fixed id. It takes precedence over everything else for its class, also where the class
+ *       appears inside an object.
+ *   <li><b>Object types</b> ({@link Builder#allow}, {@link Builder#allowPackage}): records,
+ *       POJOs and enums, encoded by codecs Cairn generates once per class, with their nested
+ *       objects, collections and JDK value types. Each gets a type id the first time it is
+ *       stored, from {@link #FIRST_USER_TYPE_ID} up, skipping registered ids; the id names the
+ *       class's {@link TypeSchema schema}, which the registry keeps in its {@link TypeCatalog}
+ *       before the id is used. See docs/FORMAT.md, "Object encoding".
+ * </ul>
+ *
+ * <p>Only registered and allowed types are ever decoded: a type id read from storage selects
+ * among them and can never make Cairn load or instantiate an arbitrary class.
+ *
+ * <p>Thread-safe. Registered codecs are fixed at {@link Builder#build()}; object type ids are
+ * assigned lazily, exactly once per layout, and stay the same for the registry's life.
  *
  * <p>Type ids 1-15 are reserved for the built-in codecs of the primitive boxes, which every
  * registry holds. User ids run from {@link #FIRST_USER_TYPE_ID} to {@link #MAX_TYPE_ID}. A
  * registered codec for a built-in type replaces the built-in one.
  *
  * {@snippet :
- * CodecRegistry codecs = CodecRegistry.builder().register(100, new PointCodec()).build();
+ * CodecRegistry codecs = CodecRegistry.builder()
+ *     .register(100, new PointCodec())          // a hand-written codec
+ *     .allow(Person.class)                      // a record, and what its fields hold
+ *     .allowPackage("com.acme.model")           // every class of a package
+ *     .build();
  * Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).build());
+ * long p = pile.put(new Person("Ada", "Lovelace", ...));
+ * Person back = pile.get(p, Person.class);
  * }
  */
 public final class CodecRegistry {
@@ -29,9 +56,12 @@ public final class CodecRegistry {
 
   private final Codec<?>[] byId;
   private final ClassValue<Integer> idByClass;
+  /** The object types, or null if the registry allows none (no allow rule, no catalog). */
+  private final ObjectTypes objects;
 
-  private CodecRegistry(Codec<?>[] byId) {
+  private CodecRegistry(Codec<?>[] byId, ObjectTypes objects) {
     this.byId = byId;
+    this.objects = objects;
     Map<Class<?>, Integer> ids = new HashMap<>();
     for (int id = 0; id < byId.length; id++) {
       if (byId[id] != null) {
@@ -57,13 +87,19 @@ public final class CodecRegistry {
   }
 
   /**
-   * The type id registered for {@code type}.
+   * The type id registered for {@code type}, or, for an allowed object type, the id of its current
+   * schema (assigned now if this is the first time the class is stored).
    *
-   * @throws UnknownTypeException if none is
+   * @throws UnknownTypeException if the class is neither registered nor allowed
+   * @throws IllegalArgumentException if it is allowed but cannot be stored; the message says why
+   *     (an unsupported field type, no usable constructor, a package not open to Cairn)
    */
   public int typeIdOf(Class<?> type) {
     Integer id = idByClass.get(type);
     if (id == null) {
+      if (objects != null) {
+        return objects.typeIdOf(type);
+      }
       throw new UnknownTypeException(
           "no codec registered for type "
               + type.getName()
@@ -81,15 +117,29 @@ public final class CodecRegistry {
   @SuppressWarnings("unchecked")
   public <T> Codec<T> codecOf(int typeId) {
     Codec<?> codec = typeId >= 0 && typeId < byId.length ? byId[typeId] : null;
+    if (codec == null && objects != null) {
+      codec = objects.codecOf(typeId);
+    }
     if (codec == null) {
       throw new UnknownTypeException("no codec registered for stored type id " + typeId);
     }
     return (Codec<T>) codec;
   }
 
+  /**
+   * The schemas of the object types stored so far, and those the catalog held, in id order.
+   * Empty if the registry allows no object types.
+   */
+  public List<TypeSchema> schemas() {
+    return objects == null ? List.of() : objects.schemas();
+  }
+
   /** Builder of a {@link CodecRegistry}; starts with the built-in codecs. */
   public static final class Builder {
     private Codec<?>[] byId = new Codec<?>[FIRST_USER_TYPE_ID];
+    private final Set<Class<?>> allowed = new LinkedHashSet<>();
+    private final Set<String> packages = new LinkedHashSet<>();
+    private TypeCatalog catalog;
 
     private Builder() {
       byId[1] = BoxCodecs.INT;
@@ -140,8 +190,63 @@ public final class CodecRegistry {
       return this;
     }
 
+    /**
+     * Allows records, POJOs and enums of these classes to be stored and read. Also allowed, since
+     * the allowed code fixes them: the declared types of their fields (an {@code Address} field,
+     * a {@code List<Item>}) and the permitted subclasses of a sealed class or interface. Other
+     * implementations of an interface-typed field must be allowed themselves.
+     *
+     * @throws IllegalArgumentException if a class is a JDK class other than an enum (JDK value
+     *     types are stored natively, as fields)
+     */
+    public Builder allow(Class<?>... types) {
+      for (Class<?> type : types) {
+        Objects.requireNonNull(type, "type");
+        allowed.add(type);
+      }
+      return this;
+    }
+
+    /**
+     * Allows every class of a package (not of its subpackages) to be stored and read, as {@link
+     * #allow} does for one class. Stored objects of a class allowed only this way can be read once
+     * the class has been used in this process; allow it by class to read it first.
+     *
+     * @throws IllegalArgumentException if the name is empty or a JDK package
+     */
+    public Builder allowPackage(String packageName) {
+      Objects.requireNonNull(packageName, "packageName");
+      if (packageName.isBlank() || packageName.startsWith("java.")
+          || packageName.startsWith("javax.") || packageName.startsWith("jdk.")) {
+        throw new IllegalArgumentException(
+            "not a package that may be allowed: \"" + packageName + "\"");
+      }
+      packages.add(packageName);
+      return this;
+    }
+
+    /**
+     * Where the schemas of object types are kept. By default a new {@link TypeCatalog#inMemory()}
+     * catalog, which is right for a volatile pile; a persistent pile passes its own.
+     */
+    public Builder catalog(TypeCatalog catalog) {
+      this.catalog = Objects.requireNonNull(catalog, "catalog");
+      return this;
+    }
+
+    /**
+     * Builds the registry.
+     *
+     * @throws IllegalArgumentException if an allowed class cannot be stored (two share a stored
+     *     name, one is a JDK class) or the catalog's ids collide with registered ones
+     */
     public CodecRegistry build() {
-      return new CodecRegistry(byId.clone());
+      Codec<?>[] codecs = byId.clone();
+      ObjectTypes objects = allowed.isEmpty() && packages.isEmpty() && catalog == null
+          ? null
+          : new ObjectTypes(codecs, allowed, packages,
+              catalog != null ? catalog : TypeCatalog.inMemory());
+      return new CodecRegistry(codecs, objects);
     }
   }
 }

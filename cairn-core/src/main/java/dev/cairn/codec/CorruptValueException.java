@@ -5,4 +5,9 @@ public final class CorruptValueException extends RuntimeException {
   public CorruptValueException(String message) {
     super(message);
   }
+
+  /** With the exception that decoding the bytes raised. */
+  public CorruptValueException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

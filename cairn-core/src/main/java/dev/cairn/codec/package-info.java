@@ -3,8 +3,11 @@
  * pile block and back.
  *
  * <p>Owns: the {@link dev.cairn.codec.Codec} SPI, the {@link dev.cairn.codec.CodecRegistry}
- * that maps a stored type id to a codec, and the built-in codecs for the primitive boxes. Must
- * not allocate pile memory or know about pointers: a codec writes into and reads from the region
- * the pile hands it, nothing more.
+ * that maps a stored type id to a codec, the built-in codecs for the primitive boxes, and the
+ * public face of the object codec: allow rules, {@link dev.cairn.codec.TypeSchema}, {@link
+ * dev.cairn.codec.TypeCatalog} (the seam through which schemas live with the data) and {@link
+ * dev.cairn.codec.CairnName}. The object codec itself lives in {@code dev.cairn.codec.object}.
+ * Must not allocate pile memory or know about pointers: a codec writes into and reads from the
+ * region the pile hands it, nothing more.
  */
 package dev.cairn.codec;

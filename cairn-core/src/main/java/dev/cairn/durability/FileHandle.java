@@ -22,7 +22,10 @@ public interface FileHandle extends Closeable {
   /** Writes all of {@code source}'s remaining bytes at {@code position}; consumes them. */
   void write(ByteBuffer source, long position) throws IOException;
 
-  /** Writes all of {@code source} at {@code position}. */
+  /**
+   * Writes all of {@code source} (a native segment or one backed by a byte[]) at {@code
+   * position}.
+   */
   void write(MemorySegment source, long position) throws IOException;
 
   /**
@@ -33,7 +36,8 @@ public interface FileHandle extends Closeable {
   int read(ByteBuffer target, long position) throws IOException;
 
   /**
-   * Reads into {@code target} from {@code position} until it is full or the file ends.
+   * Reads into {@code target} (a native segment or one backed by a byte[]) from {@code position}
+   * until it is full or the file ends.
    *
    * @return the number of bytes read (less than {@code target.byteSize()} only at the end of the
    *     file)

@@ -13,7 +13,10 @@ public final class FormatVersionException extends PileException {
   private final int actual;
   private final int supported;
 
-  /** The file is the right kind, in format version {@code actual}; this Cairn reads {@code supported}. */
+  /**
+   * The file is the right kind, in format version {@code actual}; this Cairn reads {@code
+   * supported}.
+   */
   public FormatVersionException(Path file, int actual, int supported) {
     super("unsupported format version in " + file + ": the file has version " + actual
         + ", this Cairn reads version " + supported

@@ -53,18 +53,20 @@ final class LogFiles implements AutoCloseable {
   final long dataBytes;
   /** The log's epoch as stored in wal.meta when the files were opened. */
   final long metaEpoch;
+  /** wal.meta as read when the files were opened. */
+  final LogMeta meta;
   private final FileHandle[] handles;
   private final Header[] headers;
 
   private LogFiles(
-      FileLayer layer, Path directory, long fileBytes, int fileCount, long metaEpoch,
-      FileHandle[] handles, Header[] headers) {
+      FileLayer layer, Path directory, LogMeta meta, FileHandle[] handles, Header[] headers) {
     this.layer = layer;
     this.directory = directory;
-    this.fileBytes = fileBytes;
-    this.fileCount = fileCount;
+    this.meta = meta;
+    this.fileBytes = meta.fileBytes();
+    this.fileCount = meta.fileCount();
     this.dataBytes = fileBytes - FILE_HEADER_BYTES;
-    this.metaEpoch = metaEpoch;
+    this.metaEpoch = meta.epoch();
     this.handles = handles;
     this.headers = headers;
   }
@@ -75,9 +77,11 @@ final class LogFiles implements AutoCloseable {
    * @throws CorruptFileException if a file is missing or has the wrong size
    * @throws FormatVersionException if a file is a log file of another format version
    */
-  static LogFiles open(
-      FileLayer layer, Path directory, long fileBytes, int fileCount, long metaEpoch,
-      boolean write) throws IOException {
+  static LogFiles open(FileLayer layer, Path directory, LogMeta meta, boolean write)
+      throws IOException {
+    long fileBytes = meta.fileBytes();
+    int fileCount = meta.fileCount();
+    long metaEpoch = meta.epoch();
     FileHandle[] handles = new FileHandle[fileCount];
     Header[] headers = new Header[fileCount];
     try {
@@ -98,7 +102,7 @@ final class LogFiles implements AutoCloseable {
         }
         headers[slot] = readHeader(handles[slot], path, slot, fileBytes, fileCount, metaEpoch);
       }
-      return new LogFiles(layer, directory, fileBytes, fileCount, metaEpoch, handles, headers);
+      return new LogFiles(layer, directory, meta, handles, headers);
     } catch (Throwable t) {
       closeAll(handles, t);
       throw t;
@@ -202,6 +206,16 @@ final class LogFiles implements AutoCloseable {
     header.putInt(FILE_COUNT_OFFSET, fileCount);
     header.putInt(FILE_CRC_OFFSET, headerCrc(header));
     return header;
+  }
+
+  /**
+   * Whether {@code header} is a whole log file header (magic and checksum hold) for a sequence,
+   * not an unused slot: the file has held records. Used where the geometry is not known.
+   */
+  static boolean isUsedHeader(ByteBuffer header) {
+    return header.getLong(MAGIC_OFFSET) == MAGIC
+        && header.getInt(FILE_CRC_OFFSET) == headerCrc(header)
+        && header.getLong(SEQUENCE_OFFSET) != SEQUENCE_UNUSED;
   }
 
   private static int headerCrc(ByteBuffer header) {

@@ -2,7 +2,22 @@ package dev.cairn.durability;
 
 /**
  * The write-ahead log on disk: a ring of fixed-size, preallocated log files plus a small
- * superblock-format file ({@code wal.meta}) holding the log's epoch and geometry.
+ * superblock-format file ({@code wal.meta}) holding the log's epoch, its geometry and where each
+ * recent epoch began.
+ *
+ * <h2>wal.meta (version 1)</h2>
+ *
+ * A {@link SuperblockLayout superblock} file whose {@code Epoch} is the log's epoch: every open
+ * for writing writes it once, forced, before anything is appended. Its payload:
+ *
+ * <pre>
+ * LogMeta    --> FileBytes:u64, FileCount:u32, StartCount:u32, EpochStart[StartCount]
+ * EpochStart --> Epoch:u32, StartLsn:u64        (epochs increase, start LSNs never decrease)
+ * </pre>
+ *
+ * An {@code EpochStart} says that the incarnation of that epoch began appending at {@code
+ * StartLsn}, so no valid record at or after it has a smaller epoch. At most 256 are kept (see
+ * {@code LogMeta} for the upkeep).
  *
  * <h2>Addressing</h2>
  *
@@ -70,17 +85,20 @@ package dev.cairn.durability;
  *   <li>{@code DurableLag}: the record's LSN minus the log's durable LSN when it was appended,
  *       saturated at {@code 2^32 - 1}. So the record proves that everything before {@code Lsn -
  *       DurableLag} was durable: the basis for telling corruption from a torn tail.
- *   <li>{@code Type}: 0 is never valid (so zeroed space is never a record), 1-15 are reserved for
- *       the log, 16-255 are the caller's.
+ *   <li>{@code Type}: 0 is never valid (so zeroed space is never a record); 1 ({@link
+ *       #TYPE_SKIP}) is a void record, left by an append whose caller's payload could not be read
+ *       after its space was reserved, valid but never delivered; 2-15 are reserved for the log;
+ *       16-255 are the caller's.
  *   <li>{@code Crc32c} covers {@code Length}, then {@code Lsn} through the end of the payload.
  * </ul>
  *
  * <h2>Validity and the end of the log</h2>
  *
  * A record at LSN {@code p} is valid if its file's header is valid for sequence {@code p /
- * dataBytes} (and so is every file it spans), {@code Lsn = p}, {@code Type >= 16}, {@code Length
- * <= MAX_PAYLOAD_BYTES}, the file header's epoch {@code <= Epoch <=} the log's epoch, {@code Epoch}
- * is not smaller than the previous record's, and the checksum holds. A scan from a checkpoint
+ * dataBytes} (and so is every file it spans), {@code Lsn = p}, {@code Type} is 1 or at least 16,
+ * {@code Length <= MAX_PAYLOAD_BYTES}, the checksum holds, and its {@code Epoch} is at most the
+ * log's and at least each of: the file header's epoch, the previous record's epoch, and the epoch
+ * of the last {@code EpochStart} at or before {@code p}. A scan from a checkpoint
  * LSN reads valid records until the first invalid one, at LSN {@code p}. That is the torn or
  * stale tail, the normal end of the log, unless some other valid record (at any position in the
  * current file or a later one) has {@code Lsn - DurableLag > p}: then the bytes at {@code p} were
@@ -141,6 +159,8 @@ public final class LogLayout {
 
   /** Type 0: never a record, so zeroed space never parses. */
   public static final int TYPE_NONE = 0;
+  /** A void record: its space was reserved by an append that then failed; readers skip it. */
+  public static final int TYPE_SKIP = 1;
   /** The smallest type a caller may use; 1-15 are reserved for the log. */
   public static final int FIRST_USER_TYPE = 16;
   public static final int MAX_TYPE = 255;
@@ -164,8 +184,6 @@ public final class LogLayout {
   /** The log's superblock-format file: epoch and geometry. */
   public static final String META_FILE_NAME = "wal.meta";
 
-  /** Bytes in the meta file's payload: {@code LogMeta --> FileBytes:u64, FileCount:u32}. */
-  public static final int META_PAYLOAD_BYTES = 12;
 
   private LogLayout() {}
 

@@ -61,7 +61,8 @@ public record LogOptions(
       throw new IllegalArgumentException("mode must not be null");
     }
     if (periodNanos <= 0) {
-      throw new IllegalArgumentException("periodNanos must be positive: periodNanos=" + periodNanos);
+      throw new IllegalArgumentException(
+          "periodNanos must be positive: periodNanos=" + periodNanos);
     }
     if (writeDelayNanos < 0) {
       throw new IllegalArgumentException(

@@ -10,7 +10,8 @@ import java.nio.file.Path;
  *
  * {@snippet :
  * try (LogReader reader = LogReader.open(RealFileLayer.INSTANCE, dir)) {
- *   ScanResult result = reader.scan(checkpointLsn, (lsn, end, type, payload) -> replay(type, payload));
+ *   ScanResult result =
+ *       reader.scan(checkpointLsn, (lsn, end, type, payload) -> replay(type, payload));
  *   // result.endLsn(): where the log continues; result.endReason(): what was there
  * }
  * }
@@ -33,8 +34,7 @@ public final class LogReader implements AutoCloseable {
    */
   public static LogReader open(FileLayer layer, Path directory) throws IOException {
     LogMeta meta = LogMeta.read(layer, directory);
-    return new LogReader(LogFiles.open(
-        layer, directory, meta.fileBytes(), meta.fileCount(), meta.epoch(), false));
+    return new LogReader(LogFiles.open(layer, directory, meta, false));
   }
 
   /** Scans from {@code fromLsn}; see {@link #scan(long, long, RecordVisitor)}. */

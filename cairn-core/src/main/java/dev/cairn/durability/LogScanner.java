@@ -100,11 +100,13 @@ final class LogScanner implements AutoCloseable {
       if (problem != null) {
         return end(fromLsn, p, records, previousEpoch, problem, knownDurableLsn);
       }
-      MemorySegment payload =
-          window.asSlice(p - windowStart + PAYLOAD_OFFSET, length).asReadOnly();
-      visitor.accept(p, p + frame, type, payload);
+      if (type != LogLayout.TYPE_SKIP) {
+        MemorySegment payload =
+            window.asSlice(p - windowStart + PAYLOAD_OFFSET, length).asReadOnly();
+        visitor.accept(p, p + frame, type, payload);
+        records++;
+      }
       previousEpoch = epoch;
-      records++;
       p += frame;
     }
   }
@@ -138,7 +140,7 @@ final class LogScanner implements AutoCloseable {
     }
     long heldEnd = files.heldEnd(p);
     if (heldEnd - p < RECORD_HEADER_BYTES) {
-      return "a record header at lsn " + p + " would run into a file that is not in use";
+      return "a record header at lsn " + p + " would run into " + notHeld(heldEnd);
     }
     ensure(p, RECORD_HEADER_BYTES, heldEnd);
     long at = p - windowStart;
@@ -151,7 +153,7 @@ final class LogScanner implements AutoCloseable {
           ? "zeroed space"
           : "lsn field is " + lsn + " (a stale or torn record, or garbage)";
     }
-    if (type < FIRST_USER_TYPE) {
+    if (type < FIRST_USER_TYPE && type != LogLayout.TYPE_SKIP) {
       return "type " + type + " is not a record type";
     }
     if (length < 0 || length > MAX_PAYLOAD_BYTES) {
@@ -164,11 +166,16 @@ final class LogScanner implements AutoCloseable {
     if (epoch < previousEpoch) {
       return "stale record of epoch " + epoch + " after a record of epoch " + previousEpoch;
     }
+    long minEpoch = files.meta.minEpochAt(p);
+    if (epoch < minEpoch) {
+      return "stale record of epoch " + epoch + ": epoch " + minEpoch + " began at lsn "
+          + files.meta.startOfMinEpochAt(p);
+    }
     if (epoch > files.metaEpoch) {
       return "record epoch " + epoch + " is newer than the log's epoch " + files.metaEpoch;
     }
     if (p + RECORD_HEADER_BYTES + length > heldEnd) {
-      return "a record of " + length + " bytes would run past the files in use";
+      return "a record of " + length + " bytes would run into " + notHeld(heldEnd);
     }
     frame = LogLayout.frameBytes(length);
     ensure(p, RECORD_HEADER_BYTES + length, heldEnd);
@@ -179,6 +186,14 @@ final class LogScanner implements AutoCloseable {
       return String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
     }
     return null;
+  }
+
+  /** Describes the file that should hold {@code lsn} but does not. */
+  private String notHeld(long lsn) {
+    long sequence = files.sequenceOf(lsn);
+    int slot = files.slotOf(sequence);
+    return files.path(slot).getFileName() + ", which holds " + files.header(slot).describe()
+        + " instead of sequence " + sequence;
   }
 
   private int recordCrc(MemorySegment bytes, long at, int payloadLength) {
@@ -272,7 +287,8 @@ final class LogScanner implements AutoCloseable {
       long available) throws IOException {
     int candidateLength = chunk.get(INT, at + LENGTH_OFFSET);
     int candidateType = Byte.toUnsignedInt(chunk.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
-    if (candidateType < FIRST_USER_TYPE || candidateLength < 0
+    if ((candidateType < FIRST_USER_TYPE && candidateType != LogLayout.TYPE_SKIP)
+        || candidateLength < 0
         || candidateLength > MAX_PAYLOAD_BYTES
         || q + RECORD_HEADER_BYTES + candidateLength > files.fileBytes) {
       return null;

@@ -11,4 +11,5 @@ package dev.cairn.durability;
  * @param endReason what was found at {@code endLsn}: zeroed space, a stale or torn record, the
  *     end of the files in use, and so on; for diagnostics
  */
-public record ScanResult(long fromLsn, long endLsn, long records, long lastEpoch, String endReason) {}
+public record ScanResult(
+    long fromLsn, long endLsn, long records, long lastEpoch, String endReason) {}

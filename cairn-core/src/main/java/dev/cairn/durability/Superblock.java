@@ -33,10 +33,11 @@ import java.util.zip.CRC32C;
  *
  * {@snippet :
  * FileLayer fs = RealFileLayer.INSTANCE;
- * try (Superblock sb = Superblock.create(fs, dir.resolve("pile.superblock"), 0, false, new byte[0])) {
+ * Path file = dir.resolve("pile.superblock");
+ * try (Superblock sb = Superblock.create(fs, file, 0, false, new byte[0])) {
  *   Superblock.State s = sb.write(checkpointLsn, false, metadata); // forced when it returns
  * }
- * Superblock.State newest = Superblock.read(fs, dir.resolve("pile.superblock"));
+ * Superblock.State newest = Superblock.read(fs, file);
  * }
  * (Run as {@code DurabilityExamplesTest.superblock_example}.)
  *
@@ -45,8 +46,10 @@ import java.util.zip.CRC32C;
  * <pre>{@code
  * Lifecycle: create() writes "<file>.tmp" (slot 0 = epoch 1, slot 1 zero), forces it, renames it
  * to <file> and syncs the directory: the file either exists whole or not at all. open() reads
- * both slots and keeps the handle; write() overwrites the slot that does NOT hold the current
- * state, forces, and only then makes the new state current.
+ * both slots, forces the file (a killed owner may have left a written but unforced slot in the
+ * page cache: forcing it makes what was read durable before anyone acts on it) and keeps the
+ * handle; write() overwrites the slot that does NOT hold the current state, forces, and only
+ * then makes the new state current.
  *
  * Recovery (open): a slot is valid if magic, version, CRC, payload length and reserved flags
  * hold. The valid slot with the larger epoch wins; one bad slot is a torn or never-written
@@ -146,7 +149,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * Opens an existing superblock file for reading and writing.
+   * Opens an existing superblock file for reading and writing, and forces it: the state it
+   * returns is then durable even if the previous owner was killed between a write and its force
+   * (the page cache would otherwise serve a state a power loss can still take back).
    *
    * @throws CorruptFileException if neither slot is valid
    * @throws FormatVersionException if a slot has another format version, or the file is another
@@ -158,6 +163,7 @@ public final class Superblock implements AutoCloseable {
     boolean success = false;
     try {
       Chosen chosen = readSlots(handle, file);
+      handle.force();
       Superblock superblock = new Superblock(file, handle, chosen.state, chosen.slot);
       success = true;
       return superblock;
@@ -169,7 +175,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * Reads the current state of a superblock file without opening it for writing.
+   * Reads the current state of a superblock file without opening it for writing (for tools).
+   * Unlike {@link #open}, it does not force the file: after a process crash the state may not be
+   * durable yet. An owner about to act on the state uses {@link #open}.
    *
    * @throws CorruptFileException if neither slot is valid
    * @throws FormatVersionException if a slot has another format version, or the file is another

@@ -10,7 +10,8 @@ package dev.cairn.durability;
  * <pre>
  * SuperblockFile --> Slot[0], Slot[1]                         (2 x 4096 bytes, nothing else)
  * Slot           --> Magic:u64, Version:u32, Flags:u32, Epoch:u64, CheckpointLsn:u64,
- *                    PayloadLength:u32, Crc32c:u32, Payload[PayloadLength], Zero[4056 - PayloadLength]
+ *                    PayloadLength:u32, Crc32c:u32, Payload[PayloadLength],
+ *                    Zero[4056 - PayloadLength]
  * </pre>
  *
  * <pre>

@@ -70,9 +70,14 @@ import java.util.zip.CRC32C;
  *           end - ringBytes; copies header and payload into the ring with no lock held;
  *           computes the CRC over the ring bytes; then publishes by a volatile store of the
  *           Type byte (never 0 in a record). Wakes the flusher only if it is parked idle, or
- *           someone waits, or a quarter of the ring is pending.
+ *           someone waits, or a quarter of the ring is pending. If the caller's payload
+ *           cannot be read (a closed segment), the reserved space is published as a void
+ *           record (LogLayout.TYPE_SKIP) before the exception propagates: a reservation is
+ *           always published, or the flusher would wait for it forever.
  *   flusher scans forward from written while Type bytes are non-zero (a record still being
- *           copied stops the scan), writes that prefix with positional writes (splitting at
+ *           copied stops the scan; so does the end of the current lap, written + ringBytes,
+ *           past which the ring still holds the previous lap's bytes), writes that prefix
+ *           with positional writes (splitting at
  *           the ring's end and at file boundaries, writing a file's header the first time
  *           the log enters it), zeroes the ring range, publishes written, and forces when a
  *           sync is requested, the period is due, or the log closes; then publishes durable
@@ -80,16 +85,21 @@ import java.util.zip.CRC32C;
  *           next batch: one force acknowledges everyone who waited during the previous one.
  *   waiters syncTo pushes a per-thread node on a lock-free stack, raises syncRequested, wakes
  *           the flusher if parked, and parks; the flusher pops the stack after each force,
- *           unparks the covered waiters and pushes the others back. Futures are completed on
- *           a separate completer thread, never on the flusher (a callback that blocks there
- *           would stop group commit).
+ *           unparks the covered waiters and pushes the others back. A node pushed just after
+ *           a release, for an LSN already durable, asks for no force: the flusher releases it
+ *           before it parks (it checks the stack's head), and once the flusher has exited the
+ *           pusher pops the stack itself. Futures are completed on a separate completer
+ *           thread, never on the flusher (a callback that blocks there would stop group
+ *           commit, and one that closes the log would deadlock).
  *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
  *           wakers publish their work (volatile) and then read the state. Both sides use
  *           volatile accesses (the Type byte too), so no wake-up is lost.
  *
  * Recovery (open): scan from the caller's checkpoint LSN (LogScanner); bump the epoch in
- * wal.meta (forced) so that this incarnation's records are newer than anything an earlier
- * one left beyond the end; force every log file, so that the recovered records are durable
+ * wal.meta and record that it starts at the end of the scan (forced), so that this
+ * incarnation's records are newer than anything an earlier one left beyond the end, and a
+ * later scan starting in the middle of that region still knows it (LogMeta); force every
+ * log file, so that the recovered records are durable
  * before any new record can vouch for them (a process killed before it forced leaves them
  * in the page cache only); then durable = written = reserved = end of the scan. The torn
  * tail is not zeroed: the epoch and LSN checks reject whatever is left there.
@@ -101,7 +111,8 @@ import java.util.zip.CRC32C;
  * Lifecycle: close() sets CLOSED, lets the flusher drain and force everything reserved
  * before it (appenders already past the CAS finish their copy), stops it, and closes the
  * files. The ring is an automatic arena, freed by the GC, so a late appender of a failed log
- * can never touch freed memory.
+ * can never touch freed memory. Per-thread scratch (CRC32C, waiter node, a view of the ring)
+ * is shared by all logs: nothing is allocated per append or per sync.
  * }</pre>
  */
 public final class WriteAheadLog implements AutoCloseable {
@@ -116,7 +127,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private static final int PARKED_TIMED = 1;
   private static final int PARKED_IDLE = 2;
 
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfInt INT =
+      ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final ValueLayout.OfLong LONG =
       ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle TYPE_BYTE = ValueLayout.JAVA_BYTE.varHandle();
@@ -157,6 +169,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long limit;
   private volatile long syncRequested;
   private volatile int flusherState;
+  private volatile long forces; // written by the flusher only
+  private volatile boolean flusherExited;
 
   private final Thread flusher;
   private final boolean[] dirty; // flusher only
@@ -171,16 +185,25 @@ public final class WriteAheadLog implements AutoCloseable {
   private final Object completerLock = new Object();
   private ExecutorService completer; // guarded by completerLock
 
-  private final ThreadLocal<Scratch> scratch;
+  /**
+   * Per-thread reusable state, so that append and syncTo allocate nothing. One per thread for
+   * all logs: it keeps a view of the ring of the last log the thread appended to (rebuilt when
+   * the thread switches logs), so at most one closed log's buffer per thread stays reachable.
+   */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-  /** Per-thread, per-log reusable state: no allocation on the append or sync path. */
   private static final class Scratch {
     final CRC32C crc = new CRC32C();
-    final ByteBuffer ringView;
-    final Waiter waiter = new Waiter(Thread.currentThread(), null);
+    Waiter waiter = new Waiter(Thread.currentThread(), null);
+    MemorySegment viewOf;
+    ByteBuffer ringView;
 
-    Scratch(MemorySegment ring) {
-      this.ringView = ring.asByteBuffer();
+    ByteBuffer view(MemorySegment ring) {
+      if (viewOf != ring) {
+        ringView = ring.asByteBuffer();
+        viewOf = ring;
+      }
+      return ringView;
     }
   }
 
@@ -220,7 +243,6 @@ public final class WriteAheadLog implements AutoCloseable {
     this.durable = end;
     this.syncRequested = end;
     this.limit = (firstRetainedSequence + files.fileCount) * dataBytes;
-    this.scratch = ThreadLocal.withInitial(() -> new Scratch(ring));
     this.flusher = Thread.ofPlatform()
         .name("cairn-wal-flusher-" + files.directory.getFileName())
         .daemon(true)
@@ -260,14 +282,15 @@ public final class WriteAheadLog implements AutoCloseable {
     LogFiles files = null;
     boolean success = false;
     try (Superblock metaBlock = Superblock.open(layer, meta)) {
-      LogMeta geometry = LogMeta.of(meta, metaBlock.current());
-      files = LogFiles.open(layer, directory, geometry.fileBytes(), geometry.fileCount(),
-          geometry.epoch(), true);
+      LogMeta logMeta = LogMeta.of(meta, metaBlock.current());
+      files = LogFiles.open(layer, directory, logMeta, true);
       ScanResult recovery;
       try (LogScanner scanner = new LogScanner(files)) {
         recovery = scanner.scan(fromLsn, -1, replay);
       }
-      Superblock.State next = metaBlock.write(0, false, geometry.payload());
+      // the new epoch, and where it starts, durable before anything is appended
+      Superblock.State next =
+          metaBlock.write(0, false, logMeta.next(fromLsn, recovery.endLsn()));
       for (int slot = 0; slot < files.fileCount; slot++) {
         files.force(slot);
       }
@@ -287,7 +310,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private static void create(FileLayer layer, Path directory, LogOptions options)
       throws IOException {
-    layer.createDirectories(directory);
+    createDirectoriesDurably(layer, directory);
     long fileBytes = options.fileBytes();
     int fileCount = options.fileCount();
     long dataBytes = fileBytes - LogLayout.FILE_HEADER_BYTES;
@@ -304,9 +327,8 @@ public final class WriteAheadLog implements AutoCloseable {
       try (FileHandle handle = layer.open(path, FileLayer.OpenMode.READ)) {
         ByteBuffer header = ByteBuffer.allocate(LogLayout.FILE_HEADER_BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
-        handle.read(header, 0);
-        if (header.getLong(LogLayout.MAGIC_OFFSET) == LogLayout.MAGIC
-            && header.getLong(LogLayout.SEQUENCE_OFFSET) != SEQUENCE_UNUSED) {
+        if (handle.read(header, 0) == LogLayout.FILE_HEADER_BYTES
+            && LogFiles.isUsedHeader(header)) {
           throw new CorruptFileException(directory.resolve(LogLayout.META_FILE_NAME), 0,
               "the log's meta file is missing, but " + path.getFileName()
                   + " holds log records; refusing to create a new log over them");
@@ -328,12 +350,43 @@ public final class WriteAheadLog implements AutoCloseable {
     Superblock.create(layer, meta, 0, false, LogMeta.payload(fileBytes, fileCount)).close();
   }
 
+  /** Creates the missing directories of {@code directory} and syncs each one's parent. */
+  private static void createDirectoriesDurably(FileLayer layer, Path directory)
+      throws IOException {
+    Path absolute = directory.toAbsolutePath();
+    Path topMissing = null;
+    for (Path p = absolute; p != null && !layer.exists(p); p = p.getParent()) {
+      topMissing = p;
+    }
+    if (topMissing == null) {
+      return;
+    }
+    layer.createDirectories(absolute);
+    for (Path p = absolute; ; p = p.getParent()) {
+      layer.syncDirectory(p.getParent());
+      if (p.equals(topMissing)) {
+        break;
+      }
+    }
+  }
+
   // =========================================================================================
   // append
 
   /** Appends {@code payload}'s bytes; see {@link #append(int, MemorySegment)}. */
   public long append(int type, byte[] payload) {
-    return append(type, MemorySegment.ofArray(payload));
+    return append(type, payload, 0, payload.length);
+  }
+
+  /**
+   * Appends {@code length} bytes of {@code payload} from {@code offset}; see {@link #append(int,
+   * MemorySegment)}.
+   *
+   * @throws IndexOutOfBoundsException if the range is not inside the array
+   */
+  public long append(int type, byte[] payload, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, payload.length);
+    return append(type, null, payload, offset, length);
   }
 
   /**
@@ -341,7 +394,11 @@ public final class WriteAheadLog implements AutoCloseable {
    * #append(int, MemorySegment)}.
    */
   public long append(int type, ByteBuffer payload) {
-    return append(type, MemorySegment.ofBuffer(payload));
+    if (payload.hasArray()) {
+      return append(type, null, payload.array(), payload.arrayOffset() + payload.position(),
+          payload.remaining());
+    }
+    return append(type, MemorySegment.ofBuffer(payload), null, 0, payload.remaining());
   }
 
   /**
@@ -360,21 +417,25 @@ public final class WriteAheadLog implements AutoCloseable {
    * @throws LogClosedException if the log is closed
    */
   public long append(int type, MemorySegment payload) {
+    return append(type, payload, null, 0, payload.byteSize());
+  }
+
+  /** The payload is {@code segment}, or else {@code length} bytes of {@code array} at offset. */
+  private long append(int type, MemorySegment segment, byte[] array, int offset, long length) {
     if (type < FIRST_USER_TYPE || type > MAX_TYPE) {
       throw new IllegalArgumentException("type must be in [16, 255]: type=" + type);
     }
-    long length = payload.byteSize();
     if (length > maxPayloadBytes) {
       throw new IllegalArgumentException("record larger than the log buffer allows: payloadBytes="
           + length + " maxPayloadBytes=" + maxPayloadBytes);
     }
     int frame = (int) LogLayout.frameBytes(length);
+    Scratch s = SCRATCH.get();
     long start = reserve(frame);
     long end = start + frame;
     if (end - ringBytes > written) {
       awaitSpace(end - ringBytes);
     }
-    Scratch s = scratch.get();
     long lag = Math.min(start - durable, MAX_DURABLE_LAG);
     long at = start & ringMask;
     ring.set(INT, at + LENGTH_OFFSET, (int) length);
@@ -383,13 +444,45 @@ public final class WriteAheadLog implements AutoCloseable {
     ring.set(INT, (start + DURABLE_LAG_OFFSET) & ringMask, (int) lag);
     long payloadAt = (start + PAYLOAD_OFFSET) & ringMask;
     long first = Math.min(length, ringBytes - payloadAt);
-    MemorySegment.copy(payload, 0, ring, payloadAt, first);
-    if (first < length) {
-      MemorySegment.copy(payload, first, ring, 0, length - first);
+    try {
+      if (array != null) {
+        MemorySegment.copy(array, offset, ring, ValueLayout.JAVA_BYTE, payloadAt, (int) first);
+        if (first < length) {
+          MemorySegment.copy(array, offset + (int) first, ring, ValueLayout.JAVA_BYTE, 0,
+              (int) (length - first));
+        }
+      } else {
+        MemorySegment.copy(segment, 0, ring, payloadAt, first);
+        if (first < length) {
+          MemorySegment.copy(segment, first, ring, 0, length - first);
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      // the caller's segment failed us (closed, or confined to another thread); the space is
+      // reserved and the flusher waits for it, so fill it with a void record before throwing
+      zero(payloadAt, first);
+      zero(0, length - first);
+      publish(s, start, payloadAt, length, LogLayout.TYPE_SKIP);
+      wakeFlusherAfterPublish(end);
+      throw e;
     }
+    publish(s, start, payloadAt, length, type);
+    wakeFlusherAfterPublish(end);
+    return end;
+  }
+
+  private void zero(long at, long bytes) {
+    if (bytes > 0) {
+      ring.asSlice(at, bytes).fill((byte) 0);
+    }
+  }
+
+  /** Computes the record's CRC from the ring, stores it, and publishes the Type byte. */
+  private void publish(Scratch s, long start, long payloadAt, long length, int type) {
+    long at = start & ringMask;
     CRC32C crc = s.crc;
     crc.reset();
-    ByteBuffer view = s.ringView;
+    ByteBuffer view = s.view(ring);
     view.limit((int) at + CRC_OFFSET).position((int) at);
     crc.update(view);
     // Lsn, Epoch, DurableLag (may wrap at the ring's end between two 8-byte words); the Type
@@ -399,8 +492,6 @@ public final class WriteAheadLog implements AutoCloseable {
     updateCrc(crc, view, payloadAt, length);
     ring.set(INT, (start + CRC_OFFSET) & ringMask, (int) crc.getValue());
     TYPE_BYTE.setVolatile(ring, (start + TYPE_OFFSET) & ringMask, (byte) type);
-    wakeFlusherAfterPublish(end);
-    return end;
   }
 
   private void updateCrc(CRC32C crc, ByteBuffer view, long at, long length) {
@@ -500,11 +591,15 @@ public final class WriteAheadLog implements AutoCloseable {
       return;
     }
     checkWithinLog(lsn);
-    Waiter waiter = scratch.get().waiter;
+    if (failure != null) {
+      throw stoppedException(FAILED);
+    }
+    Scratch s = SCRATCH.get();
+    Waiter waiter = s.waiter;
     waiter.lsn = lsn;
     waiter.released = false;
     push(waiter);
-    requestSync(lsn);
+    afterPush(lsn);
     boolean interrupted = false;
     while (!waiter.released) {
       if (failure != null && durable < lsn) {
@@ -517,9 +612,9 @@ public final class WriteAheadLog implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     if (durable < lsn) {
-      // released by a failure (or by failure seen first); the node may still be linked, so
-      // this thread's node is retired: a new one is made on the next call
-      scratch.remove();
+      // released by a failure (or by failure seen first); the node may still be linked into
+      // this log's stack, so it is retired and the thread takes a fresh one
+      s.waiter = new Waiter(Thread.currentThread(), null);
       throw stoppedException(FAILED);
     }
     assert lsn <= durable : "I10: acknowledged lsn " + lsn + " > durable " + durable;
@@ -545,7 +640,7 @@ public final class WriteAheadLog implements AutoCloseable {
     Waiter waiter = new Waiter(null, new CompletableFuture<>());
     waiter.lsn = lsn;
     push(waiter);
-    requestSync(lsn);
+    afterPush(lsn);
     if (failure != null) {
       // the flusher may have drained the waiters before this push; fail it here (idempotent)
       failWaiter(waiter, false);
@@ -591,6 +686,17 @@ public final class WriteAheadLog implements AutoCloseable {
     } while (!waiters.compareAndSet(head, waiter));
   }
 
+  /**
+   * After pushing a waiter: asks for a force and wakes the flusher. If the flusher has already
+   * exited (the log closed), nobody else will pop the stack, so the caller does.
+   */
+  private void afterPush(long lsn) {
+    requestSync(lsn);
+    if (flusherExited) {
+      releaseWaiters(new ArrayList<>(), true);
+    }
+  }
+
   private void requestSync(long lsn) {
     long current;
     while ((current = syncRequested) < lsn) {
@@ -603,6 +709,11 @@ public final class WriteAheadLog implements AutoCloseable {
 
   // =========================================================================================
   // positions and housekeeping
+
+  /** How many times the flusher has forced the log (for measuring group commit). */
+  long forceCount() {
+    return forces;
+  }
 
   /** Everything before this LSN is durable. */
   public long durableLsn() {
@@ -617,6 +728,15 @@ public final class WriteAheadLog implements AutoCloseable {
   /** The end of the last record appended (or being appended). */
   public long endLsn() {
     return (long) RESERVED.getVolatile(this) & ~FLAGS;
+  }
+
+  /** Positions and state, for diagnostics. */
+  @Override
+  public String toString() {
+    long word = (long) RESERVED.getVolatile(this);
+    return "WriteAheadLog[" + files.directory + ", epoch=" + epoch() + ", mode=" + mode
+        + ", end=" + (word & ~FLAGS) + ", written=" + written + ", durable=" + durable
+        + ((word & CLOSED) != 0 ? ", closed" : "") + (failure != null ? ", failed" : "") + "]";
   }
 
   /** What recovery found when this log was opened. */
@@ -751,22 +871,33 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         if (durable < w && (syncWanted || periodicDue || drained)) {
           forceDirty();
+          forces++;
           durable = w;
           lastForce = System.nanoTime();
-          releaseWaiters(futuresToComplete);
+          releaseWaiters(futuresToComplete, false);
           continue;
         }
         if (drained && w == reservedLsn) {
-          releaseWaiters(futuresToComplete);
+          flusherExited = true; // before the last pop: a later pusher sees it and pops itself
+          releaseWaiters(futuresToComplete, false);
           return;
         }
         if (writeNow) {
+          continue;
+        }
+        Waiter head = waiters.get();
+        if (head != null && head.lsn <= durable) {
+          // pushed after the last release, when its LSN was already durable: nobody asked for
+          // a force, so release it now
+          releaseWaiters(futuresToComplete, false);
           continue;
         }
         park(scanned, w, pendingSince, lastForce, syncWanted);
       }
     } catch (IOException | RuntimeException | Error e) {
       fail(e, futuresToComplete);
+    } finally {
+      flusherExited = true;
     }
   }
 
@@ -803,23 +934,35 @@ public final class WriteAheadLog implements AutoCloseable {
     boolean closing = (word & CLOSED) != 0;
     long reservedLsn = word & ~FLAGS;
     if (scanned < reservedLsn
+        && scanned + LogLayout.RECORD_HEADER_BYTES <= written + ringBytes
         && (byte) TYPE_BYTE.getVolatile(ring, (scanned + TYPE_OFFSET) & ringMask) != 0) {
       return closing || flusherState == PARKED_IDLE || syncRequested > written
           || spaceWaiters > 0 || reservedLsn - written >= writeThreshold;
     }
-    return (syncRequested > durable && written > durable) || (closing && scanned == reservedLsn);
+    Waiter head = waiters.get();
+    return (syncRequested > durable && written > durable) || (closing && scanned == reservedLsn)
+        || (head != null && head.lsn <= durable);
   }
 
-  /** The end of the run of published records from {@code from}. */
+  /**
+   * The end of the run of published records from {@code from}. Only records whose header lies
+   * in the current lap of the ring count: beyond {@code written + ringBytes} the ring still holds
+   * the previous lap's unwritten bytes, which could look like a Type byte.
+   */
   private long scanPublished(long from, long reservedLsn) {
     long p = from;
-    while (p < reservedLsn) {
+    long lapEnd = written + ringBytes;
+    while (p < reservedLsn && p + LogLayout.RECORD_HEADER_BYTES <= lapEnd) {
       byte type = (byte) TYPE_BYTE.getVolatile(ring, (p + TYPE_OFFSET) & ringMask);
       if (type == 0) {
         break;
       }
       int length = ring.get(INT, p & ringMask);
       p += LogLayout.frameBytes(length);
+    }
+    if (p > reservedLsn) {
+      throw new IllegalStateException(
+          "log buffer scan overran the reserved end: " + p + " > " + reservedLsn);
     }
     return p;
   }
@@ -872,7 +1015,12 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  private void releaseWaiters(List<Waiter> futures) {
+  /**
+   * Pops the waiters, releases those whose LSN is durable and pushes the others back. Futures
+   * are completed on the completer thread, or {@code inline} by a caller after the flusher has
+   * exited.
+   */
+  private void releaseWaiters(List<Waiter> futures, boolean inline) {
     long durableNow = durable;
     Waiter waiter = waiters.getAndSet(null);
     while (waiter != null) {
@@ -893,6 +1041,12 @@ public final class WriteAheadLog implements AutoCloseable {
     if (!futures.isEmpty()) {
       Waiter[] batch = futures.toArray(new Waiter[0]);
       futures.clear();
+      if (inline) {
+        for (Waiter w : batch) {
+          w.future.complete(w.lsn);
+        }
+        return;
+      }
       completer().execute(() -> {
         for (Waiter w : batch) {
           w.future.complete(w.lsn);
