@@ -851,7 +851,9 @@ class PileBehaviourTest {
       assertThat(s.capacityBytes())
           .as("seed=%d cycle %d: capacity %d vs %d after the first fill", seed, cycle,
               s.capacityBytes(), firstCapacity)
-          .isLessThanOrEqualTo(firstCapacity + firstCapacity / 10);
+          // 10%, or one segment where a segment is more than 10% of this small pile (the pile
+          // keeps one wholly free spare segment on purpose); the bench measures it at scale
+          .isLessThanOrEqualTo(firstCapacity + Math.max(firstCapacity / 10, SEGMENT_1M));
     }
   }
 
