@@ -7,4 +7,5 @@
 module dev.cairn.core {
   exports dev.cairn.pile;
   exports dev.cairn.codec;
+  exports dev.cairn.durability;
 }

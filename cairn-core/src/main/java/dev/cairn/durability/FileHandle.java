@@ -51,6 +51,18 @@ public interface FileHandle extends Closeable {
    */
   void force() throws IOException;
 
+  /**
+   * Maps {@code [0, sizeBytes)} of the file copy-on-write into {@code arena} ({@code MAP_PRIVATE}):
+   * reads fault pages in from the file on demand, and writes to the mapping stay in this process's
+   * memory, never reaching the file. So the file changes only through {@link #write}, which is
+   * what lets a pile decide exactly when its data pages become durable (no steal). A page not yet
+   * written through the mapping may show later {@link #write}s of the same file; callers only
+   * write pages whose bytes equal the mapping's.
+   *
+   * <p>The file must be at least {@code sizeBytes} long and must not shrink while mapped.
+   */
+  MemorySegment mapPrivate(long sizeBytes, java.lang.foreign.Arena arena) throws IOException;
+
   /** Cuts the file to {@code sizeBytes}; never use it on a file that is mapped. */
   void truncate(long sizeBytes) throws IOException;
 

@@ -185,6 +185,18 @@ public final class RealFileLayer implements FileLayer {
     }
 
     @Override
+    public MemorySegment mapPrivate(long sizeBytes, java.lang.foreign.Arena arena)
+        throws IOException {
+      checkUsable();
+      long size = channel.size();
+      if (size < sizeBytes) { // a mapping past the end would fault (SIGBUS) instead of throwing
+        throw new EOFException("cannot map " + sizeBytes + " bytes of " + path + ": the file has "
+            + size);
+      }
+      return channel.map(FileChannel.MapMode.PRIVATE, 0, sizeBytes, arena);
+    }
+
+    @Override
     public void truncate(long sizeBytes) throws IOException {
       checkUsable();
       channel.truncate(sizeBytes);

@@ -44,6 +44,13 @@ public final class NativeSegment {
   @SuppressWarnings("unused") // accessed through SEQUENCE
   private volatile long sequence;
 
+  // pages written since the last checkpoint copied them (persistent piles only); written and
+  // cleared under the owning stripe's lock, like the bytes themselves
+  private long[] dirtyPages;
+  // whether the segment's file holds its bytes as of some checkpoint; false for a segment born
+  // in memory since, whose file must be (re)created from scratch. Checkpointer thread only.
+  private boolean hasFile;
+
   // write sections may nest (a delete frees a link and its target in the same segment);
   // only the outermost one moves the sequence. Touched only under the owning stripe's lock.
   private int writeDepth;
@@ -71,6 +78,14 @@ public final class NativeSegment {
         arena.close();
       }
     }
+  }
+
+  /**
+   * Wraps memory the caller obtained from {@code arena} (a private file mapping, say) as a
+   * segment; {@link #release()} closes the arena.
+   */
+  public static NativeSegment of(int index, Arena arena, MemorySegment memory) {
+    return new NativeSegment(arena, memory, index);
   }
 
   /** The segment's bytes; bounds-checked like every {@link MemorySegment}. */
@@ -117,6 +132,85 @@ public final class NativeSegment {
     // loads of the optimistic read must not move below the re-read of the sequence
     VarHandle.acquireFence();
     return (long) SEQUENCE.getOpaque(this) == sequence;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // dirty pages, for checkpoints of persistent piles
+
+  /** Bytes per tracked page. */
+  public static final int PAGE_BYTES = 4096;
+
+  private static final int PAGE_SHIFT = 12;
+
+  /** Starts tracking which pages are written; until then {@link #markDirty} does nothing. */
+  public void trackDirtyPages() {
+    if (dirtyPages == null) {
+      long pages = (memory.byteSize() + PAGE_BYTES - 1) >>> PAGE_SHIFT;
+      dirtyPages = new long[(int) ((pages + 63) >>> 6)];
+    }
+  }
+
+  /** Marks the pages of {@code [offset, offset + length)} written; under the owner's lock. */
+  public void markDirty(long offset, long length) {
+    long[] bits = dirtyPages;
+    if (bits == null || length <= 0) {
+      return;
+    }
+    long first = offset >>> PAGE_SHIFT;
+    long last = (offset + length - 1) >>> PAGE_SHIFT;
+    for (long page = first; page <= last; page++) {
+      bits[(int) (page >>> 6)] |= 1L << page;
+    }
+  }
+
+  /** Marks every page dirty (a segment whose file must be written whole). */
+  public void markAllDirty() {
+    markDirty(0, memory.byteSize());
+  }
+
+  /** The first dirty page at or after {@code fromPage}, or -1. */
+  public long nextDirtyPage(long fromPage) {
+    long[] bits = dirtyPages;
+    if (bits == null) {
+      return -1;
+    }
+    int word = (int) (fromPage >>> 6);
+    if (word >= bits.length) {
+      return -1;
+    }
+    long masked = bits[word] & (-1L << fromPage);
+    while (masked == 0) {
+      if (++word == bits.length) {
+        return -1;
+      }
+      masked = bits[word];
+    }
+    return ((long) word << 6) + Long.numberOfTrailingZeros(masked);
+  }
+
+  /** Clears the dirty mark of {@code page}. */
+  public void clearDirty(long page) {
+    dirtyPages[(int) (page >>> 6)] &= ~(1L << page);
+  }
+
+  /** The number of pages marked dirty. */
+  public long dirtyPageCount() {
+    long count = 0;
+    if (dirtyPages != null) {
+      for (long word : dirtyPages) {
+        count += Long.bitCount(word);
+      }
+    }
+    return count;
+  }
+
+  /** Whether the segment's file holds its bytes as of some checkpoint (see the field). */
+  public boolean hasFile() {
+    return hasFile;
+  }
+
+  public void setHasFile(boolean hasFile) {
+    this.hasFile = hasFile;
   }
 
   /** Returns the memory to the OS. Idempotent. */

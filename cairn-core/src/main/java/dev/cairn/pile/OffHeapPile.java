@@ -23,6 +23,7 @@ import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -84,16 +85,28 @@ final class OffHeapPile implements Pile {
   private volatile boolean closed;
 
   /** The per-pile secret that seals tags into headers; see {@link #seal}. */
-  private final long tagKey = new java.security.SecureRandom().nextLong() | 1;
+  private final long tagKey;
+
+  /** The files of a persistent pile; null for a volatile one. */
+  private final PersistentStore store;
 
   OffHeapPile(PileOptions options) {
+    this(options, null, new java.security.SecureRandom().nextLong() | 1);
+  }
+
+  OffHeapPile(PileOptions options, PersistentStore store, long tagKey) {
     this.segmentBytes = options.segmentBytes();
     this.maxMemoryBytes = options.maxMemoryBytes();
     this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
     this.codecs = options.codecs();
+    this.store = store;
+    this.tagKey = tagKey;
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new Stripe(i, this);
+      if (store != null) {
+        stripes[i].journal = new Journal(stripes[i], store);
+      }
     }
     this.stripeMask = stripes.length - 1;
   }
@@ -114,7 +127,10 @@ final class OffHeapPile implements Pile {
           "extraCapacityBytes must not be negative: " + extraCapacityBytes);
     }
     checkOpen();
-    return switch (value) {
+    if (store != null) {
+      store.admit();
+    }
+    long pointer = switch (value) {
       case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
       case String string -> {
         Scratch scratch = SCRATCH.get();
@@ -123,6 +139,10 @@ final class OffHeapPile implements Pile {
       }
       default -> putObject(value, extraCapacityBytes);
     };
+    if (store != null) {
+      store.commit(); // after the stripe's lock is released, so writers share the force
+    }
+    return pointer;
   }
 
   private long putRaw(int kind, byte[] source, int length, int extra) {
@@ -183,13 +203,33 @@ final class OffHeapPile implements Pile {
     int tag = stripe.nextTag();
     int sealed = seal(tag, Pointers.address(segment, offset));
     BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
+    touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
     stripe.objectCount++;
     stripe.utilizedBytes += length;
     return Pointers.pointer(tag, segment, offset);
   }
 
+  /** Marks a block's header, payload and trailer written, for a persistent pile's journal. */
+  private static void touchBlock(
+      Stripe stripe, NativeSegment segment, long offset, long sizeGranules, int length) {
+    if (stripe.journal == null) {
+      return;
+    }
+    long blockBytes = sizeGranules << GRANULE_SHIFT;
+    stripe.touch(segment, offset, HEADER_BYTES + length);
+    if (blockBytes - HEADER_BYTES - length >= BlockLayout.SLACK_IN_TRAILER) {
+      stripe.touch(segment, offset + blockBytes - 4, 4);
+    }
+  }
+
   private long granulesFor(long length, long extra) {
     long payload = length + extra;
+    if (store != null && length > store.maxValueBytes()) {
+      throw new IllegalArgumentException(
+          "value larger than a log record can hold: size=" + length + " limit="
+              + store.maxValueBytes() + " (a pile with a log writes each value in one record;"
+              + " use durability NONE for larger values)");
+    }
     if (payload > maxPayloadBytes) {
       throw new IllegalArgumentException(
           "value larger than segment: size="
@@ -720,6 +760,17 @@ final class OffHeapPile implements Pile {
 
   @Override
   public void delete(long pointer) {
+    if (store != null) {
+      checkOpen();
+      store.admit();
+    }
+    deleteLocked(pointer);
+    if (store != null) {
+      store.commit();
+    }
+  }
+
+  private void deleteLocked(long pointer) {
     Stripe stripe = lockOwner(pointer);
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
@@ -749,6 +800,17 @@ final class OffHeapPile implements Pile {
   @Override
   public void update(long pointer, Object value) {
     Objects.requireNonNull(value, "value");
+    if (store != null) {
+      checkOpen();
+      store.admit();
+    }
+    updateLocked(pointer, value);
+    if (store != null) {
+      store.commit();
+    }
+  }
+
+  private void updateLocked(long pointer, Object value) {
     // encode first, before any lock or change: a failing codec leaves the old value intact
     Scratch scratch = SCRATCH.get();
     int kind;
@@ -791,6 +853,7 @@ final class OffHeapPile implements Pile {
           BlockLayout.writeLive(
               memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
               length, false, header & PREV_FREE);
+          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), length);
           if (linked) {
             freeBlock(stripe, oldTarget);
             stripe.linkCount--;
@@ -809,6 +872,8 @@ final class OffHeapPile implements Pile {
           BlockLayout.writeLive(
               targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
               BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
+          touchBlock(stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader),
+              length);
         } finally {
           targetSegment.endWrite();
         }
@@ -834,6 +899,7 @@ final class OffHeapPile implements Pile {
         BlockLayout.writeLive(
             targetMemory, targetOffset, seal(targetTag, address), kind, stripe.allocatedGranules,
             length, true, 0);
+        touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
         segment.beginWrite();
         try {
           memory.set(
@@ -843,6 +909,7 @@ final class OffHeapPile implements Pile {
           BlockLayout.writeLive(
               memory, offset, BlockLayout.tag(header), KIND_LINK, BlockLayout.sizeGranules(header),
               Long.BYTES, false, header & PREV_FREE);
+          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
           if (linked) {
             freeBlock(stripe, oldTarget);
           } else {
@@ -928,6 +995,10 @@ final class OffHeapPile implements Pile {
   @Override
   public void purge() {
     checkOpen();
+    if (store != null) {
+      purgePersistent();
+      return;
+    }
     lockAll();
     try {
       checkOpen();
@@ -998,6 +1069,10 @@ final class OffHeapPile implements Pile {
     if (closed) {
       return;
     }
+    if (store != null) {
+      closePersistent();
+      return;
+    }
     lockAll();
     try {
       if (closed) {
@@ -1013,13 +1088,13 @@ final class OffHeapPile implements Pile {
     }
   }
 
-  private void lockAll() {
+  void lockAll() {
     for (Stripe stripe : stripes) {
       stripe.lock();
     }
   }
 
-  private void unlockAll() {
+  void unlockAll() {
     for (Stripe stripe : stripes) {
       stripe.unlock();
     }
@@ -1041,6 +1116,238 @@ final class OffHeapPile implements Pile {
    */
   int seal(int tag, long address) {
     return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
+  }
+
+  // =========================================================================================
+  // persistence (see PersistentStore)
+
+  @Override
+  public void checkpoint() {
+    checkOpen();
+    if (store != null) {
+      store.checkpoint(false);
+    }
+  }
+
+  /** The files behind this pile, or null for a volatile pile. */
+  PersistentStore store() {
+    return store;
+  }
+
+  private void purgePersistent() {
+    store.admit();
+    lockAll();
+    try {
+      checkOpen();
+      for (Stripe stripe : stripes) {
+        for (NativeSegment segment : List.copyOf(stripe.segments)) {
+          retireSegment(segment, stripe);
+        }
+        stripe.clearForRestore();
+        stripe.journal.discard(); // one purge record stands for all of it
+      }
+      if (store.logging()) {
+        store.appendPurge();
+      }
+    } finally {
+      unlockAll();
+    }
+    store.commit();
+  }
+
+  private void closePersistent() {
+    lockAll();
+    boolean already;
+    try {
+      already = closed;
+      closed = true;
+    } finally {
+      unlockAll();
+    }
+    if (already) {
+      return;
+    }
+    try {
+      store.closeCleanly();
+    } finally {
+      lockAll();
+      try {
+        releaseAllMemory();
+      } finally {
+        unlockAll();
+      }
+      store.closeFiles();
+    }
+  }
+
+  /** Releases every segment, live or retired, without logging anything (close, failed open). */
+  void releaseAllMemory() {
+    for (Stripe stripe : stripes) {
+      for (NativeSegment segment : stripe.segments) {
+        segment.release();
+      }
+      stripe.clearForRestore();
+    }
+    for (NativeSegment segment : store.takeRetired()) {
+      segment.release();
+    }
+    synchronized (tableLock) {
+      for (int i = 0; i < segments.length; i++) {
+        if (segments[i] != null) {
+          segments[i].release();
+          segments[i] = null;
+        }
+        owners[i] = null;
+      }
+      capacityBytes = 0;
+      segmentCount = 0;
+    }
+  }
+
+  int stripeCount() {
+    return stripes.length;
+  }
+
+  Stripe stripe(int id) {
+    if (id < 0 || id >= stripes.length) {
+      throw new PileCorruptionException("no stripe " + id + " in a pile of " + stripes.length);
+    }
+    return stripes[id];
+  }
+
+  /** Adds a segment that is the pile's already (open, replay) to {@code owner}. */
+  void installSegment(NativeSegment segment, Stripe owner) {
+    int index = segment.index();
+    synchronized (tableLock) {
+      if (owners[index] != null) {
+        throw new PileCorruptionException("segment " + index + " is listed twice");
+      }
+      owners[index] = owner;
+      capacityBytes += segment.sizeBytes();
+      segmentCount++;
+      nextSegmentIndex = Math.max(nextSegmentIndex, (index + 1) & (Pointers.MAX_SEGMENTS - 1));
+    }
+    segments[index] = segment;
+    owner.segments.add(segment);
+  }
+
+  /** Drops a segment at once (replay of a record that retired it). */
+  private void uninstallSegment(int index) {
+    NativeSegment segment = segments[index];
+    if (segment == null) {
+      return;
+    }
+    Stripe owner = owners[index];
+    owner.segments.remove(segment);
+    segments[index] = null;
+    synchronized (tableLock) {
+      owners[index] = null;
+      capacityBytes -= segment.sizeBytes();
+      segmentCount--;
+    }
+    segment.release();
+  }
+
+  /** Applies one {@link Journal#TYPE_OP} record during recovery (single-threaded). */
+  void replayOp(MemorySegment record) {
+    Stripe stripe = stripe(record.get(Journal.U32, 0));
+    int headCount = record.get(Journal.U32, 4);
+    int tableCount = record.get(Journal.U32, 8);
+    int rangeCount = record.get(Journal.U32, 12);
+    long tableAt = Journal.FIXED_BYTES + (long) headCount * Journal.HEAD_ENTRY_BYTES;
+    for (int i = 0; i < tableCount; i++) { // segments born in this operation, first
+      long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
+      int index = checkedIndex(record.get(Journal.U32, at));
+      int owner = record.get(Journal.U32, at + 4);
+      if (owner != 0 && segments[index] == null) {
+        installSegment(store.freshSegment(index), stripe(owner - 1));
+      }
+    }
+    long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
+    for (int i = 0; i < rangeCount; i++) {
+      int index = checkedIndex(record.get(Journal.U32, at));
+      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + 4));
+      long offset = record.get(Journal.U64, at + 8);
+      NativeSegment segment = segments[index];
+      if (segment != null) { // a segment retired by this same operation needs no bytes
+        MemorySegment.copy(record, at + Journal.RANGE_HEADER_BYTES, segment.memory(), offset,
+            length);
+        segment.markDirty(offset, length);
+      }
+      at += Journal.RANGE_HEADER_BYTES + length;
+    }
+    if (at != record.byteSize()) {
+      throw new PileCorruptionException(
+          "record holds " + record.byteSize() + " bytes, its entries " + at);
+    }
+    for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
+      long entry = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
+      if (record.get(Journal.U32, entry + 4) == 0) {
+        uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
+      }
+    }
+    stripe.readState(record, 16);
+    for (int i = 0; i < headCount; i++) {
+      long entry = Journal.FIXED_BYTES + (long) i * Journal.HEAD_ENTRY_BYTES;
+      stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
+    }
+  }
+
+  private static int checkedIndex(int index) {
+    if (index < 0 || index >= Pointers.MAX_SEGMENTS) {
+      throw new PileCorruptionException("segment index out of range: " + index);
+    }
+    return index;
+  }
+
+  /** Applies a {@link Journal#TYPE_PURGE} record during recovery. */
+  void replayPurge() {
+    for (int index = 0; index < segments.length; index++) {
+      uninstallSegment(index);
+    }
+    for (Stripe stripe : stripes) {
+      stripe.clearForRestore();
+    }
+  }
+
+  /**
+   * The state a checkpoint writes, captured under every stripe lock and the table lock (a
+   * copy of counters and heads: microseconds), with the segments retired so far.
+   */
+  MetaImage snapshotForCheckpoint(long checkpointLsn) {
+    lockAll();
+    try {
+      synchronized (tableLock) {
+        List<NativeSegment> live = new java.util.ArrayList<>();
+        List<Stripe> liveOwners = new java.util.ArrayList<>();
+        for (int i = 0; i < segments.length; i++) {
+          if (segments[i] != null && owners[i] != null && owners[i].id >= 0) {
+            live.add(segments[i]);
+            liveOwners.add(owners[i]);
+          }
+        }
+        return MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
+            liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired());
+      }
+    } finally {
+      unlockAll();
+    }
+  }
+
+  /** Frees a retired segment's memory and index once a checkpoint no longer needs them. */
+  void releaseRetired(NativeSegment segment) {
+    synchronized (tableLock) {
+      owners[segment.index()] = null;
+      capacityBytes -= segment.sizeBytes();
+      segmentCount--;
+    }
+    segment.release();
+  }
+
+  boolean isRetired(int index) {
+    synchronized (tableLock) {
+      return owners[index] == spareOwner;
+    }
   }
 
   // =========================================================================================
@@ -1068,7 +1375,7 @@ final class OffHeapPile implements Pile {
       if (closed) {
         throw new PileClosedException();
       }
-      if (spare != null) {
+      if (spare != null && store == null) {
         NativeSegment adopted = spare;
         spare = null;
         owners[adopted.index()] = stripe;
@@ -1100,6 +1407,12 @@ final class OffHeapPile implements Pile {
       }
       throw new PileFullException("the OS refused a new segment of " + segmentBytes + " bytes: " + e);
     }
+    if (store != null) { // born in memory; the next checkpoint gives it a file
+      segment.trackDirtyPages();
+      PileFiles.writeSegmentHeader(segment);
+      stripe.journal.tableChanged(index, stripe);
+      stripe.touch(segment, 0, SEGMENT_HEADER_BYTES);
+    }
     segments[index] = segment;
     return segment;
   }
@@ -1109,9 +1422,20 @@ final class OffHeapPile implements Pile {
    * keeps one such segment as a spare, so that a stripe that empties and refills its only
    * segment does not make the OS zero 64 MiB each time; any other is returned to the OS.
    */
-  void retireSegment(NativeSegment segment) {
+  void retireSegment(NativeSegment segment, Stripe from) {
     int index = segment.index();
     segments[index] = null; // stale readers now meet an empty slot
+    if (store != null) {
+      // Persistent: the memory and the index stay taken until the next checkpoint, which may
+      // still copy its pages, and after which no log record can name the old segment; so log
+      // records of one segment index are always in the order of its writes.
+      synchronized (tableLock) {
+        owners[index] = spareOwner;
+      }
+      from.journal.tableChanged(index, null);
+      store.retire(segment);
+      return;
+    }
     boolean keep;
     synchronized (tableLock) {
       keep = spare == null && !closed;

@@ -43,6 +43,38 @@ public interface Pile extends AutoCloseable {
   }
 
   /**
+   * Opens the persistent pile in {@code directory}, creating it (and the directory) if absent.
+   * Values live in memory-mapped segment files; reopening maps them and serves reads and writes
+   * at once, whatever the size. What survives a crash is set by {@link
+   * PileOptions#durability()}; after a crash, recovery runs here, in time bounded by the log
+   * written since the last checkpoint.
+   *
+   * <p>The geometry ({@code segmentBytes}, {@code stripes}) is fixed when the pile is created; an
+   * existing pile keeps its own. Pointers stay valid across close and reopen.
+   *
+   * {@snippet :
+   * PileOptions options = PileOptions.builder().durability(Durability.SYNC).build();
+   * try (Pile pile = Pile.open(Path.of("data/users"), options)) {
+   *   long p = pile.put("survives kill -9 once put returns");
+   * }
+   * try (Pile pile = Pile.open(Path.of("data/users"), options)) {
+   *   String s = pile.getString(p);      // same pointer, after a restart
+   * }
+   * }
+   *
+   * @throws dev.cairn.durability.DirectoryLockedException if another process or another open
+   *     pile holds the directory
+   * @throws dev.cairn.durability.CorruptFileException if a file is damaged in a way recovery
+   *     cannot explain; the message names the file and offset
+   * @throws dev.cairn.durability.FormatVersionException if a file is of another format version
+   *     or kind
+   * @throws IOException if the files cannot be read or written (a full disk, say)
+   */
+  static Pile open(java.nio.file.Path directory, PileOptions options) throws IOException {
+    return PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, directory, options);
+  }
+
+  /**
    * Stores a value and returns its pointer.
    *
    * @throws IllegalArgumentException if the value has no codec, or is larger than a segment
@@ -146,6 +178,17 @@ public interface Pile extends AutoCloseable {
    * @throws PileCorruptionException naming the segment, offset and invariant that failed
    */
   void verify();
+
+  /**
+   * Makes everything written so far durable in the pile's files and bounds the log: a
+   * checkpoint. A persistent pile also checkpoints in the background when its log fills, and on
+   * close; with {@link Durability#NONE} this and {@link #close()} are the only times its files
+   * change. Does nothing for a volatile pile.
+   *
+   * @throws dev.cairn.durability.DurabilityFailedException if writing failed; the pile then
+   *     accepts no more writes, and reopening it recovers
+   */
+  void checkpoint();
 
   /** Releases all memory. Any later call, from any thread, throws {@link PileClosedException}. */
   @Override

@@ -24,8 +24,24 @@ import dev.cairn.codec.CodecRegistry;
  *     free lists and segments, so writers on different stripes never contend. Default: the next
  *     power of two at or above twice the available processors.
  * @param codecs codecs for values other than {@code byte[]} and {@code String}
+ * @param durability for a persistent pile ({@link Pile#open}): what survives a crash. Default
+ *     {@link Durability#SYNC}. Ignored by a volatile pile.
+ * @param logFileBytes for a persistent pile created with a log: the size of each write-ahead log
+ *     file (default 64 MiB); the log is a ring of {@code logFileCount} of them, preallocated. A
+ *     checkpoint starts when half of it is in use, and writers wait if a checkpoint cannot keep
+ *     up. Applies when the log is created.
+ * @param logFileCount number of log files in the ring (default 4)
+ * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10)
  */
-public record PileOptions(long segmentBytes, long maxMemoryBytes, int stripes, CodecRegistry codecs) {
+public record PileOptions(
+    long segmentBytes,
+    long maxMemoryBytes,
+    int stripes,
+    CodecRegistry codecs,
+    Durability durability,
+    long logFileBytes,
+    int logFileCount,
+    long syncIntervalMillis) {
 
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
@@ -52,6 +68,22 @@ public record PileOptions(long segmentBytes, long maxMemoryBytes, int stripes, C
     if (codecs == null) {
       throw new IllegalArgumentException("codecs must not be null");
     }
+    if (durability == null) {
+      throw new IllegalArgumentException("durability must not be null");
+    }
+    if (logFileBytes < (1L << 20) || logFileBytes % 4096 != 0) {
+      throw new IllegalArgumentException(
+          "logFileBytes must be a multiple of 4096 and at least 1 MiB: logFileBytes="
+              + logFileBytes);
+    }
+    if (logFileCount < 2 || logFileCount > 10_000) {
+      throw new IllegalArgumentException(
+          "logFileCount must be in [2, 10000]: logFileCount=" + logFileCount);
+    }
+    if (syncIntervalMillis < 1) {
+      throw new IllegalArgumentException(
+          "syncIntervalMillis must be positive: syncIntervalMillis=" + syncIntervalMillis);
+    }
   }
 
   /** Default settings: 64 MiB segments, no budget, 2x-cores stripes, built-in codecs. */
@@ -69,6 +101,10 @@ public record PileOptions(long segmentBytes, long maxMemoryBytes, int stripes, C
     private long maxMemoryBytes = Long.MAX_VALUE;
     private int stripes = defaultStripes();
     private CodecRegistry codecs = CodecRegistry.builtIn();
+    private Durability durability = Durability.SYNC;
+    private long logFileBytes = 64L << 20;
+    private int logFileCount = 4;
+    private long syncIntervalMillis = 10;
 
     private Builder() {}
 
@@ -92,8 +128,30 @@ public record PileOptions(long segmentBytes, long maxMemoryBytes, int stripes, C
       return this;
     }
 
+    public Builder durability(Durability durability) {
+      this.durability = durability;
+      return this;
+    }
+
+    public Builder logFileBytes(long logFileBytes) {
+      this.logFileBytes = logFileBytes;
+      return this;
+    }
+
+    public Builder logFileCount(int logFileCount) {
+      this.logFileCount = logFileCount;
+      return this;
+    }
+
+    public Builder syncIntervalMillis(long syncIntervalMillis) {
+      this.syncIntervalMillis = syncIntervalMillis;
+      return this;
+    }
+
     public PileOptions build() {
-      return new PileOptions(segmentBytes, maxMemoryBytes, stripes, codecs);
+      return new PileOptions(
+          segmentBytes, maxMemoryBytes, stripes, codecs, durability, logFileBytes, logFileCount,
+          syncIntervalMillis);
     }
 
     private static int defaultStripes() {

@@ -80,12 +80,59 @@ final class Stripe extends ReentrantLock {
   /** The address of the block the last allocation through the pile reserved. */
   long lastAddress;
 
+  /** What the current operation wrote, in a persistent pile; null in a volatile one. */
+  Journal journal;
+
   Stripe(int id, OffHeapPile pile) {
     this.id = id;
     this.pile = pile;
     Arrays.fill(heads, NIL);
+    this.nextTag = initialTag(id);
+  }
+
+  /** Where stripe {@code id} starts its tag counter: far apart, and different per run. */
+  static int initialTag(int id) {
     long mixed = (id + 1) * 0x9E3779B97F4A7C15L ^ System.nanoTime();
-    this.nextTag = Math.max(1, (int) (mixed >>> 41) & Pointers.TAG_MASK);
+    return Math.max(1, (int) (mixed >>> 41) & Pointers.TAG_MASK);
+  }
+
+  /**
+   * Releases the lock; in a persistent pile the outermost release first hands what the
+   * operation wrote to the journal (dirty pages, and the redo record if the pile keeps a log),
+   * so that records of one stripe are in the log in the order of its writes.
+   */
+  @Override
+  public void unlock() {
+    if (journal != null && getHoldCount() == 1 && !journal.isEmpty()) {
+      try {
+        journal.flush();
+      } finally {
+        super.unlock();
+      }
+    } else {
+      super.unlock();
+    }
+  }
+
+  /** Records a write to segment bytes for the journal; free in a volatile pile. */
+  void touch(NativeSegment segment, long offset, long length) {
+    Journal j = journal;
+    if (j != null) {
+      j.touch(segment, offset, length);
+    }
+  }
+
+  private void touchWord(long address, long byteOffset) {
+    if (journal != null) {
+      journal.touch(pile.segmentAt(Pointers.segment(address)), byteOffset, WORD.byteSize());
+    }
+  }
+
+  private void setHead(int sizeClass, long block) {
+    heads[sizeClass] = block;
+    if (journal != null) {
+      journal.headChanged(sizeClass);
+    }
   }
 
   int nextTag() {
@@ -175,6 +222,7 @@ final class Stripe extends ReentrantLock {
     if (next < memory.byteSize()) {
       long header = memory.get(WORD, next);
       memory.set(WORD, next, header & ~PREV_FREE);
+      touchWord(block, next);
     }
     allocatedGranules = size;
     allocatedBytes += size << GRANULE_SHIFT;
@@ -209,6 +257,7 @@ final class Stripe extends ReentrantLock {
     allocatedBytes -= size << GRANULE_SHIFT;
     // stamp the header first: whatever happens to this extent, a stale reader sees F
     memory.set(WORD, start, BlockLayout.freeHeader(size));
+    touch(segment, start, WORD.byteSize());
 
     long end = start + (size << GRANULE_SHIFT);
     boolean inBumpSegment = segment == bumpSegment;
@@ -235,13 +284,13 @@ final class Stripe extends ReentrantLock {
         bumpSegment = null;
         bumpStart = bumpEnd = 0;
         segments.remove(segment);
-        pile.retireSegment(segment);
+        pile.retireSegment(segment, this);
       }
       return;
     }
     if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize()) {
       segments.remove(segment);
-      pile.retireSegment(segment);
+      pile.retireSegment(segment, this);
       return;
     }
     writeFreeBlock(memory, segment.index(), start, size);
@@ -257,6 +306,14 @@ final class Stripe extends ReentrantLock {
       long header = memory.get(WORD, next);
       memory.set(WORD, next, header | PREV_FREE);
     }
+    if (journal != null) {
+      NativeSegment segment = pile.segmentAt(segmentIndex);
+      journal.touch(segment, start, WORD.byteSize());
+      journal.touch(segment, start + bytes - FOOTER_LENGTH, WORD.byteSize());
+      if (next < memory.byteSize()) {
+        journal.touch(segment, next, WORD.byteSize());
+      }
+    }
     link(Pointers.address(segmentIndex, start), SizeClasses.classOf(size), size, memory, start);
   }
 
@@ -267,10 +324,13 @@ final class Stripe extends ReentrantLock {
     long head = heads[sizeClass];
     memory.set(WORD, offset + NEXT_OFFSET, head);
     memory.set(WORD, offset + PREV_OFFSET, NIL);
+    touchWord(block, offset + NEXT_OFFSET);
+    touchWord(block, offset + PREV_OFFSET);
     if (head != NIL) {
       memoryOf(head).set(WORD, Pointers.offsetBytes(head) + PREV_OFFSET, block);
+      touchWord(head, Pointers.offsetBytes(head) + PREV_OFFSET);
     }
-    heads[sizeClass] = block;
+    setHead(sizeClass, block);
     nonEmpty[sizeClass >>> 6] |= 1L << sizeClass;
     countListed(size, +1);
   }
@@ -281,15 +341,17 @@ final class Stripe extends ReentrantLock {
     long next = memory.get(WORD, offset + NEXT_OFFSET);
     long prev = memory.get(WORD, offset + PREV_OFFSET);
     if (prev == NIL) {
-      heads[sizeClass] = next;
+      setHead(sizeClass, next);
       if (next == NIL) {
         nonEmpty[sizeClass >>> 6] &= ~(1L << sizeClass);
       }
     } else {
       memoryOf(prev).set(WORD, Pointers.offsetBytes(prev) + NEXT_OFFSET, next);
+      touchWord(prev, Pointers.offsetBytes(prev) + NEXT_OFFSET);
     }
     if (next != NIL) {
       memoryOf(next).set(WORD, Pointers.offsetBytes(next) + PREV_OFFSET, prev);
+      touchWord(next, Pointers.offsetBytes(next) + PREV_OFFSET);
     }
     countListed(size, -1);
   }
@@ -366,7 +428,7 @@ final class Stripe extends ReentrantLock {
   /** Drops every segment and resets all state (purge, close). */
   void releaseAll() {
     for (NativeSegment segment : segments) {
-      pile.retireSegment(segment);
+      pile.retireSegment(segment, this);
     }
     segments.clear();
     Arrays.fill(heads, NIL);
@@ -404,6 +466,73 @@ final class Stripe extends ReentrantLock {
       }
     }
     return largest;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // persistent state: what a checkpoint stores and a redo record carries
+
+  /** Bytes of {@link #writeState}: ten u64 fields. */
+  static final int STATE_BYTES = 80;
+
+  /**
+   * Writes the stripe's scalar state (little-endian, unaligned): BumpSegment (-1 for none),
+   * BumpStart, BumpEnd, NextTag, ObjectCount, LinkCount, AllocatedBytes, UtilizedBytes,
+   * ListedFreeBytes, ListedPieceBytes.
+   */
+  void writeState(MemorySegment out, long at) {
+    long[] fields = {
+      bumpSegment == null ? -1 : bumpSegment.index(), bumpStart, bumpEnd, nextTag, objectCount,
+      linkCount, allocatedBytes, utilizedBytes, listedFreeBytes, listedPieceBytes
+    };
+    for (int i = 0; i < fields.length; i++) {
+      out.set(Journal.U64, at + i * 8L, fields[i]);
+    }
+  }
+
+  /** Reads what {@link #writeState} wrote; the bump segment must already be in the pile. */
+  void readState(MemorySegment in, long at) {
+    long bump = in.get(Journal.U64, at);
+    bumpSegment = bump < 0 ? null : pile.segmentAt((int) bump);
+    if (bump >= 0 && bumpSegment == null) {
+      throw new PileCorruptionException(
+          "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");
+    }
+    bumpStart = in.get(Journal.U64, at + 8);
+    bumpEnd = in.get(Journal.U64, at + 16);
+    nextTag = (int) in.get(Journal.U64, at + 24);
+    objectCount = in.get(Journal.U64, at + 32);
+    linkCount = in.get(Journal.U64, at + 40);
+    allocatedBytes = in.get(Journal.U64, at + 48);
+    utilizedBytes = in.get(Journal.U64, at + 56);
+    listedFreeBytes = in.get(Journal.U64, at + 64);
+    listedPieceBytes = in.get(Journal.U64, at + 72);
+    if (nextTag <= 0 || nextTag > Pointers.TAG_MASK) {
+      throw new PileCorruptionException("stripe " + id + " has an invalid next tag: " + nextTag);
+    }
+  }
+
+  /** Sets one free-list head, as a redo record or a checkpoint carries it. */
+  void restoreHead(int sizeClass, long block) {
+    if (sizeClass < 0 || sizeClass >= SizeClasses.COUNT) {
+      throw new PileCorruptionException("stripe " + id + ": no size class " + sizeClass);
+    }
+    heads[sizeClass] = block;
+    if (block == NIL) {
+      nonEmpty[sizeClass >>> 6] &= ~(1L << sizeClass);
+    } else {
+      nonEmpty[sizeClass >>> 6] |= 1L << sizeClass;
+    }
+  }
+
+  /** Forgets every segment and resets all state, without touching the segments (recovery). */
+  void clearForRestore() {
+    segments.clear();
+    Arrays.fill(heads, NIL);
+    Arrays.fill(nonEmpty, 0);
+    bumpSegment = null;
+    bumpStart = bumpEnd = 0;
+    objectCount = linkCount = allocatedBytes = utilizedBytes = 0;
+    listedFreeBytes = listedPieceBytes = 0;
   }
 
   /** Whether {@code address} heads a listed free block of {@code sizeClass} (for verify). */

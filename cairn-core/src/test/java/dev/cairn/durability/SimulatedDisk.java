@@ -684,6 +684,18 @@ final class SimulatedDisk implements FileLayer {
     }
 
     @Override
+    public MemorySegment mapPrivate(long sizeBytes, Arena arena) throws IOException {
+      // a private mapping behaves, for its owner, like a copy of the file taken now
+      MemorySegment copy = arena.allocate(Math.max(1, sizeBytes), 4096).asSlice(0, sizeBytes);
+      long read = read(copy, 0);
+      if (read < sizeBytes) {
+        throw new java.io.EOFException("cannot map " + sizeBytes + " bytes of " + path
+            + ": the file has " + read);
+      }
+      return copy;
+    }
+
+    @Override
     public void truncate(long sizeBytes) throws IOException {
       synchronized (SimulatedDisk.this) {
         check(true);

@@ -1,0 +1,221 @@
+package dev.cairn.pile;
+
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * What one operation on a stripe of a persistent pile wrote: the byte ranges of its segments,
+ * the free-list heads and segment-table entries it changed. When the stripe's lock is released
+ * the journal marks the pages dirty for the next checkpoint and, if the pile keeps a log, turns
+ * all of it into one redo record ({@link #TYPE_OP}) holding the after-images of those ranges and
+ * the stripe's counters.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Why after-images of ranges (physical redo): replaying them is idempotent and needs no
+ * interpretation, so recovery is correct over segment files that are any mix of the last
+ * checkpoint and later pages, and the allocator never runs during replay.
+ *
+ * Why the record is built at unlock: every byte a stripe owns is written only under its lock,
+ * so the order of records of one stripe in the log is the order of its writes, and the bytes
+ * copied at unlock are the operation's final ones. Segment bytes are never shared between
+ * stripes: a retired segment's index is reused only after the next checkpoint (OffHeapPile).
+ *
+ * Concurrency: used only by the thread holding the stripe's lock.
+ * }</pre>
+ *
+ * <pre>
+ * OpRecord --> Stripe:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
+ *              StripeState[Stripe.STATE_BYTES],
+ *              (SizeClass:u32, Head:u64)^HeadCount,
+ *              (Segment:u32, Owner:u32)^TableCount         owner: stripe + 1, or 0 for none
+ *              (Segment:u32, Length:u32, Offset:u64, Bytes[Length])^RangeCount
+ * </pre>
+ */
+final class Journal {
+  /** The log record type of one stripe operation. */
+  static final int TYPE_OP = 16;
+  /** The log record type of {@link Pile#purge()}: every segment dropped, every stripe reset. */
+  static final int TYPE_PURGE = 17;
+
+  static final int FIXED_BYTES = 16 + Stripe.STATE_BYTES;
+  static final int HEAD_ENTRY_BYTES = 12;
+  static final int TABLE_ENTRY_BYTES = 8;
+  static final int RANGE_HEADER_BYTES = 16;
+
+  static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
+  static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
+
+  /** The end LSN of the last record this thread logged, or 0: what its operation waits for. */
+  private static final ThreadLocal<long[]> THREAD_LSN = ThreadLocal.withInitial(() -> new long[1]);
+
+  private final Stripe stripe;
+  private final PersistentStore store;
+  private final boolean logging;
+
+  private int[] rangeSegments = new int[16];
+  private long[] rangeOffsets = new long[16];
+  private long[] rangeLengths = new long[16];
+  private int rangeCount;
+
+  private final boolean[] headMarked = new boolean[SizeClasses.COUNT];
+  private final int[] headClasses = new int[SizeClasses.COUNT];
+  private int headCount;
+
+  private int[] tableEntries = new int[8];
+  private int tableCount;
+
+  private MemorySegment scratch = Arena.ofAuto().allocate(4096, 8);
+
+  Journal(Stripe stripe, PersistentStore store) {
+    this.stripe = stripe;
+    this.store = store;
+    this.logging = store.logging();
+  }
+
+  /** Records that {@code [offset, offset + length)} of {@code segment} was written. */
+  void touch(NativeSegment segment, long offset, long length) {
+    segment.markDirty(offset, length);
+    if (!logging) {
+      return;
+    }
+    int index = segment.index();
+    int last = rangeCount - 1;
+    if (last >= 0
+        && rangeSegments[last] == index
+        && rangeOffsets[last] + rangeLengths[last] == offset) {
+      rangeLengths[last] += length; // adjacent writes (header, then payload) make one range
+      return;
+    }
+    if (rangeCount == rangeSegments.length) {
+      rangeSegments = Arrays.copyOf(rangeSegments, rangeCount * 2);
+      rangeOffsets = Arrays.copyOf(rangeOffsets, rangeCount * 2);
+      rangeLengths = Arrays.copyOf(rangeLengths, rangeCount * 2);
+    }
+    rangeSegments[rangeCount] = index;
+    rangeOffsets[rangeCount] = offset;
+    rangeLengths[rangeCount] = length;
+    rangeCount++;
+  }
+
+  /** Records that the head of free list {@code sizeClass} changed. */
+  void headChanged(int sizeClass) {
+    if (logging && !headMarked[sizeClass]) {
+      headMarked[sizeClass] = true;
+      headClasses[headCount++] = sizeClass;
+    }
+  }
+
+  /** Records that segment {@code index} now belongs to {@code owner} (null: to no stripe). */
+  void tableChanged(int index, Stripe owner) {
+    if (!logging) {
+      return;
+    }
+    if (tableCount * 2 == tableEntries.length) {
+      tableEntries = Arrays.copyOf(tableEntries, tableEntries.length * 2);
+    }
+    tableEntries[tableCount * 2] = index;
+    tableEntries[tableCount * 2 + 1] = owner == null ? 0 : owner.id + 1;
+    tableCount++;
+  }
+
+  boolean isEmpty() {
+    return rangeCount == 0 && headCount == 0 && tableCount == 0;
+  }
+
+  /**
+   * Appends the operation's record, if it wrote anything, and remembers its end LSN for the
+   * calling thread ({@link #takeThreadLsn()}). Called with the stripe's lock held, just before
+   * it is released.
+   */
+  void flush() {
+    if (isEmpty()) {
+      return;
+    }
+    try {
+      // a range of a segment this same operation retired carries nothing replay needs
+      int kept = 0;
+      for (int i = 0; i < rangeCount; i++) {
+        if (store.segmentMemory(rangeSegments[i]) != null) {
+          rangeSegments[kept] = rangeSegments[i];
+          rangeOffsets[kept] = rangeOffsets[i];
+          rangeLengths[kept] = rangeLengths[i];
+          kept++;
+        }
+      }
+      rangeCount = kept;
+      long bytes = FIXED_BYTES + (long) headCount * HEAD_ENTRY_BYTES
+          + (long) tableCount * TABLE_ENTRY_BYTES + (long) rangeCount * RANGE_HEADER_BYTES;
+      for (int i = 0; i < rangeCount; i++) {
+        bytes += rangeLengths[i];
+      }
+      MemorySegment out = scratch(bytes);
+      out.set(U32, 0, stripe.id);
+      out.set(U32, 4, headCount);
+      out.set(U32, 8, tableCount);
+      out.set(U32, 12, rangeCount);
+      stripe.writeState(out, 16);
+      long at = FIXED_BYTES;
+      for (int i = 0; i < headCount; i++) {
+        int sizeClass = headClasses[i];
+        out.set(U32, at, sizeClass);
+        out.set(U64, at + 4, stripe.listHead(sizeClass));
+        at += HEAD_ENTRY_BYTES;
+      }
+      for (int i = 0; i < tableCount; i++) {
+        out.set(U32, at, tableEntries[i * 2]);
+        out.set(U32, at + 4, tableEntries[i * 2 + 1]);
+        at += TABLE_ENTRY_BYTES;
+      }
+      for (int i = 0; i < rangeCount; i++) {
+        long length = rangeLengths[i];
+        out.set(U32, at, rangeSegments[i]);
+        out.set(U32, at + 4, (int) length);
+        out.set(U64, at + 8, rangeOffsets[i]);
+        MemorySegment.copy(
+            store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + 16, length);
+        at += RANGE_HEADER_BYTES + length;
+      }
+      THREAD_LSN.get()[0] = store.append(TYPE_OP, out.asSlice(0, bytes));
+    } finally {
+      reset();
+    }
+  }
+
+  /** Forgets what was recorded (the caller logs the operation another way). */
+  void discard() {
+    reset();
+  }
+
+  private void reset() {
+    rangeCount = 0;
+    for (int i = 0; i < headCount; i++) {
+      headMarked[headClasses[i]] = false;
+    }
+    headCount = 0;
+    tableCount = 0;
+  }
+
+  private MemorySegment scratch(long bytes) {
+    if (scratch.byteSize() < bytes) {
+      scratch = Arena.ofAuto().allocate(Math.max(bytes, scratch.byteSize() * 2), 8);
+    }
+    return scratch;
+  }
+
+  static void setThreadLsn(long lsn) {
+    THREAD_LSN.get()[0] = lsn;
+  }
+
+  /** The end LSN of the last record the calling thread logged, and forgets it; 0 if none. */
+  static long takeThreadLsn() {
+    long[] holder = THREAD_LSN.get();
+    long lsn = holder[0];
+    holder[0] = 0;
+    return lsn;
+  }
+}

@@ -1,0 +1,151 @@
+package dev.cairn.pile;
+
+import dev.cairn.durability.CorruptFileException;
+import dev.cairn.durability.FormatVersionException;
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What a checkpoint captured under all locks: the encoded metadata file (segment table, every
+ * stripe's counters and free-list heads; layout in {@link PileFiles#metaBytes}), the segments
+ * to write with their owners, and the segments retired before it, to release once it is
+ * durable.
+ */
+final class MetaImage {
+  private final MemorySegment bytes;
+  private final NativeSegment[] segments;
+  private final Stripe[] owners;
+  private final List<NativeSegment> releasable;
+
+  private MetaImage(MemorySegment bytes, NativeSegment[] segments, Stripe[] owners,
+      List<NativeSegment> releasable) {
+    this.bytes = bytes;
+    this.segments = segments;
+    this.owners = owners;
+    this.releasable = releasable;
+  }
+
+  /**
+   * Encodes the state of {@code stripes}; the caller holds every stripe lock and the table
+   * lock, and passes the segments in table order.
+   */
+  static MetaImage capture(Stripe[] stripes, NativeSegment[] segments, Stripe[] owners,
+      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable) {
+    MemorySegment out = header(segments.length, stripes.length, segmentBytes, checkpointLsn);
+    long at = PileFiles.META_HEADER_BYTES;
+    for (int i = 0; i < segments.length; i++, at += 8) {
+      out.set(Journal.U32, at, segments[i].index());
+      out.set(Journal.U32, at + 4, owners[i].id + 1);
+    }
+    for (Stripe stripe : stripes) {
+      stripe.writeState(out, at);
+      for (int c = 0; c < SizeClasses.COUNT; c++) {
+        out.set(Journal.U64, at + Stripe.STATE_BYTES + 8L * c, stripe.listHead(c));
+      }
+      at += PileFiles.META_STRIPE_BYTES;
+    }
+    seal(out);
+    return new MetaImage(out, segments, owners, releasable);
+  }
+
+  /** The metadata of a new pile: no segments, every stripe empty. */
+  static MemorySegment empty(int stripes, long segmentBytes) {
+    MemorySegment out = header(0, stripes, segmentBytes, 0);
+    long at = PileFiles.META_HEADER_BYTES;
+    for (int s = 0; s < stripes; s++, at += PileFiles.META_STRIPE_BYTES) {
+      out.set(Journal.U64, at, -1); // no bump segment
+      out.set(Journal.U64, at + 24, Stripe.initialTag(s));
+      for (int c = 0; c < SizeClasses.COUNT; c++) {
+        out.set(Journal.U64, at + Stripe.STATE_BYTES + 8L * c, Pointers.NIL);
+      }
+    }
+    seal(out);
+    return out;
+  }
+
+  private static MemorySegment header(int tableCount, int stripes, long segmentBytes,
+      long checkpointLsn) {
+    MemorySegment out =
+        MemorySegment.ofArray(new byte[(int) PileFiles.metaBytes(tableCount, stripes)]);
+    out.set(Journal.U64, 0, PileFiles.META_MAGIC);
+    out.set(Journal.U32, 8, PileFiles.FORMAT_VERSION);
+    out.set(Journal.U32, 12, stripes);
+    out.set(Journal.U64, 16, segmentBytes);
+    out.set(Journal.U64, 24, checkpointLsn);
+    out.set(Journal.U32, 32, tableCount);
+    return out;
+  }
+
+  private static void seal(MemorySegment out) {
+    long end = out.byteSize() - 4;
+    out.set(Journal.U32, end, PileFiles.crc(out.asSlice(0, end)));
+  }
+
+  /** Checks a metadata file read back: kind, version, geometry and size. */
+  static void check(Path file, MemorySegment in, PileFiles.Geometry geometry, long checkpointLsn) {
+    if (in.byteSize() < PileFiles.META_HEADER_BYTES + 4) {
+      throw new CorruptFileException(file, 0, "metadata file too short: " + in.byteSize());
+    }
+    if (in.get(Journal.U64, 0) != PileFiles.META_MAGIC) {
+      throw new FormatVersionException(file, "not a Cairn pile metadata file",
+          PileFiles.FORMAT_VERSION);
+    }
+    int version = in.get(Journal.U32, 8);
+    if (version != PileFiles.FORMAT_VERSION) {
+      throw new FormatVersionException(file, version, PileFiles.FORMAT_VERSION);
+    }
+    int stripes = in.get(Journal.U32, 12);
+    int tableCount = in.get(Journal.U32, 32);
+    if (stripes != geometry.stripes() || in.get(Journal.U64, 16) != geometry.segmentBytes()
+        || tableCount < 0 || tableCount > Pointers.MAX_SEGMENTS
+        || PileFiles.metaBytes(tableCount, stripes) != in.byteSize()) {
+      throw new CorruptFileException(file, 12, "metadata does not match the superblock: stripes="
+          + stripes + " segmentBytes=" + in.get(Journal.U64, 16) + " segments=" + tableCount
+          + " bytes=" + in.byteSize());
+    }
+    if (in.get(Journal.U64, 24) != checkpointLsn) {
+      throw new CorruptFileException(file, 24, "metadata is of checkpoint LSN "
+          + in.get(Journal.U64, 24) + ", the superblock's is " + checkpointLsn);
+    }
+    long at = PileFiles.META_HEADER_BYTES;
+    for (int i = 0; i < tableCount; i++, at += 8) {
+      int index = in.get(Journal.U32, at);
+      int owner = in.get(Journal.U32, at + 4);
+      if (index < 0 || index >= Pointers.MAX_SEGMENTS || owner < 1 || owner > stripes) {
+        throw new CorruptFileException(file, at, "segment table entry out of range: segment="
+            + index + " owner=" + owner);
+      }
+    }
+  }
+
+  MemorySegment bytes() {
+    return bytes;
+  }
+
+  int segmentCount() {
+    return segments.length;
+  }
+
+  NativeSegment segment(int i) {
+    return segments[i];
+  }
+
+  Stripe owner(int i) {
+    return owners[i];
+  }
+
+  List<NativeSegment> releasable() {
+    return releasable;
+  }
+
+  boolean anyDirty() {
+    for (NativeSegment segment : segments) {
+      if (!segment.hasFile() || segment.dirtyPageCount() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,727 @@
+package dev.cairn.pile;
+
+import dev.cairn.durability.CorruptFileException;
+import dev.cairn.durability.DirectoryLock;
+import dev.cairn.durability.DurabilityFailedException;
+import dev.cairn.durability.DurabilityMode;
+import dev.cairn.durability.FileHandle;
+import dev.cairn.durability.FileLayer;
+import dev.cairn.durability.LogLayout;
+import dev.cairn.durability.LogOptions;
+import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.Superblock;
+import dev.cairn.durability.WriteAheadLog;
+import dev.cairn.memory.NativeSegment;
+import dev.cairn.pile.PileFiles.Geometry;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The files behind a persistent pile: opening and recovery, the redo log, checkpoints, close.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Files change only at checkpoints (no steal). Segments are mapped copy-on-write
+ * (FileHandle.mapPrivate): what the pile writes stays in memory until a checkpoint copies the
+ * dirty pages into the files with pwrite. A segment born since the last checkpoint is plain
+ * anonymous memory until a checkpoint gives it a file. So the files always hold a state the log
+ * can roll forward from, and in NONE mode (no log) the state of the last checkpoint itself.
+ *
+ * Redo log (PERIODIC, SYNC): each stripe operation appends one record (Journal) with the
+ * after-images of what it wrote, before its stripe's lock is released; in SYNC mode the
+ * operation then waits for the record to be forced (group commit in WriteAheadLog).
+ *
+ * Checkpoint at LSN C (one at a time, on the checkpointer thread or the caller's):
+ *   1. C = the log's end. Everything written before C has its record before C.
+ *   2. Under all stripe locks and the table lock (microseconds): encode the segment table and
+ *      every stripe's counters and free-list heads; take the segments retired so far.
+ *   3. Per segment, per batch of up to 256 pages under the owning stripe's lock: copy dirty
+ *      pages to a staging buffer and clear their marks; note the log's end E. Then, unlocked:
+ *      force the log to E (WAL rule: no page reaches a file before the records that made it),
+ *      pwrite the pages, force the file. Writers run between batches.
+ *   4. Write the metadata file not named by the superblock, force it, then the superblock
+ *      (checkpoint LSN C, metadata slot and CRC), forced: the checkpoint is now the current
+ *      one. Truncate the log before C. Release the segments retired before step 2 and delete
+ *      their files: only now may their indexes be reused.
+ *   The pages of step 3 may hold changes made after C; replaying the log from C over them
+ *   rewrites every byte changed since C, in order, so recovery is correct whatever mix of
+ *   old and new pages, torn or not, the files hold when power fails.
+ *   In NONE mode there is no log to repair such a mix, so a checkpoint holds all stripe locks
+ *   throughout and marks the superblock while it writes pages in place; an open that finds
+ *   that mark refuses the pile (the files are a mix of two states).
+ *
+ * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
+ * segment it lists (headers checked), replay the log from C (Journal records: table changes,
+ * ranges, counters, heads), then checkpoint. Time is bounded by the log since C.
+ * }</pre>
+ */
+final class PersistentStore {
+
+  private static final int PAGE = NativeSegment.PAGE_BYTES;
+  private static final int PAGES_PER_HOLD = 256;
+  private static final int STAGING_PAGES = 4096;
+  private static final int FLAG_UNLOGGED_CHECKPOINT = 1;
+
+  private final FileLayer layer;
+  private final Path directory;
+  private final PileOptions options;
+  private final DirectoryLock lock;
+  private final Superblock superblock;
+  private final boolean logging;
+  private final ReentrantLock checkpointLock = new ReentrantLock();
+  private final List<NativeSegment> retired = new ArrayList<>(); // guarded by itself
+  private final AtomicBoolean checkpointWanted = new AtomicBoolean();
+  private final Object signal = new Object();
+
+  private OffHeapPile pile;
+  private WriteAheadLog log; // null when the pile runs without a log
+  private Geometry geometry; // guarded by checkpointLock
+  private volatile long lastCheckpointLsn;
+  private volatile RuntimeException failure;
+  private volatile boolean closing;
+  private Thread checkpointer;
+  private long maxRecordBytes;
+  private long triggerBytes = Long.MAX_VALUE;
+  private long stallBytes = Long.MAX_VALUE;
+  private Arena stagingArena;
+  private MemorySegment staging;
+  private long checkpoints;
+  private Recovery recovery;
+
+  /**
+   * What opening found.
+   *
+   * @param lastCloseClean whether the pile was closed cleanly before this open
+   * @param recordsReplayed log records applied by recovery
+   * @param bytesReplayed bytes of log applied
+   * @param openMillis time from the start of open until the pile was usable
+   */
+  record Recovery(boolean lastCloseClean, long recordsReplayed, long bytesReplayed,
+      long openMillis) {}
+
+  private PersistentStore(FileLayer layer, Path directory, PileOptions options,
+      DirectoryLock lock, Superblock superblock) {
+    this.layer = layer;
+    this.directory = directory;
+    this.options = options;
+    this.lock = lock;
+    this.superblock = superblock;
+    this.logging = options.durability() != Durability.NONE;
+  }
+
+  // =========================================================================================
+  // open
+
+  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options)
+      throws IOException {
+    long started = System.nanoTime();
+    layer.createDirectories(directory);
+    DirectoryLock lock = layer instanceof RealFileLayer ? DirectoryLock.acquire(directory) : null;
+    Superblock superblock = null;
+    PersistentStore store = null;
+    boolean success = false;
+    try {
+      Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
+      if (!layer.exists(superblockFile)) {
+        create(layer, directory, options);
+      }
+      superblock = Superblock.open(layer, superblockFile);
+      Superblock.State state = superblock.current();
+      Geometry geometry = Geometry.decode(superblockFile, state.payload());
+      if ((readFlags(state.payload()) & FLAG_UNLOGGED_CHECKPOINT) != 0) {
+        throw new CorruptFileException(superblockFile, 36, "a checkpoint of a pile without a"
+            + " log (durability NONE) was interrupted by a crash while it wrote segment files in"
+            + " place; they hold a mix of two states and no log can repair them");
+      }
+      PileOptions effective = PileOptions.builder()
+          .segmentBytes(geometry.segmentBytes())
+          .stripes(geometry.stripes())
+          .maxMemoryBytes(Math.max(options.maxMemoryBytes(), geometry.segmentBytes()))
+          .codecs(options.codecs())
+          .durability(options.durability())
+          .logFileBytes(options.logFileBytes())
+          .logFileCount(options.logFileCount())
+          .syncIntervalMillis(options.syncIntervalMillis())
+          .build();
+      store = new PersistentStore(layer, directory, effective, lock, superblock);
+      store.geometry = geometry;
+      store.lastCheckpointLsn = state.checkpointLsn();
+      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey());
+      store.pile = pile;
+      store.load(readMeta(layer, directory, geometry, state.checkpointLsn()));
+      store.recover(state, started);
+      success = true;
+      return pile;
+    } finally {
+      if (!success) {
+        if (store != null) {
+          store.abandon();
+        } else {
+          if (superblock != null) {
+            superblock.close();
+          }
+          if (lock != null) {
+            lock.close();
+          }
+        }
+      }
+    }
+  }
+
+  /** A new pile: leftovers of a creation that crashed first are removed, then the files. */
+  private static void create(FileLayer layer, Path directory, PileOptions options)
+      throws IOException {
+    for (Path entry : layer.list(directory)) {
+      String name = entry.getFileName().toString();
+      if (PileFiles.segmentIndexOf(entry) >= 0 || name.startsWith("pile-meta.")
+          || name.startsWith(PileFiles.SUPERBLOCK)) {
+        layer.delete(entry);
+      } else if (name.equals(PileFiles.LOG_DIRECTORY)) {
+        for (Path file : layer.list(entry)) {
+          layer.delete(file);
+        }
+      }
+    }
+    long tagKey = new SecureRandom().nextLong() | 1;
+    Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0, 0,
+        System.currentTimeMillis());
+    MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
+    writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
+    geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
+        .checkpointMillis());
+    layer.syncDirectory(directory);
+    Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true,
+        geometry.encode()).close();
+  }
+
+  private static int readFlags(byte[] payload) {
+    return MemorySegment.ofArray(payload).get(Journal.U32, 36);
+  }
+
+  private static MemorySegment readMeta(FileLayer layer, Path directory, Geometry geometry,
+      long checkpointLsn) throws IOException {
+    Path file = PileFiles.metaFile(directory, geometry.metaSlot());
+    MemorySegment bytes = MemorySegment.ofArray(new byte[geometry.metaLength()]);
+    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
+      long read = handle.read(bytes, 0);
+      if (read < bytes.byteSize()) {
+        throw new CorruptFileException(file, read, "metadata file truncated: " + read
+            + " bytes, the superblock says " + bytes.byteSize());
+      }
+    } catch (NoSuchFileException e) {
+      throw new CorruptFileException(file, 0, "metadata file of the current checkpoint is missing",
+          e);
+    }
+    if (PileFiles.crc(bytes) != geometry.metaCrc()) {
+      throw new CorruptFileException(file, 0, "metadata checksum does not match the superblock's");
+    }
+    MetaImage.check(file, bytes, geometry, checkpointLsn);
+    return bytes;
+  }
+
+  /** Maps every segment the metadata lists and restores every stripe's state. */
+  private void load(MemorySegment meta) throws IOException {
+    int tableCount = meta.get(Journal.U32, 32);
+    long at = PileFiles.META_HEADER_BYTES;
+    for (int i = 0; i < tableCount; i++, at += 8) {
+      int index = meta.get(Journal.U32, at);
+      int owner = meta.get(Journal.U32, at + 4);
+      pile.installSegment(mapSegment(index), pile.stripe(owner - 1));
+    }
+    for (int s = 0; s < pile.stripeCount(); s++, at += PileFiles.META_STRIPE_BYTES) {
+      Stripe stripe = pile.stripe(s);
+      stripe.readState(meta, at);
+      for (int c = 0; c < SizeClasses.COUNT; c++) {
+        stripe.restoreHead(c, meta.get(Journal.U64, at + Stripe.STATE_BYTES + 8L * c));
+      }
+    }
+  }
+
+  private NativeSegment mapSegment(int index) throws IOException {
+    Path file = PileFiles.segmentFile(directory, index);
+    Arena arena = Arena.ofShared();
+    boolean success = false;
+    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ_WRITE)) {
+      MemorySegment memory = handle.mapPrivate(options.segmentBytes(), arena);
+      PileFiles.checkSegmentHeader(file, memory, index, options.segmentBytes());
+      NativeSegment segment = NativeSegment.of(index, arena, memory);
+      segment.trackDirtyPages();
+      segment.setHasFile(true);
+      success = true;
+      return segment;
+    } catch (NoSuchFileException e) {
+      throw new CorruptFileException(file, 0, "segment file listed by the checkpoint is missing",
+          e);
+    } catch (EOFException e) {
+      throw new CorruptFileException(file, 0, "segment file is truncated: " + e.getMessage(), e);
+    } finally {
+      if (!success) {
+        arena.close();
+      }
+    }
+  }
+
+  /** Replays the log if there is one, checkpoints, and starts the checkpointer. */
+  private void recover(Superblock.State state, long started) throws IOException {
+    Path logDirectory = directory.resolve(PileFiles.LOG_DIRECTORY);
+    boolean logExists = layer.exists(logDirectory.resolve(LogLayout.META_FILE_NAME));
+    long records = 0;
+    long bytes = 0;
+    if (logging || logExists) {
+      LogOptions logOptions = LogOptions.builder()
+          .fileBytes(options.logFileBytes())
+          .fileCount(options.logFileCount())
+          .bufferBytes(16 << 20)
+          .mode(options.durability() == Durability.SYNC
+              ? DurabilityMode.SYNC : DurabilityMode.PERIODIC)
+          .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
+          .build();
+      maxRecordBytes = logOptions.maxPayloadBytes();
+      log = WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
+          this::replay);
+      records = log.recovery().records();
+      bytes = log.recovery().endLsn() - log.recovery().fromLsn();
+      long capacity = log.capacityBytes();
+      triggerBytes = capacity / 4;
+      stallBytes = capacity - capacity / 4;
+    }
+    checkpoint(false); // durable recovered state, and the superblock says "in use"
+    if (!logging && log != null) {
+      log.close();
+      log = null;
+    }
+    deleteOrphanSegmentFiles();
+    recovery = new Recovery(state.cleanShutdown(), records, bytes,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    if (log != null) {
+      checkpointer = Thread.ofPlatform().daemon().name("cairn-checkpointer " + directory)
+          .start(this::checkpointLoop);
+    }
+  }
+
+  private void replay(long lsn, long end, int type, MemorySegment payload) {
+    try {
+      switch (type) {
+        case Journal.TYPE_OP -> pile.replayOp(payload);
+        case Journal.TYPE_PURGE -> pile.replayPurge();
+        default -> throw new CorruptFileException(log == null ? directory : directory
+            .resolve(PileFiles.LOG_DIRECTORY), lsn, "unknown pile record type " + type);
+      }
+    } catch (IndexOutOfBoundsException | PileCorruptionException e) {
+      throw new CorruptFileException(directory.resolve(PileFiles.LOG_DIRECTORY), lsn,
+          "log record at LSN " + lsn + " does not apply to the pile: " + e.getMessage(), e);
+    }
+  }
+
+  /** A segment for replay of a record that created it: zeroed memory, no file yet. */
+  NativeSegment freshSegment(int index) {
+    NativeSegment segment = NativeSegment.allocate(index, options.segmentBytes());
+    segment.trackDirtyPages();
+    return segment;
+  }
+
+  private void deleteOrphanSegmentFiles() throws IOException {
+    for (Path file : layer.list(directory)) {
+      int index = PileFiles.segmentIndexOf(file);
+      if (index >= 0 && pile.segmentAt(index) == null && !pile.isRetired(index)) {
+        layer.delete(file);
+      }
+    }
+  }
+
+  // =========================================================================================
+  // the write path
+
+  boolean logging() {
+    return logging;
+  }
+
+  /** The largest value a record can carry: the log buffer less room for the rest of an op. */
+  long maxValueBytes() {
+    return log == null ? Long.MAX_VALUE : maxRecordBytes - 4096;
+  }
+
+  MemorySegment segmentMemory(int index) {
+    NativeSegment segment = pile.segmentAt(index);
+    return segment == null ? null : segment.memory();
+  }
+
+  /** Before a write: fails fast if the pile failed, and holds writers while the log is full. */
+  void admit() {
+    RuntimeException failed = failure;
+    if (failed != null) {
+      throw new DurabilityFailedException("the pile failed earlier and accepts no more writes;"
+          + " reopen it to recover: " + failed.getMessage(), failed);
+    }
+    WriteAheadLog current = log;
+    if (current == null) {
+      return;
+    }
+    long used = current.endLsn() - lastCheckpointLsn;
+    if (used > triggerBytes) {
+      requestCheckpoint();
+      if (used > stallBytes) {
+        awaitLogSpace(current);
+      }
+    }
+  }
+
+  private void awaitLogSpace(WriteAheadLog current) {
+    synchronized (signal) {
+      while (current.endLsn() - lastCheckpointLsn > stallBytes && failure == null && !closing) {
+        requestCheckpoint();
+        try {
+          signal.wait(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  long append(int type, MemorySegment payload) {
+    try {
+      return log.append(type, payload);
+    } catch (RuntimeException e) {
+      // the operation changed memory but could not log it: memory and log now disagree
+      fail(e);
+      throw new DurabilityFailedException("could not log a write (" + e.getMessage()
+          + "); the pile accepts no more writes: reopen it to recover", e);
+    }
+  }
+
+  /** Logs a purge: one record, so that recovery drops everything or nothing. */
+  void appendPurge() {
+    Journal.setThreadLsn(append(Journal.TYPE_PURGE, MemorySegment.ofArray(new byte[0])));
+  }
+
+  /** After an operation released its locks: waits for its record as the durability says. */
+  void commit() {
+    long lsn = Journal.takeThreadLsn();
+    if (lsn == 0 || log == null) {
+      return;
+    }
+    try {
+      log.commit(lsn);
+    } catch (DurabilityFailedException e) {
+      fail(e);
+      throw e;
+    }
+  }
+
+  /** A segment left its stripe: released after the next checkpoint, see the class note. */
+  void retire(NativeSegment segment) {
+    synchronized (retired) {
+      retired.add(segment);
+    }
+  }
+
+  List<NativeSegment> takeRetired() {
+    synchronized (retired) {
+      List<NativeSegment> taken = new ArrayList<>(retired);
+      retired.clear();
+      return taken;
+    }
+  }
+
+  private void fail(RuntimeException cause) {
+    if (failure == null) {
+      failure = cause;
+    }
+    synchronized (signal) {
+      signal.notifyAll();
+    }
+  }
+
+  // =========================================================================================
+  // checkpoints
+
+  private void requestCheckpoint() {
+    if (checkpointWanted.compareAndSet(false, true)) {
+      synchronized (signal) {
+        signal.notifyAll();
+      }
+    }
+  }
+
+  private void checkpointLoop() {
+    while (!closing) {
+      synchronized (signal) {
+        while (!checkpointWanted.get() && !closing) {
+          try {
+            signal.wait(1000);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+      if (closing) {
+        return;
+      }
+      checkpointWanted.set(false);
+      try {
+        checkpoint(false);
+      } catch (RuntimeException e) {
+        fail(e);
+        return;
+      }
+    }
+  }
+
+  /** Writes a checkpoint; see the class note. */
+  void checkpoint(boolean clean) {
+    checkpointLock.lock();
+    try {
+      RuntimeException failed = failure;
+      if (failed != null) {
+        throw new DurabilityFailedException("the pile failed earlier: " + failed.getMessage(),
+            failed);
+      }
+      boolean quiesce = log == null;
+      if (quiesce) {
+        pile.lockAll();
+      }
+      try {
+        long checkpointLsn = log == null ? superblock.current().checkpointLsn() : log.endLsn();
+        MetaImage image = pile.snapshotForCheckpoint(checkpointLsn);
+        if (quiesce && image.anyDirty()) {
+          superblock.write(superblock.current().checkpointLsn(), false,
+              withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
+        }
+        boolean created = false;
+        for (int i = 0; i < image.segmentCount(); i++) {
+          created |= writeSegment(image.segment(i), image.owner(i));
+        }
+        if (created) {
+          layer.syncDirectory(directory);
+        }
+        int slot = 1 - geometry.metaSlot();
+        MemorySegment meta = image.bytes();
+        writeMetaFile(layer, PileFiles.metaFile(directory, slot), meta);
+        geometry = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
+            System.currentTimeMillis());
+        superblock.write(checkpointLsn, clean, geometry.encode());
+        lastCheckpointLsn = checkpointLsn;
+        checkpoints++;
+        if (log != null) {
+          log.truncateBefore(checkpointLsn);
+        }
+        for (NativeSegment gone : image.releasable()) {
+          layer.delete(PileFiles.segmentFile(directory, gone.index()));
+          pile.releaseRetired(gone);
+        }
+      } finally {
+        if (quiesce) {
+          pile.unlockAll();
+        }
+      }
+    } catch (IOException e) {
+      DurabilityFailedException failed = new DurabilityFailedException(
+          "checkpoint of " + directory + " failed: " + e.getMessage(), e);
+      fail(failed);
+      throw failed;
+    } finally {
+      checkpointLock.unlock();
+      synchronized (signal) {
+        signal.notifyAll();
+      }
+    }
+  }
+
+  private static byte[] withFlags(byte[] payload, int flags) {
+    MemorySegment.ofArray(payload).set(Journal.U32, 36, flags);
+    return payload;
+  }
+
+  /**
+   * Copies the dirty pages of one segment into its file, in batches, each staged under the
+   * owner's lock and written after the log covers it. Returns whether the file was created.
+   */
+  private boolean writeSegment(NativeSegment segment, Stripe owner) throws IOException {
+    boolean fresh = !segment.hasFile();
+    if (!fresh && segment.dirtyPageCount() == 0) {
+      return false;
+    }
+    MemorySegment stage = staging();
+    long segmentBytes = segment.sizeBytes();
+    long[] pages = new long[STAGING_PAGES];
+    Path file = PileFiles.segmentFile(directory, segment.index());
+    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
+      if (fresh) {
+        handle.truncate(0); // a file left by an earlier segment of this index
+      }
+      long next = 0;
+      boolean done = false;
+      while (!done) {
+        int staged = 0;
+        long coveredLsn = 0;
+        while (!done && staged < STAGING_PAGES) {
+          owner.lock();
+          try {
+            for (int n = 0; n < PAGES_PER_HOLD && staged < STAGING_PAGES; n++) {
+              long page = segment.nextDirtyPage(next);
+              if (page < 0 || page * PAGE >= segmentBytes) {
+                done = true;
+                break;
+              }
+              MemorySegment.copy(segment.memory(), page * PAGE, stage, (long) staged * PAGE, PAGE);
+              segment.clearDirty(page);
+              pages[staged++] = page;
+              next = page + 1;
+            }
+            if (log != null) {
+              coveredLsn = log.endLsn();
+            }
+          } finally {
+            owner.unlock();
+          }
+        }
+        if (log != null) {
+          log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
+        }
+        writeStaged(handle, stage, pages, staged);
+      }
+      if (handle.size() < segmentBytes) { // untouched tail of a fresh segment: zeros
+        handle.write(MemorySegment.ofArray(new byte[8]), segmentBytes - 8);
+      }
+      handle.force();
+    }
+    segment.setHasFile(true);
+    return fresh;
+  }
+
+  private static void writeStaged(FileHandle handle, MemorySegment stage, long[] pages, int count)
+      throws IOException {
+    int run = 0;
+    while (run < count) {
+      int end = run + 1;
+      while (end < count && pages[end] == pages[end - 1] + 1) {
+        end++;
+      }
+      handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE), pages[run] * PAGE);
+      run = end;
+    }
+  }
+
+  private MemorySegment staging() {
+    if (staging == null) {
+      stagingArena = Arena.ofShared();
+      staging = stagingArena.allocate((long) STAGING_PAGES * PAGE, PAGE);
+    }
+    return staging;
+  }
+
+  private static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)
+      throws IOException {
+    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
+      handle.truncate(0);
+      handle.write(meta, 0);
+      handle.force();
+    }
+  }
+
+  // =========================================================================================
+  // close
+
+  /** Stops the checkpointer and, unless the pile failed, writes a clean checkpoint. */
+  void closeCleanly() {
+    stopCheckpointer();
+    if (failure == null) {
+      checkpoint(true);
+    }
+  }
+
+  private void stopCheckpointer() {
+    closing = true;
+    synchronized (signal) {
+      signal.notifyAll();
+    }
+    Thread thread = checkpointer;
+    if (thread != null && thread != Thread.currentThread()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Closes every file; memory is the pile's to release. Idempotent. */
+  void closeFiles() {
+    RuntimeException first = null;
+    try {
+      if (log != null) {
+        log.close();
+      }
+    } catch (RuntimeException e) {
+      first = e;
+    }
+    try {
+      superblock.close();
+      if (lock != null) {
+        lock.close();
+      }
+    } catch (IOException e) {
+      if (first == null) {
+        first = new UncheckedIOException(e);
+      }
+    }
+    if (stagingArena != null) {
+      stagingArena.close();
+      stagingArena = null;
+      staging = null;
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** After a failed open: release what was taken. */
+  private void abandon() {
+    closing = true;
+    if (pile != null) {
+      pile.releaseAllMemory();
+    }
+    try {
+      closeFiles();
+    } catch (RuntimeException ignored) {
+      // the open's own exception is the one to report
+    }
+  }
+
+  // =========================================================================================
+  // diagnostics
+
+  Recovery recoveryInfo() {
+    return recovery;
+  }
+
+  long checkpointCount() {
+    return checkpoints;
+  }
+
+  long lastCheckpointLsn() {
+    return lastCheckpointLsn;
+  }
+
+  WriteAheadLog log() {
+    return log;
+  }
+
+  Path directory() {
+    return directory;
+  }
+}

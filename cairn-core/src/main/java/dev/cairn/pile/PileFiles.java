@@ -1,0 +1,185 @@
+package dev.cairn.pile;
+
+import dev.cairn.durability.CorruptFileException;
+import dev.cairn.durability.FormatVersionException;
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * Names and small formats of a persistent pile's directory: the superblock payload, the
+ * segment file header and the checkpoint metadata file. See docs/FORMAT.md, "Persistent pile".
+ *
+ * <pre>
+ * directory/
+ *   cairn.lock          the owner's lock (DirectoryLock)
+ *   pile.sb             superblock: two 4 KiB slots; its payload is {@link Geometry}
+ *   pile-meta.0, .1     checkpoint metadata, written alternately: segment table, stripe state
+ *   seg-NNNNN.dat       one file per segment, NNNNN its index
+ *   wal/                the write-ahead log (absent while the pile never ran with a log)
+ * </pre>
+ */
+final class PileFiles {
+  static final String SUPERBLOCK = "pile.sb";
+  static final String LOG_DIRECTORY = "wal";
+  static final int FORMAT_VERSION = 1;
+
+  static final long SEGMENT_MAGIC = magic("CAIRN-SG");
+  static final long META_MAGIC = magic("CAIRN-PM");
+
+  /** Segment header: Magic:u64, Version:u32, Index:u32, SegmentBytes:u64, Zero[36], Crc32c:u32. */
+  static final int SEGMENT_CRC_OFFSET = 60;
+
+  private PileFiles() {}
+
+  static Path segmentFile(Path directory, int index) {
+    return directory.resolve(String.format("seg-%05d.dat", index));
+  }
+
+  /** The segment index a file name stands for, or -1 if it names no segment file. */
+  static int segmentIndexOf(Path file) {
+    String name = file.getFileName().toString();
+    if (!name.startsWith("seg-") || !name.endsWith(".dat") || name.length() != 13) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(name.substring(4, 9));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  static Path metaFile(Path directory, int slot) {
+    return directory.resolve("pile-meta." + slot);
+  }
+
+  static long magic(String text) {
+    return MemorySegment.ofArray(text.getBytes(StandardCharsets.US_ASCII))
+        .get(Journal.U64.withOrder(ByteOrder.LITTLE_ENDIAN), 0);
+  }
+
+  static int crc(MemorySegment bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes.asByteBuffer());
+    return (int) crc.getValue();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // segment header
+
+  static void writeSegmentHeader(NativeSegment segment) {
+    MemorySegment memory = segment.memory();
+    memory.asSlice(0, BlockLayout.SEGMENT_HEADER_BYTES).fill((byte) 0);
+    memory.set(Journal.U64, 0, SEGMENT_MAGIC);
+    memory.set(Journal.U32, 8, FORMAT_VERSION);
+    memory.set(Journal.U32, 12, segment.index());
+    memory.set(Journal.U64, 16, memory.byteSize());
+    memory.set(Journal.U32, SEGMENT_CRC_OFFSET, crc(memory.asSlice(0, SEGMENT_CRC_OFFSET)));
+  }
+
+  /** Checks a mapped segment's header against what the metadata says it is. */
+  static void checkSegmentHeader(Path file, MemorySegment memory, int index, long segmentBytes) {
+    long magic = memory.get(Journal.U64, 0);
+    if (magic != SEGMENT_MAGIC) {
+      throw new CorruptFileException(file, 0, magic == 0
+          ? "segment header is zero (the file was never written by a checkpoint)"
+          : "not a Cairn segment file (magic 0x" + Long.toHexString(magic) + ")");
+    }
+    int version = memory.get(Journal.U32, 8);
+    if (version != FORMAT_VERSION) {
+      throw new FormatVersionException(file, version, FORMAT_VERSION);
+    }
+    int stored = memory.get(Journal.U32, SEGMENT_CRC_OFFSET);
+    if (stored != crc(memory.asSlice(0, SEGMENT_CRC_OFFSET))) {
+      throw new CorruptFileException(file, SEGMENT_CRC_OFFSET, "segment header checksum mismatch");
+    }
+    if (memory.get(Journal.U32, 12) != index || memory.get(Journal.U64, 16) != segmentBytes) {
+      throw new CorruptFileException(file, 12, "segment header names index "
+          + memory.get(Journal.U32, 12) + " and size " + memory.get(Journal.U64, 16)
+          + ", expected index " + index + " and size " + segmentBytes);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // superblock payload
+
+  /**
+   * What the superblock's payload holds: the pile's fixed geometry, its tag key, and which
+   * metadata file the checkpoint wrote.
+   *
+   * <pre>
+   * Geometry --> Version:u32, Stripes:u32, SegmentBytes:u64, TagKey:u64,
+   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Zero:u32, CheckpointMillis:u64
+   * </pre>
+   */
+  record Geometry(
+      int stripes, long segmentBytes, long tagKey, int metaSlot, int metaLength, int metaCrc,
+      long checkpointMillis) {
+    static final int BYTES = 48;
+
+    byte[] encode() {
+      MemorySegment out = MemorySegment.ofArray(new byte[BYTES]);
+      out.set(Journal.U32, 0, FORMAT_VERSION);
+      out.set(Journal.U32, 4, stripes);
+      out.set(Journal.U64, 8, segmentBytes);
+      out.set(Journal.U64, 16, tagKey);
+      out.set(Journal.U32, 24, metaSlot);
+      out.set(Journal.U32, 28, metaLength);
+      out.set(Journal.U32, 32, metaCrc);
+      out.set(Journal.U64, 40, checkpointMillis);
+      return (byte[]) out.heapBase().orElseThrow();
+    }
+
+    static Geometry decode(Path file, byte[] payload) {
+      if (payload.length < BYTES) {
+        throw new CorruptFileException(file, 40, "superblock payload too short for a pile: "
+            + payload.length + " bytes");
+      }
+      MemorySegment in = MemorySegment.ofArray(payload);
+      int version = in.get(Journal.U32, 0);
+      if (version != FORMAT_VERSION) {
+        throw new FormatVersionException(file, version, FORMAT_VERSION);
+      }
+      Geometry geometry = new Geometry(in.get(Journal.U32, 4), in.get(Journal.U64, 8),
+          in.get(Journal.U64, 16), in.get(Journal.U32, 24), in.get(Journal.U32, 28),
+          in.get(Journal.U32, 32), in.get(Journal.U64, 40));
+      int stripes = geometry.stripes;
+      long segmentBytes = geometry.segmentBytes;
+      if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1
+          || segmentBytes < PileOptions.MIN_SEGMENT_BYTES
+          || segmentBytes > PileOptions.MAX_SEGMENT_BYTES || Long.bitCount(segmentBytes) != 1
+          || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0) {
+        throw new CorruptFileException(file, 40, "superblock payload out of range: " + geometry);
+      }
+      return geometry;
+    }
+
+    Geometry withMeta(int slot, int length, int crc, long millis) {
+      return new Geometry(stripes, segmentBytes, tagKey, slot, length, crc, millis);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // checkpoint metadata
+
+  /**
+   * Bytes of a metadata file for {@code tableCount} segments and {@code stripes} stripes.
+   *
+   * <pre>
+   * MetaFile --> Magic:u64 ("CAIRN-PM"), Version:u32, Stripes:u32, SegmentBytes:u64,
+   *              CheckpointLsn:u64, TableCount:u32, Zero:u32,
+   *              (Segment:u32, Owner:u32)^TableCount,                 owner = stripe + 1
+   *              (StripeState[80], Head:u64 ^ SizeClasses.COUNT)^Stripes,
+   *              Crc32c:u32                                         of all bytes before it
+   * </pre>
+   */
+  static long metaBytes(int tableCount, int stripes) {
+    return META_HEADER_BYTES + 8L * tableCount + (long) stripes * META_STRIPE_BYTES + 4;
+  }
+
+  static final int META_HEADER_BYTES = 40;
+  static final int META_STRIPE_BYTES = Stripe.STATE_BYTES + 8 * SizeClasses.COUNT;
+}

@@ -1,0 +1,185 @@
+package dev.cairn.pile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.durability.CorruptFileException;
+import dev.cairn.durability.DirectoryLockedException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The persistent pile on the real file system: reopen, modes, errors. */
+class PersistentPileTest {
+
+  @TempDir Path dir;
+
+  static PileOptions options(Durability durability) {
+    return PileOptions.builder()
+        .segmentBytes(1 << 20)
+        .stripes(4)
+        .durability(durability)
+        .logFileBytes(1 << 20)
+        .logFileCount(4)
+        .build();
+  }
+
+  /** Random puts, updates (some moving) and deletes against a model. */
+  static void churn(Pile pile, Map<Long, byte[]> model, SplittableRandom random, int operations) {
+    Long[] keys = model.keySet().toArray(Long[]::new);
+    java.util.List<Long> live = new java.util.ArrayList<>(java.util.List.of(keys));
+    for (int i = 0; i < operations; i++) {
+      int op = random.nextInt(10);
+      if (op < 5 || live.isEmpty()) {
+        byte[] value = PileTestSupport.randomBytes(random, random.nextInt(300));
+        long p = pile.put(value);
+        model.put(p, value);
+        live.add(p);
+      } else if (op < 8) {
+        long p = live.get(random.nextInt(live.size()));
+        byte[] value = PileTestSupport.randomBytes(random, random.nextInt(600));
+        pile.update(p, value);
+        model.put(p, value);
+      } else {
+        int at = random.nextInt(live.size());
+        long p = live.get(at);
+        live.set(at, live.get(live.size() - 1));
+        live.remove(live.size() - 1);
+        pile.delete(p);
+        model.remove(p);
+      }
+    }
+  }
+
+  static void assertMatches(Pile pile, Map<Long, byte[]> model) {
+    for (Map.Entry<Long, byte[]> e : model.entrySet()) {
+      assertThat(pile.getBytes(e.getKey())).as("value at %x", e.getKey()).isEqualTo(e.getValue());
+    }
+    assertThat(pile.stats().objectCount()).isEqualTo(model.size());
+    long[] seen = {0};
+    pile.forEach((pointer, kind, size) -> {
+      assertThat(model).containsKey(pointer);
+      seen[0]++;
+    });
+    assertThat(seen[0]).isEqualTo(model.size());
+    pile.verify();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Durability.class)
+  void closeAndReopenKeepsEveryValueAndCounter(Durability durability) throws IOException {
+    Map<Long, byte[]> model = new HashMap<>();
+    PileStats before;
+    try (Pile pile = Pile.open(dir, options(durability))) {
+      churn(pile, model, new SplittableRandom(1), 20_000);
+      assertMatches(pile, model);
+      before = pile.stats();
+    }
+    try (Pile pile = Pile.open(dir, options(durability))) {
+      PersistentStore.Recovery recovery = ((OffHeapPile) pile).store().recoveryInfo();
+      assertThat(recovery.lastCloseClean()).isTrue();
+      assertThat(recovery.recordsReplayed()).isZero();
+      assertThat(pile.stats()).isEqualTo(before);
+      assertMatches(pile, model);
+      churn(pile, model, new SplittableRandom(2), 5_000);
+      assertMatches(pile, model);
+    }
+    try (Pile pile = Pile.open(dir, options(durability))) {
+      assertMatches(pile, model);
+    }
+  }
+
+  @Test
+  void stringsAndObjectsSurviveReopen() throws IOException {
+    long s;
+    long i;
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      s = pile.put("héllo, wörld");
+      i = pile.put(42);
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertThat(pile.getString(s)).isEqualTo("héllo, wörld");
+      assertThat(pile.get(i)).isEqualTo(42);
+    }
+  }
+
+  @Test
+  void aDeletedPointerStaysStaleAfterReopen() throws IOException {
+    long p;
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      p = pile.put("gone");
+      pile.delete(p);
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertThatThrownBy(() -> pile.get(p)).isInstanceOf(StalePointerException.class);
+    }
+  }
+
+  @Test
+  void aSecondOpenOfTheSameDirectoryIsRefused() throws IOException {
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertThatThrownBy(() -> Pile.open(dir, options(Durability.SYNC)))
+          .isInstanceOf(DirectoryLockedException.class)
+          .hasMessageContaining(dir.toString());
+    }
+  }
+
+  @Test
+  void theExistingGeometryWinsOverTheOptions() throws IOException {
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      pile.put("x");
+    }
+    PileOptions other = PileOptions.builder().segmentBytes(4 << 20).stripes(16).build();
+    try (Pile pile = Pile.open(dir, other)) {
+      assertThat(pile.stats().capacityBytes()).isEqualTo(1 << 20);
+    }
+  }
+
+  @Test
+  void purgeSurvivesReopen() throws IOException {
+    Map<Long, byte[]> model = new HashMap<>();
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      churn(pile, model, new SplittableRandom(3), 3_000);
+      pile.purge();
+      model.clear();
+      churn(pile, model, new SplittableRandom(4), 1_000);
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertMatches(pile, model);
+    }
+  }
+
+  @Test
+  void aDamagedSegmentHeaderIsReportedWithTheFile() throws IOException {
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      pile.put("x");
+    }
+    Path segment;
+    try (var files = Files.list(dir)) {
+      segment = files.filter(f -> PileFiles.segmentIndexOf(f) >= 0).findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(segment);
+    bytes[13] ^= 1;
+    Files.write(segment, bytes);
+    assertThatThrownBy(() -> Pile.open(dir, options(Durability.SYNC)))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining(segment.getFileName().toString());
+    // the failed open released the directory
+    Files.write(segment, flip(bytes, 13));
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertThat(pile.stats().objectCount()).isEqualTo(1);
+    }
+  }
+
+  private static byte[] flip(byte[] bytes, int at) {
+    bytes[at] ^= 1;
+    return bytes;
+  }
+}
