@@ -626,10 +626,14 @@ final class PersistentStore {
 
   private static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)
       throws IOException {
+    boolean created = !layer.exists(file);
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
       handle.truncate(0);
       handle.write(meta, 0);
       handle.force();
+    }
+    if (created) { // the superblock is about to name it: its name must be durable first
+      layer.syncDirectory(file.getParent());
     }
   }
 

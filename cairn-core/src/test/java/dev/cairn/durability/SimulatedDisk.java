@@ -56,7 +56,7 @@ import java.util.TreeSet;
  *
  * Thread-safe: every operation holds the disk's lock, so each is atomic.
  */
-final class SimulatedDisk implements FileLayer {
+public final class SimulatedDisk implements FileLayer {
 
   static final int PAGE_BYTES = 4096;
   static final int SECTOR_BYTES = 512;
@@ -95,7 +95,7 @@ final class SimulatedDisk implements FileLayer {
   private boolean failForceArmed;
   private long forceFailureSeed;
 
-  SimulatedDisk() {
+  public SimulatedDisk() {
     directories.add(root());
   }
 
@@ -106,7 +106,7 @@ final class SimulatedDisk implements FileLayer {
   // ==================================================================== fault injection
 
   /** Loses power now: unsynced state is resolved page by page from {@code seed}. */
-  synchronized void powerLoss(long seed) {
+  public synchronized void powerLoss(long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     for (Map.Entry<Path, List<NameOp>> entry : pending.entrySet()) {
       List<NameOp> ops = entry.getValue();
@@ -136,12 +136,12 @@ final class SimulatedDisk implements FileLayer {
    * else changes. Unsynced bytes stay in the "page cache": readable by the next process, still
    * at risk from a later power loss.
    */
-  synchronized void processCrash() {
+  public synchronized void processCrash() {
     generation++;
   }
 
   /** Brings the disk back after a power loss; old handles stay dead. */
-  synchronized void reboot() {
+  public synchronized void reboot() {
     down = false;
   }
 
@@ -150,7 +150,7 @@ final class SimulatedDisk implements FileLayer {
    * see {@link #operationCount()}): a write is cut after a random number of bytes, any other
    * operation happens or not, then {@link #powerLoss(long)} with {@code seed}.
    */
-  synchronized void crashAtOperation(long operation, long seed) {
+  public synchronized void crashAtOperation(long operation, long seed) {
     this.crashAtOperation = operation;
     this.crashSeed = seed;
     this.killOnly = false;
@@ -161,43 +161,43 @@ final class SimulatedDisk implements FileLayer {
    * operation}: a write is cut after a random number of bytes, any other operation happens or
    * not. The disk stays up.
    */
-  synchronized void killAtOperation(long operation, long seed) {
+  public synchronized void killAtOperation(long operation, long seed) {
     crashAtOperation(operation, seed);
     this.killOnly = true;
   }
 
   /** Disarms {@link #crashAtOperation}, {@link #killAtOperation} and {@link #failNextForce}. */
-  synchronized void disarmCrash() {
+  public synchronized void disarmCrash() {
     this.crashAtOperation = -1;
     this.failForceArmed = false;
   }
 
   /** Mutating operations so far (writes, forces, size changes, name changes, syncs). */
-  synchronized long operationCount() {
+  public synchronized long operationCount() {
     return operations;
   }
 
-  synchronized boolean isDown() {
+  public synchronized boolean isDown() {
     return down;
   }
 
-  synchronized long powerLosses() {
+  public synchronized long powerLosses() {
     return powerLosses;
   }
 
   /** The next force of {@code file} (any file if null) fails; see the class comment. */
-  synchronized void failNextForce(Path file, long seed) {
+  public synchronized void failNextForce(Path file, long seed) {
     this.failForceOf = file;
     this.failForceArmed = true;
     this.forceFailureSeed = seed;
   }
 
   /** Total bytes of file blocks (4 KiB pages) the disk can hold. */
-  synchronized void setCapacityBytes(long capacityBytes) {
+  public synchronized void setCapacityBytes(long capacityBytes) {
     this.capacityBytes = capacityBytes;
   }
 
-  synchronized void failWritesWithNoSpace(boolean fail) {
+  public synchronized void failWritesWithNoSpace(boolean fail) {
     this.writesFailWithNoSpace = fail;
   }
 
@@ -214,13 +214,13 @@ final class SimulatedDisk implements FileLayer {
   }
 
   /** What would survive if power were lost and every unsynced byte dropped. */
-  synchronized byte[] durableContent(Path file) throws NoSuchFileException {
+  public synchronized byte[] durableContent(Path file) throws NoSuchFileException {
     Inode inode = inode(file);
     return Arrays.copyOf(inode.durable, (int) inode.durableLength);
   }
 
   /** What a read returns now. */
-  synchronized byte[] currentContent(Path file) throws NoSuchFileException {
+  public synchronized byte[] currentContent(Path file) throws NoSuchFileException {
     Inode inode = inode(file);
     return Arrays.copyOf(inode.data, (int) inode.length);
   }
