@@ -29,6 +29,9 @@ import java.util.Arrays;
  * }</pre>
  *
  * <pre>
+ * TxAlloc  --> TxId:u64, Kind:u32 (0 put, 1 update target), Zero:u32, Pointer:u64, OpRecord
+ * TxCommit --> TxId:u64, Count:u32, Zero:u32, (Length:u32, Zero:u32, OpRecord[Length])^Count
+ * TxEnd    --> TxId:u64                                   a rollback's allocations are undone
  * OpRecord --> Stripe:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
  *              StripeState[Stripe.STATE_BYTES],
  *              (SizeClass:u32, Head:u64)^HeadCount,
@@ -41,6 +44,17 @@ final class Journal {
   static final int TYPE_OP = 16;
   /** The log record type of {@link Pile#purge()}: every segment dropped, every stripe reset. */
   static final int TYPE_PURGE = 17;
+  /** An operation that allocated for a transaction: a put, or an update's prepared target. */
+  static final int TYPE_TX_ALLOC = 18;
+  /** A transaction's commit: the operations of every stripe it changed, applied together. */
+  static final int TYPE_TX_COMMIT = 19;
+  /** A transaction's rollback is complete. */
+  static final int TYPE_TX_END = 20;
+
+  static final int TX_PUT = 0;
+  static final int TX_TARGET = 1;
+  static final int TX_ALLOC_PREFIX_BYTES = 24;
+  static final int TX_COMMIT_PREFIX_BYTES = 16;
 
   static final int FIXED_BYTES = 16 + Stripe.STATE_BYTES;
   static final int HEAD_ENTRY_BYTES = 12;
@@ -52,6 +66,9 @@ final class Journal {
 
   /** The end LSN of the last record this thread logged, or 0: what its operation waits for. */
   private static final ThreadLocal<long[]> THREAD_LSN = ThreadLocal.withInitial(() -> new long[1]);
+
+  /** The transaction (id, kind) the calling thread is allocating for, or id 0. */
+  private static final ThreadLocal<long[]> THREAD_TX = ThreadLocal.withInitial(() -> new long[2]);
 
   private final Stripe stripe;
   private final PersistentStore store;
@@ -137,53 +154,114 @@ final class Journal {
       return;
     }
     try {
-      // a range of a segment this same operation retired carries nothing replay needs
-      int kept = 0;
-      for (int i = 0; i < rangeCount; i++) {
-        if (store.segmentMemory(rangeSegments[i]) != null) {
-          rangeSegments[kept] = rangeSegments[i];
-          rangeOffsets[kept] = rangeOffsets[i];
-          rangeLengths[kept] = rangeLengths[i];
-          kept++;
-        }
+      long bytes = prepare();
+      long[] tx = THREAD_TX.get();
+      if (tx[0] != 0) {
+        MemorySegment out = scratch(TX_ALLOC_PREFIX_BYTES + bytes);
+        out.set(U64, 0, tx[0]);
+        out.set(U32, 8, (int) tx[1]);
+        out.set(U32, 12, 0);
+        out.set(U64, 16, stripe.lastPointer);
+        encodeInto(out, TX_ALLOC_PREFIX_BYTES);
+        setThreadLsn(store.append(TYPE_TX_ALLOC, out.asSlice(0, TX_ALLOC_PREFIX_BYTES + bytes)));
+      } else {
+        MemorySegment out = scratch(bytes);
+        encodeInto(out, 0);
+        setThreadLsn(store.append(TYPE_OP, out.asSlice(0, bytes)));
       }
-      rangeCount = kept;
-      long bytes = FIXED_BYTES + (long) headCount * HEAD_ENTRY_BYTES
-          + (long) tableCount * TABLE_ENTRY_BYTES + (long) rangeCount * RANGE_HEADER_BYTES;
-      for (int i = 0; i < rangeCount; i++) {
-        bytes += rangeLengths[i];
-      }
-      MemorySegment out = scratch(bytes);
-      out.set(U32, 0, stripe.id);
-      out.set(U32, 4, headCount);
-      out.set(U32, 8, tableCount);
-      out.set(U32, 12, rangeCount);
-      stripe.writeState(out, 16);
-      long at = FIXED_BYTES;
-      for (int i = 0; i < headCount; i++) {
-        int sizeClass = headClasses[i];
-        out.set(U32, at, sizeClass);
-        out.set(U64, at + 4, stripe.listHead(sizeClass));
-        at += HEAD_ENTRY_BYTES;
-      }
-      for (int i = 0; i < tableCount; i++) {
-        out.set(U32, at, tableEntries[i * 2]);
-        out.set(U32, at + 4, tableEntries[i * 2 + 1]);
-        at += TABLE_ENTRY_BYTES;
-      }
-      for (int i = 0; i < rangeCount; i++) {
-        long length = rangeLengths[i];
-        out.set(U32, at, rangeSegments[i]);
-        out.set(U32, at + 4, (int) length);
-        out.set(U64, at + 8, rangeOffsets[i]);
-        MemorySegment.copy(
-            store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + 16, length);
-        at += RANGE_HEADER_BYTES + length;
-      }
-      THREAD_LSN.get()[0] = store.append(TYPE_OP, out.asSlice(0, bytes));
     } finally {
       reset();
     }
+  }
+
+  /**
+   * Logs one commit record holding the operations recorded so far in every stripe (whose
+   * locks the caller holds) and forgets them.
+   */
+  static void appendCommit(PersistentStore store, long txId, Stripe[] stripes) {
+    long total = TX_COMMIT_PREFIX_BYTES;
+    long[] sizes = new long[stripes.length];
+    int count = 0;
+    for (int i = 0; i < stripes.length; i++) {
+      Journal journal = stripes[i].journal;
+      if (!journal.isEmpty()) {
+        sizes[i] = journal.prepare();
+        total += 8 + sizes[i];
+        count++;
+      }
+    }
+    MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(total)]);
+    out.set(U64, 0, txId);
+    out.set(U32, 8, count);
+    long at = TX_COMMIT_PREFIX_BYTES;
+    for (int i = 0; i < stripes.length; i++) {
+      Journal journal = stripes[i].journal;
+      if (!journal.isEmpty()) {
+        out.set(U32, at, (int) sizes[i]);
+        journal.encodeInto(out, at + 8);
+        at += 8 + sizes[i];
+        journal.reset();
+      }
+    }
+    setThreadLsn(store.append(TYPE_TX_COMMIT, out));
+  }
+
+  /** Drops ranges of segments retired meanwhile and returns the bytes of the op record. */
+  private long prepare() {
+    // a range of a segment this same operation retired carries nothing replay needs
+    int kept = 0;
+    for (int i = 0; i < rangeCount; i++) {
+      if (store.segmentMemory(rangeSegments[i]) != null) {
+        rangeSegments[kept] = rangeSegments[i];
+        rangeOffsets[kept] = rangeOffsets[i];
+        rangeLengths[kept] = rangeLengths[i];
+        kept++;
+      }
+    }
+    rangeCount = kept;
+    long bytes = FIXED_BYTES + (long) headCount * HEAD_ENTRY_BYTES
+        + (long) tableCount * TABLE_ENTRY_BYTES + (long) rangeCount * RANGE_HEADER_BYTES;
+    for (int i = 0; i < rangeCount; i++) {
+      bytes += rangeLengths[i];
+    }
+    return bytes;
+  }
+
+  /** Writes the op record {@link #prepare()} sized at {@code base}: after-images copied now. */
+  private void encodeInto(MemorySegment out, long base) {
+    out.set(U32, base, stripe.id);
+    out.set(U32, base + 4, headCount);
+    out.set(U32, base + 8, tableCount);
+    out.set(U32, base + 12, rangeCount);
+    stripe.writeState(out, base + 16);
+    long at = base + FIXED_BYTES;
+    for (int i = 0; i < headCount; i++) {
+      int sizeClass = headClasses[i];
+      out.set(U32, at, sizeClass);
+      out.set(U64, at + 4, stripe.listHead(sizeClass));
+      at += HEAD_ENTRY_BYTES;
+    }
+    for (int i = 0; i < tableCount; i++) {
+      out.set(U32, at, tableEntries[i * 2]);
+      out.set(U32, at + 4, tableEntries[i * 2 + 1]);
+      at += TABLE_ENTRY_BYTES;
+    }
+    for (int i = 0; i < rangeCount; i++) {
+      long length = rangeLengths[i];
+      out.set(U32, at, rangeSegments[i]);
+      out.set(U32, at + 4, (int) length);
+      out.set(U64, at + 8, rangeOffsets[i]);
+      MemorySegment.copy(
+          store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + 16, length);
+      at += RANGE_HEADER_BYTES + length;
+    }
+  }
+
+  /** Marks the calling thread's next records as allocations of transaction {@code txId}. */
+  static void tagTransaction(long txId, int kind) {
+    long[] tx = THREAD_TX.get();
+    tx[0] = txId;
+    tx[1] = kind;
   }
 
   /** Forgets what was recorded (the caller logs the operation another way). */

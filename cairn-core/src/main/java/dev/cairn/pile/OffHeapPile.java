@@ -90,6 +90,11 @@ final class OffHeapPile implements Pile {
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
 
+  private final java.util.Set<PileTransaction> openTransactions =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicLong nextTransactionId =
+      new java.util.concurrent.atomic.AtomicLong();
+
   OffHeapPile(PileOptions options) {
     this(options, null, new java.security.SecureRandom().nextLong() | 1);
   }
@@ -130,7 +135,15 @@ final class OffHeapPile implements Pile {
     if (store != null) {
       store.admit();
     }
-    long pointer = switch (value) {
+    long pointer = putValue(value, extraCapacityBytes);
+    if (store != null) {
+      store.commit(); // after the stripe's lock is released, so writers share the force
+    }
+    return pointer;
+  }
+
+  private long putValue(Object value, int extraCapacityBytes) {
+    return switch (value) {
       case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
       case String string -> {
         Scratch scratch = SCRATCH.get();
@@ -139,10 +152,6 @@ final class OffHeapPile implements Pile {
       }
       default -> putObject(value, extraCapacityBytes);
     };
-    if (store != null) {
-      store.commit(); // after the stripe's lock is released, so writers share the force
-    }
-    return pointer;
   }
 
   private long putRaw(int kind, byte[] source, int length, int extra) {
@@ -206,7 +215,9 @@ final class OffHeapPile implements Pile {
     touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
     stripe.objectCount++;
     stripe.utilizedBytes += length;
-    return Pointers.pointer(tag, segment, offset);
+    long pointer = Pointers.pointer(tag, segment, offset);
+    stripe.lastPointer = pointer;
+    return pointer;
   }
 
   /** Marks a block's header, payload and trailer written, for a persistent pile's journal. */
@@ -810,30 +821,38 @@ final class OffHeapPile implements Pile {
     }
   }
 
-  private void updateLocked(long pointer, Object value) {
-    // encode first, before any lock or change: a failing codec leaves the old value intact
+  /**
+   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's
+   * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
+   */
+  private Scratch encodeForRewrite(Object value) {
     Scratch scratch = SCRATCH.get();
-    int kind;
-    byte[] source;
-    int length;
     switch (value) {
       case byte[] bytes -> {
-        kind = KIND_BYTES;
-        source = bytes;
-        length = bytes.length;
+        scratch.kind = KIND_BYTES;
+        scratch.source = bytes;
+        scratch.length = bytes.length;
       }
       case String string -> {
-        kind = KIND_STRING;
-        length = scratch.encode(string);
-        source = scratch.bytes;
+        scratch.kind = KIND_STRING;
+        scratch.length = scratch.encode(string);
+        scratch.source = scratch.bytes;
       }
       default -> {
-        kind = KIND_OBJECT;
-        length = scratch.encodeObject(value, codecs);
-        source = scratch.bytes;
+        scratch.kind = KIND_OBJECT;
+        scratch.length = scratch.encodeObject(value, codecs);
+        scratch.source = scratch.bytes;
       }
     }
-    granulesFor(length, 0); // size check before touching anything
+    granulesFor(scratch.length, 0); // size check before touching anything
+    return scratch;
+  }
+
+  private void updateLocked(long pointer, Object value) {
+    Scratch scratch = encodeForRewrite(value);
+    int kind = scratch.kind;
+    byte[] source = scratch.source;
+    int length = scratch.length;
     Stripe stripe = lockOwner(pointer);
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
@@ -1069,6 +1088,13 @@ final class OffHeapPile implements Pile {
     if (closed) {
       return;
     }
+    for (PileTransaction tx : List.copyOf(openTransactions)) {
+      try {
+        tx.rollback();
+      } catch (RuntimeException ignored) {
+        // closing anyway: recovery frees what a rollback could not
+      }
+    }
     if (store != null) {
       closePersistent();
       return;
@@ -1116,6 +1142,219 @@ final class OffHeapPile implements Pile {
    */
   int seal(int tag, long address) {
     return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
+  }
+
+  // =========================================================================================
+  // transactions (see PileTransaction)
+
+  @Override
+  public Transaction beginTransaction() {
+    checkOpen();
+    PileTransaction tx = new PileTransaction(this, nextTransactionId.incrementAndGet());
+    openTransactions.add(tx);
+    return tx;
+  }
+
+  long putInTransaction(PileTransaction tx, Object value) {
+    checkOpen();
+    beforeTransactionAllocation(tx);
+    Journal.tagTransaction(tx.id(), Journal.TX_PUT);
+    try {
+      return putValue(value, 0); // no wait: the commit's wait covers this record too
+    } finally {
+      Journal.tagTransaction(0, 0);
+    }
+  }
+
+  private void beforeTransactionAllocation(PileTransaction tx) {
+    if (store != null) {
+      store.admit();
+      store.transactionAllocates(tx.id());
+    }
+  }
+
+  /**
+   * Writes an update's new value into a link target block in the pointer's stripe and returns
+   * the target's pointer; the pointer's own block is untouched until commit.
+   */
+  long prepareUpdate(PileTransaction tx, long pointer, Object value) {
+    checkOpen();
+    Scratch scratch = encodeForRewrite(value);
+    beforeTransactionAllocation(tx);
+    Stripe stripe = lockOwner(pointer);
+    try {
+      MemorySegment memory = segments[Pointers.segment(pointer)].memory();
+      lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
+      long granules = BlockLayout.granulesFor(scratch.length);
+      long address = stripe.allocate(granules, Stripe.Reach.GROW);
+      if (address == NIL) {
+        throw new PileFullException("memory budget exhausted: the update needs "
+            + (granules << GRANULE_SHIFT) + " bytes; maxMemoryBytes=" + maxMemoryBytes
+            + " (the transaction is unchanged)");
+      }
+      NativeSegment targetSegment = segments[Pointers.segment(address)];
+      MemorySegment targetMemory = targetSegment.memory();
+      long targetOffset = Pointers.offsetBytes(address);
+      int tag = stripe.nextTag();
+      writePayload(targetMemory, targetOffset, scratch.source, scratch.length);
+      BlockLayout.writeLive(targetMemory, targetOffset, seal(tag, address), scratch.kind,
+          stripe.allocatedGranules, scratch.length, true, 0);
+      touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, scratch.length);
+      stripe.pendingTargets++;
+      stripe.utilizedBytes += scratch.length; // counted from now on, as a put's value is
+      long target = Pointers.pointer(tag, targetSegment.index(), targetOffset);
+      stripe.lastPointer = target;
+      Journal.tagTransaction(tx.id(), Journal.TX_TARGET);
+      return target;
+    } finally {
+      stripe.unlock();
+      Journal.tagTransaction(0, 0);
+    }
+  }
+
+  /**
+   * Frees a prepared target no link reaches (a rollback, an update overridden in the same
+   * transaction, or recovery of a transaction that never ended). A target already gone is
+   * left alone.
+   */
+  void releasePrepared(long target) {
+    Stripe stripe;
+    try {
+      stripe = lockOwner(target);
+    } catch (PointerException gone) {
+      return;
+    }
+    try {
+      NativeSegment segment = segments[Pointers.segment(target)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(target);
+      if (targetProblem(memory, offset, target) != null) {
+        return;
+      }
+      stripe.utilizedBytes -= lengthAt(target);
+      segment.beginWrite();
+      try {
+        stripe.free(Pointers.addressOf(target));
+      } finally {
+        segment.endWrite();
+      }
+      stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  /**
+   * Applies a transaction under every stripe lock: checks first, then links updated blocks to
+   * their prepared targets and frees deleted ones, logged as one record.
+   */
+  java.util.concurrent.CompletableFuture<Void> commitTransaction(PileTransaction tx,
+      boolean blocking) {
+    checkOpen();
+    if (store != null) {
+      store.admit();
+    }
+    lockAll();
+    try {
+      checkOpen();
+      for (long pointer : tx.prepared().keySet()) {
+        requireLive(pointer);
+      }
+      for (long pointer : tx.deletes()) {
+        requireLive(pointer);
+      }
+      for (java.util.Map.Entry<Long, Long> update : tx.prepared().entrySet()) {
+        linkToPrepared(update.getKey(), update.getValue());
+      }
+      for (long pointer : tx.deletes()) {
+        deleteLocked(pointer);
+      }
+      if (store != null && store.logging()) {
+        Journal.appendCommit(store, tx.id(), stripes);
+      }
+    } finally {
+      unlockAll();
+    }
+    openTransactions.remove(tx);
+    if (store == null) {
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    store.transactionEnded(tx.id());
+    if (blocking) {
+      store.commit();
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    return store.commitAsync();
+  }
+
+  private void requireLive(long pointer) {
+    MemorySegment memory = segmentOf(pointer).memory();
+    lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
+  }
+
+  /** Turns the block of {@code pointer} into a link to {@code target}; all locks held. */
+  private void linkToPrepared(long pointer, long target) {
+    Stripe stripe = owners[Pointers.segment(pointer)];
+    NativeSegment segment = segments[Pointers.segment(pointer)];
+    MemorySegment memory = segment.memory();
+    long offset = Pointers.offsetBytes(pointer);
+    long header = memory.get(WORD, offset);
+    boolean linked = BlockLayout.kind(header) == KIND_LINK;
+    long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
+    int oldLength = linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
+    segment.beginWrite();
+    try {
+      memory.set(WORD, offset + HEADER_BYTES, target);
+      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
+          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
+      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
+      if (linked) {
+        freeBlock(stripe, oldTarget);
+      } else {
+        stripe.linkCount++;
+      }
+    } finally {
+      segment.endWrite();
+    }
+    stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
+    stripe.utilizedBytes -= oldLength; // the target's bytes were counted when prepared
+  }
+
+  /** Undoes a transaction's allocations; its pending updates and deletes are just dropped. */
+  void abortTransaction(PileTransaction tx) {
+    openTransactions.remove(tx);
+    if (closed) {
+      return; // the memory is gone; a persistent pile's recovery frees what was logged
+    }
+    for (int i = 0; i < tx.puts().size(); i++) {
+      try {
+        deleteLocked(tx.puts().get(i));
+      } catch (PointerException alreadyDeleted) {
+        // deleted through its pointer meanwhile
+      }
+    }
+    for (long target : tx.prepared().values()) {
+      releasePrepared(target);
+    }
+    if (store != null) {
+      store.transactionEnded(tx.id());
+      if (store.logging()) {
+        store.appendTransactionEnd(tx.id());
+      }
+    }
+  }
+
+  /** Recovery: frees what a transaction that never ended allocated. */
+  void releaseUnfinished(int kind, long pointer) {
+    if (kind == Journal.TX_TARGET) {
+      releasePrepared(pointer);
+    } else {
+      try {
+        deleteLocked(pointer);
+      } catch (PointerException alreadyGone) {
+        // freed before the crash
+      }
+    }
   }
 
   // =========================================================================================
@@ -1202,6 +1441,11 @@ final class OffHeapPile implements Pile {
       capacityBytes = 0;
       segmentCount = 0;
     }
+  }
+
+  /** The stripe owning the segment of {@code pointer}. */
+  Stripe stripeOwning(long pointer) {
+    return owners[Pointers.segment(pointer)];
   }
 
   int stripeCount() {
@@ -1481,6 +1725,10 @@ final class OffHeapPile implements Pile {
   private static final class Scratch {
     private static final int KEEP_BYTES = 64 * 1024;
     byte[] bytes = new byte[256];
+    // the value encoded by encodeForRewrite
+    int kind;
+    byte[] source;
+    int length;
     private MemorySegment staging;
 
     /** Encodes into {@link #bytes} (grown if needed) and returns the length. */

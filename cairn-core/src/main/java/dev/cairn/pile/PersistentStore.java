@@ -8,6 +8,8 @@ import dev.cairn.durability.FileHandle;
 import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogOptions;
+import dev.cairn.durability.LogReader;
+import dev.cairn.durability.ScanResult;
 import dev.cairn.durability.RealFileLayer;
 import dev.cairn.durability.Superblock;
 import dev.cairn.durability.WriteAheadLog;
@@ -80,6 +82,7 @@ final class PersistentStore {
   private final DirectoryLock lock;
   private final Superblock superblock;
   private final boolean logging;
+  private final boolean readOnly;
   private final ReentrantLock checkpointLock = new ReentrantLock();
   private final List<NativeSegment> retired = new ArrayList<>(); // guarded by itself
   private final AtomicBoolean checkpointWanted = new AtomicBoolean();
@@ -99,6 +102,14 @@ final class PersistentStore {
   private MemorySegment staging;
   private long checkpoints;
   private Recovery recovery;
+  // recovery: allocations of transactions with no commit or end record yet, by transaction id
+  private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
+  private int unfinishedTransactions;
+  // transactions that allocated and have not ended: id -> the log's end before their first record
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> openTransactions =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private long logEndLsn;
+  private Superblock.State openedState;
 
   /**
    * What opening found.
@@ -112,13 +123,14 @@ final class PersistentStore {
       long openMillis) {}
 
   private PersistentStore(FileLayer layer, Path directory, PileOptions options,
-      DirectoryLock lock, Superblock superblock) {
+      DirectoryLock lock, Superblock superblock, boolean readOnly) {
     this.layer = layer;
     this.directory = directory;
     this.options = options;
     this.lock = lock;
     this.superblock = superblock;
-    this.logging = options.durability() != Durability.NONE;
+    this.readOnly = readOnly;
+    this.logging = options.durability() != Durability.NONE && !readOnly;
   }
 
   // =========================================================================================
@@ -126,19 +138,36 @@ final class PersistentStore {
 
   static OffHeapPile open(FileLayer layer, Path directory, PileOptions options)
       throws IOException {
+    return open(layer, directory, options, false);
+  }
+
+  /**
+   * Opens the pile in {@code directory}. Read-only: the directory must hold a pile; the log is
+   * replayed into memory only, nothing is written, and every write to the pile throws.
+   */
+  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options, boolean readOnly)
+      throws IOException {
     long started = System.nanoTime();
+    Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
+    if (readOnly && !layer.exists(superblockFile)) {
+      throw new NoSuchFileException(superblockFile.toString(), null, "no pile in " + directory);
+    }
     layer.createDirectories(directory);
     DirectoryLock lock = layer instanceof RealFileLayer ? DirectoryLock.acquire(directory) : null;
     Superblock superblock = null;
     PersistentStore store = null;
     boolean success = false;
     try {
-      Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
       if (!layer.exists(superblockFile)) {
         create(layer, directory, options);
       }
-      superblock = Superblock.open(layer, superblockFile);
-      Superblock.State state = superblock.current();
+      Superblock.State state;
+      if (readOnly) {
+        state = Superblock.read(layer, superblockFile);
+      } else {
+        superblock = Superblock.open(layer, superblockFile);
+        state = superblock.current();
+      }
       Geometry geometry = Geometry.decode(superblockFile, state.payload());
       if ((readFlags(state.payload()) & FLAG_UNLOGGED_CHECKPOINT) != 0) {
         throw new CorruptFileException(superblockFile, 36, "a checkpoint of a pile without a"
@@ -155,8 +184,9 @@ final class PersistentStore {
           .logFileCount(options.logFileCount())
           .syncIntervalMillis(options.syncIntervalMillis())
           .build();
-      store = new PersistentStore(layer, directory, effective, lock, superblock);
+      store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly);
       store.geometry = geometry;
+      store.openedState = state;
       store.lastCheckpointLsn = state.checkpointLsn();
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey());
       store.pile = pile;
@@ -279,6 +309,27 @@ final class PersistentStore {
     boolean logExists = layer.exists(logDirectory.resolve(LogLayout.META_FILE_NAME));
     long records = 0;
     long bytes = 0;
+    if (readOnly) {
+      if (logExists) {
+        try (LogReader reader = LogReader.open(layer, logDirectory)) {
+          ScanResult scan = reader.scan(state.checkpointLsn(), this::replay);
+          records = scan.records();
+          bytes = scan.endLsn() - scan.fromLsn();
+          logEndLsn = scan.endLsn();
+        }
+      }
+      for (List<long[]> allocations : unfinished.values()) { // left as they are, but known
+        for (long[] allocation : allocations) {
+          if (allocation[0] == Journal.TX_TARGET && pile.segmentAt(
+              Pointers.segment(allocation[1])) != null) {
+            pile.stripeOwning(allocation[1]).pendingTargets++;
+          }
+        }
+      }
+      recovery = new Recovery(state.cleanShutdown(), records, bytes,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      return;
+    }
     if (logging || logExists) {
       LogOptions logOptions = LogOptions.builder()
           .fileBytes(options.logFileBytes())
@@ -297,6 +348,13 @@ final class PersistentStore {
       triggerBytes = capacity / 4;
       stallBytes = capacity - capacity / 4;
     }
+    for (List<long[]> allocations : unfinished.values()) { // transactions that never ended
+      for (long[] allocation : allocations) {
+        pile.releaseUnfinished((int) allocation[0], allocation[1]);
+      }
+    }
+    unfinishedTransactions = unfinished.size();
+    unfinished.clear();
     checkpoint(false); // durable recovered state, and the superblock says "in use"
     if (!logging && log != null) {
       log.close();
@@ -316,6 +374,22 @@ final class PersistentStore {
       switch (type) {
         case Journal.TYPE_OP -> pile.replayOp(payload);
         case Journal.TYPE_PURGE -> pile.replayPurge();
+        case Journal.TYPE_TX_ALLOC -> {
+          pile.replayOp(payload.asSlice(Journal.TX_ALLOC_PREFIX_BYTES));
+          unfinished.computeIfAbsent(payload.get(Journal.U64, 0), id -> new ArrayList<>())
+              .add(new long[] {payload.get(Journal.U32, 8), payload.get(Journal.U64, 16)});
+        }
+        case Journal.TYPE_TX_COMMIT -> {
+          int count = payload.get(Journal.U32, 8);
+          long at = Journal.TX_COMMIT_PREFIX_BYTES;
+          for (int i = 0; i < count; i++) {
+            long length = Integer.toUnsignedLong(payload.get(Journal.U32, at));
+            pile.replayOp(payload.asSlice(at + 8, length));
+            at += 8 + length;
+          }
+          unfinished.remove(payload.get(Journal.U64, 0));
+        }
+        case Journal.TYPE_TX_END -> unfinished.remove(payload.get(Journal.U64, 0));
         default -> throw new CorruptFileException(log == null ? directory : directory
             .resolve(PileFiles.LOG_DIRECTORY), lsn, "unknown pile record type " + type);
       }
@@ -360,6 +434,9 @@ final class PersistentStore {
 
   /** Before a write: fails fast if the pile failed, and holds writers while the log is full. */
   void admit() {
+    if (readOnly) {
+      throw new IllegalStateException("the pile in " + directory + " is open read-only");
+    }
     RuntimeException failed = failure;
     if (failed != null) {
       throw new DurabilityFailedException("the pile failed earlier and accepts no more writes;"
@@ -401,6 +478,43 @@ final class PersistentStore {
       throw new DurabilityFailedException("could not log a write (" + e.getMessage()
           + "); the pile accepts no more writes: reopen it to recover", e);
     }
+  }
+
+  /** A transaction is about to allocate: the log from here on must outlive checkpoints. */
+  void transactionAllocates(long txId) {
+    WriteAheadLog current = log;
+    if (current != null && !openTransactions.containsKey(txId)) {
+      openTransactions.putIfAbsent(txId, current.endLsn());
+    }
+  }
+
+  void transactionEnded(long txId) {
+    openTransactions.remove(txId);
+  }
+
+  void appendTransactionEnd(long txId) {
+    MemorySegment payload = MemorySegment.ofArray(new byte[8]);
+    payload.set(Journal.U64, 0, txId);
+    append(Journal.TYPE_TX_END, payload);
+  }
+
+  /** {@link #commit()} as a future, completed when the thread's last record is durable. */
+  java.util.concurrent.CompletableFuture<Void> commitAsync() {
+    long lsn = Journal.takeThreadLsn();
+    if (lsn == 0 || log == null) {
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    return log.commitAsync(lsn).handle((durable, error) -> {
+      if (error != null) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException
+            ? error.getCause() : error;
+        RuntimeException failed = cause instanceof RuntimeException runtime ? runtime
+            : new DurabilityFailedException(cause.getMessage(), cause);
+        fail(failed);
+        throw failed;
+      }
+      return null;
+    });
   }
 
   /** Logs a purge: one record, so that recovery drops everything or nothing. */
@@ -483,6 +597,9 @@ final class PersistentStore {
 
   /** Writes a checkpoint; see the class note. */
   void checkpoint(boolean clean) {
+    if (readOnly) {
+      return;
+    }
     checkpointLock.lock();
     try {
       RuntimeException failed = failure;
@@ -496,6 +613,9 @@ final class PersistentStore {
       }
       try {
         long checkpointLsn = log == null ? superblock.current().checkpointLsn() : log.endLsn();
+        for (long firstRecord : openTransactions.values()) { // recovery must see their records
+          checkpointLsn = Math.min(checkpointLsn, firstRecord);
+        }
         MetaImage image = pile.snapshotForCheckpoint(checkpointLsn);
         if (quiesce && image.anyDirty()) {
           superblock.write(superblock.current().checkpointLsn(), false,
@@ -507,6 +627,9 @@ final class PersistentStore {
         }
         if (created) {
           layer.syncDirectory(directory);
+        }
+        if (log != null) {
+          log.syncTo(checkpointLsn); // recovery resumes at C: the log up to it must be durable
         }
         int slot = 1 - geometry.metaSlot();
         MemorySegment meta = image.bytes();
@@ -674,7 +797,9 @@ final class PersistentStore {
       first = e;
     }
     try {
-      superblock.close();
+      if (superblock != null) {
+        superblock.close();
+      }
       if (lock != null) {
         lock.close();
       }
@@ -709,6 +834,11 @@ final class PersistentStore {
   // =========================================================================================
   // diagnostics
 
+  /** Transactions recovery found unfinished and undid at this open. */
+  int unfinishedTransactions() {
+    return unfinishedTransactions;
+  }
+
   Recovery recoveryInfo() {
     return recovery;
   }
@@ -723,6 +853,29 @@ final class PersistentStore {
 
   WriteAheadLog log() {
     return log;
+  }
+
+  /** The superblock state this open started from. */
+  Superblock.State openedState() {
+    return openedState;
+  }
+
+  Geometry geometry() {
+    checkpointLock.lock();
+    try {
+      return geometry;
+    } finally {
+      checkpointLock.unlock();
+    }
+  }
+
+  boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Where the log ends: as appended so far, or as a read-only open found it. */
+  long logEndLsn() {
+    return log != null ? log.endLsn() : logEndLsn;
   }
 
   Path directory() {

@@ -179,6 +179,9 @@ public interface Pile extends AutoCloseable {
    */
   void verify();
 
+  /** Starts a transaction: puts, updates and deletes that take effect together. */
+  Transaction beginTransaction();
+
   /**
    * Makes everything written so far durable in the pile's files and bounds the log: a
    * checkpoint. A persistent pile also checkpoints in the background when its log fills, and on

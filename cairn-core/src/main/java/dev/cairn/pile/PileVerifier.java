@@ -103,7 +103,9 @@ final class PileVerifier {
   }
 
   private void checkLinks() {
-    check(links.size() == targets.size(), "S5 %d links but %d link targets", links.size(), targets.size());
+    check(links.size() + stripe.pendingTargets == targets.size(),
+        "S5 %d links and %d targets of open transactions, but %d link targets", links.size(),
+        stripe.pendingTargets, targets.size());
     for (Map.Entry<Long, Long> link : links.entrySet()) {
       long target = link.getValue();
       Integer tag = targets.get(Pointers.addressOf(target));

@@ -80,6 +80,12 @@ final class Stripe extends ReentrantLock {
   /** The address of the block the last allocation through the pile reserved. */
   long lastAddress;
 
+  /** The pointer of the block the last put or prepared update in this stripe wrote. */
+  long lastPointer;
+
+  /** Link targets prepared by open transactions, not yet reached by a link (for verify). */
+  int pendingTargets;
+
   /** What the current operation wrote, in a persistent pile; null in a volatile one. */
   Journal journal;
 

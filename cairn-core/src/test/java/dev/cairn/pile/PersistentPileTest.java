@@ -182,4 +182,32 @@ class PersistentPileTest {
     bytes[at] ^= 1;
     return bytes;
   }
+
+  @Test
+  void inspectAndVerifyReadWithoutWriting() throws IOException {
+    Map<Long, byte[]> model = new HashMap<>();
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      churn(pile, model, new SplittableRandom(5), 2_000);
+    }
+    byte[] superblock = Files.readAllBytes(dir.resolve(PileFiles.SUPERBLOCK));
+    PileDirectory.Inspection info = PileDirectory.verify(dir);
+    assertThat(info.lastCloseClean()).isTrue();
+    assertThat(info.logRecordsSinceCheckpoint()).isZero();
+    assertThat(info.stats().objectCount()).isEqualTo(model.size());
+    assertThat(info.segmentBytes()).isEqualTo(1 << 20);
+    assertThat(Files.readAllBytes(dir.resolve(PileFiles.SUPERBLOCK))).isEqualTo(superblock);
+    try (Pile pile = PileDirectory.openReadOnly(dir, PileOptions.defaults())) {
+      assertMatches(pile, model);
+      assertThatThrownBy(() -> pile.put("x"))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("read-only");
+    }
+  }
+
+  @Test
+  void inspectingAnEmptyDirectoryFindsNoPile() {
+    assertThatThrownBy(() -> PileDirectory.inspect(dir))
+        .isInstanceOf(java.nio.file.NoSuchFileException.class)
+        .hasMessageContaining("no pile");
+  }
 }

@@ -39,8 +39,15 @@ class PileCrashTest {
         .build();
   }
 
-  /** One write the workload is making: what the state is if it took effect. */
-  private record InFlight(char kind, long pointer, byte[] value) {}
+  /**
+   * One write the workload is making: what the state is if it took effect. A transaction
+   * ('T') carries the whole state after it instead.
+   */
+  private record InFlight(char kind, long pointer, byte[] value, Map<Long, byte[]> after) {
+    InFlight(char kind, long pointer, byte[] value) {
+      this(kind, pointer, value, null);
+    }
+  }
 
   @Test
   void syncWritesSurvivePowerLossAnywhere() throws IOException {
@@ -136,6 +143,15 @@ class PileCrashTest {
       try {
         if (op == 0) {
           pile.checkpoint();
+        } else if (op == 1 && !live.isEmpty()) {
+          Map<Long, byte[]> after = new HashMap<>(model);
+          inFlight = new InFlight('T', 0, null, after);
+          runTransaction(pile, after, live, random);
+          model.clear();
+          model.putAll(after);
+          live.clear();
+          live.addAll(after.keySet());
+          live.sort(null);
         } else if (op < 10 || live.isEmpty()) {
           byte[] value = PileTestSupport.randomBytes(random, random.nextInt(400));
           inFlight = new InFlight('P', 0, value);
@@ -167,6 +183,31 @@ class PileCrashTest {
     return null;
   }
 
+  /** A transaction of a few puts, updates and deletes; {@code after} becomes its result. */
+  private static void runTransaction(Pile pile, Map<Long, byte[]> after, List<Long> live,
+      SplittableRandom random) {
+    List<Long> candidates = new ArrayList<>(live);
+    try (Transaction tx = pile.beginTransaction()) {
+      for (int i = 1 + random.nextInt(5); i > 0; i--) {
+        int op = random.nextInt(3);
+        if (op == 0 || candidates.isEmpty()) {
+          byte[] value = PileTestSupport.randomBytes(random, random.nextInt(300));
+          after.put(tx.put(value), value);
+        } else if (op == 1) {
+          long p = candidates.get(random.nextInt(candidates.size()));
+          byte[] value = PileTestSupport.randomBytes(random, random.nextInt(600));
+          tx.update(p, value);
+          after.put(p, value);
+        } else {
+          long p = candidates.remove(random.nextInt(candidates.size()));
+          tx.delete(p);
+          after.remove(p);
+        }
+      }
+      tx.commit();
+    }
+  }
+
   /** Drops a crashed pile's memory; every write it tries fails, as the disk is gone. */
   private static void abandon(OffHeapPile pile) {
     try {
@@ -185,6 +226,12 @@ class PileCrashTest {
     pile.verify(); // I5
     Map<Long, byte[]> found = new HashMap<>();
     pile.forEach((pointer, kind, size) -> found.put(pointer, pile.getBytes(pointer)));
+    if (inFlight != null && inFlight.kind == 'T') { // all of the transaction, or none (I2)
+      assertThat(sameContent(model, found) || sameContent(inFlight.after, found))
+          .as("%s: state is neither before nor after the transaction in flight", where)
+          .isTrue();
+      return;
+    }
     Map<Long, byte[]> extra = new HashMap<>(found);
     for (Map.Entry<Long, byte[]> e : model.entrySet()) {
       long p = e.getKey();
@@ -224,6 +271,12 @@ class PileCrashTest {
           pile.getBytes(inFlight.pointer);
         } catch (StalePointerException deleted) {
           model.remove(inFlight.pointer);
+        }
+      }
+      case 'T' -> {
+        if (holds(pile, inFlight.after)) {
+          model.clear();
+          model.putAll(inFlight.after);
         }
       }
       default -> throw new IllegalStateException();

@@ -1,0 +1,159 @@
+package dev.cairn.pile;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@link Transaction} of an {@link OffHeapPile}: what it put, the values it prepared for its
+ * updates, and what it will delete. The pile does the work; this class keeps the books.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * put      allocates and writes the value at once (a normal block), logged as a TX_ALLOC
+ *          record naming the transaction and the pointer.
+ * update   writes the new value at once into a link target block in the pointer's stripe,
+ *          logged as TX_ALLOC too; the original block is untouched until commit.
+ * delete   only remembered.
+ * commit   under every stripe lock: checks every updated and deleted pointer, then turns each
+ *          updated block into a link to its prepared target and frees the deleted ones; one
+ *          TX_COMMIT record holds all of it. Nothing a commit does allocates, so it cannot run
+ *          out of space half way.
+ * rollback frees the puts and the prepared targets (ordinary logged writes), then logs TX_END.
+ * crash    recovery frees the allocations of every transaction with TX_ALLOC records but no
+ *          TX_COMMIT or TX_END: so none of an unfinished transaction survives (I2, I4).
+ * }</pre>
+ */
+final class PileTransaction implements Transaction {
+
+  private enum State { OPEN, COMMITTED, ROLLED_BACK }
+
+  private final OffHeapPile pile;
+  private final long id;
+  private final LongList puts = new LongList();
+  private final Map<Long, Long> prepared = new LinkedHashMap<>(); // pointer -> target pointer
+  private final Map<Long, Object> preparedValues = new LinkedHashMap<>();
+  private final Set<Long> deletes = new LinkedHashSet<>();
+  private State state = State.OPEN;
+
+  PileTransaction(OffHeapPile pile, long id) {
+    this.pile = pile;
+    this.id = id;
+  }
+
+  long id() {
+    return id;
+  }
+
+  @Override
+  public long put(Object value) {
+    Objects.requireNonNull(value, "value");
+    checkOpen();
+    long pointer = pile.putInTransaction(this, value);
+    puts.add(pointer);
+    return pointer;
+  }
+
+  @Override
+  public void update(long pointer, Object value) {
+    Objects.requireNonNull(value, "value");
+    checkOpen();
+    if (deletes.contains(pointer)) {
+      throw new StalePointerException(pointer, "deleted earlier in this transaction");
+    }
+    long target = pile.prepareUpdate(this, pointer, value);
+    Long earlier = prepared.put(pointer, target);
+    preparedValues.put(pointer, value);
+    if (earlier != null) {
+      pile.releasePrepared(earlier);
+    }
+  }
+
+  @Override
+  public void delete(long pointer) {
+    checkOpen();
+    if (!deletes.contains(pointer)) {
+      pile.sizeOf(pointer); // fails now for a pointer that is already stale
+      deletes.add(pointer);
+    }
+    Long target = prepared.remove(pointer);
+    preparedValues.remove(pointer);
+    if (target != null) {
+      pile.releasePrepared(target);
+    }
+  }
+
+  @Override
+  public Object get(long pointer) {
+    checkOpen();
+    if (deletes.contains(pointer)) {
+      throw new StalePointerException(pointer, "deleted in this transaction");
+    }
+    Object value = preparedValues.get(pointer);
+    if (value instanceof byte[] bytes) {
+      return bytes.clone();
+    }
+    return value != null ? value : pile.get(pointer);
+  }
+
+  @Override
+  public void commit() {
+    commit(true).join();
+  }
+
+  @Override
+  public CompletableFuture<Void> commitAsync() {
+    return commit(false);
+  }
+
+  private CompletableFuture<Void> commit(boolean blocking) {
+    checkOpen();
+    try {
+      CompletableFuture<Void> durable = pile.commitTransaction(this, blocking);
+      state = State.COMMITTED;
+      return durable;
+    } catch (PointerException conflict) {
+      rollback();
+      throw conflict;
+    }
+  }
+
+  @Override
+  public void rollback() {
+    if (state != State.OPEN) {
+      return;
+    }
+    state = State.ROLLED_BACK;
+    pile.abortTransaction(this);
+  }
+
+  @Override
+  public void close() {
+    rollback();
+  }
+
+  private void checkOpen() {
+    if (state != State.OPEN) {
+      throw new IllegalStateException("transaction " + id + " is " + state.name().toLowerCase()
+          .replace('_', ' '));
+    }
+  }
+
+  // for the pile
+
+  LongList puts() {
+    return puts;
+  }
+
+  Map<Long, Long> prepared() {
+    return prepared;
+  }
+
+  Set<Long> deletes() {
+    return deletes;
+  }
+}
