@@ -58,10 +58,16 @@ public final class CodecRegistry {
   private final ClassValue<Integer> idByClass;
   /** The object types, or null if the registry allows none (no allow rule, no catalog). */
   private final ObjectTypes objects;
+  // what the registry was built from, for withCatalog
+  private final Set<Class<?>> allowed;
+  private final Set<String> packages;
 
-  private CodecRegistry(Codec<?>[] byId, ObjectTypes objects) {
+  private CodecRegistry(Codec<?>[] byId, ObjectTypes objects, Set<Class<?>> allowed,
+      Set<String> packages) {
     this.byId = byId;
     this.objects = objects;
+    this.allowed = Set.copyOf(allowed);
+    this.packages = Set.copyOf(packages);
     Map<Class<?>, Integer> ids = new HashMap<>();
     for (int id = 0; id < byId.length; id++) {
       if (byId[id] != null) {
@@ -124,6 +130,21 @@ public final class CodecRegistry {
       throw new UnknownTypeException("no codec registered for stored type id " + typeId);
     }
     return (Codec<T>) codec;
+  }
+
+  /**
+   * A registry with the same codecs and allowed types whose schemas live in {@code catalog}: how
+   * a persistent pile keeps the schemas of its objects with its data. The new registry loads the
+   * catalog now; it shares nothing with this one.
+   *
+   * {@snippet :
+   * CodecRegistry forThisPile = codecs.withCatalog(pileCatalog);
+   * }
+   */
+  public CodecRegistry withCatalog(TypeCatalog catalog) {
+    Objects.requireNonNull(catalog, "catalog");
+    return new CodecRegistry(byId, new ObjectTypes(byId, allowed, packages, catalog), allowed,
+        packages);
   }
 
   /**
@@ -246,7 +267,7 @@ public final class CodecRegistry {
           ? null
           : new ObjectTypes(codecs, allowed, packages,
               catalog != null ? catalog : TypeCatalog.inMemory());
-      return new CodecRegistry(codecs, objects);
+      return new CodecRegistry(codecs, objects, allowed, packages);
     }
   }
 }

@@ -102,6 +102,7 @@ final class PersistentStore {
   private MemorySegment staging;
   private long checkpoints;
   private Recovery recovery;
+  private PileTypeCatalog catalog;
   // recovery: allocations of transactions with no commit or end record yet, by transaction id
   private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
   private int unfinishedTransactions;
@@ -156,6 +157,7 @@ final class PersistentStore {
     DirectoryLock lock = layer instanceof RealFileLayer ? DirectoryLock.acquire(directory) : null;
     Superblock superblock = null;
     PersistentStore store = null;
+    PileTypeCatalog catalog = null;
     boolean success = false;
     try {
       if (!layer.exists(superblockFile)) {
@@ -174,17 +176,19 @@ final class PersistentStore {
             + " log (durability NONE) was interrupted by a crash while it wrote segment files in"
             + " place; they hold a mix of two states and no log can repair them");
       }
+      catalog = new PileTypeCatalog(layer, directory, readOnly);
       PileOptions effective = PileOptions.builder()
           .segmentBytes(geometry.segmentBytes())
           .stripes(geometry.stripes())
           .maxMemoryBytes(Math.max(options.maxMemoryBytes(), geometry.segmentBytes()))
-          .codecs(options.codecs())
+          .codecs(options.codecs().withCatalog(catalog))
           .durability(options.durability())
           .logFileBytes(options.logFileBytes())
           .logFileCount(options.logFileCount())
           .syncIntervalMillis(options.syncIntervalMillis())
           .build();
       store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly);
+      store.catalog = catalog;
       store.geometry = geometry;
       store.openedState = state;
       store.lastCheckpointLsn = state.checkpointLsn();
@@ -199,6 +203,9 @@ final class PersistentStore {
         if (store != null) {
           store.abandon();
         } else {
+          if (catalog != null) {
+            catalog.close();
+          }
           if (superblock != null) {
             superblock.close();
           }
@@ -216,7 +223,7 @@ final class PersistentStore {
     for (Path entry : layer.list(directory)) {
       String name = entry.getFileName().toString();
       if (PileFiles.segmentIndexOf(entry) >= 0 || name.startsWith("pile-meta.")
-          || name.startsWith(PileFiles.SUPERBLOCK)) {
+          || name.startsWith(PileFiles.SUPERBLOCK) || name.equals(PileTypeCatalog.FILE_NAME)) {
         layer.delete(entry);
       } else if (name.equals(PileFiles.LOG_DIRECTORY)) {
         for (Path file : layer.list(entry)) {
@@ -229,6 +236,7 @@ final class PersistentStore {
         System.currentTimeMillis());
     MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
     writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
+    PileTypeCatalog.create(layer, directory);
     geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
         .checkpointMillis());
     layer.syncDirectory(directory);
@@ -797,6 +805,9 @@ final class PersistentStore {
       first = e;
     }
     try {
+      if (catalog != null) {
+        catalog.close();
+      }
       if (superblock != null) {
         superblock.close();
       }

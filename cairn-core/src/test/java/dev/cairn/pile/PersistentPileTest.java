@@ -210,4 +210,55 @@ class PersistentPileTest {
         .isInstanceOf(java.nio.file.NoSuchFileException.class)
         .hasMessageContaining("no pile");
   }
+
+  private PileOptions personOptions() {
+    return PileOptions.builder()
+        .segmentBytes(1 << 20)
+        .codecs(dev.cairn.codec.CodecRegistry.builder()
+            .allow(dev.cairn.codec.Person.class)
+            .build())
+        .build();
+  }
+
+  @Test
+  void objectsSurviveReopenWithTheirSchemasStoredInThePile() throws IOException {
+    dev.cairn.codec.Person ada = dev.cairn.codec.Person.sample(7);
+    long p;
+    try (Pile pile = Pile.open(dir, personOptions())) {
+      p = pile.put(ada);
+    }
+    assertThat(Files.size(dir.resolve(PileTypeCatalog.FILE_NAME))).isGreaterThan(16);
+    // a new registry learns the ids from the pile's catalog, not from the order of first use
+    try (Pile pile = Pile.open(dir, personOptions())) {
+      assertThat(pile.get(p)).isEqualTo(ada);
+      assertThat(pile.put(dev.cairn.codec.Person.sample(8))).isNotZero();
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) { // Person not allowed
+      assertThatThrownBy(() -> pile.get(p)).isInstanceOf(dev.cairn.codec.UnknownTypeException.class);
+    }
+  }
+
+  @Test
+  void aTornCatalogTailIsIgnoredButDamageBeforeTheEndIsReported() throws IOException {
+    long p;
+    try (Pile pile = Pile.open(dir, personOptions())) {
+      p = pile.put(dev.cairn.codec.Person.sample(1));
+    }
+    Path catalog = dir.resolve(PileTypeCatalog.FILE_NAME);
+    byte[] good = Files.readAllBytes(catalog);
+    // a crash while appending a second schema: its entry is cut short
+    byte[] torn = java.util.Arrays.copyOf(good, good.length + 11);
+    torn[good.length] = 40;
+    Files.write(catalog, torn);
+    try (Pile pile = Pile.open(dir, personOptions())) {
+      assertThat(pile.get(p)).isEqualTo(dev.cairn.codec.Person.sample(1));
+    }
+    assertThat(Files.readAllBytes(catalog)).as("the torn tail was cut off").isEqualTo(good);
+    byte[] damaged = torn.clone();
+    damaged[24] ^= 0x40; // inside the first schema, with bytes after it: not a torn append
+    Files.write(catalog, damaged);
+    assertThatThrownBy(() -> Pile.open(dir, personOptions()))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining(PileTypeCatalog.FILE_NAME);
+  }
 }
