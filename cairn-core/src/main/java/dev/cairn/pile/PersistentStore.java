@@ -642,9 +642,10 @@ final class PersistentStore {
         int slot = 1 - geometry.metaSlot();
         MemorySegment meta = image.bytes();
         writeMetaFile(layer, PileFiles.metaFile(directory, slot), meta);
-        geometry = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
+        Geometry next = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
             System.currentTimeMillis());
-        superblock.write(checkpointLsn, clean, geometry.encode());
+        superblock.write(checkpointLsn, clean, next.encode());
+        geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints++;
         if (log != null) {
@@ -664,6 +665,9 @@ final class PersistentStore {
           "checkpoint of " + directory + " failed: " + e.getMessage(), e);
       fail(failed);
       throw failed;
+    } catch (RuntimeException e) {
+      fail(e); // the files' state is unknown: no further checkpoint may build on it
+      throw e;
     } finally {
       checkpointLock.unlock();
       synchronized (signal) {
