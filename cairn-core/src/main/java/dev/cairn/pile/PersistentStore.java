@@ -833,9 +833,13 @@ final class PersistentStore {
     }
   }
 
-  /** After a failed open: release what was taken. */
-  private void abandon() {
-    closing = true;
+  /**
+   * After a failed open, or to play a crash in tests: releases memory and files without a
+   * checkpoint, so the files stay as a crash would leave them (the log forced, as after a
+   * SYNC write).
+   */
+  void abandon() {
+    stopCheckpointer();
     if (pile != null) {
       pile.releaseAllMemory();
     }

@@ -1,0 +1,159 @@
+package dev.cairn.pile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.durability.RealFileLayer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Flips, zeroes and truncates bytes in every kind of file of a crashed persistent pile
+ * (superblock, metadata, segments, log, type catalog), then opens it. Opening must give a clear
+ * exception or a correct recovery: never a JVM crash, an Error, or, outside the value bytes of a
+ * segment (which carry no checksum, see DURABILITY.md), a wrong value.
+ */
+class PileCorruptionFuzzTest {
+
+  private static final int TRIALS = Integer.getInteger("cairn.fuzz.trials", 150);
+
+  @TempDir Path root;
+
+  @Test
+  void damagedFilesGiveAClearErrorOrACorrectPile() throws IOException {
+    long seed = PileTestSupport.seed("damagedFilesGiveAClearErrorOrACorrectPile");
+    SplittableRandom random = new SplittableRandom(seed);
+    Path template = root.resolve("template");
+    Map<Long, byte[]> model = new HashMap<>();
+    OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, template,
+        PersistentPileTest.options(Durability.SYNC));
+    PersistentPileTest.churn(pile, model, random, 3_000);
+    pile.checkpoint();
+    PersistentPileTest.churn(pile, model, random, 1_000); // left in the log: replayed at open
+    pile.store().abandon(); // a crash after the last SYNC write
+    List<Path> files = filesOf(template);
+
+    int opened = 0;
+    int refused = 0;
+    for (int trial = 0; trial < TRIALS; trial++) {
+      Path dir = root.resolve("trial-" + trial);
+      copy(template, dir);
+      Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
+      String damage = damage(victim, random);
+      String where = "seed " + seed + " trial " + trial + ": " + damage;
+      OffHeapPile reopened;
+      try {
+        reopened = PersistentStore.open(RealFileLayer.INSTANCE, dir,
+            PersistentPileTest.options(Durability.SYNC));
+      } catch (PileException | IOException refusedClearly) {
+        assertThat(refusedClearly.getMessage()).as(where).isNotBlank();
+        refused++;
+        continue;
+      } catch (RuntimeException other) {
+        throw new AssertionError(where + ": open failed with an unclear exception", other);
+      }
+      opened++;
+      try (reopened) {
+        boolean valueBytesOnly = PileFiles.segmentIndexOf(victim) >= 0
+            && !damage.contains("offset 0-");
+        checkOpened(reopened, model, where, valueBytesOnly);
+      }
+      deleteTree(dir);
+    }
+    System.out.println("[fuzz] " + TRIALS + " trials: " + opened + " opened, " + refused
+        + " refused with a clear exception");
+  }
+
+  /** A pile that opened: consistent, or it says it is not; and its values right. */
+  private static void checkOpened(Pile pile, Map<Long, byte[]> model, String where,
+      boolean valueBytesOnly) {
+    try {
+      pile.verify();
+    } catch (PileException reported) {
+      return; // the damage is reported: fine
+    }
+    for (Map.Entry<Long, byte[]> e : model.entrySet()) {
+      byte[] stored;
+      try {
+        stored = pile.getBytes(e.getKey());
+      } catch (PileException reported) {
+        if (valueBytesOnly) {
+          continue;
+        }
+        throw new AssertionError(where + ": a value became unreadable yet verify passed",
+            reported);
+      }
+      if (!valueBytesOnly) {
+        assertThat(stored).as("%s: value at %x", where, e.getKey()).isEqualTo(e.getValue());
+      }
+    }
+  }
+
+  /** Flips a byte, zeroes a sector's worth, or truncates the file; says what it did. */
+  private static String damage(Path file, SplittableRandom random) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    String name = file.getFileName().toString();
+    if (bytes.length == 0) {
+      return "nothing to damage in empty " + name;
+    }
+    // aim at the start of the file half of the time: the headers are what open reads
+    int at = random.nextBoolean() ? random.nextInt(Math.min(bytes.length, 4096))
+        : random.nextInt(bytes.length);
+    switch (random.nextInt(3)) {
+      case 0 -> {
+        bytes[at] ^= (byte) (1 << random.nextInt(8));
+        Files.write(file, bytes);
+        return "flipped a bit of " + name + " at offset " + (at < 64 ? "0-63" : at);
+      }
+      case 1 -> {
+        int end = Math.min(bytes.length, at + 512);
+        java.util.Arrays.fill(bytes, at, end, (byte) 0);
+        Files.write(file, bytes);
+        return "zeroed " + name + " at offset " + (at < 64 ? "0-" + end : at + "-" + end);
+      }
+      default -> {
+        Files.write(file, java.util.Arrays.copyOf(bytes, at));
+        return "truncated " + name + " at offset " + (at < 64 ? "0-" + at : at);
+      }
+    }
+  }
+
+  private static List<Path> filesOf(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return new ArrayList<>(walk.filter(Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().equals("cairn.lock"))
+          .sorted()
+          .toList());
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path source : walk.sorted().toList()) {
+        Path target = to.resolve(from.relativize(source));
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}
