@@ -616,6 +616,7 @@ final class PersistentStore {
             failed);
       }
       boolean quiesce = log == null;
+      boolean inPlace = false; // from the first write a failure can leave half done
       if (quiesce) {
         pile.lockAll();
       }
@@ -625,13 +626,18 @@ final class PersistentStore {
           checkpointLsn = Math.min(checkpointLsn, firstRecord);
         }
         MetaImage image = pile.snapshotForCheckpoint(checkpointLsn);
-        if (quiesce && image.anyDirty()) {
-          superblock.write(superblock.current().checkpointLsn(), false,
-              withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
-        }
+        // First what the current checkpoint does not use: files of segments born since (written
+        // whole, so that later in-place writes never need new blocks) and the metadata slot the
+        // superblock does not name. A failure here, a full disk say, leaves the pile as it was.
+        List<Integer> existing = new ArrayList<>();
         boolean created = false;
         for (int i = 0; i < image.segmentCount(); i++) {
-          created |= writeSegment(image.segment(i), image.owner(i));
+          if (image.segment(i).hasFile()) {
+            existing.add(i);
+          } else {
+            writeSegment(image.segment(i), image.owner(i));
+            created = true;
+          }
         }
         if (created) {
           layer.syncDirectory(directory);
@@ -644,6 +650,16 @@ final class PersistentStore {
         writeMetaFile(layer, PileFiles.metaFile(directory, slot), meta);
         Geometry next = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
             System.currentTimeMillis());
+        // Then in place: dirty pages of segments the current checkpoint holds. Without a log
+        // nothing could repair a crash from here on, so the superblock says so meanwhile.
+        inPlace = true;
+        if (quiesce && image.anyDirty()) {
+          superblock.write(superblock.current().checkpointLsn(), false,
+              withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
+        }
+        for (int i : existing) {
+          writeSegment(image.segment(i), image.owner(i));
+        }
         superblock.write(checkpointLsn, clean, next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
@@ -655,19 +671,20 @@ final class PersistentStore {
           layer.delete(PileFiles.segmentFile(directory, gone.index()));
           pile.releaseRetired(gone);
         }
+      } catch (IOException | RuntimeException e) {
+        RuntimeException error = e instanceof DurabilityFailedException known ? known
+            : new DurabilityFailedException("checkpoint of " + directory + " failed: "
+                + e.getMessage() + (inPlace ? "" : " (before changing any file the pile uses:"
+                + " the pile is intact and a later checkpoint can succeed)"), e);
+        if (inPlace) {
+          fail(error); // the files' state is unknown: no further checkpoint may build on it
+        }
+        throw error;
       } finally {
         if (quiesce) {
           pile.unlockAll();
         }
       }
-    } catch (IOException e) {
-      DurabilityFailedException failed = new DurabilityFailedException(
-          "checkpoint of " + directory + " failed: " + e.getMessage(), e);
-      fail(failed);
-      throw failed;
-    } catch (RuntimeException e) {
-      fail(e); // the files' state is unknown: no further checkpoint may build on it
-      throw e;
     } finally {
       checkpointLock.unlock();
       synchronized (signal) {
@@ -689,6 +706,14 @@ final class PersistentStore {
     boolean fresh = !segment.hasFile();
     if (!fresh && segment.dirtyPageCount() == 0) {
       return false;
+    }
+    if (fresh) { // written whole: no holes, so in-place writes never need new blocks
+      owner.lock();
+      try {
+        segment.markAllDirty();
+      } finally {
+        owner.unlock();
+      }
     }
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
@@ -728,9 +753,6 @@ final class PersistentStore {
           log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
         }
         writeStaged(handle, stage, pages, staged);
-      }
-      if (handle.size() < segmentBytes) { // untouched tail of a fresh segment: zeros
-        handle.write(MemorySegment.ofArray(new byte[8]), segmentBytes - 8);
       }
       handle.force();
     }

@@ -202,7 +202,7 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /** Bytes of blocks in use: every named file's size rounded up to pages. */
-  synchronized long usedBytes() {
+  public synchronized long usedBytes() {
     long used = 0;
     IdentityHashMap<Inode, Boolean> seen = new IdentityHashMap<>();
     for (Inode inode : names.values()) {

@@ -398,4 +398,57 @@ class PileCrashTest {
     }
     return true;
   }
+
+  // ------------------------------------------------------------------------------------------
+
+  @Test
+  void afterAFailedFsyncNothingMoreIsAcknowledgedAndReopenRecovers() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    OffHeapPile pile = PersistentStore.open(disk, DIR, options(Durability.SYNC));
+    Map<Long, byte[]> model = new HashMap<>();
+    PersistentPileTest.churn(pile, model, new SplittableRandom(11), 300);
+    disk.failNextForce(null, 5); // the next force of any file fails
+    byte[] doomed = PileTestSupport.randomBytes(new SplittableRandom(12), 50);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> pile.put(doomed))
+        .isInstanceOf(dev.cairn.durability.DurabilityFailedException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> pile.put("after the failure"))
+        .isInstanceOf(dev.cairn.durability.DurabilityFailedException.class)
+        .hasMessageContaining("reopen");
+    abandon(pile);
+    disk.processCrash();
+    OffHeapPile reopened = PersistentStore.open(disk, DIR, options(Durability.SYNC));
+    // every acknowledged write is there; the failed one may be (its bytes may have reached
+    // the disk before the force failed), but nothing after it
+    InFlight maybe = new InFlight('P', 0, doomed);
+    assertState(reopened, model, maybe, "after a failed fsync");
+    reopened.close();
+  }
+
+  @Test
+  void aFullDiskIsAnExceptionAndTheLastCheckpointSurvives() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    OffHeapPile pile = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    Map<Long, byte[]> model = new HashMap<>();
+    PersistentPileTest.churn(pile, model, new SplittableRandom(13), 300);
+    pile.checkpoint();
+    Map<Long, byte[]> checkpointed = new HashMap<>(model);
+    disk.setCapacityBytes(disk.usedBytes()); // nothing more fits
+    PersistentPileTest.churn(pile, model, new SplittableRandom(14), 3_000); // new segments
+    org.assertj.core.api.Assertions.assertThatThrownBy(pile::checkpoint)
+        .isInstanceOf(dev.cairn.durability.DurabilityFailedException.class)
+        .hasMessageContaining("No space left");
+    abandon(pile);
+    disk.processCrash();
+    disk.setCapacityBytes(Long.MAX_VALUE);
+    OffHeapPile reopened;
+    try {
+      reopened = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    } catch (dev.cairn.durability.CorruptFileException interrupted) {
+      // without a log, a checkpoint that failed while writing pages in place loses the pile;
+      // with the disk full before any page was written it must not come to that
+      throw new AssertionError("the failed checkpoint damaged the pile", interrupted);
+    }
+    assertState(reopened, checkpointed, null, "after a full disk");
+    reopened.close();
+  }
 }
