@@ -1248,8 +1248,24 @@ final class OffHeapPile implements Pile {
    * Applies a transaction under every stripe lock: checks first, then links updated blocks to
    * their prepared targets and frees deleted ones, logged as one record.
    */
+  /** What a committing thread waits for. */
+  enum CommitWait {
+    /** The pile's own durability: in SYNC, the force. */
+    BLOCK,
+    /** Nothing; a future completes when the commit is durable. */
+    FUTURE,
+    /** Nothing; a force is asked for. */
+    FORCE_SOON,
+    /** Nothing at all: durable with the next force or checkpoint. */
+    NONE
+  }
+
+  boolean hasLog() {
+    return store != null && store.logging();
+  }
+
   java.util.concurrent.CompletableFuture<Void> commitTransaction(PileTransaction tx,
-      boolean blocking) {
+      CommitWait wait) {
     checkOpen();
     if (store != null) {
       store.admit();
@@ -1280,11 +1296,17 @@ final class OffHeapPile implements Pile {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
     store.transactionEnded(tx.id());
-    if (blocking) {
-      store.commit();
-      return java.util.concurrent.CompletableFuture.completedFuture(null);
-    }
-    return store.commitAsync();
+    return switch (wait) {
+      case BLOCK -> {
+        store.commit();
+        yield java.util.concurrent.CompletableFuture.completedFuture(null);
+      }
+      case FUTURE, FORCE_SOON -> store.commitAsync();
+      case NONE -> {
+        Journal.takeThreadLsn();
+        yield java.util.concurrent.CompletableFuture.completedFuture(null);
+      }
+    };
   }
 
   private void requireLive(long pointer) {

@@ -506,13 +506,16 @@ final class PersistentStore {
     append(Journal.TYPE_TX_END, payload);
   }
 
-  /** {@link #commit()} as a future, completed when the thread's last record is durable. */
+  /**
+   * A future completed when the thread's last record is durable; asks for a force in every mode
+   * (what a caller who chose an asynchronous commit wants, even in a PERIODIC pile).
+   */
   java.util.concurrent.CompletableFuture<Void> commitAsync() {
     long lsn = Journal.takeThreadLsn();
     if (lsn == 0 || log == null) {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
-    return log.commitAsync(lsn).handle((durable, error) -> {
+    return log.awaitDurable(lsn).handle((durable, error) -> {
       if (error != null) {
         Throwable cause = error instanceof java.util.concurrent.CompletionException
             ? error.getCause() : error;

@@ -102,18 +102,32 @@ final class PileTransaction implements Transaction {
 
   @Override
   public void commit() {
-    commit(true).join();
+    commit(OffHeapPile.CommitWait.BLOCK).join();
+  }
+
+  @Override
+  public void commit(Durability level) {
+    checkOpen();
+    if (level != Durability.NONE && !pile.hasLog()) {
+      throw new IllegalArgumentException("the pile has no log (durability NONE): a commit can"
+          + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
+    }
+    commit(switch (level) {
+      case SYNC -> OffHeapPile.CommitWait.BLOCK;
+      case PERIODIC -> OffHeapPile.CommitWait.FORCE_SOON;
+      case NONE -> OffHeapPile.CommitWait.NONE;
+    });
   }
 
   @Override
   public CompletableFuture<Void> commitAsync() {
-    return commit(false);
+    return commit(OffHeapPile.CommitWait.FUTURE);
   }
 
-  private CompletableFuture<Void> commit(boolean blocking) {
+  private CompletableFuture<Void> commit(OffHeapPile.CommitWait wait) {
     checkOpen();
     try {
-      CompletableFuture<Void> durable = pile.commitTransaction(this, blocking);
+      CompletableFuture<Void> durable = pile.commitTransaction(this, wait);
       state = State.COMMITTED;
       return durable;
     } catch (PointerException conflict) {

@@ -59,6 +59,19 @@ public interface Transaction extends AutoCloseable {
   void commit();
 
   /**
+   * Commits with a durability of its own, for a transaction that matters more or less than the
+   * pile's default. In a pile with a log ({@link Durability#PERIODIC} or {@link
+   * Durability#SYNC}): {@code SYNC} returns once the commit is on stable storage; {@code
+   * PERIODIC} asks for a force and returns at once (durable within one force, as {@link
+   * #commitAsync()} without the future); {@code NONE} returns at once and leaves the commit to
+   * the next force or checkpoint. In a pile without a log only {@code NONE} is possible.
+   *
+   * @throws IllegalArgumentException if the pile has no log and {@code level} is not NONE;
+   *     nothing is applied
+   */
+  void commit(Durability level);
+
+  /**
    * Applies everything atomically now and returns a future that completes when the commit is
    * durable as the pile's {@link Durability} says. Conflicts throw here, as in {@link #commit()}.
    */

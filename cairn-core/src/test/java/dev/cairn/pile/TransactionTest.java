@@ -174,4 +174,36 @@ class TransactionTest {
     }
     PersistentPileTest.assertMatches(pile, model);
   }
+
+  @Test
+  void aTransactionMayChooseItsOwnDurability() throws IOException {
+    Pile pile = pile("sync");
+    long fast;
+    try (Transaction tx = pile.beginTransaction()) {
+      fast = tx.put("fast");
+      tx.commit(Durability.NONE);
+    }
+    long soon;
+    try (Transaction tx = pile.beginTransaction()) {
+      soon = tx.put("soon");
+      tx.commit(Durability.PERIODIC);
+    }
+    assertThat(pile.get(fast)).isEqualTo("fast");
+    assertThat(pile.get(soon)).isEqualTo("soon");
+    pile.close();
+    this.pile = Pile.open(dir, PersistentPileTest.options(Durability.SYNC));
+    assertThat(this.pile.get(fast)).isEqualTo("fast");
+  }
+
+  @Test
+  void aPileWithoutALogRefusesADurableCommit() throws IOException {
+    Pile pile = pile("none");
+    Transaction tx = pile.beginTransaction();
+    long p = tx.put("x");
+    assertThatThrownBy(() -> tx.commit(Durability.SYNC))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("checkpoint");
+    tx.commit(Durability.NONE);
+    assertThat(pile.get(p)).isEqualTo("x");
+  }
 }
