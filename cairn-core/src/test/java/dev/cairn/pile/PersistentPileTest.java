@@ -78,7 +78,7 @@ class PersistentPileTest {
     Map<Long, byte[]> model = new HashMap<>();
     PileStats before;
     try (Pile pile = Pile.open(dir, options(durability))) {
-      churn(pile, model, new SplittableRandom(1), 20_000);
+      churn(pile, model, new SplittableRandom(1), 6_000);
       assertMatches(pile, model);
       before = pile.stats();
     }
@@ -88,7 +88,7 @@ class PersistentPileTest {
       assertThat(recovery.recordsReplayed()).isZero();
       assertThat(pile.stats()).isEqualTo(before);
       assertMatches(pile, model);
-      churn(pile, model, new SplittableRandom(2), 5_000);
+      churn(pile, model, new SplittableRandom(2), 2_000);
       assertMatches(pile, model);
     }
     try (Pile pile = Pile.open(dir, options(durability))) {
