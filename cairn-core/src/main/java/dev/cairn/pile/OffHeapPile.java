@@ -919,28 +919,36 @@ final class OffHeapPile implements Pile {
             targetMemory, targetOffset, seal(targetTag, address), kind, stripe.allocatedGranules,
             length, true, 0);
         touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
-        segment.beginWrite();
-        try {
-          memory.set(
-              WORD,
-              offset + HEADER_BYTES,
-              Pointers.pointer(targetTag, targetSegment.index(), targetOffset));
-          BlockLayout.writeLive(
-              memory, offset, BlockLayout.tag(header), KIND_LINK, BlockLayout.sizeGranules(header),
-              Long.BYTES, false, header & PREV_FREE);
-          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
-          if (linked) {
-            freeBlock(stripe, oldTarget);
-          } else {
-            stripe.linkCount++;
-          }
-        } finally {
-          segment.endWrite();
-        }
+        becomeLink(stripe, segment, offset, header,
+            Pointers.pointer(targetTag, targetSegment.index(), targetOffset), oldTarget);
       }
       stripe.utilizedBytes += length - oldLength;
     } finally {
       stripe.unlock();
+    }
+  }
+
+  /**
+   * Turns the live block at {@code offset} into a link to {@code target}, in the segment's write
+   * section, and frees the block's previous target ({@code oldTarget}, or {@code NIL} if it held
+   * its value itself).
+   */
+  private void becomeLink(
+      Stripe stripe, NativeSegment segment, long offset, long header, long target, long oldTarget) {
+    MemorySegment memory = segment.memory();
+    segment.beginWrite();
+    try {
+      memory.set(WORD, offset + HEADER_BYTES, target);
+      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
+          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
+      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
+      if (oldTarget != NIL) {
+        freeBlock(stripe, oldTarget);
+      } else {
+        stripe.linkCount++;
+      }
+    } finally {
+      segment.endWrite();
     }
   }
 
@@ -1324,20 +1332,7 @@ final class OffHeapPile implements Pile {
     boolean linked = BlockLayout.kind(header) == KIND_LINK;
     long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
     int oldLength = linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
-    segment.beginWrite();
-    try {
-      memory.set(WORD, offset + HEADER_BYTES, target);
-      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
-          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
-      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
-      if (linked) {
-        freeBlock(stripe, oldTarget);
-      } else {
-        stripe.linkCount++;
-      }
-    } finally {
-      segment.endWrite();
-    }
+    becomeLink(stripe, segment, offset, header, target, oldTarget);
     stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
     stripe.utilizedBytes -= oldLength; // the target's bytes were counted when prepared
   }

@@ -436,13 +436,7 @@ final class Stripe extends ReentrantLock {
     for (NativeSegment segment : segments) {
       pile.retireSegment(segment, this);
     }
-    segments.clear();
-    Arrays.fill(heads, NIL);
-    Arrays.fill(nonEmpty, 0);
-    bumpSegment = null;
-    bumpStart = bumpEnd = 0;
-    objectCount = linkCount = allocatedBytes = utilizedBytes = 0;
-    listedFreeBytes = listedPieceBytes = 0;
+    clearForRestore();
   }
 
   long bumpFreeBytes() {
