@@ -51,6 +51,9 @@ final class Journal {
   /** A transaction's rollback is complete. */
   static final int TYPE_TX_END = 20;
 
+  /** A bound on a record's bytes besides the value: counters, heads, free-list words. */
+  static final int SMALL_RECORD_BYTES = 4096;
+
   static final int TX_PUT = 0;
   static final int TX_TARGET = 1;
   static final int TX_ALLOC_PREFIX_BYTES = 24;

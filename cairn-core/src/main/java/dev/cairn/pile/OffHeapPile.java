@@ -132,10 +132,13 @@ final class OffHeapPile implements Pile {
           "extraCapacityBytes must not be negative: " + extraCapacityBytes);
     }
     checkOpen();
-    if (store != null) {
-      store.admit();
+    admit(recordBytesFor(value));
+    long pointer;
+    try {
+      pointer = putValue(value, extraCapacityBytes);
+    } finally {
+      release();
     }
-    long pointer = putValue(value, extraCapacityBytes);
     if (store != null) {
       store.commit(); // after the stripe's lock is released, so writers share the force
     }
@@ -771,11 +774,13 @@ final class OffHeapPile implements Pile {
 
   @Override
   public void delete(long pointer) {
-    if (store != null) {
-      checkOpen();
-      store.admit();
+    checkOpen();
+    admit(Journal.SMALL_RECORD_BYTES);
+    try {
+      deleteLocked(pointer);
+    } finally {
+      release();
     }
-    deleteLocked(pointer);
     if (store != null) {
       store.commit();
     }
@@ -811,11 +816,13 @@ final class OffHeapPile implements Pile {
   @Override
   public void update(long pointer, Object value) {
     Objects.requireNonNull(value, "value");
-    if (store != null) {
-      checkOpen();
-      store.admit();
+    checkOpen();
+    admit(recordBytesFor(value));
+    try {
+      updateLocked(pointer, value);
+    } finally {
+      release();
     }
-    updateLocked(pointer, value);
     if (store != null) {
       store.commit();
     }
@@ -1165,18 +1172,19 @@ final class OffHeapPile implements Pile {
 
   long putInTransaction(PileTransaction tx, Object value) {
     checkOpen();
-    beforeTransactionAllocation(tx);
+    beforeTransactionAllocation(tx, value);
     Journal.tagTransaction(tx.id(), Journal.TX_PUT);
     try {
       return putValue(value, 0); // no wait: the commit's wait covers this record too
     } finally {
       Journal.tagTransaction(0, 0);
+      release();
     }
   }
 
-  private void beforeTransactionAllocation(PileTransaction tx) {
+  private void beforeTransactionAllocation(PileTransaction tx, Object value) {
+    admit(recordBytesFor(value));
     if (store != null) {
-      store.admit();
       store.transactionAllocates(tx.id());
     }
   }
@@ -1188,8 +1196,14 @@ final class OffHeapPile implements Pile {
   long prepareUpdate(PileTransaction tx, long pointer, Object value) {
     checkOpen();
     Scratch scratch = encodeForRewrite(value);
-    beforeTransactionAllocation(tx);
-    Stripe stripe = lockOwner(pointer);
+    beforeTransactionAllocation(tx, value);
+    Stripe stripe;
+    try {
+      stripe = lockOwner(pointer);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
     try {
       MemorySegment memory = segments[Pointers.segment(pointer)].memory();
       lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
@@ -1217,6 +1231,7 @@ final class OffHeapPile implements Pile {
     } finally {
       stripe.unlock();
       Journal.tagTransaction(0, 0);
+      release();
     }
   }
 
@@ -1268,6 +1283,32 @@ final class OffHeapPile implements Pile {
     NONE
   }
 
+  /**
+   * Before a write to a persistent pile: fails fast if it failed, and reserves room in the log
+   * for the write's record, waiting while a checkpoint frees some. {@link #release()} after.
+   */
+  private void admit(long recordBytes) {
+    if (store != null) {
+      store.admit(recordBytes);
+    }
+  }
+
+  private void release() {
+    if (store != null) {
+      store.release();
+    }
+  }
+
+  /** A generous bound on the log record a write of {@code value} makes. */
+  private static long recordBytesFor(Object value) {
+    long valueBytes = switch (value) {
+      case byte[] bytes -> bytes.length;
+      case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
+      default -> 16 * 1024;
+    };
+    return Journal.SMALL_RECORD_BYTES + valueBytes;
+  }
+
   boolean hasLog() {
     return store != null && store.logging();
   }
@@ -1275,9 +1316,8 @@ final class OffHeapPile implements Pile {
   java.util.concurrent.CompletableFuture<Void> commitTransaction(PileTransaction tx,
       CommitWait wait) {
     checkOpen();
-    if (store != null) {
-      store.admit();
-    }
+    admit(Journal.SMALL_RECORD_BYTES
+        + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size()));
     lockAll();
     try {
       checkOpen();
@@ -1298,6 +1338,7 @@ final class OffHeapPile implements Pile {
       }
     } finally {
       unlockAll();
+      release();
     }
     openTransactions.remove(tx);
     if (store == null) {
@@ -1343,21 +1384,26 @@ final class OffHeapPile implements Pile {
     if (closed) {
       return; // the memory is gone; a persistent pile's recovery frees what was logged
     }
-    for (int i = 0; i < tx.puts().size(); i++) {
-      try {
-        deleteLocked(tx.puts().get(i));
-      } catch (PointerException alreadyDeleted) {
-        // deleted through its pointer meanwhile
+    admit(Journal.SMALL_RECORD_BYTES * (1L + tx.puts().size() + tx.prepared().size()));
+    try {
+      for (int i = 0; i < tx.puts().size(); i++) {
+        try {
+          deleteLocked(tx.puts().get(i));
+        } catch (PointerException alreadyDeleted) {
+          // deleted through its pointer meanwhile
+        }
       }
-    }
-    for (long target : tx.prepared().values()) {
-      releasePrepared(target);
-    }
-    if (store != null) {
-      store.transactionEnded(tx.id());
-      if (store.logging()) {
-        store.appendTransactionEnd(tx.id());
+      for (long target : tx.prepared().values()) {
+        releasePrepared(target);
       }
+      if (store != null) {
+        store.transactionEnded(tx.id());
+        if (store.logging()) {
+          store.appendTransactionEnd(tx.id());
+        }
+      }
+    } finally {
+      release();
     }
   }
 
@@ -1391,7 +1437,7 @@ final class OffHeapPile implements Pile {
   }
 
   private void purgePersistent() {
-    store.admit();
+    admit(Journal.SMALL_RECORD_BYTES);
     lockAll();
     try {
       checkOpen();
@@ -1407,6 +1453,7 @@ final class OffHeapPile implements Pile {
       }
     } finally {
       unlockAll();
+      release();
     }
     store.commit();
   }

@@ -97,7 +97,10 @@ final class PersistentStore {
   private Thread checkpointer;
   private long maxRecordBytes;
   private long triggerBytes = Long.MAX_VALUE;
-  private long stallBytes = Long.MAX_VALUE;
+  private long reserveBytes; // log kept free for records of writers already admitted
+  private final java.util.concurrent.atomic.AtomicLong reservedBytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final ThreadLocal<long[]> threadReservation = ThreadLocal.withInitial(() -> new long[1]);
   private Arena stagingArena;
   private MemorySegment staging;
   private long checkpoints;
@@ -354,7 +357,8 @@ final class PersistentStore {
       bytes = log.recovery().endLsn() - log.recovery().fromLsn();
       long capacity = log.capacityBytes();
       triggerBytes = capacity / 4;
-      stallBytes = capacity - capacity / 4;
+      reserveBytes = capacity / 4;
+      maxRecordBytes = Math.min(maxRecordBytes, capacity / 8); // a record always fits the reserve
     }
     for (List<long[]> allocations : unfinished.values()) { // transactions that never ended
       for (long[] allocation : allocations) {
@@ -432,7 +436,7 @@ final class PersistentStore {
 
   /** The largest value a record can carry: the log buffer less room for the rest of an op. */
   long maxValueBytes() {
-    return log == null ? Long.MAX_VALUE : maxRecordBytes - 4096;
+    return log == null ? Long.MAX_VALUE : maxRecordBytes - Journal.SMALL_RECORD_BYTES;
   }
 
   MemorySegment segmentMemory(int index) {
@@ -440,8 +444,17 @@ final class PersistentStore {
     return segment == null ? null : segment.memory();
   }
 
-  /** Before a write: fails fast if the pile failed, and holds writers while the log is full. */
-  void admit() {
+  /**
+   * Before a write: fails fast if the pile failed, and reserves room in the log for the write's
+   * record (about {@code recordBytes}), waiting while a checkpoint frees space. The log frees
+   * space only when a checkpoint lets it reuse a whole file, and many writers may pass here at
+   * once, so admission counts what was reserved and not yet released ({@link #release()}).
+   *
+   * @throws PileFullException if no checkpoint freed enough log for a minute: an open
+   *     transaction holds the log (it cannot be truncated past the transaction's first record),
+   *     or the disk cannot keep up; nothing was written
+   */
+  void admit(long recordBytes) {
     if (readOnly) {
       throw new IllegalStateException("the pile in " + directory + " is open read-only");
     }
@@ -454,24 +467,45 @@ final class PersistentStore {
     if (current == null) {
       return;
     }
-    long used = current.endLsn() - lastCheckpointLsn;
-    if (used > triggerBytes) {
+    long need = Math.min(recordBytes, maxRecordBytes);
+    long free = current.remainingBytes() - reservedBytes.get();
+    if (current.endLsn() - lastCheckpointLsn > triggerBytes || free < 2 * reserveBytes) {
       requestCheckpoint();
-      if (used > stallBytes) {
-        awaitLogSpace(current);
-      }
+    }
+    if (free - need < reserveBytes) {
+      awaitLogSpace(current, need);
+    }
+    reservedBytes.addAndGet(need);
+    threadReservation.get()[0] += need;
+  }
+
+  /** Gives back what the calling thread's {@link #admit} reserved. */
+  void release() {
+    long[] mine = threadReservation.get();
+    if (mine[0] != 0) {
+      reservedBytes.addAndGet(-mine[0]);
+      mine[0] = 0;
     }
   }
 
-  private void awaitLogSpace(WriteAheadLog current) {
+  private void awaitLogSpace(WriteAheadLog current, long need) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
     synchronized (signal) {
-      while (current.endLsn() - lastCheckpointLsn > stallBytes && failure == null && !closing) {
+      while (current.remainingBytes() - reservedBytes.get() - need < reserveBytes
+          && failure == null && !closing) {
+        if (System.nanoTime() > deadline) {
+          throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
+              + " a minute: " + current.remainingBytes() + " bytes free; an open transaction"
+              + " holds it (" + openTransactions.size() + " open), or checkpoints cannot keep"
+              + " up; the write was not made");
+        }
         requestCheckpoint();
         try {
           signal.wait(10);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return;
+          throw new PileFullException("interrupted while waiting for log space; the write was"
+              + " not made");
         }
       }
     }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -260,5 +261,64 @@ class PersistentPileTest {
     assertThatThrownBy(() -> Pile.open(dir, personOptions()))
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining(PileTypeCatalog.FILE_NAME);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Durability.class, names = {"PERIODIC", "SYNC"})
+  void manyWritersAndCheckpointsAtOnceThenReopen(Durability durability) throws Exception {
+    int threads = 8; // more threads than cores
+    List<Map<Long, byte[]>> models = new java.util.ArrayList<>();
+    PileOptions options = PileOptions.builder()
+        .segmentBytes(256 << 10)
+        .stripes(4)
+        .durability(durability)
+        .logFileBytes(1 << 20)
+        .logFileCount(2) // checkpoints every 512 KiB of log: many, during the writes
+        .build();
+    try (Pile pile = Pile.open(dir, options)) {
+      java.util.concurrent.atomic.AtomicBoolean writing =
+          new java.util.concurrent.atomic.AtomicBoolean(true);
+      Thread checkpointer = Thread.ofPlatform().start(() -> {
+        while (writing.get()) {
+          pile.checkpoint();
+        }
+      });
+      List<Thread> writers = new java.util.ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      for (int t = 0; t < threads; t++) {
+        Map<Long, byte[]> model = new HashMap<>();
+        models.add(model);
+        int seed = t;
+        writers.add(Thread.ofPlatform().start(() -> {
+          try {
+            SplittableRandom random = new SplittableRandom(100 + seed);
+            churn(pile, model, random, 1_500);
+            for (int i = 0; i < 50; i++) { // and transactions between the writes
+              try (Transaction tx = pile.beginTransaction()) {
+                byte[] value = PileTestSupport.randomBytes(random, random.nextInt(100));
+                model.put(tx.put(value), value);
+                tx.commit();
+              }
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      for (Thread writer : writers) {
+        writer.join();
+      }
+      writing.set(false);
+      checkpointer.join();
+      assertThat(failures).isEmpty();
+      Map<Long, byte[]> all = new HashMap<>();
+      models.forEach(all::putAll);
+      assertMatches(pile, all);
+    }
+    Map<Long, byte[]> all = new HashMap<>();
+    models.forEach(all::putAll);
+    try (Pile pile = Pile.open(dir, options)) {
+      assertMatches(pile, all);
+    }
   }
 }
