@@ -1540,7 +1540,7 @@ final class OffHeapPile implements Pile {
   }
 
   /** Drops a segment at once (replay of a record that retired it). */
-  private void uninstallSegment(int index) {
+  void uninstallSegment(int index) {
     NativeSegment segment = segments[index];
     if (segment == null) {
       return;
@@ -1554,68 +1554,6 @@ final class OffHeapPile implements Pile {
       segmentCount--;
     }
     segment.release();
-  }
-
-  /** Applies one {@link Journal#TYPE_OP} record during recovery (single-threaded). */
-  void replayOp(MemorySegment record) {
-    Stripe stripe = stripe(record.get(Journal.U32, 0));
-    int headCount = record.get(Journal.U32, 4);
-    int tableCount = record.get(Journal.U32, 8);
-    int rangeCount = record.get(Journal.U32, 12);
-    long tableAt = Journal.FIXED_BYTES + (long) headCount * Journal.HEAD_ENTRY_BYTES;
-    for (int i = 0; i < tableCount; i++) { // segments born in this operation, first
-      long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
-      int index = checkedIndex(record.get(Journal.U32, at));
-      int owner = record.get(Journal.U32, at + 4);
-      if (owner != 0 && segments[index] == null) {
-        installSegment(store.freshSegment(index), stripe(owner - 1));
-      }
-    }
-    long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
-    for (int i = 0; i < rangeCount; i++) {
-      int index = checkedIndex(record.get(Journal.U32, at));
-      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + 4));
-      long offset = record.get(Journal.U64, at + 8);
-      NativeSegment segment = segments[index];
-      if (segment != null) { // a segment retired by this same operation needs no bytes
-        MemorySegment.copy(record, at + Journal.RANGE_HEADER_BYTES, segment.memory(), offset,
-            length);
-        segment.markDirty(offset, length);
-      }
-      at += Journal.RANGE_HEADER_BYTES + length;
-    }
-    if (at != record.byteSize()) {
-      throw new PileCorruptionException(
-          "record holds " + record.byteSize() + " bytes, its entries " + at);
-    }
-    for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
-      long entry = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
-      if (record.get(Journal.U32, entry + 4) == 0) {
-        uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
-      }
-    }
-    stripe.readState(record, 16);
-    for (int i = 0; i < headCount; i++) {
-      long entry = Journal.FIXED_BYTES + (long) i * Journal.HEAD_ENTRY_BYTES;
-      stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
-    }
-  }
-
-  private static int checkedIndex(int index) {
-    if (index < 0 || index >= Pointers.MAX_SEGMENTS) {
-      throw new PileCorruptionException("segment index out of range: " + index);
-    }
-    return index;
-  }
-
-  /** Applies a {@link Journal#TYPE_PURGE} record during recovery. */
-  void replayPurge() {
-    for (int index = 0; index < segments.length; index++) {
-      uninstallSegment(index);
-    }
-    for (Stripe stripe : stripes) {
-      stripe.clearForRestore();
-    }
   }
 
   /**

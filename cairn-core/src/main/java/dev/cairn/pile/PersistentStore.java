@@ -89,6 +89,7 @@ final class PersistentStore {
   private final Object signal = new Object();
 
   private OffHeapPile pile;
+  private RedoReplay replay;
   private WriteAheadLog log; // null when the pile runs without a log
   private Geometry geometry; // guarded by checkpointLock
   private volatile long lastCheckpointLsn;
@@ -197,6 +198,7 @@ final class PersistentStore {
       store.lastCheckpointLsn = state.checkpointLsn();
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey());
       store.pile = pile;
+      store.replay = new RedoReplay(pile, store);
       store.load(readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(state, started);
       success = true;
@@ -384,10 +386,10 @@ final class PersistentStore {
   private void replay(long lsn, long end, int type, MemorySegment payload) {
     try {
       switch (type) {
-        case Journal.TYPE_OP -> pile.replayOp(payload);
-        case Journal.TYPE_PURGE -> pile.replayPurge();
+        case Journal.TYPE_OP -> replay.applyOp(payload);
+        case Journal.TYPE_PURGE -> replay.applyPurge();
         case Journal.TYPE_TX_ALLOC -> {
-          pile.replayOp(payload.asSlice(Journal.TX_ALLOC_PREFIX_BYTES));
+          replay.applyOp(payload.asSlice(Journal.TX_ALLOC_PREFIX_BYTES));
           unfinished.computeIfAbsent(payload.get(Journal.U64, 0), id -> new ArrayList<>())
               .add(new long[] {payload.get(Journal.U32, 8), payload.get(Journal.U64, 16)});
         }
@@ -396,7 +398,7 @@ final class PersistentStore {
           long at = Journal.TX_COMMIT_PREFIX_BYTES;
           for (int i = 0; i < count; i++) {
             long length = Integer.toUnsignedLong(payload.get(Journal.U32, at));
-            pile.replayOp(payload.asSlice(at + 8, length));
+            replay.applyOp(payload.asSlice(at + 8, length));
             at += 8 + length;
           }
           unfinished.remove(payload.get(Journal.U64, 0));

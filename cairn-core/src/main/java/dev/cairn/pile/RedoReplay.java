@@ -1,0 +1,88 @@
+package dev.cairn.pile;
+
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Applies a persistent pile's redo records to it during recovery (single-threaded, before the
+ * pile is used): the records {@link Journal} writes, laid out in docs/FORMAT.md, "Log records
+ * of a pile". Replay applies bytes and counters; it never runs the allocator, so it is correct
+ * over segment files holding any mix of old, new and torn pages.
+ */
+final class RedoReplay {
+  private final OffHeapPile pile;
+  private final PersistentStore store;
+
+  RedoReplay(OffHeapPile pile, PersistentStore store) {
+    this.pile = pile;
+    this.store = store;
+  }
+
+  /**
+   * Applies one {@link Journal#TYPE_OP} record: segments it took, then its byte ranges, then
+   * segments it retired, then the stripe's counters and free-list heads.
+   *
+   * @throws PileCorruptionException if the record does not fit the pile
+   * @throws IndexOutOfBoundsException if a range lies outside its segment
+   */
+  void applyOp(MemorySegment record) {
+    Stripe stripe = pile.stripe(record.get(Journal.U32, 0));
+    int headCount = record.get(Journal.U32, 4);
+    int tableCount = record.get(Journal.U32, 8);
+    int rangeCount = record.get(Journal.U32, 12);
+    long tableAt = Journal.FIXED_BYTES + (long) headCount * Journal.HEAD_ENTRY_BYTES;
+    for (int i = 0; i < tableCount; i++) { // segments born in this operation, first
+      long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
+      int index = checkedIndex(record.get(Journal.U32, at));
+      int owner = record.get(Journal.U32, at + 4);
+      if (owner != 0 && pile.segmentAt(index) == null) {
+        pile.installSegment(store.freshSegment(index), pile.stripe(owner - 1));
+      }
+    }
+    long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
+    for (int i = 0; i < rangeCount; i++) {
+      int index = checkedIndex(record.get(Journal.U32, at));
+      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + 4));
+      long offset = record.get(Journal.U64, at + 8);
+      NativeSegment segment = pile.segmentAt(index);
+      if (segment != null) { // a segment retired by this same operation needs no bytes
+        MemorySegment.copy(record, at + Journal.RANGE_HEADER_BYTES, segment.memory(), offset,
+            length);
+        segment.markDirty(offset, length);
+      }
+      at += Journal.RANGE_HEADER_BYTES + length;
+    }
+    if (at != record.byteSize()) {
+      throw new PileCorruptionException(
+          "record holds " + record.byteSize() + " bytes, its entries " + at);
+    }
+    for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
+      long entry = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
+      if (record.get(Journal.U32, entry + 4) == 0) {
+        pile.uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
+      }
+    }
+    stripe.readState(record, 16);
+    for (int i = 0; i < headCount; i++) {
+      long entry = Journal.FIXED_BYTES + (long) i * Journal.HEAD_ENTRY_BYTES;
+      stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
+    }
+  }
+
+  /** Applies a {@link Journal#TYPE_PURGE} record: every segment dropped, every stripe reset. */
+  void applyPurge() {
+    for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
+      pile.uninstallSegment(index);
+    }
+    for (int s = 0; s < pile.stripeCount(); s++) {
+      pile.stripe(s).clearForRestore();
+    }
+  }
+
+  private static int checkedIndex(int index) {
+    if (index < 0 || index >= Pointers.MAX_SEGMENTS) {
+      throw new PileCorruptionException("segment index out of range: " + index);
+    }
+    return index;
+  }
+}
