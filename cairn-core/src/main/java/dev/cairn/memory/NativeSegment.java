@@ -188,6 +188,11 @@ public final class NativeSegment {
     return ((long) word << 6) + Long.numberOfTrailingZeros(masked);
   }
 
+  /** Whether {@code page} is marked dirty. */
+  public boolean isDirty(long page) {
+    return dirtyPages != null && (dirtyPages[(int) (page >>> 6)] & (1L << page)) != 0;
+  }
+
   /** Clears the dirty mark of {@code page}. */
   public void clearDirty(long page) {
     dirtyPages[(int) (page >>> 6)] &= ~(1L << page);

@@ -69,8 +69,9 @@ public final class PileDirectory {
 
   /**
    * Checks everything in {@code directory}: superblock, metadata and segment header
-   * checksums, the log's records since the checkpoint (each record's CRC32C), then the
-   * allocator invariants of every segment ({@link Pile#verify()}).
+   * checksums, the log's records since the checkpoint (each record's CRC32C), every page of
+   * every segment file against its CRC32C, then the allocator invariants of every segment
+   * ({@link Pile#verify()}).
    *
    * @throws dev.cairn.pile.PileException describing the first problem: a {@link
    *     dev.cairn.durability.CorruptFileException} names the file and offset, a {@link
@@ -78,6 +79,7 @@ public final class PileDirectory {
    */
   public static Inspection verify(Path directory) throws IOException {
     try (OffHeapPile pile = (OffHeapPile) openReadOnly(directory, PileOptions.defaults())) {
+      pile.store().verifyPageChecksums();
       pile.verify();
       return inspection(pile);
     }

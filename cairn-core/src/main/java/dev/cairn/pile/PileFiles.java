@@ -52,6 +52,18 @@ final class PileFiles {
     }
   }
 
+  /** The page checksums of segment {@code index}: {@code seg-NNNNN.crc}. */
+  static Path pageCrcFile(Path directory, int index) {
+    return directory.resolve(String.format("seg-%05d.crc", index));
+  }
+
+  /** The segment index a page checksum file stands for, or -1. */
+  static int pageCrcIndexOf(Path file) {
+    String name = file.getFileName().toString();
+    return name.endsWith(".crc")
+        ? segmentIndexOf(file.resolveSibling(name.replace(".crc", ".dat"))) : -1;
+  }
+
   static Path metaFile(Path directory, int slot) {
     return directory.resolve("pile-meta." + slot);
   }
@@ -100,6 +112,49 @@ final class PileFiles {
       throw new CorruptFileException(file, 12, "segment header names index "
           + memory.get(Journal.U32, 12) + " and size " + memory.get(Journal.U64, 16)
           + ", expected index " + index + " and size " + segmentBytes);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // page checksums
+
+  static final long PAGE_CRC_MAGIC = magic("CAIRN-PC");
+  static final int PAGE_CRC_HEADER_BYTES = 24;
+
+  /**
+   * The header of a page checksum file; the CRC32C of page {@code p} follows at {@link
+   * #pageCrcOffset}.
+   *
+   * <pre>
+   * PageCrcFile --> Magic:u64 ("CAIRN-PC"), Version:u32, Segment:u32, PageCount:u32, Zero:u32,
+   *                 Crc32c:u32 ^ PageCount          each of one 4 KiB page of the segment file
+   * </pre>
+   */
+  static MemorySegment pageCrcHeader(int index, long pages) {
+    MemorySegment header = MemorySegment.ofArray(new byte[PAGE_CRC_HEADER_BYTES]);
+    header.set(Journal.U64, 0, PAGE_CRC_MAGIC);
+    header.set(Journal.U32, 8, FORMAT_VERSION);
+    header.set(Journal.U32, 12, index);
+    header.set(Journal.U32, 16, (int) pages);
+    return header;
+  }
+
+  static long pageCrcOffset(long page) {
+    return PAGE_CRC_HEADER_BYTES + 4 * page;
+  }
+
+  static void checkPageCrcHeader(Path file, MemorySegment bytes, int index, long pages) {
+    if (bytes.get(Journal.U64, 0) != PAGE_CRC_MAGIC) {
+      throw new FormatVersionException(file, "not a Cairn page checksum file", FORMAT_VERSION);
+    }
+    int version = bytes.get(Journal.U32, 8);
+    if (version != FORMAT_VERSION) {
+      throw new FormatVersionException(file, version, FORMAT_VERSION);
+    }
+    if (bytes.get(Journal.U32, 12) != index || bytes.get(Journal.U32, 16) != pages) {
+      throw new CorruptFileException(file, 12, "page checksum header names segment "
+          + bytes.get(Journal.U32, 12) + " of " + bytes.get(Journal.U32, 16)
+          + " pages, expected segment " + index + " of " + pages);
     }
   }
 

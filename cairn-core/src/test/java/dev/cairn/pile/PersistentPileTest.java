@@ -321,4 +321,22 @@ class PersistentPileTest {
       assertMatches(pile, all);
     }
   }
+
+  @Test
+  void verifyFindsAFlippedByteInAStoredValue() throws IOException {
+    long p;
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      p = pile.put("a value whose bytes a failing disk will change");
+    }
+    PileDirectory.verify(dir); // clean
+    Path segment = PileFiles.segmentFile(dir, (int) ((p >>> 27) & 0x3FFF));
+    long offset = (p & ((1L << 27) - 1)) * 8 + 8 + 5; // the value's sixth byte
+    byte[] bytes = Files.readAllBytes(segment);
+    bytes[(int) offset] ^= 1;
+    Files.write(segment, bytes);
+    assertThatThrownBy(() -> PileDirectory.verify(dir))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining(segment.getFileName().toString())
+        .hasMessageContaining("checksum");
+  }
 }

@@ -224,6 +224,11 @@ class PileCrashTest {
   private static void assertState(Pile pile, Map<Long, byte[]> model, InFlight inFlight,
       String where) {
     pile.verify(); // I5
+    try { // and the files: every page a checkpoint wrote matches its checksum
+      ((OffHeapPile) pile).store().verifyPageChecksums();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(where, e);
+    }
     Map<Long, byte[]> found = new HashMap<>();
     pile.forEach((pointer, kind, size) -> found.put(pointer, pile.getBytes(pointer)));
     if (inFlight != null && inFlight.kind == 'T') { // all of the transaction, or none (I2)
