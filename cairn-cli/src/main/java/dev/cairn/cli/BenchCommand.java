@@ -1,9 +1,11 @@
 package dev.cairn.cli;
 
 import dev.cairn.cli.bench.BenchConfig;
+import dev.cairn.cli.bench.BenchDirectory;
 import dev.cairn.cli.bench.BenchReport;
 import dev.cairn.cli.bench.BenchRunner;
 import dev.cairn.cli.bench.BenchValueKind;
+import dev.cairn.cli.bench.CommitPlan;
 import dev.cairn.cli.bench.GetOrder;
 import dev.cairn.cli.bench.JsonReport;
 import dev.cairn.cli.bench.Progress;
@@ -11,8 +13,11 @@ import dev.cairn.cli.bench.StoreFailedException;
 import dev.cairn.cli.bench.StoreKind;
 import dev.cairn.cli.bench.TableReport;
 import dev.cairn.cli.bench.TerminalProgress;
+import dev.cairn.pile.Durability;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -24,8 +29,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code cairn bench}: puts N values into a Pile and into a {@code ConcurrentHashMap}, gets them
- * back, and compares throughput, memory and GC pauses. The measuring is done by {@link
- * BenchRunner}; this class only turns options into a {@link BenchConfig} and prints the report.
+ * back, and compares throughput, memory and GC pauses; with {@code --dir}, the pile is persistent
+ * (and {@code --reopen} measures its restart); with {@code --commits}, it measures durable
+ * single-put commits against RocksDB's. The measuring is done by {@link BenchRunner}; this class
+ * only turns options into a {@link BenchConfig} and prints the report.
  */
 @Command(
     name = "bench",
@@ -52,6 +59,24 @@ import picocli.CommandLine.Spec;
       "",
       "The map needs about 110 bytes of heap per 32-byte value: for large N give it heap"
           + " (JAVA_OPTS=-Xmx16g) or run --stores pile.",
+      "",
+      "Persistent: with --dir DIR the pile is opened with Pile.open in DIR/pile (with"
+          + " --durability, default none), and its close, which writes the final checkpoint, is"
+          + " timed too. --stores pile,mapped runs a volatile pile and a persistent one"
+          + " (DIR/mapped) in the same run, and prints their ratio. DIR must be empty or absent;"
+          + " --fresh first deletes what an earlier bench left there (and nothing else: it refuses"
+          + " a DIR holding other files). The files stay after the run, for cairn inspect.",
+      "",
+      "--reopen: after the load, the persistent pile is closed, the page cache is dropped (when"
+          + " root may write /proc/sys/vm/drop_caches; else the reads are warm and say so) and dd"
+          + " reads one segment file for the disk's rate; then the pile is reopened and timed to"
+          + " its first get, and every value is read back in index order.",
+      "",
+      "--commits: instead of the load, T threads each commit values of --size bytes, one durable"
+          + " put per commit (durability sync), for --seconds or --count commits, into the pile"
+          + " in DIR/pile and, with --stores pile,rocksdb, into RocksDB in DIR/rocksdb (sync"
+          + " writes, one put per commit). Reports commits/s and commit latency percentiles, and"
+          + " the raw fsync latency of DIR's disk measured first.",
     },
     footer = {
       "",
@@ -59,6 +84,9 @@ import picocli.CommandLine.Spec;
       "  cairn bench                                  # both stores, defaults",
       "  cairn bench --n 200k --json                  # small run, JSON on stdout",
       "  JAVA_OPTS=-Xmx2g cairn bench --n 100M --stores pile",
+      "  cairn bench --dir /tmp/cb --stores pile,mapped   # volatile and mapped, one run",
+      "  cairn bench --dir /tmp/cb --fresh --reopen --stores pile",
+      "  cairn bench --dir /tmp/cb --fresh --commits --threads 16 --stores pile,rocksdb",
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -107,10 +135,10 @@ final class BenchCommand implements Callable<Integer> {
       names = "--stores",
       paramLabel = "STORE",
       split = ",",
-      defaultValue = "pile,map",
       description =
-          "Stores to measure, comma-separated: pile, map (default: ${DEFAULT-VALUE}). They"
-              + " always run pile first.")
+          "Stores to measure, comma-separated: pile, mapped (a persistent pile beside the"
+              + " volatile one; needs --dir), map, rocksdb (--commits only) (default: pile,map;"
+              + " with --commits: pile). They always run in that order.")
   private List<StoreKind> stores;
 
   @Option(
@@ -133,6 +161,69 @@ final class BenchCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}: no churn).")
   private int churn;
 
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "Make the pile persistent, in DIR/pile (each store that keeps files has a"
+              + " subdirectory). DIR must be empty or absent (see --fresh).")
+  private Path directory;
+
+  @Option(
+      names = "--fresh",
+      description =
+          "Delete what an earlier bench left in --dir first; refuses if DIR holds anything else.")
+  private boolean fresh;
+
+  @Option(
+      names = "--durability",
+      paramLabel = "LEVEL",
+      description =
+          "The persistent pile's durability: none, periodic or sync (default: none; with"
+              + " --commits: sync, the only level it accepts). Needs --dir.")
+  private Durability durability;
+
+  @Option(
+      names = "--reopen",
+      description =
+          "After the load, close the persistent pile, drop the page cache if allowed, reopen it,"
+              + " and time the first get and a read of every value. Needs --dir.")
+  private boolean reopen;
+
+  @Option(
+      names = "--drop-caches",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "With --reopen: drop the whole machine's page cache first, when allowed (root), so that"
+              + " the reads come from the disk (default: ${DEFAULT-VALUE}; --no-drop-caches on a"
+              + " shared machine reads warm).")
+  private boolean dropCaches;
+
+  @Option(
+      names = "--commits",
+      description =
+          "Measure durable single-put commits (pile, and rocksdb if in --stores) instead of the"
+              + " load. Needs --dir.")
+  private boolean commits;
+
+  /** Long enough for thousands of commits at fsync speed, short enough to run in a loop. */
+  private static final int DEFAULT_COMMIT_SECONDS = 5;
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "With --commits: how long each store commits (default: 5).")
+  private Integer seconds;
+
+  @Option(
+      names = "--count",
+      paramLabel = "COUNT",
+      converter = CountConverter.class,
+      description = "With --commits: commit COUNT times in all per store, instead of --seconds.")
+  private Integer count;
+
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")
   private boolean json;
 
@@ -150,15 +241,36 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     BenchConfig config;
     try {
-      config = new BenchConfig(n, threads, kind, size, stores, getOrder, churn);
+      config = config();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    requireMemoryFor(config);
+    if (config.commits() == null) {
+      requireMemoryFor(config);
+    }
+    if (directory != null) {
+      // last of the checks: --fresh deletes files, which a run refused later would waste
+      try {
+        BenchDirectory.prepare(directory, fresh);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+      } catch (IOException e) {
+        throw new CommandFailedException("cannot prepare --dir " + directory + ": " + e, e);
+      }
+    }
 
+    PrintWriter err = spec.commandLine().getErr();
     BenchReport report;
     try {
-      report = new BenchRunner(config, showProgress() ? TerminalProgress.on(System.err) : Progress.Factory.NONE).run();
+      report =
+          new BenchRunner(
+                  config,
+                  showProgress() ? TerminalProgress.on(System.err) : Progress.Factory.NONE,
+                  notice -> {
+                    err.println("cairn bench: " + notice);
+                    err.flush();
+                  })
+              .run();
     } catch (StoreFailedException e) {
       throw new CommandFailedException(e.getMessage(), e);
     }
@@ -167,6 +279,40 @@ final class BenchCommand implements Callable<Integer> {
     out.print(json ? JsonReport.render(report) : TableReport.render(report));
     out.flush();
     return 0;
+  }
+
+  /**
+   * The run the options ask for; the defaults that depend on the workload (stores, durability,
+   * seconds) are settled here, and the record checks the combination.
+   *
+   * @throws IllegalArgumentException naming the rule the options break
+   */
+  private BenchConfig config() {
+    if (directory == null && (fresh || durability != null)) {
+      throw new IllegalArgumentException("--fresh and --durability need --dir");
+    }
+    if (!commits && (seconds != null || count != null)) {
+      throw new IllegalArgumentException("--seconds and --count apply to --commits");
+    }
+    if (seconds != null && count != null) {
+      throw new IllegalArgumentException("give --seconds or --count, not both");
+    }
+    List<StoreKind> chosen =
+        stores != null
+            ? stores
+            : commits ? List.of(StoreKind.PILE) : List.of(StoreKind.PILE, StoreKind.MAP);
+    Durability level =
+        durability != null ? durability : commits ? Durability.SYNC : Durability.NONE;
+    CommitPlan plan = null;
+    if (commits) {
+      plan =
+          count != null
+              ? CommitPlan.forCount(count)
+              : CommitPlan.forSeconds(seconds == null ? DEFAULT_COMMIT_SECONDS : seconds);
+    }
+    return new BenchConfig(
+        n, threads, kind, size, chosen, getOrder, churn, directory, level, reopen, dropCaches,
+        plan);
   }
 
   /**

@@ -8,14 +8,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * The top-level {@code cairn} command. It does nothing by itself; each task is a subcommand
- * (now {@code bench}; {@code inspect} and {@code verify} are planned), registered below.
+ * ({@code bench}, {@code inspect}, {@code verify}), registered below.
  */
 @Command(
     name = "cairn",
     mixinStandardHelpOptions = true,
     versionProvider = CairnCommand.Version.class,
     description = "Cairn: an off-heap object store (Pile) for Java.",
-    subcommands = {BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      BenchCommand.class,
+      InspectCommand.class,
+      VerifyCommand.class,
+      CommandLine.HelpCommand.class
+    })
 final class CairnCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;

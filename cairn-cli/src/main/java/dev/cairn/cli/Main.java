@@ -6,7 +6,8 @@ import picocli.CommandLine;
 /**
  * Entry point of the {@code cairn} program: runs {@link CairnCommand} and exits with its code.
  *
- * <p>Exit codes: 0 success, 1 the command failed (the reason is on stderr), 2 bad flags.
+ * <p>Exit codes: 0 success; 1 the command failed (the reason is on stderr), or found a pile
+ * missing or damaged; 2 bad flags, or a pile directory that another process has open.
  */
 public final class Main {
   private Main() {}
@@ -49,9 +50,11 @@ public final class Main {
       Exception failure, CommandLine commandLine, CommandLine.ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
     err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.getMessage());
-    if (!(failure instanceof CommandFailedException)) {
-      failure.printStackTrace(err);
+    if (failure instanceof CommandFailedException expected) {
+      err.flush();
+      return expected.exitCode();
     }
+    failure.printStackTrace(err);
     err.flush();
     return CommandLine.ExitCode.SOFTWARE;
   }

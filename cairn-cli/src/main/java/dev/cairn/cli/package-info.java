@@ -3,6 +3,7 @@
  *
  * <p>Owns: option parsing and validation, exit codes, and where output goes (results to stdout,
  * progress and errors to stderr). Must not hold store logic: a command parses its options, hands
- * them to a helper package ({@code dev.cairn.cli.bench}) or to cairn-core, and prints the result.
+ * them to a helper package ({@code dev.cairn.cli.bench}, {@code dev.cairn.cli.inspect}) or to
+ * cairn-core, and prints the result.
  */
 package dev.cairn.cli;

@@ -1,7 +1,10 @@
 package dev.cairn.cli.bench;
 
+import dev.cairn.pile.Durability;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What one {@code cairn bench} run does.
@@ -14,6 +17,12 @@ import java.util.List;
  * @param getOrder in which order the gets visit the values
  * @param churnCycles after the gets, how many times to delete a random half of the values and
  *     put them back (0: none); the RSS growth this causes is reported as a share of the load's
+ * @param directory where persistent stores keep their files, each in a subdirectory named by its
+ *     label ({@link #storeDirectory}); null for a run in memory only
+ * @param durability the persistent pile's durability
+ * @param reopen after the load, close the persistent pile, reopen it and read every value back
+ * @param dropCaches with {@code reopen}: try to drop the page cache first, so the reads are cold
+ * @param commits the {@code --commits} workload instead of the load; null for the load
  */
 public record BenchConfig(
     int n,
@@ -22,7 +31,12 @@ public record BenchConfig(
     int valueSize,
     List<StoreKind> stores,
     GetOrder getOrder,
-    int churnCycles) {
+    int churnCycles,
+    Path directory,
+    Durability durability,
+    boolean reopen,
+    boolean dropCaches,
+    CommitPlan commits) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -52,15 +66,96 @@ public record BenchConfig(
           "size must be in [1, " + MAX_VALUE_SIZE + "]: size=" + valueSize);
     }
     if (stores == null || stores.isEmpty()) {
-      throw new IllegalArgumentException("stores must name at least one of: pile, map");
+      throw new IllegalArgumentException(
+          "stores must name at least one of: pile, mapped, map, rocksdb");
     }
     if (churnCycles < 0 || churnCycles > 1000) {
       throw new IllegalArgumentException("churn must be in [0, 1000]: churn=" + churnCycles);
     }
-    if (valueKind == null || getOrder == null) {
-      throw new IllegalArgumentException("kind and get order must be set");
+    if (valueKind == null || getOrder == null || durability == null) {
+      throw new IllegalArgumentException("kind, get order and durability must be set");
     }
     // an EnumSet drops repeats and restores run order, whatever order the user wrote
     stores = List.copyOf(EnumSet.copyOf(stores));
+    checkWorkload(stores, directory, durability, reopen, commits, churnCycles);
+  }
+
+  /** A run in memory only: the load workload, no persistent store. */
+  public BenchConfig(
+      int n,
+      int threads,
+      BenchValueKind valueKind,
+      int valueSize,
+      List<StoreKind> stores,
+      GetOrder getOrder,
+      int churnCycles) {
+    this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
+        false, false, null);
+  }
+
+  /**
+   * Whether {@code store} is a persistent pile: {@link StoreKind#MAPPED} always; {@link
+   * StoreKind#PILE} when there is a directory and no mapped pile to compare it with.
+   */
+  public boolean persistentPile(StoreKind store) {
+    return switch (store) {
+      case MAPPED -> true;
+      case PILE -> directory != null && !stores.contains(StoreKind.MAPPED);
+      case MAP, ROCKSDB -> false;
+    };
+  }
+
+  /** Where {@code store} keeps its files: a subdirectory of {@link #directory()} named by it. */
+  public Path storeDirectory(StoreKind store) {
+    if (directory == null) {
+      throw new IllegalStateException("no --dir: " + store.label() + " keeps no files");
+    }
+    return directory.resolve(store.label());
+  }
+
+  private static void checkWorkload(
+      List<StoreKind> stores,
+      Path directory,
+      Durability durability,
+      boolean reopen,
+      CommitPlan commits,
+      int churnCycles) {
+    if (directory == null) {
+      for (StoreKind needsFiles : List.of(StoreKind.MAPPED, StoreKind.ROCKSDB)) {
+        if (stores.contains(needsFiles)) {
+          throw new IllegalArgumentException(needsFiles.label() + " needs --dir");
+        }
+      }
+      if (reopen) {
+        throw new IllegalArgumentException("--reopen needs --dir: only a persistent pile reopens");
+      }
+      if (commits != null) {
+        throw new IllegalArgumentException("--commits needs --dir: commits go to files");
+      }
+    }
+    if (reopen && !stores.contains(StoreKind.PILE) && !stores.contains(StoreKind.MAPPED)) {
+      throw new IllegalArgumentException("--reopen needs a pile among --stores (pile or mapped)");
+    }
+    if (commits == null) {
+      if (stores.contains(StoreKind.ROCKSDB)) {
+        throw new IllegalArgumentException("rocksdb runs only with --commits");
+      }
+      return;
+    }
+    for (StoreKind store : stores) {
+      if (!store.commits()) {
+        throw new IllegalArgumentException(
+            "--commits runs pile and rocksdb only, not " + store.label());
+      }
+    }
+    if (durability != Durability.SYNC) {
+      throw new IllegalArgumentException(
+          "--commits needs durability sync (a commit returns once durable): durability="
+              + durability.name().toLowerCase(Locale.ROOT));
+    }
+    if (reopen || churnCycles > 0) {
+      throw new IllegalArgumentException(
+          "--reopen and --churn apply to the load, not to --commits");
+    }
   }
 }

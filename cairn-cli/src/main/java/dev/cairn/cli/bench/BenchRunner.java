@@ -1,11 +1,15 @@
 package dev.cairn.cli.bench;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs a bench: for each store in turn, load n values with T threads, read them all back, and
- * measure throughput, memory and GC pauses.
+ * measure throughput, memory and GC pauses; for a persistent pile, also its close and, with
+ * {@code --reopen}, its restart ({@link ReopenBench}). A {@code --commits} run is handed to
+ * {@link CommitBench} instead.
  *
  * <p>Implementation notes
  *
@@ -13,7 +17,8 @@ import java.util.List;
  * then taken on a small, clean heap, and its GC pauses are its own: had the map run first, its
  * gigabytes of heap would have been garbage (or still live) during the pile's run. The map loses
  * nothing by going second: the pile's native memory is returned to the OS on close, and a full GC
- * precedes every measurement.
+ * precedes every measurement. A mapped pile runs between them, after the volatile one it is
+ * compared with.
  *
  * <p><b>One store's phase</b>, in this order:
  *
@@ -22,7 +27,8 @@ import java.util.List;
  *   <li>full GC, then read the live heap;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
  *   <li>timed gets; end the GC window (so GC figures cover puts and gets, not our explicit GCs);
- *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account.
+ *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account;
+ *   <li>a persistent pile: timed close (its final checkpoint), then the reopen, if asked.
  * </ol>
  */
 public final class BenchRunner {
@@ -31,36 +37,52 @@ public final class BenchRunner {
 
   private final BenchConfig config;
   private final Progress.Factory progress;
+  private final Consumer<String> notices;
   private final ValueSource values;
   private final ParallelLoop loop;
 
   public BenchRunner(BenchConfig config, Progress.Factory progress) {
+    this(config, progress, notice -> {});
+  }
+
+  /**
+   * @param notices told, one line each, what the run could not do as asked and went on without
+   *     (a store that cannot load, a page cache that cannot be dropped)
+   */
+  public BenchRunner(BenchConfig config, Progress.Factory progress, Consumer<String> notices) {
     this.config = config;
     this.progress = progress;
+    this.notices = notices;
     this.values = new ValueSource(config.valueKind(), config.valueSize(), SEED);
     this.loop = new ParallelLoop(config.threads(), values);
   }
 
   /**
-   * @throws StoreFailedException if a store returned wrong values or ran out of memory
+   * @throws StoreFailedException if a store returned wrong values, ran out of memory, or could
+   *     not write its files
    */
   public BenchReport run() throws InterruptedException {
+    if (config.commits() != null) {
+      return new CommitBench(config, notices).run();
+    }
     long expectedChecksum = values.expectedChecksum(config.n());
     List<StoreResult> results = new ArrayList<>();
+    MachineFigures machine = new MachineFigures();
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
       for (StoreKind store : config.stores()) {
-        results.add(measure(store, gc, expectedChecksum));
+        results.add(measure(store, gc, expectedChecksum, machine));
       }
     }
-    return new BenchReport(config, results);
+    return new BenchReport(config, results, machine);
   }
 
-  private StoreResult measure(StoreKind kind, GcPauseMonitor gc, long expectedChecksum)
+  private StoreResult measure(
+      StoreKind kind, GcPauseMonitor gc, long expectedChecksum, MachineFigures machine)
       throws InterruptedException {
     int n = config.n();
     StoreResult result = new StoreResult(kind);
     String name = kind.label();
-    try (BenchStore store = kind.open(config)) {
+    try (BenchStore store = open(kind)) {
       long heapBefore = ProcessMemory.liveHeapBytes();
       long rssBefore = ProcessMemory.residentBytes();
       GcPauseMonitor.Window window = gc.begin();
@@ -100,6 +122,14 @@ public final class BenchRunner {
         result.put(
             Metric.CHURN_RSS_GROWTH_PCT, 100.0 * (rssChurned - rssAfter) / (rssAfter - rssBefore));
       }
+      if (store instanceof PileStore pile && pile.directory() != null) {
+        long closeStart = System.nanoTime();
+        pile.close(); // the final checkpoint: with durability none, it writes every value
+        result.put(Metric.CLOSE_SECS, (System.nanoTime() - closeStart) / 1e9);
+        if (config.reopen()) {
+          new ReopenBench(config, values, loop, progress, notices).measure(pile, result, machine);
+        }
+      }
     } catch (OutOfMemoryError e) {
       throw new StoreFailedException(
           name
@@ -112,6 +142,16 @@ public final class BenchRunner {
           e);
     }
     return result;
+  }
+
+  private BenchStore open(StoreKind kind) {
+    try {
+      return kind.open(config);
+    } catch (IOException e) {
+      throw new StoreFailedException(
+          kind.label() + " could not open its files in " + config.storeDirectory(kind) + ": " + e,
+          e);
+    }
   }
 
   /** Deletes a random half of the values and puts them back, {@code churnCycles} times. */

@@ -1,7 +1,7 @@
 package dev.cairn.cli.bench;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import dev.cairn.cli.json.JsonWriter;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -9,14 +9,20 @@ import java.util.Map;
  *
  * <pre>
  * {"n":..., "threads":..., "valueKind":"string", "valueSize":32, "getOrder":"random",
+ *  "workload":"load", "dir":"/tmp/b", "durability":"none", "coldCache":true, "ddReadMBps":...,
  *  "stores":{"pile":{"putsPerSec":..., "getsPerSec":..., "bytesPerValue":..., "gcMaxPauseMs":...,
- *                    "gcTotalMs":..., ...}, "map":{...}},
+ *                    "gcTotalMs":..., "reopenFirstGetMs":..., "readAllSecs":..., ...},
+ *            "map":{...}},
  *  "ratios":{"putsPerSec":..., ...}}
  * </pre>
  *
  * Keys are {@link Metric#key()}s; a figure not measured is left out, a ratio without a value is
- * {@code null}. Written by hand: the format is small and fixed, and a JSON library would be the
- * CLI's largest dependency.
+ * {@code null}. {@code "ratios"} is pile/map, empty unless both ran; the other {@link
+ * Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
+ * {@code "durability"} are null for a run in memory. The machine's figures ({@code fsyncMicros},
+ * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
+ * run measured them or skipped a store. {@code --commits} runs add {@code "seconds"} or {@code
+ * "count"}.
  */
 public final class JsonReport {
   private static final int RATIO_DECIMALS = 3;
@@ -25,66 +31,71 @@ public final class JsonReport {
 
   public static String render(BenchReport report) {
     BenchConfig config = report.config();
-    StringBuilder json = new StringBuilder(1024);
-    json.append("{\n");
-    field(json, 1, "n").append(config.n()).append(",\n");
-    field(json, 1, "threads").append(config.threads()).append(",\n");
-    field(json, 1, "valueKind").append(quote(config.valueKind().label())).append(",\n");
-    field(json, 1, "valueSize").append(config.valueSize()).append(",\n");
-    field(json, 1, "getOrder").append(quote(config.getOrder().label())).append(",\n");
-    field(json, 1, "stores").append("{");
-    String separator = "\n";
+    JsonWriter json = new JsonWriter().beginObject();
+    json.field("n", config.n())
+        .field("threads", config.threads())
+        .field("valueKind", config.valueKind().label())
+        .field("valueSize", config.valueSize())
+        .field("getOrder", config.getOrder().label());
+    CommitPlan commits = config.commits();
+    json.field("workload", commits == null ? "load" : "commits");
+    if (commits != null && commits.byCount()) {
+      json.field("count", commits.count());
+    } else if (commits != null) {
+      json.field("seconds", commits.duration().toSeconds());
+    }
+    if (config.directory() == null) {
+      json.nullField("dir").nullField("durability");
+    } else {
+      json.field("dir", config.directory().toAbsolutePath().normalize().toString())
+          .field("durability", config.durability().name().toLowerCase(Locale.ROOT));
+    }
+    machine(json, report.machine());
+
+    json.beginObject("stores");
     for (StoreResult result : report.results()) {
-      json.append(separator);
-      field(json, 2, result.store().label());
-      metrics(json, 2, result.values(), false);
-      separator = ",\n";
+      json.beginObject(result.store().label());
+      metrics(json, result.values(), false);
+      json.endObject();
     }
-    json.append("\n").append(indent(1)).append("},\n");
-    field(json, 1, "ratios");
-    metrics(json, 1, report.ratios(), true);
-    json.append("\n}\n");
-    return json.toString();
+    json.endObject();
+    for (Comparison comparison : Comparison.values()) {
+      if (comparison == Comparison.PILE_TO_MAP || report.comparisons().contains(comparison)) {
+        json.beginObject(comparison.jsonKey());
+        metrics(json, report.ratios(comparison), true);
+        json.endObject();
+      }
+    }
+    if (!report.machine().skipped().isEmpty()) {
+      json.beginObject("skipped");
+      report.machine().skipped().forEach((store, reason) -> json.field(store.label(), reason));
+      json.endObject();
+    }
+    return json.endObject().toString();
   }
 
-  private static void metrics(StringBuilder json, int depth, Map<Metric, Double> values, boolean ratios) {
-    if (values.isEmpty()) {
-      json.append("{}");
-      return;
+  private static void machine(JsonWriter json, MachineFigures machine) {
+    machine.fsyncMicros().ifPresent(micros -> json.field("fsyncMicros", micros, 1));
+    if (machine.coldCache() != null) {
+      json.field("coldCache", machine.coldCache());
     }
-    json.append("{");
-    String separator = "\n";
+    machine.ddReadMBps().ifPresent(mbps -> json.field("ddReadMBps", mbps, 1));
+  }
+
+  private static void metrics(JsonWriter json, Map<Metric, Double> values, boolean ratios) {
     for (Map.Entry<Metric, Double> entry : values.entrySet()) {
-      json.append(separator);
-      field(json, depth + 1, entry.getKey().key());
       Double value = entry.getValue();
-      json.append(
-          value == null
-              ? "null"
-              : number(value, ratios ? RATIO_DECIMALS : entry.getKey().decimals()));
-      separator = ",\n";
+      if (value == null) {
+        json.nullField(entry.getKey().key());
+      } else {
+        json.field(
+            entry.getKey().key(), value, ratios ? RATIO_DECIMALS : entry.getKey().decimals());
+      }
     }
-    json.append("\n").append(indent(depth)).append("}");
-  }
-
-  private static StringBuilder field(StringBuilder json, int depth, String key) {
-    return json.append(indent(depth)).append(quote(key)).append(": ");
-  }
-
-  private static String indent(int depth) {
-    return "  ".repeat(depth);
-  }
-
-  /** Quotes a key or label; they are plain ASCII words, so escaping quote and backslash suffices. */
-  private static String quote(String text) {
-    return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
   }
 
   /** A JSON number in plain notation (no exponent), rounded to {@code decimals}. */
   static String number(double value, int decimals) {
-    return BigDecimal.valueOf(value)
-        .setScale(decimals, RoundingMode.HALF_EVEN)
-        .stripTrailingZeros()
-        .toPlainString();
+    return JsonWriter.number(value, decimals);
   }
 }

@@ -5,7 +5,8 @@ package dev.cairn.cli.bench;
  * list, so a new figure (say {@code reopenFirstGetMs} or {@code commitsPerSec}) is one constant
  * here plus the line that measures it.
  *
- * <p>The first five are the spec's fixed JSON keys and must keep their names.
+ * <p>The first five are the spec's fixed JSON keys and must keep their names; so are {@code
+ * reopenFirstGetMs}, {@code readAllSecs} and {@code commitsPerSec}.
  */
 public enum Metric {
   PUTS_PER_SEC("putsPerSec", "puts/s", 0, true),
@@ -28,7 +29,26 @@ public enum Metric {
    * With {@code --churn}: RSS growth over all churn cycles (delete a random half, put it back),
    * as a percentage of the RSS growth of the initial load.
    */
-  CHURN_RSS_GROWTH_PCT("churnRssGrowthPct", "RSS growth after churn %", 1, false);
+  CHURN_RSS_GROWTH_PCT("churnRssGrowthPct", "RSS growth after churn %", 1, false),
+  /**
+   * A persistent pile: the time its close took, which writes a checkpoint of everything not yet
+   * in its files (with durability none, the whole load).
+   */
+  CLOSE_SECS("closeSecs", "close s (final checkpoint)", 2, false),
+  /** With {@code --reopen}: from just before {@code Pile.open} to the first get's value. */
+  REOPEN_FIRST_GET_MS("reopenFirstGetMs", "reopen to first get ms", 1, false),
+  /** With {@code --reopen}: time to get every value back after the reopen, in index order. */
+  READ_ALL_SECS("readAllSecs", "read all after reopen s", 2, false),
+  /** With {@code --reopen}: bytes of the segment files, by {@link #READ_ALL_SECS}, in MB/s. */
+  READ_ALL_MBPS("readAllMBps", "read all after reopen MB/s", 1, true),
+  /** With {@code --commits}: durable single-put commits, all threads together. */
+  COMMITS("commits", "commits", 0, true),
+  COMMITS_PER_SEC("commitsPerSec", "commits/s", 0, true),
+  /** With {@code --commits}: a commit's latency, from the call to its return, median. */
+  COMMIT_P50_US("commitP50Us", "commit p50 us", 1, false),
+  COMMIT_P99_US("commitP99Us", "commit p99 us", 1, false),
+  COMMIT_P999_US("commitP999Us", "commit p99.9 us", 1, false),
+  COMMIT_MAX_US("commitMaxUs", "commit max us", 1, false);
 
   private final String key;
   private final String label;

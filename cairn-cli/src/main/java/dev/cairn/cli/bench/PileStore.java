@@ -1,20 +1,58 @@
 package dev.cairn.cli.bench;
 
+import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
 import dev.cairn.pile.PileStats;
+import java.io.IOException;
+import java.nio.file.Path;
 
 /**
- * The pile, with default options, as a caller would open it. Pointers go into a {@code long[n]}
+ * The pile, with default options, as a caller would open it: in native memory ({@link
+ * #offHeap}) or persistent in a directory ({@link #open}). Pointers go into a {@code long[n]}
  * made before the measured load, as the caller's own index: it is 8 bytes a value of heap that
- * is not counted against the pile, and a single array that adds nothing for the GC to trace.
+ * is not counted against the pile, and a single array that adds nothing for the GC to trace. It
+ * outlives {@link #close()}, so that a persistent pile can be reopened and read back through the
+ * same pointers ({@link #reopen}).
  */
 final class PileStore implements BenchStore {
-  private final Pile pile = Pile.offHeap(PileOptions.defaults());
+  private final Pile pile;
   private final long[] pointers;
+  /** The persistent pile's directory; null for a volatile pile. */
+  private final Path directory;
+  private boolean closed;
 
-  PileStore(int n) {
-    pointers = new long[n];
+  private PileStore(Pile pile, long[] pointers, Path directory) {
+    this.pile = pile;
+    this.pointers = pointers;
+    this.directory = directory;
+  }
+
+  static PileStore offHeap(int n) {
+    return new PileStore(Pile.offHeap(PileOptions.defaults()), new long[n], null);
+  }
+
+  /** A persistent pile in {@code directory}, which holds no pile yet. */
+  static PileStore open(Path directory, Durability durability, int n) throws IOException {
+    return new PileStore(Pile.open(directory, options(durability)), new long[n], directory);
+  }
+
+  /** Reopens the persistent pile {@code before} wrote and closed, with its pointers. */
+  static PileStore reopen(PileStore before, Durability durability) throws IOException {
+    if (before.directory == null) {
+      throw new IllegalStateException("a volatile pile cannot be reopened");
+    }
+    return new PileStore(
+        Pile.open(before.directory, options(durability)), before.pointers, before.directory);
+  }
+
+  private static PileOptions options(Durability durability) {
+    return PileOptions.builder().durability(durability).build();
+  }
+
+  /** The persistent pile's directory, or null for a volatile pile. */
+  Path directory() {
+    return directory;
   }
 
   @Override
@@ -41,8 +79,16 @@ final class PileStore implements BenchStore {
     result.put(Metric.ALLOCATED_BYTES_PER_VALUE, (double) stats.allocatedBytes() / n);
   }
 
+  /**
+   * Releases the memory; a persistent pile first writes a checkpoint of everything not yet in its
+   * files (with durability none, that is every value). Idempotent, so that the runner can time
+   * the close and still close on every path.
+   */
   @Override
   public void close() {
-    pile.close();
+    if (!closed) {
+      closed = true;
+      pile.close();
+    }
   }
 }

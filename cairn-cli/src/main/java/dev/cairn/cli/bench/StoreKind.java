@@ -1,23 +1,53 @@
 package dev.cairn.cli.bench;
 
+import java.io.IOException;
 import java.util.Locale;
 
-/** A store the bench can measure. Declaration order is run order: see {@link BenchRunner}. */
+/**
+ * A store the bench can measure. Declaration order is run order: see {@link BenchRunner}.
+ *
+ * <p>Two workloads exist: the load (puts, then gets, of n values), which every kind but {@link
+ * #ROCKSDB} runs, and {@code --commits} (durable single-put commits), which {@link #PILE} and
+ * {@link #ROCKSDB} run.
+ */
 public enum StoreKind {
-  /** A {@link dev.cairn.pile.Pile} in native memory, with default options. */
+  /**
+   * A {@link dev.cairn.pile.Pile} with default options: in native memory, or persistent in
+   * {@code --dir} when no {@link #MAPPED} pile runs beside it (see {@link
+   * BenchConfig#persistentPile}).
+   */
   PILE,
+  /** A persistent pile in {@code --dir}, measured beside a volatile {@link #PILE} in one run. */
+  MAPPED,
   /** A {@code ConcurrentHashMap<Long, byte[]>} on the Java heap: the baseline. */
-  MAP;
+  MAP,
+  /** RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits. */
+  ROCKSDB;
 
   /** The name used on the command line and in the reports. */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  BenchStore open(BenchConfig config) {
+  /** Whether it runs the load workload (puts and gets of n values). */
+  public boolean loads() {
+    return this != ROCKSDB;
+  }
+
+  /** Whether it runs the {@code --commits} workload. */
+  public boolean commits() {
+    return this == PILE || this == ROCKSDB;
+  }
+
+  /** Opens this store for the load workload. */
+  BenchStore open(BenchConfig config) throws IOException {
     return switch (this) {
-      case PILE -> new PileStore(config.n());
+      case PILE, MAPPED ->
+          config.persistentPile(this)
+              ? PileStore.open(config.storeDirectory(this), config.durability(), config.n())
+              : PileStore.offHeap(config.n());
       case MAP -> new MapStore(config.n());
+      case ROCKSDB -> throw new IllegalStateException("rocksdb runs only with --commits");
     };
   }
 }

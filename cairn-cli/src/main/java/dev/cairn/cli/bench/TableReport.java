@@ -8,7 +8,8 @@ import java.util.OptionalDouble;
 
 /**
  * Writes a {@link BenchReport} as a text table for people: one row per metric, one column per
- * store, and a pile/map column when both ran.
+ * store, and a ratio column for each {@link Comparison} whose stores both ran (pile/map,
+ * mapped/pile, pile/rocksdb); then the machine's figures, and any store skipped.
  */
 public final class TableReport {
   private static final String MISSING = "-";
@@ -17,15 +18,13 @@ public final class TableReport {
 
   public static String render(BenchReport report) {
     BenchConfig config = report.config();
-    Map<Metric, Double> ratios = report.ratios();
-    boolean withRatios = report.results().size() > 1;
+    List<Comparison> comparisons = report.comparisons();
+    List<Map<Metric, Double>> ratios = comparisons.stream().map(report::ratios).toList();
 
     List<String[]> rows = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of("metric"));
     report.results().forEach(r -> header.add(r.store().label()));
-    if (withRatios) {
-      header.add("pile/map");
-    }
+    comparisons.forEach(c -> header.add(c.label()));
     rows.add(header.toArray(String[]::new));
     for (Metric metric : Metric.values()) {
       if (report.results().stream().allMatch(r -> r.get(metric).isEmpty())) {
@@ -35,28 +34,101 @@ public final class TableReport {
       for (StoreResult result : report.results()) {
         row.add(format(result.get(metric), metric.decimals()));
       }
-      if (withRatios) {
-        Double ratio = ratios.get(metric);
+      for (Map<Metric, Double> comparisonRatios : ratios) {
+        Double ratio = comparisonRatios.get(metric);
         row.add(ratio == null ? MISSING : String.format(Locale.ROOT, "%.2f", ratio));
       }
       rows.add(row.toArray(String[]::new));
     }
 
     StringBuilder table = new StringBuilder();
-    table.append(
-        String.format(
-            Locale.ROOT,
-            "cairn bench: n=%,d threads=%d kind=%s size=%d get-order=%s%n",
-            config.n(),
-            config.threads(),
-            config.valueKind().label(),
-            config.valueSize(),
-            config.getOrder().label()));
+    table.append(headline(config)).append('\n');
     appendAligned(table, rows);
-    if (withRatios) {
-      table.append("pile/map: above 1 is better for puts/s and gets/s, below 1 for the rest\n");
+    if (!comparisons.isEmpty()) {
+      table.append(
+          String.join(", ", comparisons.stream().map(Comparison::label).toList())
+              + ": above 1 is better for the first store in "
+              + String.join(", ", higherIsBetterLabels(report))
+              + "; below 1 for the rest\n");
     }
+    appendMachine(table, report.machine());
     return table.toString();
+  }
+
+  private static String headline(BenchConfig config) {
+    StringBuilder line = new StringBuilder("cairn bench: ");
+    CommitPlan commits = config.commits();
+    if (commits == null) {
+      line.append(
+          String.format(
+              Locale.ROOT,
+              "n=%,d threads=%d kind=%s size=%d get-order=%s",
+              config.n(),
+              config.threads(),
+              config.valueKind().label(),
+              config.valueSize(),
+              config.getOrder().label()));
+    } else {
+      line.append(
+          String.format(
+              Locale.ROOT,
+              "commits threads=%d size=%d %s",
+              config.threads(),
+              config.valueSize(),
+              commits.byCount()
+                  ? String.format(Locale.ROOT, "count=%,d", commits.count())
+                  : "seconds=" + commits.duration().toSeconds()));
+    }
+    if (config.directory() != null) {
+      line.append(" dir=")
+          .append(config.directory())
+          .append(" durability=")
+          .append(config.durability().name().toLowerCase(Locale.ROOT));
+    }
+    return line.toString();
+  }
+
+  /** The labels of the shown metrics where more is better. */
+  private static List<String> higherIsBetterLabels(BenchReport report) {
+    List<String> labels = new ArrayList<>();
+    for (Metric metric : Metric.values()) {
+      if (metric.higherIsBetter()
+          && report.results().stream().anyMatch(r -> r.get(metric).isPresent())) {
+        labels.add(metric.label());
+      }
+    }
+    return labels;
+  }
+
+  private static void appendMachine(StringBuilder table, MachineFigures machine) {
+    machine
+        .fsyncMicros()
+        .ifPresent(
+            micros ->
+                table.append(
+                    String.format(
+                        Locale.ROOT,
+                        "raw fsync (4 KiB write + force, median): %,.1f us%n",
+                        micros)));
+    if (machine.coldCache() != null) {
+      table.append(
+          machine.coldCache()
+              ? "reopen read from a cold page cache (dropped with /proc/sys/vm/drop_caches)\n"
+              : "reopen read from a WARM page cache: dropping it needs root, so read figures"
+                  + " flatter the disk\n");
+    }
+    machine
+        .ddReadMBps()
+        .ifPresent(
+            mbps ->
+                table.append(
+                    String.format(
+                        Locale.ROOT, "disk sequential read (dd of a segment file): %,.1f MB/s%n",
+                        mbps)));
+    machine
+        .skipped()
+        .forEach((store, reason) -> table.append("skipped ").append(store.label()).append(": ")
+            .append(reason).append('\n'));
   }
 
   /** First column left-aligned, the figures right-aligned, each column as wide as its widest cell. */

@@ -22,7 +22,8 @@ public record Damage(String kind, Path file, long offset, String message) {
   /** The damage an exception from {@code PileDirectory.verify} describes. */
   public static Damage of(PileException problem) {
     return switch (problem) {
-      case CorruptFileException e -> new Damage("corruptFile", e.file(), e.offset(), e.getMessage());
+      case CorruptFileException e ->
+          new Damage("corruptFile", e.file(), e.offset(), e.getMessage());
       case FormatVersionException e -> new Damage("formatVersion", e.file(), -1, e.getMessage());
       // the segment, offset and invariant are only in the message: core has no accessors for them
       case PileCorruptionException e -> new Damage("allocatorInvariant", null, -1, e.getMessage());

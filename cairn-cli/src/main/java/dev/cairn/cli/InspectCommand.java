@@ -1,0 +1,73 @@
+package dev.cairn.cli;
+
+import dev.cairn.cli.inspect.InspectionReport;
+import dev.cairn.pile.PileDirectory;
+import dev.cairn.pile.PileException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cairn inspect DIR}: reports what a persistent pile's directory holds, through {@link
+ * PileDirectory#inspect}, which reads the files and changes nothing.
+ */
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Reports on the persistent pile in DIR without changing it: format version, geometry,"
+          + " segments, objects and links, bytes (capacity, allocated, utilized, overhead, free),"
+          + " availability, the last checkpoint (LSN and time), the log written since it, and"
+          + " whether the pile was last closed cleanly.",
+      "",
+      "It opens the pile read-only and replays its log in memory, so the figures are those the"
+          + " next open will see. It needs the directory's lock: a pile open in another process"
+          + " cannot be inspected.",
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:the report was printed",
+      "1:DIR holds no pile, or the pile is damaged (the message names the file and offset)",
+      "2:bad flags, or another process has the pile open"
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  cairn inspect data/users",
+      "  cairn inspect --json data/users",
+    })
+final class InspectCommand implements Callable<Integer> {
+
+  @Parameters(
+      paramLabel = "DIR",
+      description = "The pile's directory (the one given to Pile.open).")
+  private Path directory;
+
+  @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
+  private boolean json;
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PileDirectory.Inspection inspection;
+    try {
+      inspection = PileDirectoryAccess.read(directory, PileDirectory::inspect);
+    } catch (PileException damaged) {
+      throw new CommandFailedException(
+          "the pile in " + directory + " cannot be read: " + damaged.getMessage()
+              + " (cairn verify checks all of it)",
+          damaged);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? InspectionReport.json(inspection) : InspectionReport.text(inspection));
+    out.flush();
+    return 0;
+  }
+}

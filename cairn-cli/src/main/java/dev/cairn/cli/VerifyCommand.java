@@ -1,0 +1,81 @@
+package dev.cairn.cli;
+
+import dev.cairn.cli.inspect.Damage;
+import dev.cairn.cli.inspect.VerifyReport;
+import dev.cairn.pile.PileDirectory;
+import dev.cairn.pile.PileException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cairn verify DIR}: checks every checksum and allocator invariant of a persistent pile
+ * through {@link PileDirectory#verify}, and reports OK or the first problem. The verdict is the
+ * command's result, so a damaged pile is reported on stdout, and exits 1.
+ */
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Checks the persistent pile in DIR without changing it: the superblock, checkpoint"
+          + " metadata and segment header checksums, every log record since the checkpoint"
+          + " (CRC32C), and the allocator invariants of every segment (blocks tile it, free lists"
+          + " and counters agree). Values carry no checksum of their own, so their contents are"
+          + " not checked.",
+      "",
+      "Prints OK and a summary line (objects, segments, bytes checked: segment bytes walked"
+          + " plus log bytes read; log records checked), or DAMAGED and the first problem: the"
+          + " file and offset, or the segment, offset and invariant.",
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:the pile is intact",
+      "1:the pile is damaged (the report says where), or DIR holds no pile",
+      "2:bad flags, or another process has the pile open"
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  cairn verify data/users",
+      "  cairn verify --json data/users",
+    })
+final class VerifyCommand implements Callable<Integer> {
+
+  @Parameters(
+      paramLabel = "DIR",
+      description = "The pile's directory (the one given to Pile.open).")
+  private Path directory;
+
+  @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
+  private boolean json;
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try {
+      PileDirectory.Inspection inspection =
+          PileDirectoryAccess.read(directory, PileDirectory::verify);
+      out.print(json ? VerifyReport.okJson(inspection) : VerifyReport.okText(inspection));
+      return 0;
+    } catch (PileException damaged) {
+      // PileDirectoryAccess has already turned a locked directory into a CommandFailedException,
+      // so what is left is damage found in the files
+      Damage damage = Damage.of(damaged);
+      out.print(json
+          ? VerifyReport.damagedJson(directory, damage)
+          : VerifyReport.damagedText(directory, damage));
+      return CommandLine.ExitCode.SOFTWARE;
+    } finally {
+      out.flush();
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.cairn.cli.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.Consumer;
+
+/**
+ * {@code --reopen}: how soon a persistent pile serves reads after a restart, and how fast it
+ * reads everything back. Runs after the load's store was closed:
+ *
+ * <ol>
+ *   <li>drop the page cache if allowed ({@link PageCache}) and not declined ({@code
+ *       --no-drop-caches}), so the reads come from the disk;
+ *   <li>if it was dropped, read one segment file with {@code dd} ({@link DiskReadProbe}), the
+ *       disk's sequential rate to compare with, then drop the cache again;
+ *   <li>{@code reopenFirstGetMs}: from just before {@code Pile.open} to the first get's value
+ *       (index 0, checked);
+ *   <li>{@code readAllSecs}: every value got back with T threads, in index order, checked by
+ *       checksum; and {@code readAllMBps}, the segment files' bytes over that time.
+ * </ol>
+ *
+ * <p>Index order, not the load's get order: each thread's share of indices was put by one thread
+ * into its stripe's segments in that order, so reading in index order reads the files nearly
+ * front to back, the way a warm-up or a scan after a restart would. Random order would measure
+ * the disk's random reads instead, one page fault at a time.
+ */
+final class ReopenBench {
+  private final BenchConfig config;
+  private final ValueSource values;
+  private final ParallelLoop loop;
+  private final Progress.Factory progress;
+  private final Consumer<String> notices;
+
+  ReopenBench(
+      BenchConfig config,
+      ValueSource values,
+      ParallelLoop loop,
+      Progress.Factory progress,
+      Consumer<String> notices) {
+    this.config = config;
+    this.values = values;
+    this.loop = loop;
+    this.progress = progress;
+    this.notices = notices;
+  }
+
+  /**
+   * Reopens the pile {@code closed} wrote, adds the figures to {@code result} and the disk's to
+   * {@code machine}.
+   *
+   * @throws StoreFailedException if the reopened pile returns wrong values or cannot open
+   */
+  void measure(PileStore closed, StoreResult result, MachineFigures machine)
+      throws InterruptedException {
+    Path directory = closed.directory();
+    String name = result.store().label();
+    try {
+      List<Path> segments = BenchDirectory.segmentFiles(directory);
+      long segmentBytes = 0;
+      for (Path segment : segments) {
+        segmentBytes += Files.size(segment);
+      }
+      boolean cold = config.dropCaches() && PageCache.drop();
+      machine.coldCache(cold);
+      if (!cold && config.dropCaches()) {
+        notices.accept("the page cache could not be dropped (that needs root):"
+            + " reads after the reopen come from memory, and dd is skipped");
+      }
+      if (cold && !segments.isEmpty()) { // dd of a cached file would measure memory
+        OptionalDouble dd = DiskReadProbe.readMBps(segments.getFirst());
+        dd.ifPresentOrElse(
+            machine::ddReadMBps, () -> notices.accept("dd did not run: no disk read rate"));
+        PageCache.drop(); // dd left that segment in the cache
+      }
+
+      int n = config.n();
+      byte[] buffer = values.newBuffer();
+      long openStart = System.nanoTime();
+      try (PileStore reopened = PileStore.reopen(closed, config.durability())) {
+        long first = reopened.get(0, buffer);
+        long firstGetNanos = System.nanoTime() - openStart;
+        if (first != values.expectedChecksum(1)) {
+          throw new StoreFailedException(name + " returned a wrong value for index 0 after reopen");
+        }
+        ParallelLoop.Outcome all;
+        try (Progress bar = progress.start(name + " read-all", n)) {
+          all = loop.run("bench-" + name + "-read-all", n, GetOrder.SEQUENTIAL, reopened::get, bar);
+        }
+        if (all.checksum() != values.expectedChecksum(n)) {
+          throw new StoreFailedException(
+              name + " returned wrong values after reopen: checksum=" + all.checksum()
+                  + " expected=" + values.expectedChecksum(n));
+        }
+        double seconds = all.elapsedNanos() / 1e9;
+        result
+            .put(Metric.REOPEN_FIRST_GET_MS, firstGetNanos / 1e6)
+            .put(Metric.READ_ALL_SECS, seconds)
+            .put(Metric.READ_ALL_MBPS, segmentBytes / seconds / 1e6);
+      }
+    } catch (IOException e) {
+      throw new StoreFailedException(
+          name + " could not be reopened from " + directory + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.cairn.cli;
+
+import static dev.cairn.cli.CliRun.cairn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code cairn bench} with files: {@code --dir}, {@code --reopen}, {@code --commits}. Small runs
+ * that check the figures appear, never their values. {@code --no-drop-caches} keeps the tests
+ * from emptying the machine's page cache when they run as root.
+ */
+class BenchOnDiskCommandTest {
+  @TempDir Path directory;
+
+  @Test
+  void bench_withDirAndReopen_reportsTheReopenFiguresForThePersistentPile() {
+    CliRun run =
+        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "pile",
+            "--reopen", "--no-drop-caches", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"dir\": \"" + directory.toAbsolutePath() + "\"", "\"durability\": \"none\"")
+        .contains("\"putsPerSec\": ", "\"closeSecs\": ", "\"reopenFirstGetMs\": ")
+        .contains("\"readAllSecs\": ", "\"readAllMBps\": ", "\"coldCache\": false")
+        .doesNotContain("ddReadMBps", "NaN", "Infinity");
+    assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
+  }
+
+  @Test
+  void bench_pileBesideMapped_reportsTheirRatioInOneRun() {
+    CliRun run =
+        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "mapped,pile",
+            "--durability", "periodic", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"pile\": {", "\"mapped\": {", "\"mappedToPileRatios\": {")
+        .contains("\"durability\": \"periodic\"");
+    assertThat(directory.resolve("mapped").resolve("pile.sb")).exists();
+    assertThat(directory.resolve("pile")).doesNotExist(); // the pile beside it is volatile
+  }
+
+  @Test
+  void bench_intoANonEmptyDir_exitsTwo_andFreshClearsOnlyAnEarlierRun() throws Exception {
+    assertThat(cairn("bench", "--n", "2000", "--dir", directory.toString(), "--stores", "pile")
+            .exitCode())
+        .isZero();
+
+    CliRun again = cairn("bench", "--n", "2000", "--dir", directory.toString(), "--stores", "pile");
+    assertThat(again.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(again.err()).contains("--fresh");
+
+    CliRun fresh =
+        cairn("bench", "--n", "2000", "--dir", directory.toString(), "--fresh", "--stores", "pile");
+    assertThat(fresh.exitCode()).as(fresh.err()).isZero();
+
+    Files.writeString(directory.resolve("notes.txt"), "mine");
+    CliRun refused =
+        cairn("bench", "--n", "2000", "--dir", directory.toString(), "--fresh", "--stores", "pile");
+    assertThat(refused.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(refused.err()).contains("notes.txt");
+    assertThat(directory.resolve("notes.txt")).exists();
+    assertThat(directory.resolve("pile")).exists();
+  }
+
+  @Test
+  void bench_commits_reportsTheRateLatenciesAndTheRawFsync() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "200",
+            "--threads", "2", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"workload\": \"commits\"", "\"count\": 200", "\"durability\": \"sync\"")
+        .contains("\"fsyncMicros\": ", "\"commits\": 200", "\"commitsPerSec\": ")
+        .contains("\"commitP50Us\": ", "\"commitP99Us\": ", "\"commitP999Us\": ")
+        .contains("\"commitMaxUs\": ");
+  }
+
+  @Test
+  void bench_commitsWithRocksdb_runsItOrSaysWhyNot() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "100",
+            "--threads", "2", "--stores", "pile,rocksdb");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    // where the native library loads, a rocksdb column and ratio; elsewhere a note, and the pile
+    if (run.out().contains("skipped rocksdb")) {
+      assertThat(run.err()).contains("rocksdb skipped");
+    } else {
+      assertThat(run.out()).contains("rocksdb", "pile/rocksdb", "commits/s");
+    }
+    assertThat(run.out()).contains("raw fsync");
+  }
+
+  @Test
+  void bench_optionsThatNeedADir_withoutOne_exitTwo() {
+    for (String[] args :
+        new String[][] {
+          {"bench", "--reopen"},
+          {"bench", "--commits"},
+          {"bench", "--stores", "pile,mapped"},
+          {"bench", "--durability", "sync"},
+        }) {
+      CliRun run = cairn(args);
+      assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(CommandLine.ExitCode.USAGE);
+      assertThat(run.err()).as(String.join(" ", args)).contains("--dir");
+    }
+  }
+
+  @Test
+  void bench_commitsWithTheMapOrWithoutSync_exitsTwo() {
+    CliRun map =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--stores", "pile,map");
+    assertThat(map.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(map.err()).contains("not map");
+
+    CliRun none =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--durability", "none");
+    assertThat(none.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(none.err()).contains("durability sync");
+
+    CliRun rocksLoad = cairn("bench", "--dir", directory.toString(), "--stores", "rocksdb");
+    assertThat(rocksLoad.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(rocksLoad.err()).contains("only with --commits");
+  }
+}

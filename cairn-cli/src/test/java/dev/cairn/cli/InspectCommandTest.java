@@ -1,0 +1,88 @@
+package dev.cairn.cli;
+
+import static dev.cairn.cli.CliRun.cairn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.pile.Durability;
+import dev.cairn.pile.Pile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class InspectCommandTest {
+  @TempDir Path directory;
+
+  @Test
+  void inspect_ofAClosedPile_printsItsFiguresAndACleanClose() throws Exception {
+    TestPiles.create(directory, 1000);
+
+    CliRun run = cairn("inspect", directory.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .startsWith("pile " + directory)
+        .contains("format version", "1.0 MiB segments", "objects         1,000", "links")
+        .contains("capacity", "allocated", "utilized", "free", "availability")
+        .contains("checkpoint      LSN", "log ", "last close      clean");
+  }
+
+  @Test
+  void inspect_withJson_printsOneDocumentWithTheSameFigures() throws Exception {
+    TestPiles.create(directory, 1000);
+
+    CliRun run = cairn("inspect", "--json", directory.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().strip()).startsWith("{").endsWith("}");
+    assertThat(run.out())
+        .contains("\"formatVersion\": 1", "\"segmentBytes\": 1048576", "\"objects\": 1000")
+        .contains("\"links\": 0", "\"capacityBytes\": ", "\"availability\": ")
+        .contains("\"checkpointLsn\": ", "\"lastCheckpoint\": \"20", "\"logEndLsn\": ")
+        .contains("\"logRecordsSinceCheckpoint\": 0", "\"lastCloseClean\": true");
+  }
+
+  @Test
+  void inspect_ofAnEmptyDirectory_exitsOneSayingThereIsNoPile() {
+    CliRun run = cairn("inspect", directory.toString());
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+    assertThat(run.err()).contains("no pile in " + directory, "pile.sb");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void inspect_ofAMissingDirectory_exitsOneWithoutCreatingIt() {
+    Path missing = directory.resolve("nothing-here");
+
+    CliRun run = cairn("inspect", missing.toString());
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+    assertThat(run.err()).contains("does not exist");
+    assertThat(missing).doesNotExist();
+  }
+
+  @Test
+  void inspect_ofAPileOpenElsewhere_exitsTwoSayingItIsInUse() throws Exception {
+    try (Pile _ = Pile.open(directory, TestPiles.options(Durability.NONE))) {
+      CliRun run = cairn("inspect", directory.toString());
+
+      assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+      assertThat(run.err()).contains(directory.toString(), "open");
+    }
+  }
+
+  @Test
+  void inspect_ofADamagedPile_exitsOneNamingTheFile() throws Exception {
+    TestPiles.create(directory, 1000);
+    Path segment = directory.resolve("seg-00000.dat");
+    VerifyCommandTest.flipByte(segment, 13);
+
+    CliRun run = cairn("inspect", directory.toString());
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+    assertThat(run.err()).contains(segment.toString(), "offset");
+    assertThat(Files.exists(segment)).isTrue();
+  }
+}
