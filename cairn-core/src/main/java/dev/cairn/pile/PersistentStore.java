@@ -106,6 +106,7 @@ final class PersistentStore {
   private MemorySegment staging;
   private long checkpoints;
   private Recovery recovery;
+  private volatile boolean inUseMarked = true;
   private PileTypeCatalog catalog;
   // recovery: allocations of transactions with no commit or end record yet, by transaction id
   private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
@@ -298,8 +299,11 @@ final class PersistentStore {
     Arena arena = Arena.ofShared();
     boolean success = false;
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ_WRITE)) {
+      // the header by a plain read: a fault through the mapping would read ahead megabytes
+      MemorySegment header = MemorySegment.ofArray(new byte[BlockLayout.SEGMENT_HEADER_BYTES]);
+      handle.read(header, 0);
+      PileFiles.checkSegmentHeader(file, header, index, options.segmentBytes());
       MemorySegment memory = handle.mapPrivate(options.segmentBytes(), arena);
-      PileFiles.checkSegmentHeader(file, memory, index, options.segmentBytes());
       NativeSegment segment = NativeSegment.of(index, arena, memory);
       segment.trackDirtyPages();
       segment.setHasFile(true);
@@ -370,7 +374,11 @@ final class PersistentStore {
     }
     unfinishedTransactions = unfinished.size();
     unfinished.clear();
-    checkpoint(false); // durable recovered state, and the superblock says "in use"
+    if (records > 0 || !state.cleanShutdown()) {
+      checkpoint(false); // the recovered state durable, and the superblock says "in use"
+    } else {
+      inUseMarked = false; // after a clean close: said by the first write (instant reopen)
+    }
     if (!logging && log != null) {
       log.close();
       log = null;
@@ -466,6 +474,9 @@ final class PersistentStore {
       throw new DurabilityFailedException("the pile failed earlier and accepts no more writes;"
           + " reopen it to recover: " + failed.getMessage(), failed);
     }
+    if (!inUseMarked) {
+      markInUse();
+    }
     WriteAheadLog current = log;
     if (current == null) {
       return;
@@ -480,6 +491,26 @@ final class PersistentStore {
     }
     reservedBytes.addAndGet(need);
     threadReservation.get()[0] += need;
+  }
+
+  /**
+   * Clears the superblock's clean flag before the first write after a clean reopen, so that
+   * a crash from here on is not reported as a clean close.
+   */
+  private void markInUse() {
+    checkpointLock.lock();
+    try {
+      if (!inUseMarked) {
+        Superblock.State current = superblock.current();
+        superblock.write(current.checkpointLsn(), false, geometry.encode());
+        inUseMarked = true;
+      }
+    } catch (RuntimeException e) {
+      fail(e);
+      throw e;
+    } finally {
+      checkpointLock.unlock();
+    }
   }
 
   /** Gives back what the calling thread's {@link #admit} reserved. */
