@@ -43,7 +43,9 @@ import java.util.zip.CRC32C;
  * p is the end (a torn, zeroed, stale or never-written tail).
  *
  * Cost: a scan reads the log from the checkpoint, then the rest of the last file (at most
- * fileBytes), plus any later-sequence or damaged slot.
+ * fileBytes), plus any later-sequence or damaged slot. A caller that knows where the log ended
+ * (a clean shutdown's checkpoint at the log's end) passes it as cleanEndLsn: a scan that ends
+ * exactly there needs no proof, since nothing after it was ever needed, and reads nothing more.
  *
  * Lifecycle: one scanner per scan; its confined arena is closed at the end, so a payload
  * view handed to the visitor is valid only during the call.
@@ -80,6 +82,15 @@ final class LogScanner implements AutoCloseable {
   record Proof(long lsn, int slot, long offset, long durableLsn) {}
 
   ScanResult scan(long fromLsn, long knownDurableLsn, RecordVisitor visitor) throws IOException {
+    return scan(fromLsn, knownDurableLsn, -1, visitor);
+  }
+
+  /**
+   * Scans from {@code fromLsn}; {@code cleanEndLsn} is where a clean shutdown ended the log, or
+   * -1 if unknown (see the class note).
+   */
+  ScanResult scan(long fromLsn, long knownDurableLsn, long cleanEndLsn, RecordVisitor visitor)
+      throws IOException {
     if (fromLsn < 0 || fromLsn % ALIGNMENT != 0) {
       throw new IllegalArgumentException(
           "fromLsn must be a non-negative multiple of 8: fromLsn=" + fromLsn);
@@ -98,6 +109,9 @@ final class LogScanner implements AutoCloseable {
     for (;;) {
       String problem = readRecord(p, previousEpoch);
       if (problem != null) {
+        if (p == cleanEndLsn) { // where a clean shutdown ended it: no later record matters
+          return new ScanResult(fromLsn, p, records, previousEpoch, problem);
+        }
         return end(fromLsn, p, records, previousEpoch, problem, knownDurableLsn);
       }
       if (type != LogLayout.TYPE_SKIP) {

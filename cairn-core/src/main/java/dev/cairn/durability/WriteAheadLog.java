@@ -268,6 +268,18 @@ public final class WriteAheadLog implements AutoCloseable {
    */
   public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
       long fromLsn, RecordVisitor replay) throws IOException {
+    return open(layer, directory, options, fromLsn, -1, replay);
+  }
+
+  /**
+   * Opens the log as {@link #open(FileLayer, Path, LogOptions, long, RecordVisitor)} does, for an
+   * owner that knows the log ended at {@code cleanEndLsn} when it was last closed cleanly (-1 if
+   * not): if recovery finds the end exactly there, it skips the search for records proving
+   * later damage, which reads up to a whole log file. That makes reopening after a clean close
+   * cost nothing in the log's size.
+   */
+  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
+      long fromLsn, long cleanEndLsn, RecordVisitor replay) throws IOException {
     Objects.requireNonNull(layer, "layer");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(replay, "replay");
@@ -286,7 +298,7 @@ public final class WriteAheadLog implements AutoCloseable {
       files = LogFiles.open(layer, directory, logMeta, true);
       ScanResult recovery;
       try (LogScanner scanner = new LogScanner(files)) {
-        recovery = scanner.scan(fromLsn, -1, replay);
+        recovery = scanner.scan(fromLsn, -1, cleanEndLsn, replay);
       }
       // the new epoch, and where it starts, durable before anything is appended
       Superblock.State next =

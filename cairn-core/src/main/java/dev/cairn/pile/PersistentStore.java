@@ -358,8 +358,9 @@ final class PersistentStore {
           .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
           .build();
       maxRecordBytes = logOptions.maxPayloadBytes();
+      // a clean close checkpointed at the log's end: the scan need not look past it
       log = WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
-          this::replay);
+          state.cleanShutdown() ? state.checkpointLsn() : -1, this::replay);
       records = log.recovery().records();
       bytes = log.recovery().endLsn() - log.recovery().fromLsn();
       long capacity = log.capacityBytes();

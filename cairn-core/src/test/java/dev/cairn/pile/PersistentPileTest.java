@@ -339,4 +339,47 @@ class PersistentPileTest {
         .hasMessageContaining(segment.getFileName().toString())
         .hasMessageContaining("checksum");
   }
+
+  /**
+   * The longer mode ({@code -Dcairn.soak.gb=N}): a pile of N GB closed and reopened comes back
+   * with identical statistics, zero log records replayed, and its values (sampled). Skipped in
+   * CI, where N GB would not fit the time.
+   */
+  @Test
+  void aLargePileReopensIdentically() throws IOException {
+    double gigabytes = Double.parseDouble(System.getProperty("cairn.soak.gb", "0"));
+    org.junit.jupiter.api.Assumptions.assumeTrue(gigabytes > 0, "set -Dcairn.soak.gb to run");
+    long values = (long) (gigabytes * (1L << 30) / 1064); // 1 KiB values in 1,064-byte blocks
+    PileOptions options = PileOptions.builder().durability(Durability.PERIODIC).build();
+    SplittableRandom random = new SplittableRandom(21);
+    long[] sample = new long[1000];
+    byte[][] sampled = new byte[sample.length][];
+    PileStats before;
+    try (Pile pile = Pile.open(dir, options)) {
+      byte[] value = new byte[1024];
+      for (long i = 0; i < values; i++) {
+        random.nextBytes(value);
+        long p = pile.put(value);
+        int slot = (int) (i % sample.length);
+        if (random.nextInt(1000) == 0 || sampled[slot] == null) {
+          sample[slot] = p;
+          sampled[slot] = value.clone();
+        }
+      }
+      before = pile.stats();
+    }
+    long opening = System.nanoTime();
+    try (Pile pile = Pile.open(dir, options)) {
+      long openMillis = (System.nanoTime() - opening) / 1_000_000;
+      PersistentStore.Recovery recovery = ((OffHeapPile) pile).store().recoveryInfo();
+      System.out.printf("[soak] %.1f GB, %d values: reopened in %d ms, %d records replayed%n",
+          before.capacityBytes() / 1e9, before.objectCount(), openMillis,
+          recovery.recordsReplayed());
+      assertThat(recovery.recordsReplayed()).isZero();
+      assertThat(pile.stats()).isEqualTo(before);
+      for (int i = 0; i < sample.length; i++) {
+        assertThat(pile.getBytes(sample[i])).isEqualTo(sampled[i]);
+      }
+    }
+  }
 }
