@@ -480,13 +480,16 @@ final class Stripe extends ReentrantLock {
    * ListedFreeBytes, ListedPieceBytes.
    */
   void writeState(MemorySegment out, long at) {
-    long[] fields = {
-      bumpSegment == null ? -1 : bumpSegment.index(), bumpStart, bumpEnd, nextTag, objectCount,
-      linkCount, allocatedBytes, utilizedBytes, listedFreeBytes, listedPieceBytes
-    };
-    for (int i = 0; i < fields.length; i++) {
-      out.set(Journal.U64, at + i * 8L, fields[i]);
-    }
+    out.set(Journal.U64, at, bumpSegment == null ? -1 : bumpSegment.index());
+    out.set(Journal.U64, at + 8, bumpStart);
+    out.set(Journal.U64, at + 16, bumpEnd);
+    out.set(Journal.U64, at + 24, nextTag);
+    out.set(Journal.U64, at + 32, objectCount);
+    out.set(Journal.U64, at + 40, linkCount);
+    out.set(Journal.U64, at + 48, allocatedBytes);
+    out.set(Journal.U64, at + 56, utilizedBytes);
+    out.set(Journal.U64, at + 64, listedFreeBytes);
+    out.set(Journal.U64, at + 72, listedPieceBytes);
   }
 
   /** Reads what {@link #writeState} wrote; the bump segment must already be in the pile. */
