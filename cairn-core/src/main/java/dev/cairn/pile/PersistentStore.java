@@ -71,9 +71,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class PersistentStore {
 
-  private static final int PAGE = NativeSegment.PAGE_BYTES;
-  private static final int PAGES_PER_HOLD = 256;
-  private static final int STAGING_PAGES = 4096;
   private static final int FLAG_UNLOGGED_CHECKPOINT = 1;
 
   private final FileLayer layer;
@@ -102,8 +99,7 @@ final class PersistentStore {
   private final java.util.concurrent.atomic.AtomicLong reservedBytes =
       new java.util.concurrent.atomic.AtomicLong();
   private final ThreadLocal<long[]> threadReservation = ThreadLocal.withInitial(() -> new long[1]);
-  private Arena stagingArena;
-  private MemorySegment staging;
+  private SegmentWriter segmentWriter; // checkpointing thread only
   private long checkpoints;
   private Recovery recovery;
   private volatile boolean inUseMarked = true;
@@ -380,9 +376,13 @@ final class PersistentStore {
     } else {
       inUseMarked = false; // after a clean close: said by the first write (instant reopen)
     }
-    if (!logging && log != null) {
+    if (!logging && log != null) { // a log left by a run with one: recovered, now retired
       log.close();
       log = null;
+      if (segmentWriter != null) {
+        segmentWriter.close();
+        segmentWriter = null; // it forced that log; without one it must not
+      }
     }
     deleteOrphanSegmentFiles();
     recovery = new Recovery(state.cleanShutdown(), records, bytes,
@@ -707,7 +707,7 @@ final class PersistentStore {
           if (image.segment(i).hasFile()) {
             existing.add(i);
           } else {
-            writeSegment(image.segment(i), image.owner(i));
+            segmentWriter().write(image.segment(i), image.owner(i));
             created = true;
           }
         }
@@ -730,7 +730,7 @@ final class PersistentStore {
               withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
-          writeSegment(image.segment(i), image.owner(i));
+          segmentWriter().write(image.segment(i), image.owner(i));
         }
         superblock.write(checkpointLsn, clean, next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
@@ -771,148 +771,17 @@ final class PersistentStore {
     return payload;
   }
 
-  /**
-   * Copies the dirty pages of one segment into its file, in batches, each staged under the
-   * owner's lock and written after the log covers it. Returns whether the file was created.
-   */
-  private boolean writeSegment(NativeSegment segment, Stripe owner) throws IOException {
-    boolean fresh = !segment.hasFile();
-    if (!fresh && segment.dirtyPageCount() == 0) {
-      return false;
+  /** The writer of segment files, made once the log (or its absence) is settled. */
+  private SegmentWriter segmentWriter() {
+    if (segmentWriter == null) {
+      segmentWriter = new SegmentWriter(layer, directory, log);
     }
-    if (fresh) { // written whole: no holes, so in-place writes never need new blocks
-      owner.lock();
-      try {
-        segment.markAllDirty();
-      } finally {
-        owner.unlock();
-      }
-    }
-    MemorySegment stage = staging();
-    long segmentBytes = segment.sizeBytes();
-    long[] pages = new long[STAGING_PAGES];
-    Path file = PileFiles.segmentFile(directory, segment.index());
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE);
-        FileHandle checksums = layer.open(PileFiles.pageCrcFile(directory, segment.index()),
-            FileLayer.OpenMode.CREATE)) {
-      if (fresh) { // files left by an earlier segment of this index
-        handle.truncate(0);
-        checksums.truncate(0);
-        checksums.write(PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
-      }
-      long next = 0;
-      boolean done = false;
-      while (!done) {
-        int staged = 0;
-        long coveredLsn = 0;
-        while (!done && staged < STAGING_PAGES) {
-          owner.lock();
-          try {
-            for (int n = 0; n < PAGES_PER_HOLD && staged < STAGING_PAGES; n++) {
-              long page = segment.nextDirtyPage(next);
-              if (page < 0 || page * PAGE >= segmentBytes) {
-                done = true;
-                break;
-              }
-              MemorySegment.copy(segment.memory(), page * PAGE, stage, (long) staged * PAGE, PAGE);
-              segment.clearDirty(page);
-              pages[staged++] = page;
-              next = page + 1;
-            }
-            if (log != null) {
-              coveredLsn = log.endLsn();
-            }
-          } finally {
-            owner.unlock();
-          }
-        }
-        if (log != null) {
-          log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
-        }
-        writeStaged(handle, checksums, stage, pages, staged);
-      }
-      handle.force();
-      checksums.force();
-    }
-    segment.setHasFile(true);
-    return fresh;
+    return segmentWriter;
   }
 
-  /** Writes staged pages in runs of neighbours, and their CRC32Cs into the checksum file. */
-  private static void writeStaged(FileHandle handle, FileHandle checksums, MemorySegment stage,
-      long[] pages, int count) throws IOException {
-    MemorySegment crcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
-    for (int i = 0; i < count; i++) {
-      crcs.set(Journal.U32, 4L * i, PileFiles.crc(stage.asSlice((long) i * PAGE, PAGE)));
-    }
-    int run = 0;
-    while (run < count) {
-      int end = run + 1;
-      while (end < count && pages[end] == pages[end - 1] + 1) {
-        end++;
-      }
-      handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE), pages[run] * PAGE);
-      checksums.write(crcs.asSlice(4L * run, 4L * (end - run)),
-          PileFiles.pageCrcOffset(pages[run]));
-      run = end;
-    }
-  }
-
-  /**
-   * Checks every page of every segment file against its CRC32C (for {@link
-   * PileDirectory#verify}), reading the files, not the pile's memory. A page the log replay of
-   * this open changed is skipped: a checkpoint cut by a crash may have written it without its
-   * checksum, and its bytes come from the log anyway.
-   *
-   * @return the number of pages checked
-   * @throws CorruptFileException naming the segment file and the page's offset
-   */
+  /** See {@link SegmentWriter#verifyPageChecksums}. */
   long verifyPageChecksums() throws IOException {
-    long checked = 0;
-    MemorySegment page = Arena.ofAuto().allocate(PAGE);
-    for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
-      NativeSegment segment = pile.segmentAt(index);
-      if (segment == null || !segment.hasFile()) {
-        continue;
-      }
-      Path file = PileFiles.segmentFile(directory, index);
-      Path crcFile = PileFiles.pageCrcFile(directory, index);
-      long pages = segment.sizeBytes() / PAGE;
-      MemorySegment crcs = MemorySegment.ofArray(new byte[Math.toIntExact(
-          PileFiles.pageCrcOffset(pages))]);
-      try (FileHandle in = layer.open(crcFile, FileLayer.OpenMode.READ)) {
-        if (in.read(crcs, 0) < crcs.byteSize()) {
-          throw new CorruptFileException(crcFile, in.size(), "page checksum file truncated");
-        }
-      } catch (NoSuchFileException e) {
-        throw new CorruptFileException(crcFile, 0, "page checksum file missing", e);
-      }
-      PileFiles.checkPageCrcHeader(crcFile, crcs, index, pages);
-      try (FileHandle in = layer.open(file, FileLayer.OpenMode.READ)) {
-        for (long p = 0; p < pages; p++) {
-          if (segment.isDirty(p)) {
-            continue;
-          }
-          if (in.read(page, p * PAGE) < PAGE) {
-            throw new CorruptFileException(file, p * PAGE, "segment file truncated");
-          }
-          if (PileFiles.crc(page) != crcs.get(Journal.U32, PileFiles.pageCrcOffset(p))) {
-            throw new CorruptFileException(file, p * PAGE, "page " + p
-                + " does not match its checksum in " + crcFile.getFileName());
-          }
-          checked++;
-        }
-      }
-    }
-    return checked;
-  }
-
-  private MemorySegment staging() {
-    if (staging == null) {
-      stagingArena = Arena.ofShared();
-      staging = stagingArena.allocate((long) STAGING_PAGES * PAGE, PAGE);
-    }
-    return staging;
+    return segmentWriter().verifyPageChecksums(pile);
   }
 
   private static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)
@@ -979,10 +848,9 @@ final class PersistentStore {
         first = new UncheckedIOException(e);
       }
     }
-    if (stagingArena != null) {
-      stagingArena.close();
-      stagingArena = null;
-      staging = null;
+    if (segmentWriter != null) {
+      segmentWriter.close();
+      segmentWriter = null;
     }
     if (first != null) {
       throw first;

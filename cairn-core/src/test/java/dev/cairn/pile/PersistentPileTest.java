@@ -382,4 +382,24 @@ class PersistentPileTest {
       }
     }
   }
+
+  @Test
+  void aCrashedLoggedPileReopenedWithoutALogRecoversThenRunsWithoutOne() throws IOException {
+    Map<Long, byte[]> model = new HashMap<>();
+    OffHeapPile crashed = PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, dir,
+        options(Durability.SYNC));
+    churn(crashed, model, new SplittableRandom(31), 2_000);
+    crashed.store().abandon(); // the log holds writes no checkpoint has
+    try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
+      assertThat(((OffHeapPile) pile).store().recoveryInfo().recordsReplayed()).isPositive();
+      assertMatches(pile, model);
+      churn(pile, model, new SplittableRandom(32), 2_000);
+      pile.checkpoint();
+      churn(pile, model, new SplittableRandom(33), 500);
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      assertThat(((OffHeapPile) pile).store().recoveryInfo().recordsReplayed()).isZero();
+      assertMatches(pile, model);
+    }
+  }
 }
