@@ -1,8 +1,10 @@
 /**
  * Raw memory: native segments, their arenas and their lifetime.
  *
- * <p>Owns: allocating a segment from the OS, releasing it, and the per-segment write sequence
- * that lets readers validate an optimistic read. Must not know about blocks, pointers or values:
- * those belong to {@code dev.cairn.pile}.
+ * <p>Owns: allocating a segment from the OS (or adopting a file mapping), releasing it, the
+ * per-segment write sequence that lets readers validate an optimistic read, and the record of
+ * which pages were written since a checkpoint last copied them. Must not know about blocks,
+ * pointers, values or files: those belong to {@code dev.cairn.pile} and {@code
+ * dev.cairn.durability}.
  */
 package dev.cairn.memory;
