@@ -9,15 +9,18 @@ import dev.cairn.cli.bench.CommitPlan;
 import dev.cairn.cli.bench.GetOrder;
 import dev.cairn.cli.bench.JsonReport;
 import dev.cairn.cli.bench.Progress;
+import dev.cairn.cli.bench.RecoveryPlan;
 import dev.cairn.cli.bench.StoreFailedException;
 import dev.cairn.cli.bench.StoreKind;
 import dev.cairn.cli.bench.TableReport;
 import dev.cairn.cli.bench.TerminalProgress;
+import dev.cairn.cli.bench.Workload;
 import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,8 +34,10 @@ import picocli.CommandLine.Spec;
  * {@code cairn bench}: puts N values into a Pile and into a {@code ConcurrentHashMap}, gets them
  * back, and compares throughput, memory and GC pauses; with {@code --dir}, the pile is persistent
  * (and {@code --reopen} measures its restart); with {@code --commits}, it measures durable
- * single-put commits against RocksDB's. The measuring is done by {@link BenchRunner}; this class
- * only turns options into a {@link BenchConfig} and prints the report.
+ * single-put commits against RocksDB's; with {@code --recovery}, the open of a pile killed with a
+ * full log; with {@code --latency-during-checkpoint}, put latency while checkpoints run. The
+ * measuring is done by {@link BenchRunner}; this class only turns options into a {@link
+ * BenchConfig} and prints the report.
  */
 @Command(
     name = "bench",
@@ -60,6 +65,12 @@ import picocli.CommandLine.Spec;
       "The map needs about 110 bytes of heap per 32-byte value: for large N give it heap"
           + " (JAVA_OPTS=-Xmx16g) or run --stores pile.",
       "",
+      "--kind person: values are Person records (3 short strings, an int, a double, a long, a"
+          + " LocalDate), a pool of 64K distinct ones. The pile stores each with its generated"
+          + " object codec and decodes it on get; the map (ConcurrentHashMap<Long, Person>) holds"
+          + " a deep copy of each (its own strings and date, as n real people would have) and"
+          + " returns the object. Gets are checked by id.",
+      "",
       "Persistent: with --dir DIR the pile is opened with Pile.open in DIR/pile (with"
           + " --durability, default none), and its close, which writes the final checkpoint, is"
           + " timed too. --stores pile,mapped runs a volatile pile and a persistent one"
@@ -77,6 +88,19 @@ import picocli.CommandLine.Spec;
           + " in DIR/pile and, with --stores pile,rocksdb, into RocksDB in DIR/rocksdb (sync"
           + " writes, one put per commit). Reports commits/s and commit latency percentiles, and"
           + " the raw fsync latency of DIR's disk measured first.",
+      "",
+      "--recovery: a child JVM fills a new pile in DIR/pile (durability periodic, 4 KiB byte[]"
+          + " values unless --kind or --size say otherwise) until --log-gb of log is written"
+          + " since its last checkpoint, and is killed with SIGKILL; the page cache is dropped"
+          + " (as for --reopen) and the crashed pile is opened and timed: recoveryOpenSecs (the"
+          + " replay and the checkpoint that ends it) and replayMBps; readOnlyReplaySecs times a"
+          + " read-only open of it first (replay into memory only), which also counts the log's"
+          + " bytes. The log is preallocated at about 4.5 x --log-gb, in DIR.",
+      "",
+      "--latency-during-checkpoint: T threads put values as fast as they can for --seconds into"
+          + " a fresh pile in DIR/pile/baseline, then into another in DIR/pile/checkpointing while"
+          + " one more thread calls checkpoint() in a loop; reports put latency percentiles of"
+          + " both (put*, baseline*), their rates and the checkpoints completed.",
     },
     footer = {
       "",
@@ -87,6 +111,9 @@ import picocli.CommandLine.Spec;
       "  cairn bench --dir /tmp/cb --stores pile,mapped   # volatile and mapped, one run",
       "  cairn bench --dir /tmp/cb --fresh --reopen --stores pile",
       "  cairn bench --dir /tmp/cb --fresh --commits --threads 16 --stores pile,rocksdb",
+      "  cairn bench --kind person --json",
+      "  cairn bench --dir /tmp/cb --fresh --recovery --log-gb 2 --json",
+      "  cairn bench --dir /tmp/cb --fresh --latency-during-checkpoint --durability periodic",
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -118,8 +145,9 @@ final class BenchCommand implements Callable<Integer> {
       paramLabel = "KIND",
       defaultValue = "string",
       description =
-          "Value kind: string (ASCII String, stored as UTF-8) or bytes (random byte[])"
-              + " (default: ${DEFAULT-VALUE}).")
+          "Value kind: string (ASCII String, stored as UTF-8), bytes (random byte[]) or person"
+              + " (a 7-field record, stored with its object codec) (default: ${DEFAULT-VALUE};"
+              + " with --recovery: bytes).")
   private BenchValueKind kind;
 
   @Option(
@@ -127,8 +155,8 @@ final class BenchCommand implements Callable<Integer> {
       paramLabel = "SIZE",
       defaultValue = "32",
       description =
-          "Characters of a string, bytes of a byte[] (default: ${DEFAULT-VALUE}, as in the"
-              + " seed system's string[32] benchmark).")
+          "Characters of a string, bytes of a byte[]; not for person (default: ${DEFAULT-VALUE},"
+              + " as in the seed system's string[32] benchmark; with --recovery: 4096).")
   private int size;
 
   @Option(
@@ -180,7 +208,8 @@ final class BenchCommand implements Callable<Integer> {
       paramLabel = "LEVEL",
       description =
           "The persistent pile's durability: none, periodic or sync (default: none; with"
-              + " --commits: sync, the only level it accepts). Needs --dir.")
+              + " --commits: sync, the only level it accepts; with --recovery: periodic, the only"
+              + " level it accepts). Needs --dir.")
   private Durability durability;
 
   @Option(
@@ -196,9 +225,9 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "true",
       fallbackValue = "true",
       description =
-          "With --reopen: drop the whole machine's page cache first, when allowed (root), so that"
-              + " the reads come from the disk (default: ${DEFAULT-VALUE}; --no-drop-caches on a"
-              + " shared machine reads warm).")
+          "With --reopen or --recovery: drop the whole machine's page cache first, when allowed"
+              + " (root), so that the reads come from the disk (default: ${DEFAULT-VALUE};"
+              + " --no-drop-caches on a shared machine reads warm).")
   private boolean dropCaches;
 
   @Option(
@@ -211,10 +240,18 @@ final class BenchCommand implements Callable<Integer> {
   /** Long enough for thousands of commits at fsync speed, short enough to run in a loop. */
   private static final int DEFAULT_COMMIT_SECONDS = 5;
 
+  /**
+   * Long enough for hundreds of checkpoints and millions of puts (a p99.9 of a million samples is
+   * the thousandth worst), short enough that the pile stays within a few GiB.
+   */
+  private static final int DEFAULT_LATENCY_SECONDS = 5;
+
   @Option(
       names = "--seconds",
       paramLabel = "S",
-      description = "With --commits: how long each store commits (default: 5).")
+      description =
+          "With --commits: how long each store commits; with --latency-during-checkpoint: how long"
+              + " each phase puts (default: 5).")
   private Integer seconds;
 
   @Option(
@@ -223,6 +260,31 @@ final class BenchCommand implements Callable<Integer> {
       converter = CountConverter.class,
       description = "With --commits: commit COUNT times in all per store, instead of --seconds.")
   private Integer count;
+
+  @Option(
+      names = "--recovery",
+      description =
+          "Measure crash recovery: fill a pile's log in a child JVM, kill it, and time Pile.open"
+              + " of what it left. Needs --dir.")
+  private boolean recovery;
+
+  /** 1 GiB of log: a large pile's usual log between checkpoints, and its worst-case recovery. */
+  private static final double DEFAULT_LOG_GIB = 1;
+
+  @Option(
+      names = "--log-gb",
+      paramLabel = "GIB",
+      description =
+          "With --recovery: the log to replay, in GiB (2^30 bytes); fractions allowed, such as"
+              + " 0.01 (default: 1).")
+  private Double logGib;
+
+  @Option(
+      names = "--latency-during-checkpoint",
+      description =
+          "Measure put latency while another thread checkpoints in a loop, against the same puts"
+              + " without it. Needs --dir.")
+  private boolean latencyDuringCheckpoint;
 
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")
   private boolean json;
@@ -245,7 +307,7 @@ final class BenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    if (config.commits() == null) {
+    if (config.workload() == Workload.LOAD) {
       requireMemoryFor(config);
     }
     if (directory != null) {
@@ -291,18 +353,28 @@ final class BenchCommand implements Callable<Integer> {
     if (directory == null && (fresh || durability != null)) {
       throw new IllegalArgumentException("--fresh and --durability need --dir");
     }
-    if (!commits && (seconds != null || count != null)) {
-      throw new IllegalArgumentException("--seconds and --count apply to --commits");
+    if (!commits && !latencyDuringCheckpoint && seconds != null) {
+      throw new IllegalArgumentException(
+          "--seconds applies to --commits and --latency-during-checkpoint");
+    }
+    if (!commits && count != null) {
+      throw new IllegalArgumentException("--count applies to --commits");
     }
     if (seconds != null && count != null) {
       throw new IllegalArgumentException("give --seconds or --count, not both");
     }
+    if (!recovery && logGib != null) {
+      throw new IllegalArgumentException("--log-gb applies to --recovery");
+    }
+    boolean onePile = commits || recovery || latencyDuringCheckpoint;
     List<StoreKind> chosen =
         stores != null
             ? stores
-            : commits ? List.of(StoreKind.PILE) : List.of(StoreKind.PILE, StoreKind.MAP);
+            : onePile ? List.of(StoreKind.PILE) : List.of(StoreKind.PILE, StoreKind.MAP);
     Durability level =
-        durability != null ? durability : commits ? Durability.SYNC : Durability.NONE;
+        durability != null
+            ? durability
+            : commits ? Durability.SYNC : recovery ? Durability.PERIODIC : Durability.NONE;
     CommitPlan plan = null;
     if (commits) {
       plan =
@@ -310,9 +382,32 @@ final class BenchCommand implements Callable<Integer> {
               ? CommitPlan.forCount(count)
               : CommitPlan.forSeconds(seconds == null ? DEFAULT_COMMIT_SECONDS : seconds);
     }
+    BenchValueKind valueKind = kind;
+    int valueSize = size;
+    if (recovery) {
+      // a large value grows the log fastest: the fill takes seconds, not minutes
+      valueKind = given("--kind") ? kind : BenchValueKind.BYTES;
+      valueSize = given("--size") ? size : RECOVERY_VALUE_BYTES;
+    }
+    if (!valueKind.sized() && given("--size")) {
+      throw new IllegalArgumentException(
+          "--size does not apply to --kind " + valueKind.label() + ": its size is its encoding's");
+    }
     return new BenchConfig(
-        n, threads, kind, size, chosen, getOrder, churn, directory, level, reopen, dropCaches,
-        plan);
+        n, threads, valueKind, valueSize, chosen, getOrder, churn, directory, level, reopen,
+        dropCaches, plan,
+        recovery ? RecoveryPlan.ofGibibytes(logGib == null ? DEFAULT_LOG_GIB : logGib) : null,
+        latencyDuringCheckpoint
+            ? Duration.ofSeconds(seconds == null ? DEFAULT_LATENCY_SECONDS : seconds)
+            : null);
+  }
+
+  /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */
+  private static final int RECOVERY_VALUE_BYTES = 4096;
+
+  /** Whether the user gave {@code option}, rather than its default applying. */
+  private boolean given(String option) {
+    return spec.commandLine().getParseResult().hasMatchedOption(option);
   }
 
   /**
@@ -320,7 +415,7 @@ final class BenchCommand implements Callable<Integer> {
    * default, and would otherwise grow until the OS kills the process, or swaps the machine.
    */
   private void requireMemoryFor(BenchConfig config) {
-    long payloadBytes = (long) config.n() * config.valueSize();
+    long payloadBytes = (long) config.n() * config.payloadBytesPerValue();
     long machineBytes =
         ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
             .getTotalMemorySize();

@@ -79,10 +79,34 @@ class BenchCommandTest {
 
   @Test
   void bench_withUnknownKind_exitsTwoListingTheKinds() {
-    Run run = cairn("bench", "--kind", "person");
+    Run run = cairn("bench", "--kind", "pojo");
 
     assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(run.err()).contains("--kind", "STRING", "BYTES", "person");
+    assertThat(run.err()).contains("--kind", "STRING", "BYTES", "PERSON", "pojo");
+  }
+
+  @Test
+  void bench_personKind_printsTheUsualFiguresForBothStoresAndTheRatios() {
+    Run run = cairn("bench", "--kind", "person", "--n", "20k", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String json = run.out();
+    assertThat(json)
+        .contains("\"valueKind\": \"person\"", "\"valueSize\": null", "\"workload\": \"load\"")
+        .contains("\"pile\": {", "\"map\": {", "\"ratios\": {", "\"payloadBytesPerValue\": ");
+    for (String key :
+        new String[] {"putsPerSec", "getsPerSec", "bytesPerValue", "gcMaxPauseMs", "gcTotalMs"}) {
+      assertThat(json.split("\"" + key + "\": ", -1)).as(key).hasSize(4);
+    }
+    assertThat(json).doesNotContain("NaN", "Infinity");
+  }
+
+  @Test
+  void bench_personKindWithASize_exitsTwo() {
+    Run run = cairn("bench", "--kind", "person", "--size", "64");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("--size does not apply to --kind person");
   }
 
   @Test

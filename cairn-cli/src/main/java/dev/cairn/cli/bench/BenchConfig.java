@@ -2,6 +2,7 @@ package dev.cairn.cli.bench;
 
 import dev.cairn.pile.Durability;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,7 @@ import java.util.Locale;
  * @param n values to put into each store, then get back
  * @param threads worker threads; the index range is split evenly among them
  * @param valueKind what each value is
- * @param valueSize characters of a string value, bytes of a byte[] value
+ * @param valueSize characters of a string value, bytes of a byte[] value; unused for a Person
  * @param stores the stores to measure, in run order (pile before map), each once
  * @param getOrder in which order the gets visit the values
  * @param churnCycles after the gets, how many times to delete a random half of the values and
@@ -22,7 +23,10 @@ import java.util.Locale;
  * @param durability the persistent pile's durability
  * @param reopen after the load, close the persistent pile, reopen it and read every value back
  * @param dropCaches with {@code reopen}: try to drop the page cache first, so the reads are cold
- * @param commits the {@code --commits} workload instead of the load; null for the load
+ * @param commits the {@code --commits} workload instead of the load; null for another workload
+ * @param recovery the {@code --recovery} workload instead of the load; null for another workload
+ * @param latencyDuringCheckpoint how long each phase of the {@code --latency-during-checkpoint}
+ *     workload puts; null for another workload
  */
 public record BenchConfig(
     int n,
@@ -36,7 +40,9 @@ public record BenchConfig(
     Durability durability,
     boolean reopen,
     boolean dropCaches,
-    CommitPlan commits) {
+    CommitPlan commits,
+    RecoveryPlan recovery,
+    Duration latencyDuringCheckpoint) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -45,6 +51,15 @@ public record BenchConfig(
   public static final int MAX_VALUE_SIZE = 16 << 20;
 
   public static final int MAX_THREADS = 1024;
+
+  /** The longest {@code --latency-during-checkpoint} phase. */
+  public static final Duration MAX_LATENCY_DURATION = Duration.ofHours(1);
+
+  /**
+   * A Person's payload, for the check that a run fits the machine: the seed's Person encodes to
+   * 49 bytes, the bench's to 45 to 60.
+   */
+  private static final int PERSON_PAYLOAD_BYTES = 64;
 
   /**
    * @throws IllegalArgumentException naming the rule a setting breaks, and its value
@@ -75,9 +90,55 @@ public record BenchConfig(
     if (valueKind == null || getOrder == null || durability == null) {
       throw new IllegalArgumentException("kind, get order and durability must be set");
     }
+    if (latencyDuringCheckpoint != null
+        && (latencyDuringCheckpoint.toSeconds() < 1
+            || latencyDuringCheckpoint.compareTo(MAX_LATENCY_DURATION) > 0)) {
+      throw new IllegalArgumentException(
+          "seconds must be in [1, " + MAX_LATENCY_DURATION.toSeconds() + "]: seconds="
+              + latencyDuringCheckpoint.toSeconds());
+    }
     // an EnumSet drops repeats and restores run order, whatever order the user wrote
     stores = List.copyOf(EnumSet.copyOf(stores));
+    int workloads =
+        (commits != null ? 1 : 0) + (recovery != null ? 1 : 0)
+            + (latencyDuringCheckpoint != null ? 1 : 0);
+    if (workloads > 1) {
+      throw new IllegalArgumentException(
+          "give one of --commits, --recovery and --latency-during-checkpoint");
+    }
     checkWorkload(stores, directory, durability, reopen, commits, churnCycles);
+    if (recovery != null || latencyDuringCheckpoint != null) {
+      checkPileWorkload(
+          recovery != null ? "--recovery" : "--latency-during-checkpoint",
+          stores,
+          directory,
+          reopen,
+          churnCycles);
+    }
+    if (recovery != null && durability != Durability.PERIODIC) {
+      throw new IllegalArgumentException(
+          "--recovery fills the log with durability periodic (sync would take an fsync per put,"
+              + " none keeps no log): durability="
+              + durability.name().toLowerCase(Locale.ROOT));
+    }
+  }
+
+  /** A run of the load workload or {@code --commits}, as before the other workloads existed. */
+  public BenchConfig(
+      int n,
+      int threads,
+      BenchValueKind valueKind,
+      int valueSize,
+      List<StoreKind> stores,
+      GetOrder getOrder,
+      int churnCycles,
+      Path directory,
+      Durability durability,
+      boolean reopen,
+      boolean dropCaches,
+      CommitPlan commits) {
+    this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
+        reopen, dropCaches, commits, null, null);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -90,7 +151,23 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null);
+        false, false, null, null, null);
+  }
+
+  /** What the run measures. */
+  public Workload workload() {
+    if (commits != null) {
+      return Workload.COMMITS;
+    }
+    if (recovery != null) {
+      return Workload.RECOVERY;
+    }
+    return latencyDuringCheckpoint != null ? Workload.LATENCY_DURING_CHECKPOINT : Workload.LOAD;
+  }
+
+  /** The bytes a value's payload takes, about: its size, or a Person's typical encoding. */
+  public int payloadBytesPerValue() {
+    return valueKind.sized() ? valueSize : PERSON_PAYLOAD_BYTES;
   }
 
   /**
@@ -156,6 +233,24 @@ public record BenchConfig(
     if (reopen || churnCycles > 0) {
       throw new IllegalArgumentException(
           "--reopen and --churn apply to the load, not to --commits");
+    }
+  }
+
+  /** The rules of the workloads that crash or checkpoint one persistent pile. */
+  private static void checkPileWorkload(
+      String option, List<StoreKind> stores, Path directory, boolean reopen, int churnCycles) {
+    if (directory == null) {
+      throw new IllegalArgumentException(option + " needs --dir: it measures a persistent pile");
+    }
+    for (StoreKind store : stores) {
+      if (store != StoreKind.PILE) {
+        throw new IllegalArgumentException(
+            option + " measures the pile only, not " + store.label());
+      }
+    }
+    if (reopen || churnCycles > 0) {
+      throw new IllegalArgumentException(
+          "--reopen and --churn apply to the load, not to " + option);
     }
   }
 }

@@ -74,7 +74,8 @@ public final class BenchDirectory {
         && Stream.of(StoreKind.values()).anyMatch(store -> store.label().equals(name));
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  /** Deletes {@code root} and everything under it. */
+  static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(path);

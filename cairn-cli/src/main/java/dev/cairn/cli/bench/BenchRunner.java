@@ -8,8 +8,9 @@ import java.util.function.Consumer;
 /**
  * Runs a bench: for each store in turn, load n values with T threads, read them all back, and
  * measure throughput, memory and GC pauses; for a persistent pile, also its close and, with
- * {@code --reopen}, its restart ({@link ReopenBench}). A {@code --commits} run is handed to
- * {@link CommitBench} instead.
+ * {@code --reopen}, its restart ({@link ReopenBench}). The other workloads are handed on: {@code
+ * --commits} to {@link CommitBench}, {@code --recovery} to {@link RecoveryBench}, {@code
+ * --latency-during-checkpoint} to {@link CheckpointLatencyBench}.
  *
  * <p>Implementation notes
  *
@@ -62,8 +63,17 @@ public final class BenchRunner {
    *     not write its files
    */
   public BenchReport run() throws InterruptedException {
-    if (config.commits() != null) {
-      return new CommitBench(config, notices).run();
+    switch (config.workload()) {
+      case COMMITS -> {
+        return new CommitBench(config, notices).run();
+      }
+      case RECOVERY -> {
+        return new RecoveryBench(config, notices).run();
+      }
+      case LATENCY_DURING_CHECKPOINT -> {
+        return new CheckpointLatencyBench(config, notices).run();
+      }
+      case LOAD -> {}
     }
     long expectedChecksum = values.expectedChecksum(config.n());
     List<StoreResult> results = new ArrayList<>();

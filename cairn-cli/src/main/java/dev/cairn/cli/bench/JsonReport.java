@@ -21,8 +21,11 @@ import java.util.Map;
  * Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
  * {@code "durability"} are null for a run in memory. The machine's figures ({@code fsyncMicros},
  * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
- * run measured them or skipped a store. {@code --commits} runs add {@code "seconds"} or {@code
- * "count"}.
+ * run measured them or skipped a store. {@code "workload"} is {@code load}, {@code commits},
+ * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
+ * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"}, and
+ * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
+ * {@code person} values, whose size is their encoding's.
  */
 public final class JsonReport {
   private static final int RATIO_DECIMALS = 3;
@@ -34,15 +37,25 @@ public final class JsonReport {
     JsonWriter json = new JsonWriter().beginObject();
     json.field("n", config.n())
         .field("threads", config.threads())
-        .field("valueKind", config.valueKind().label())
-        .field("valueSize", config.valueSize())
-        .field("getOrder", config.getOrder().label());
+        .field("valueKind", config.valueKind().label());
+    if (config.valueKind().sized()) {
+      json.field("valueSize", config.valueSize());
+    } else {
+      json.nullField("valueSize"); // an object's size is its encoding's: see payloadBytesPerValue
+    }
+    json.field("getOrder", config.getOrder().label());
     CommitPlan commits = config.commits();
-    json.field("workload", commits == null ? "load" : "commits");
+    json.field("workload", config.workload().label());
     if (commits != null && commits.byCount()) {
       json.field("count", commits.count());
     } else if (commits != null) {
       json.field("seconds", commits.duration().toSeconds());
+    }
+    if (config.latencyDuringCheckpoint() != null) {
+      json.field("seconds", config.latencyDuringCheckpoint().toSeconds());
+    }
+    if (config.recovery() != null) {
+      json.field("recoveryLogTargetBytes", config.recovery().logBytes());
     }
     if (config.directory() == null) {
       json.nullField("dir").nullField("durability");

@@ -27,7 +27,10 @@ public final class MachineFigures {
     return this;
   }
 
-  /** The rate {@code dd} read a segment file at, from a cold page cache, in MB/s (10^6). */
+  /**
+   * The rate {@code dd} read a pile file at (a segment file after {@code --reopen}, a log file
+   * after {@code --recovery}), from a cold page cache, in MB/s (10^6).
+   */
   public OptionalDouble ddReadMBps() {
     return ddReadMBps;
   }
@@ -38,8 +41,8 @@ public final class MachineFigures {
   }
 
   /**
-   * Whether the page cache was dropped before the reopen, so that its reads came from the disk;
-   * null when nothing was reopened.
+   * Whether the page cache was dropped before the reopen or the recovery, so that its reads came
+   * from the disk; null when nothing was reopened or recovered.
    */
   public Boolean coldCache() {
     return coldCache;

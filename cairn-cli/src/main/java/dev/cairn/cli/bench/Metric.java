@@ -26,6 +26,11 @@ public enum Metric {
   /** The pile's own account: {@code PileStats.allocatedBytes() / n}, headers included. */
   ALLOCATED_BYTES_PER_VALUE("allocatedBytesPerValue", "bytes/value (pile allocated)", 1, false),
   /**
+   * The pile's own account: {@code PileStats.utilizedBytes() / n}, the payload the caller stored:
+   * a string's UTF-8, a Person's encoding. What the pile adds is the other figures less this.
+   */
+  PAYLOAD_BYTES_PER_VALUE("payloadBytesPerValue", "bytes/value (pile payload)", 1, false),
+  /**
    * With {@code --churn}: RSS growth over all churn cycles (delete a random half, put it back),
    * as a percentage of the RSS growth of the initial load.
    */
@@ -48,7 +53,59 @@ public enum Metric {
   COMMIT_P50_US("commitP50Us", "commit p50 us", 1, false),
   COMMIT_P99_US("commitP99Us", "commit p99 us", 1, false),
   COMMIT_P999_US("commitP999Us", "commit p99.9 us", 1, false),
-  COMMIT_MAX_US("commitMaxUs", "commit max us", 1, false);
+  COMMIT_MAX_US("commitMaxUs", "commit max us", 1, false),
+  /**
+   * With {@code --recovery}: bytes of log the crashed pile's recovery replayed (all written since
+   * its last checkpoint), as a read-only inspection of the directory counted them.
+   */
+  RECOVERY_LOG_BYTES("recoveryLogBytes", "recovery: log bytes replayed", 0, false),
+  RECOVERY_LOG_RECORDS("recoveryLogRecords", "recovery: log records replayed", 0, false),
+  /**
+   * With {@code --recovery}: how long {@code Pile.open} of the crashed pile took: replaying the
+   * log, then the checkpoint that makes the recovered state durable (which writes every segment
+   * the log created).
+   */
+  RECOVERY_OPEN_SECS("recoveryOpenSecs", "recovery: Pile.open s", 3, false),
+  /** {@link #RECOVERY_LOG_BYTES} by {@link #RECOVERY_OPEN_SECS}, in MB/s (10^6 bytes). */
+  REPLAY_MBPS("replayMBps", "recovery: log replayed MB/s (open)", 1, true),
+  /**
+   * With {@code --recovery}: a read-only open of the same crashed pile, from a cold cache too:
+   * the log read and replayed into memory, with no checkpoint written. Open less this is about
+   * what the checkpoint at the end of recovery costs.
+   */
+  READ_ONLY_REPLAY_SECS("readOnlyReplaySecs", "recovery: read-only replay s", 3, false),
+  READ_ONLY_REPLAY_MBPS("readOnlyReplayMBps", "recovery: read-only replay MB/s", 1, true),
+  /**
+   * With {@code --latency-during-checkpoint}: a put's latency, call to return, while another
+   * thread checkpoints in a loop; {@link #PUTS_PER_SEC} is the same phase's rate.
+   */
+  PUT_P50_US("putP50Us", "put p50 us (checkpointing)", 2, false),
+  PUT_P99_US("putP99Us", "put p99 us (checkpointing)", 2, false),
+  PUT_P999_US("putP999Us", "put p99.9 us (checkpointing)", 2, false),
+  PUT_MAX_US("putMaxUs", "put max us (checkpointing)", 1, false),
+  /**
+   * {@link #PUT_P99_US} and {@link #PUT_P999_US} corrected for coordinated omission: with the
+   * puts a stalled thread would have made at the baseline's rate added back. See {@link
+   * CheckpointLatencyBench}.
+   */
+  PUT_P99_CORRECTED_US("putP99UsCorrected", "put p99 us (checkpointing, corrected)", 2, false),
+  PUT_P999_CORRECTED_US("putP999UsCorrected", "put p99.9 us (checkpointing, corrected)", 2, false),
+  /** With {@code --latency-during-checkpoint}: checkpoints the loop completed during the puts. */
+  CHECKPOINTS("checkpoints", "checkpoints completed", 0, true),
+  CHECKPOINT_MEAN_MS("checkpointMeanMs", "checkpoint mean ms", 2, false),
+  CHECKPOINT_MAX_MS("checkpointMaxMs", "checkpoint max ms", 2, false),
+  /**
+   * With {@code --latency-during-checkpoint}: the same puts into a fresh pile without the
+   * checkpoint loop (the pile's own background checkpoints, when its log fills, still run).
+   */
+  BASELINE_PUTS_PER_SEC("baselinePutsPerSec", "puts/s (baseline)", 0, true),
+  BASELINE_P50_US("baselineP50Us", "put p50 us (baseline)", 2, false),
+  BASELINE_P99_US("baselineP99Us", "put p99 us (baseline)", 2, false),
+  BASELINE_P999_US("baselineP999Us", "put p99.9 us (baseline)", 2, false),
+  BASELINE_MAX_US("baselineMaxUs", "put max us (baseline)", 1, false),
+  BASELINE_P99_CORRECTED_US("baselineP99UsCorrected", "put p99 us (baseline, corrected)", 2, false),
+  BASELINE_P999_CORRECTED_US(
+      "baselineP999UsCorrected", "put p99.9 us (baseline, corrected)", 2, false);
 
   private final String key;
   private final String label;

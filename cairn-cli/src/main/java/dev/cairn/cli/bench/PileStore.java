@@ -14,27 +14,36 @@ import java.nio.file.Path;
  * is not counted against the pile, and a single array that adds nothing for the GC to trace. It
  * outlives {@link #close()}, so that a persistent pile can be reopened and read back through the
  * same pointers ({@link #reopen}).
+ *
+ * <p>A Person is put as the object (the pile encodes it with its generated codec) and got back
+ * decoded, as a caller would read it; strings and byte arrays are got by copying their bytes into
+ * the thread's reused buffer, the allocation-free read.
  */
 final class PileStore implements BenchStore {
   private final Pile pile;
+  private final BenchValueKind kind;
   private final long[] pointers;
   /** The persistent pile's directory; null for a volatile pile. */
   private final Path directory;
   private boolean closed;
 
-  private PileStore(Pile pile, long[] pointers, Path directory) {
+  private PileStore(Pile pile, BenchValueKind kind, long[] pointers, Path directory) {
     this.pile = pile;
+    this.kind = kind;
     this.pointers = pointers;
     this.directory = directory;
   }
 
-  static PileStore offHeap(int n) {
-    return new PileStore(Pile.offHeap(PileOptions.defaults()), new long[n], null);
+  static PileStore offHeap(BenchValueKind kind, int n) {
+    return new PileStore(
+        Pile.offHeap(PileOptions.builder().codecs(kind.codecs()).build()), kind, new long[n], null);
   }
 
   /** A persistent pile in {@code directory}, which holds no pile yet. */
-  static PileStore open(Path directory, Durability durability, int n) throws IOException {
-    return new PileStore(Pile.open(directory, options(durability)), new long[n], directory);
+  static PileStore open(Path directory, Durability durability, BenchValueKind kind, int n)
+      throws IOException {
+    return new PileStore(
+        Pile.open(directory, options(durability, kind)), kind, new long[n], directory);
   }
 
   /** Reopens the persistent pile {@code before} wrote and closed, with its pointers. */
@@ -43,11 +52,14 @@ final class PileStore implements BenchStore {
       throw new IllegalStateException("a volatile pile cannot be reopened");
     }
     return new PileStore(
-        Pile.open(before.directory, options(durability)), before.pointers, before.directory);
+        Pile.open(before.directory, options(durability, before.kind)),
+        before.kind,
+        before.pointers,
+        before.directory);
   }
 
-  private static PileOptions options(Durability durability) {
-    return PileOptions.builder().durability(durability).build();
+  private static PileOptions options(Durability durability, BenchValueKind kind) {
+    return PileOptions.builder().durability(durability).codecs(kind.codecs()).build();
   }
 
   /** The persistent pile's directory, or null for a volatile pile. */
@@ -62,8 +74,19 @@ final class PileStore implements BenchStore {
 
   @Override
   public long get(int index, byte[] buffer) {
+    return checksumOf(pile, kind, pointers[index], buffer);
+  }
+
+  /**
+   * Reads the value of {@code kind} at {@code pointer} as a caller would, and returns its {@link
+   * ValueSource} checksum: a Person decoded, other kinds copied into {@code buffer}.
+   */
+  static long checksumOf(Pile pile, BenchValueKind kind, long pointer, byte[] buffer) {
+    if (kind == BenchValueKind.PERSON) {
+      return ValueSource.checksumOf(pile.get(pointer, Person.class));
+    }
     // the allocation-free read: copy into the thread's reused buffer
-    int length = pile.getBytes(pointers[index], buffer, 0);
+    int length = pile.getBytes(pointer, buffer, 0);
     return ValueSource.checksumOf(buffer, length);
   }
 
@@ -77,6 +100,7 @@ final class PileStore implements BenchStore {
     PileStats stats = pile.stats();
     result.put(Metric.CAPACITY_BYTES_PER_VALUE, (double) stats.capacityBytes() / n);
     result.put(Metric.ALLOCATED_BYTES_PER_VALUE, (double) stats.allocatedBytes() / n);
+    result.put(Metric.PAYLOAD_BYTES_PER_VALUE, (double) stats.utilizedBytes() / n);
   }
 
   /**

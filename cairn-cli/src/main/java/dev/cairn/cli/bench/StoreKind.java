@@ -19,7 +19,10 @@ public enum StoreKind {
   PILE,
   /** A persistent pile in {@code --dir}, measured beside a volatile {@link #PILE} in one run. */
   MAPPED,
-  /** A {@code ConcurrentHashMap<Long, byte[]>} on the Java heap: the baseline. */
+  /**
+   * A {@code ConcurrentHashMap<Long, byte[]>} on the Java heap (of {@code Person} objects for
+   * {@code --kind person}): the baseline.
+   */
   MAP,
   /** RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits. */
   ROCKSDB;
@@ -44,9 +47,10 @@ public enum StoreKind {
     return switch (this) {
       case PILE, MAPPED ->
           config.persistentPile(this)
-              ? PileStore.open(config.storeDirectory(this), config.durability(), config.n())
-              : PileStore.offHeap(config.n());
-      case MAP -> new MapStore(config.n());
+              ? PileStore.open(
+                  config.storeDirectory(this), config.durability(), config.valueKind(), config.n())
+              : PileStore.offHeap(config.valueKind(), config.n());
+      case MAP -> MapStore.of(config.valueKind(), config.n());
       case ROCKSDB -> throw new IllegalStateException("rocksdb runs only with --commits");
     };
   }

@@ -58,26 +58,42 @@ public final class TableReport {
   private static String headline(BenchConfig config) {
     StringBuilder line = new StringBuilder("cairn bench: ");
     CommitPlan commits = config.commits();
-    if (commits == null) {
-      line.append(
-          String.format(
-              Locale.ROOT,
-              "n=%,d threads=%d kind=%s size=%d get-order=%s",
-              config.n(),
-              config.threads(),
-              config.valueKind().label(),
-              config.valueSize(),
-              config.getOrder().label()));
-    } else {
-      line.append(
-          String.format(
-              Locale.ROOT,
-              "commits threads=%d size=%d %s",
-              config.threads(),
-              config.valueSize(),
-              commits.byCount()
-                  ? String.format(Locale.ROOT, "count=%,d", commits.count())
-                  : "seconds=" + commits.duration().toSeconds()));
+    switch (config.workload()) {
+      case LOAD ->
+          line.append(
+              String.format(
+                  Locale.ROOT,
+                  "n=%,d threads=%d %s get-order=%s",
+                  config.n(),
+                  config.threads(),
+                  kindAndSize(config),
+                  config.getOrder().label()));
+      case COMMITS ->
+          line.append(
+              String.format(
+                  Locale.ROOT,
+                  "commits threads=%d size=%d %s",
+                  config.threads(),
+                  config.valueSize(),
+                  commits.byCount()
+                      ? String.format(Locale.ROOT, "count=%,d", commits.count())
+                      : "seconds=" + commits.duration().toSeconds()));
+      case RECOVERY ->
+          line.append(
+              String.format(
+                  Locale.ROOT,
+                  "recovery log=%,.3f GiB threads=%d %s",
+                  config.recovery().logBytes() / (double) (1L << 30),
+                  config.threads(),
+                  kindAndSize(config)));
+      case LATENCY_DURING_CHECKPOINT ->
+          line.append(
+              String.format(
+                  Locale.ROOT,
+                  "latency during checkpoint threads=%d %s seconds=%d",
+                  config.threads(),
+                  kindAndSize(config),
+                  config.latencyDuringCheckpoint().toSeconds()));
     }
     if (config.directory() != null) {
       line.append(" dir=")
@@ -86,6 +102,12 @@ public final class TableReport {
           .append(config.durability().name().toLowerCase(Locale.ROOT));
     }
     return line.toString();
+  }
+
+  /** "kind=string size=32", or "kind=person" for an object, whose size is its encoding's. */
+  private static String kindAndSize(BenchConfig config) {
+    String kind = "kind=" + config.valueKind().label();
+    return config.valueKind().sized() ? kind + " size=" + config.valueSize() : kind;
   }
 
   /** The labels of the shown metrics where more is better. */
@@ -113,9 +135,10 @@ public final class TableReport {
     if (machine.coldCache() != null) {
       table.append(
           machine.coldCache()
-              ? "reopen read from a cold page cache (dropped with /proc/sys/vm/drop_caches)\n"
-              : "reopen read from a WARM page cache: dropping it needs root, so read figures"
-                  + " flatter the disk\n");
+              ? "reads after the restart came from a cold page cache (dropped with"
+                  + " /proc/sys/vm/drop_caches)\n"
+              : "reads after the restart came from a WARM page cache: dropping it needs root (or"
+                  + " was declined), so read figures flatter the disk\n");
     }
     machine
         .ddReadMBps()
@@ -123,7 +146,7 @@ public final class TableReport {
             mbps ->
                 table.append(
                     String.format(
-                        Locale.ROOT, "disk sequential read (dd of a segment file): %,.1f MB/s%n",
+                        Locale.ROOT, "disk sequential read (dd of a pile file): %,.1f MB/s%n",
                         mbps)));
     machine
         .skipped()

@@ -1,6 +1,8 @@
 package dev.cairn.cli.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -18,8 +20,14 @@ import java.util.SplittableRandom;
  * <p>A string value is ASCII, so its UTF-8 form has one byte per character. Pool entries differ
  * in their last 3 characters (or 2 bytes), where the entry's number is stamped: all distinct for
  * sizes of at least that. The pool holds at most
- * {@link #MAX_POOL_BYTES}, so large values get fewer entries. Thread-safe: read-only after
- * construction.
+ * {@link #MAX_POOL_BYTES}, so large values get fewer entries.
+ *
+ * <p>A {@link Person} has a first name and a surname drawn from short lists of common ones (the
+ * lengths of real names, 3 to 9 letters), an email made of them, and an id that is the entry's
+ * number from {@link #FIRST_PERSON_ID}, so every entry is distinct; its size is its encoding's,
+ * about that of the seed's {@code Person("Ada", "Lovelace", "ada.lovelace@example.com", ...)}.
+ *
+ * <p>Thread-safe: read-only after construction.
  */
 public final class ValueSource {
 
@@ -33,28 +41,62 @@ public final class ValueSource {
       "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
           .getBytes(StandardCharsets.US_ASCII);
 
+  /**
+   * A Person's id is its entry's number plus this: ids of a table of millions of rows, 4 bytes as
+   * a varint, rather than small numbers that would flatter the encoding's size.
+   */
+  static final long FIRST_PERSON_ID = 10_000_000;
+
+  private static final String[] FIRST_NAMES = {
+    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "John", "Frances", "Dennis",
+    "Radia", "Ken", "Sophie", "Tim", "Hedy", "Claude", "Joan", "Niklaus", "Karen", "Leslie",
+    "Anita", "Linus", "Mary", "Guido", "Shafi", "Bjarne", "Lynn", "James", "Jean", "Robin", "Adele",
+    "Ivan"
+  };
+  private static final String[] SURNAMES = {
+    "Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Hamilton", "Backus", "Allen",
+    "Ritchie", "Perlman", "Thompson", "Wilson", "Lee", "Lamarr", "Shannon", "Clarke", "Wirth",
+    "Jones", "Lamport", "Borg", "Torvalds", "Keller", "Rossum", "Gold", "Kay", "Conway", "Gosling",
+    "Bartik", "Milner", "Goldberg", "Moore"
+  };
+  /** Birth dates fall in [1940-01-01, 2005-12-31]. */
+  private static final long FIRST_BIRTH_DAY = LocalDate.of(1940, 1, 1).toEpochDay();
+  private static final int BIRTH_DAYS = (int) (LocalDate.of(2006, 1, 1).toEpochDay()
+      - FIRST_BIRTH_DAY);
+
+  private final BenchValueKind kind;
   private final int size;
-  /** String or byte[] entries, by kind. */
+  /** String, byte[] or Person entries, by kind. */
   private final Object[] pool;
-  /** Each entry's last byte, which a get's checksum includes. */
-  private final byte[] lastBytes;
+  /** What a get of each entry adds to a checksum: see {@link #checksumOf(byte[], int)}. */
+  private final long[] checksums;
   private final int mask;
 
   /**
+   * @param size characters of a string, bytes of a byte[]; ignored for a Person
    * @param seed seeds the pool; the bench uses a fixed one, so runs are repeatable
    */
   public ValueSource(BenchValueKind kind, int size, long seed) {
     if (size < 1) {
       throw new IllegalArgumentException("size must be positive: size=" + size);
     }
+    this.kind = kind;
     this.size = size;
-    int entries = (int) Math.min(MAX_POOL_VALUES, Math.max(1, MAX_POOL_BYTES / size));
+    int entries =
+        kind.sized() ? (int) Math.min(MAX_POOL_VALUES, Math.max(1, MAX_POOL_BYTES / size))
+            : MAX_POOL_VALUES;
     entries = Integer.highestOneBit(entries); // a power of two: index mod size is a mask
     this.pool = new Object[entries];
-    this.lastBytes = new byte[entries];
+    this.checksums = new long[entries];
     this.mask = entries - 1;
     SplittableRandom random = new SplittableRandom(seed);
     for (int e = 0; e < entries; e++) {
+      if (kind == BenchValueKind.PERSON) {
+        Person person = person(e, random);
+        pool[e] = person;
+        checksums[e] = checksumOf(person);
+        continue;
+      }
       byte[] bytes = new byte[size];
       if (kind == BenchValueKind.STRING) {
         for (int i = 0; i < size; i++) {
@@ -67,11 +109,18 @@ public final class ValueSource {
         stampBigEndian(e, bytes);
         pool[e] = bytes;
       }
-      lastBytes[e] = bytes[size - 1];
+      checksums[e] = checksumOf(bytes, size);
     }
   }
 
-  /** Characters of a string value, bytes of a byte[] value; for both, the stored bytes. */
+  public BenchValueKind kind() {
+    return kind;
+  }
+
+  /**
+   * Characters of a string value, bytes of a byte[] value; for both, the stored bytes. For a
+   * Person, only the size of {@link #newBuffer()}, which a Person's get does not use.
+   */
   public int size() {
     return size;
   }
@@ -82,11 +131,16 @@ public final class ValueSource {
   }
 
   /**
-   * Value {@code index}: a String or a byte[], shared by all callers; a store must copy it and
-   * must not change it.
+   * Value {@code index}: a String, a byte[] or a Person, shared by all callers; a store must copy
+   * it and must not change it.
    */
   public Object value(int index) {
     return pool[index & mask];
+  }
+
+  /** What a get of value {@code index} must add to a checksum. */
+  long checksumOf(int index) {
+    return checksums[index & mask];
   }
 
   /**
@@ -99,13 +153,32 @@ public final class ValueSource {
     return length + value[length - 1];
   }
 
+  /**
+   * What a get of a Person adds to a store's checksum: its id, where pool entries differ, plus
+   * two fields from elsewhere in its encoding (an int, a string's length), so that a Person
+   * decoded from the wrong bytes, or with a field lost, shows as a mismatch.
+   */
+  static long checksumOf(Person person) {
+    return person.id() + person.age() + person.email().length();
+  }
+
   /** The checksum that gets of values {@code [0, n)} must add up to. */
   public long expectedChecksum(int n) {
     long sum = 0;
     for (int i = 0; i < n; i++) {
-      sum += size + lastBytes[i & mask];
+      sum += checksums[i & mask];
     }
     return sum;
+  }
+
+  private static Person person(int entry, SplittableRandom random) {
+    String name = FIRST_NAMES[random.nextInt(FIRST_NAMES.length)];
+    String surname = SURNAMES[random.nextInt(SURNAMES.length)];
+    String email = (name + "." + surname).toLowerCase(Locale.ROOT) + "@example.com";
+    int age = 18 + random.nextInt(62);
+    double salary = 20_000 + 100 * random.nextInt(1_800); // whole hundreds, 20k to 200k
+    LocalDate birthDate = LocalDate.ofEpochDay(FIRST_BIRTH_DAY + random.nextInt(BIRTH_DAYS));
+    return new Person(name, surname, email, age, salary, FIRST_PERSON_ID + entry, birthDate);
   }
 
   /** Writes {@code number} as the last base-62 digits: 3 of them tell 62^3 > 2^16 entries apart. */

@@ -47,15 +47,37 @@ class ValueSourceTest {
   }
 
   @Test
+  void personValues_areDistinctByIdAcrossThePool_andShareNothingWithTheirDeepCopies() {
+    ValueSource values = new ValueSource(BenchValueKind.PERSON, 32, 1);
+    Set<Long> ids = new HashSet<>();
+    for (int i = 0; i < ValueSource.MAX_POOL_VALUES; i++) {
+      Person person = (Person) values.value(i);
+      assertThat(person.email()).endsWith("@example.com");
+      ids.add(person.id());
+    }
+    assertThat(ids).hasSize(ValueSource.MAX_POOL_VALUES);
+
+    Person original = (Person) values.value(7);
+    Person copy = original.deepCopy();
+    assertThat(copy).isEqualTo(original);
+    assertThat(copy.name()).isNotSameAs(original.name());
+    assertThat(copy.email()).isNotSameAs(original.email());
+    assertThat(copy.birthDate()).isNotSameAs(original.birthDate());
+  }
+
+  @Test
   void expectedChecksum_isWhatReadingEveryValueBackAddsUp() {
     for (BenchValueKind kind : BenchValueKind.values()) {
       ValueSource values = new ValueSource(kind, 5, 3);
       long sum = 0;
       for (int i = 0; i < 200_000; i++) {
-        Object value = values.value(i);
-        byte[] bytes =
-            value instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) value;
-        sum += ValueSource.checksumOf(bytes, bytes.length);
+        sum +=
+            switch (values.value(i)) {
+              case Person person -> ValueSource.checksumOf(person);
+              case String s -> ValueSource.checksumOf(s.getBytes(StandardCharsets.UTF_8), 5);
+              case byte[] bytes -> ValueSource.checksumOf(bytes, bytes.length);
+              default -> throw new AssertionError(values.value(i));
+            };
       }
       assertThat(values.expectedChecksum(200_000)).as(kind.label()).isEqualTo(sum);
     }

@@ -1,0 +1,331 @@
+package dev.cairn.cli.bench;
+
+import dev.cairn.pile.Pile;
+import dev.cairn.pile.PileFullException;
+import dev.cairn.pile.PileOptions;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code --latency-during-checkpoint}: what checkpoints do to the writers' latency. T threads put
+ * values as fast as they can for {@code --seconds}, each put timed, in two phases, each into a
+ * fresh persistent pile with the run's durability and otherwise default options:
+ *
+ * <ol>
+ *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted afterwards: one second of puts with the
+ *       checkpoint loop, not measured, so that the JIT has compiled the put and checkpoint paths
+ *       before the baseline, which would otherwise pay for that alone;
+ *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
+ *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
+ *       with durability none there are none;
+ *   <li><b>checkpointing</b>, in {@code DIR/pile/checkpointing}: the same puts while one more
+ *       thread calls {@code pile.checkpoint()} in a loop, so that a checkpoint is always under
+ *       way: the worst case of the background checkpointer.
+ * </ol>
+ *
+ * <p>Implementation notes
+ *
+ * <p><b>What is timed.</b> Each put from the call to its return, recorded in nanoseconds in its
+ * thread's own {@link Histogram} (nothing shared to contend on), the histograms added after the
+ * phase. The rate is all puts over the time from the threads' common release to the last one's
+ * finish. Values come from the run's {@link ValueSource} (default: 32-character strings); the
+ * pointers are dropped, as in {@link CommitBench}.
+ *
+ * <p><b>Coordinated omission.</b> Each thread puts in a closed loop: while a put is stalled (say
+ * behind a checkpoint that holds every stripe lock), the puts that would have been made meanwhile
+ * are never made, so the stall counts once among millions of fast puts and the plain percentiles
+ * hide it; the rate shows it instead. The {@code ...Corrected} percentiles add those missing
+ * samples back (HdrHistogram's {@code copyCorrectedForCoordinatedOmission}), taking as the
+ * intended interval between one thread's puts the baseline's mean: they are the latencies a
+ * writer issuing puts at the baseline's rate would see.
+ *
+ * <p><b>Bounded memory.</b> Puts that run for a minute would fill the machine, so each pile gets a
+ * budget of a quarter of the physical memory; a put refused for it ends that thread's phase early,
+ * and the run says so.
+ *
+ * <p><b>On two cores</b>, T put threads, the checkpoint loop and the log's flusher share two CPUs:
+ * a put can wait for the scheduler for milliseconds, which the tail percentiles include. That is
+ * the latency a caller on such a machine would see, not the pile's alone.
+ */
+final class CheckpointLatencyBench {
+  /** Longer puts are recorded as this: a put stalled a minute has failed anyway. */
+  private static final long MAX_RECORDED_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+  private static final int MEMORY_SHARE_DIVISOR = 4;
+
+  private static final Duration WARM_UP = Duration.ofSeconds(1);
+
+  private final BenchConfig config;
+  private final Consumer<String> notices;
+  private final ValueSource values;
+
+  /**
+   * One phase's outcome.
+   *
+   * @param latencies every put's latency, all threads together
+   * @param puts puts made, all threads together
+   * @param elapsedNanos from the common release to the last thread's finish
+   * @param checkpoints checkpoints the loop completed (0 without it)
+   * @param checkpointNanos their total time
+   * @param checkpointMaxNanos the longest of them
+   * @param budgetReached whether a put was refused for the memory budget
+   */
+  private record Phase(
+      Histogram latencies,
+      long puts,
+      long elapsedNanos,
+      long checkpoints,
+      long checkpointNanos,
+      long checkpointMaxNanos,
+      boolean budgetReached) {}
+
+  CheckpointLatencyBench(BenchConfig config, Consumer<String> notices) {
+    if (config.latencyDuringCheckpoint() == null) {
+      throw new IllegalArgumentException("not a --latency-during-checkpoint run");
+    }
+    this.config = config;
+    this.notices = notices;
+    this.values = new ValueSource(config.valueKind(), config.valueSize(), BenchRunner.SEED);
+  }
+
+  /**
+   * @throws StoreFailedException if a put or checkpoint failed, or the files could not be written
+   */
+  BenchReport run() throws InterruptedException {
+    Path root = config.storeDirectory(StoreKind.PILE);
+    Path warmUp = root.resolve("warmup");
+    measure(warmUp, "warmup", true, WARM_UP);
+    try {
+      BenchDirectory.deleteTree(warmUp);
+    } catch (IOException e) {
+      throw new StoreFailedException("cannot delete the warm-up pile in " + warmUp + ": " + e, e);
+    }
+    Duration duration = config.latencyDuringCheckpoint();
+    Phase baseline = measure(root.resolve("baseline"), "baseline", false, duration);
+    Phase checkpointing = measure(root.resolve("checkpointing"), "checkpointing", true, duration);
+
+    StoreResult result =
+        new StoreResult(StoreKind.PILE)
+            .put(Metric.PUTS_PER_SEC, checkpointing.puts() * 1e9 / checkpointing.elapsedNanos())
+            .put(Metric.PUT_P50_US, percentileMicros(checkpointing, 50))
+            .put(Metric.PUT_P99_US, percentileMicros(checkpointing, 99))
+            .put(Metric.PUT_P999_US, percentileMicros(checkpointing, 99.9))
+            .put(Metric.PUT_MAX_US, checkpointing.latencies().getMaxValue() / 1e3)
+            .put(Metric.CHECKPOINTS, checkpointing.checkpoints())
+            .put(Metric.BASELINE_PUTS_PER_SEC, baseline.puts() * 1e9 / baseline.elapsedNanos())
+            .put(Metric.BASELINE_P50_US, percentileMicros(baseline, 50))
+            .put(Metric.BASELINE_P99_US, percentileMicros(baseline, 99))
+            .put(Metric.BASELINE_P999_US, percentileMicros(baseline, 99.9))
+            .put(Metric.BASELINE_MAX_US, baseline.latencies().getMaxValue() / 1e3);
+    // one thread's mean time between puts in the baseline: the pace a stalled writer falls behind
+    long intervalNanos =
+        Math.max(
+            1, Math.round((double) baseline.elapsedNanos() * config.threads() / baseline.puts()));
+    Histogram correctedCheckpointing =
+        checkpointing.latencies().copyCorrectedForCoordinatedOmission(intervalNanos);
+    Histogram correctedBaseline =
+        baseline.latencies().copyCorrectedForCoordinatedOmission(intervalNanos);
+    result
+        .put(Metric.PUT_P99_CORRECTED_US, correctedCheckpointing.getValueAtPercentile(99) / 1e3)
+        .put(Metric.PUT_P999_CORRECTED_US, correctedCheckpointing.getValueAtPercentile(99.9) / 1e3)
+        .put(Metric.BASELINE_P99_CORRECTED_US, correctedBaseline.getValueAtPercentile(99) / 1e3)
+        .put(
+            Metric.BASELINE_P999_CORRECTED_US,
+            correctedBaseline.getValueAtPercentile(99.9) / 1e3);
+    if (checkpointing.checkpoints() > 0) {
+      result
+          .put(
+              Metric.CHECKPOINT_MEAN_MS,
+              checkpointing.checkpointNanos() / 1e6 / checkpointing.checkpoints())
+          .put(Metric.CHECKPOINT_MAX_MS, checkpointing.checkpointMaxNanos() / 1e6);
+    }
+    return new BenchReport(config, List.of(result), new MachineFigures());
+  }
+
+  private static double percentileMicros(Phase phase, double percentile) {
+    return phase.latencies().getValueAtPercentile(percentile) / 1e3;
+  }
+
+  private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration)
+      throws InterruptedException {
+    long budgetBytes = memoryBudgetBytes();
+    PileOptions options =
+        PileOptions.builder()
+            .durability(config.durability())
+            .codecs(config.valueKind().codecs())
+            .maxMemoryBytes(budgetBytes)
+            .build();
+    Phase outcome;
+    try (Pile pile = Pile.open(directory, options)) {
+      outcome = run(pile, phase, checkpointing, duration);
+    } catch (IOException e) {
+      throw new StoreFailedException(
+          "the pile in " + directory + " could not write its files: " + e.getMessage(), e);
+    }
+    if (outcome.budgetReached()) {
+      notices.accept(
+          String.format(
+              Locale.ROOT,
+              "%s: the pile reached its budget of %,d MiB (a quarter of the machine's memory)"
+                  + " after %,d puts, and the phase ended early",
+              phase,
+              budgetBytes >> 20,
+              outcome.puts()));
+    }
+    return outcome;
+  }
+
+  private Phase run(Pile pile, String phase, boolean checkpointing, Duration duration)
+      throws InterruptedException {
+    int threads = config.threads();
+    CountDownLatch ready = new CountDownLatch(threads + (checkpointing ? 1 : 0));
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicBoolean putsDone = new AtomicBoolean();
+    AtomicBoolean failed = new AtomicBoolean();
+    AtomicBoolean budgetReached = new AtomicBoolean();
+    Histogram[] latencies = new Histogram[threads];
+    long[] puts = new long[threads];
+    long[] finishNanos = new long[threads];
+    Throwable[] failures = new Throwable[threads + 1];
+    long[] deadline = new long[1];
+    // the checkpoint loop's figures: count, total nanos, longest nanos
+    long[] checkpoints = new long[3];
+    Thread[] workers = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      latencies[t] = new Histogram(MAX_RECORDED_NANOS, 3);
+      workers[t] =
+          Thread.ofPlatform()
+              .name("bench-" + phase + "-put-" + t)
+              .unstarted(
+                  () -> {
+                    ready.countDown();
+                    try {
+                      start.await();
+                      puts[thread] =
+                          putLoop(pile, thread, deadline[0], latencies[thread], failed,
+                              budgetReached);
+                    } catch (Throwable e) {
+                      failures[thread] = e;
+                      failed.set(true);
+                    }
+                    finishNanos[thread] = System.nanoTime();
+                  });
+      workers[t].start();
+    }
+    Thread checkpointer = null;
+    if (checkpointing) {
+      checkpointer =
+          Thread.ofPlatform()
+              .name("bench-checkpoint-loop")
+              .start(
+                  () -> {
+                    ready.countDown();
+                    try {
+                      start.await();
+                      checkpointLoop(pile, putsDone, failed, checkpoints);
+                    } catch (Throwable e) {
+                      failures[threads] = e;
+                      failed.set(true);
+                    }
+                  });
+    }
+    ready.await();
+    long startNanos = System.nanoTime();
+    deadline[0] = startNanos + duration.toNanos(); // published by start's countDown
+    start.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    putsDone.set(true);
+    if (checkpointer != null) {
+      checkpointer.join();
+    }
+    for (Throwable failure : failures) {
+      if (failure != null) {
+        throw new StoreFailedException(
+            "pile failed during the " + phase + " phase: " + failure, failure);
+      }
+    }
+
+    Histogram all = new Histogram(MAX_RECORDED_NANOS, 3);
+    long total = 0;
+    long lastFinish = startNanos;
+    for (int t = 0; t < threads; t++) {
+      all.add(latencies[t]);
+      total += puts[t];
+      lastFinish = Math.max(lastFinish, finishNanos[t]);
+    }
+    return new Phase(
+        all,
+        total,
+        Math.max(1, lastFinish - startNanos),
+        checkpoints[0],
+        checkpoints[1],
+        checkpoints[2],
+        budgetReached.get());
+  }
+
+  /**
+   * One thread's puts until {@code deadlineNanos}, another thread's failure, or the memory
+   * budget. Returns how many it made.
+   */
+  private long putLoop(
+      Pile pile,
+      int thread,
+      long deadlineNanos,
+      Histogram latencies,
+      AtomicBoolean failed,
+      AtomicBoolean budgetReached) {
+    int threads = config.threads();
+    long sequence = 0;
+    while (!failed.get()) {
+      // interleave the threads over the pool, so that they put different values
+      Object value = values.value((int) (sequence * threads + thread));
+      long begin = System.nanoTime();
+      try {
+        pile.put(value);
+      } catch (PileFullException full) {
+        budgetReached.set(true);
+        break;
+      }
+      long end = System.nanoTime();
+      latencies.recordValue(Math.min(end - begin, MAX_RECORDED_NANOS));
+      sequence++;
+      if (end >= deadlineNanos) {
+        break;
+      }
+    }
+    return sequence;
+  }
+
+  /** Checkpoints until the puts are done; {@code figures} gets count, total and longest nanos. */
+  private static void checkpointLoop(
+      Pile pile, AtomicBoolean putsDone, AtomicBoolean failed, long[] figures) {
+    while (!putsDone.get() && !failed.get()) {
+      long begin = System.nanoTime();
+      pile.checkpoint();
+      long nanos = System.nanoTime() - begin;
+      figures[0]++;
+      figures[1] += nanos;
+      figures[2] = Math.max(figures[2], nanos);
+    }
+  }
+
+  /** A quarter of the machine's memory: room for the map-free pile, and for everyone else. */
+  private static long memoryBudgetBytes() {
+    long machineBytes =
+        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    return Math.max(PileOptions.DEFAULT_SEGMENT_BYTES, machineBytes / MEMORY_SHARE_DIVISOR);
+  }
+}

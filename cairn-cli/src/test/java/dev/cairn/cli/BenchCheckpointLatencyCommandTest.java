@@ -1,0 +1,56 @@
+package dev.cairn.cli;
+
+import static dev.cairn.cli.BenchRecoveryCommandTest.figure;
+import static dev.cairn.cli.CliRun.cairn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code cairn bench --latency-during-checkpoint}: one-second phases, checking that both phases'
+ * figures appear and checkpoints ran, never their values.
+ */
+class BenchCheckpointLatencyCommandTest {
+  @TempDir Path directory;
+
+  @Test
+  void bench_latencyDuringCheckpoint_reportsBothPhasesAndTheCheckpoints() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--seconds", "1", "--durability", "periodic", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"workload\": \"latencyDuringCheckpoint\"", "\"seconds\": 1")
+        .contains("\"durability\": \"periodic\"", "\"putsPerSec\": ")
+        .contains("\"putP50Us\": ", "\"putP99Us\": ", "\"putP999Us\": ", "\"putMaxUs\": ")
+        .contains("\"baselinePutsPerSec\": ", "\"baselineP50Us\": ", "\"baselineP99Us\": ")
+        .contains("\"baselineP999Us\": ", "\"baselineMaxUs\": ", "\"checkpointMeanMs\": ")
+        .doesNotContain("NaN", "Infinity", "\"map\"");
+    assertThat(figure(run.out(), "checkpoints")).isPositive();
+    assertThat(directory.resolve("pile").resolve("baseline").resolve("pile.sb")).exists();
+    assertThat(directory.resolve("pile").resolve("checkpointing").resolve("pile.sb")).exists();
+  }
+
+  @Test
+  void bench_latencyDuringCheckpointWithoutDir_orWithCount_exitsTwo() {
+    CliRun noDir = cairn("bench", "--latency-during-checkpoint");
+    assertThat(noDir.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(noDir.err()).contains("--latency-during-checkpoint needs --dir");
+
+    CliRun count =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--count", "10");
+    assertThat(count.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(count.err()).contains("--count applies to --commits");
+
+    CliRun both =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--recovery");
+    assertThat(both.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(both.err()).contains("give one of");
+  }
+}
