@@ -103,6 +103,7 @@ final class PersistentStore {
   private long checkpoints;
   private Recovery recovery;
   private volatile boolean inUseMarked = true;
+  private boolean orphansPending = true; // guarded by checkpointLock
   private PileTypeCatalog catalog;
   // recovery: allocations of transactions with no commit or end record yet, by transaction id
   private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
@@ -372,7 +373,13 @@ final class PersistentStore {
     unfinishedTransactions = unfinished.size();
     unfinished.clear();
     if (records > 0 || !state.cleanShutdown()) {
-      checkpoint(false); // the recovered state durable, and the superblock says "in use"
+      if (logging) {
+        // the log, forced by its open, holds the recovered state: the checkpoint that makes
+        // the files hold it too can run in the background, so open returns after the replay
+        requestCheckpoint();
+      } else {
+        checkpoint(false); // no log after this open: the files must hold it before use
+      }
     } else {
       inUseMarked = false; // after a clean close: said by the first write (instant reopen)
     }
@@ -384,7 +391,6 @@ final class PersistentStore {
         segmentWriter = null; // it forced that log; without one it must not
       }
     }
-    deleteOrphanSegmentFiles();
     recovery = new Recovery(state.cleanShutdown(), records, bytes,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     if (log != null) {
@@ -744,6 +750,10 @@ final class PersistentStore {
           layer.delete(PileFiles.pageCrcFile(directory, gone.index()));
           pile.releaseRetired(gone);
         }
+        if (orphansPending) { // left by a crash; only now does no checkpoint name them
+          deleteOrphanSegmentFiles();
+          orphansPending = false;
+        }
       } catch (IOException | RuntimeException e) {
         RuntimeException error = e instanceof DurabilityFailedException known ? known
             : new DurabilityFailedException("checkpoint of " + directory + " failed: "
@@ -781,7 +791,12 @@ final class PersistentStore {
 
   /** See {@link SegmentWriter#verifyPageChecksums}. */
   long verifyPageChecksums() throws IOException {
-    return segmentWriter().verifyPageChecksums(pile);
+    checkpointLock.lock(); // no checkpoint may write a page between it and its checksum
+    try {
+      return segmentWriter().verifyPageChecksums(pile);
+    } finally {
+      checkpointLock.unlock();
+    }
   }
 
   private static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)

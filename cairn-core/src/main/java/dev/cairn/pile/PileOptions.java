@@ -28,8 +28,8 @@ import dev.cairn.codec.CodecRegistry;
  *     {@link Durability#SYNC}. Ignored by a volatile pile.
  * @param logFileBytes for a persistent pile created with a log: the size of each write-ahead log
  *     file (default 64 MiB); the log is a ring of {@code logFileCount} of them, preallocated. A
- *     checkpoint starts when half of it is in use, and writers wait if a checkpoint cannot keep
- *     up. Applies when the log is created.
+ *     checkpoint starts when a quarter of it is in use, and writers wait if a checkpoint cannot
+ *     keep up (three quarters). Applies when the log is created.
  * @param logFileCount number of log files in the ring (default 4)
  * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10)
  */
