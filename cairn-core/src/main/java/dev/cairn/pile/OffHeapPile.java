@@ -295,6 +295,11 @@ final class OffHeapPile implements Pile {
         other.unlock();
       }
     }
+    Stripe helper = waitForFreeSpace(home, granules);
+    if (helper != null) {
+      probe[0] = helper.id;
+      return helper;
+    }
     if (allocateIn(home, granules, Stripe.Reach.GROW)) {
       return home;
     }
@@ -317,6 +322,45 @@ final class OffHeapPile implements Pile {
             + capacityBytes()
             + " (free space is too fragmented or the budget is spent; delete values or raise"
             + " maxMemoryBytes)");
+  }
+
+  /**
+   * Before the pile grows: waits for the lock of each other stripe whose free lists hold
+   * enough bytes, and allocates there. Returns that stripe locked, or null with {@code home}
+   * locked again.
+   *
+   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
+   * space is often busy at that moment, so without this the pile took a new segment for every
+   * such miss and grew a third over ten delete-and-refill cycles. Growth is rare (a segment
+   * serves a million small puts), so a wait here costs little. {@code home} is released first:
+   * a thread holds one stripe lock at a time, so two threads helping each other cannot
+   * deadlock. The free-byte count is read without the lock; it is only a hint.
+   */
+  private Stripe waitForFreeSpace(Stripe home, long granules) {
+    long bytes = granules << GRANULE_SHIFT;
+    boolean released = false;
+    for (int i = 1; i < stripes.length; i++) {
+      Stripe other = stripes[(home.id + i) & stripeMask];
+      if (other.listedFreeBytes < bytes) {
+        continue;
+      }
+      if (!released) {
+        home.unlock();
+        released = true;
+      }
+      other.lock();
+      if (allocateIn(other, granules, Stripe.Reach.FREE_LISTS)) {
+        return other;
+      }
+      other.unlock();
+    }
+    if (released) {
+      home.lock();
+      if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) { // it may have freed meanwhile
+        return home;
+      }
+    }
+    return null;
   }
 
   /** Allocates in a locked stripe; unlocks it if this throws. */
