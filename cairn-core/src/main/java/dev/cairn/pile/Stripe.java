@@ -51,6 +51,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Stripe extends ReentrantLock {
 
+  /** Tries before {@link #lock} queues; a few critical sections' worth of spinning. */
+  private static final int LOCK_SPINS = 128;
+
   final int id;
   private final OffHeapPile pile;
   private final long[] heads = new long[SizeClasses.COUNT];
@@ -100,6 +103,25 @@ final class Stripe extends ReentrantLock {
   static int initialTag(int id) {
     long mixed = (id + 1) * 0x9E3779B97F4A7C15L ^ System.nanoTime();
     return Math.max(1, (int) (mixed >>> 41) & Pointers.TAG_MASK);
+  }
+
+  /**
+   * Spins briefly on {@link #tryLock} before queueing. Why: a stripe's critical sections last
+   * about a hundred nanoseconds, far less than parking and waking a thread, and every queued
+   * acquire allocates a queue node; under two-thread churn those nodes were 80 MB of garbage
+   * per three cycles, which grew the process's resident heap by a fifth of the pile's size.
+   * The spin is bounded, so with more threads than cores a waiter whose owner is descheduled
+   * still parks.
+   */
+  @Override
+  public void lock() {
+    for (int i = 0; i < LOCK_SPINS; i++) {
+      if (tryLock()) {
+        return;
+      }
+      Thread.onSpinWait();
+    }
+    super.lock();
   }
 
   /**
