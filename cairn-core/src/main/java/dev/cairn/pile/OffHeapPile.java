@@ -657,9 +657,11 @@ final class OffHeapPile implements Pile {
           dataHeader = dataSegment.memory().get(WORD, dataOffset);
         }
         MemorySegment dataMemory = dataSegment.memory();
-        int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
         R result;
         try {
+          // inside the try: a link target's header is read again after targetProblem checked
+          // it, so under a racing writer its size may be garbage and the trailer read go astray
+          int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
           result =
               reader.read(
                   this,
