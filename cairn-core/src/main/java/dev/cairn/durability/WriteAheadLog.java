@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -79,16 +80,24 @@ import java.util.zip.CRC32C;
  *           past which the ring still holds the previous lap's bytes), writes that prefix
  *           with positional writes (splitting at
  *           the ring's end and at file boundaries, writing a file's header the first time
- *           the log enters it), zeroes the ring range, publishes written, and forces when a
- *           sync is requested, the period is due, or the log closes; then publishes durable
- *           and releases the waiters whose LSN it covers. While it forces, appenders fill the
- *           next batch: one force acknowledges everyone who waited during the previous one.
+ *           the log enters it), zeroes the ring range, publishes written, and asks the
+ *           forcer for a force (forceRequested = written) when a sync is requested, the
+ *           period is due, or the log closes.
+ *   forcer  a second thread: takes the dirty flags of the files, forces them, publishes
+ *           durable = the forceRequested it started from, and releases the waiters it
+ *           covers. Why a thread of its own: a force can take 100+ ms while checkpoints
+ *           write segment files, and a flusher that forced inline stopped writing, so the
+ *           ring filled and every put waited (60 ms parks in awaitSpace, found with JFR).
+ *           Now the flusher keeps draining the ring during a force, and the next batch's
+ *           force is asked for while the previous one runs: one force acknowledges
+ *           everyone who waited during the previous one.
  *   waiters syncTo pushes a per-thread node on a lock-free stack, raises syncRequested, wakes
  *           the flusher if parked, and parks; the flusher pops the stack after each force,
  *           unparks the covered waiters and pushes the others back. A node pushed just after
  *           a release, for an LSN already durable, asks for no force: the flusher releases it
  *           before it parks (it checks the stack's head), and once the flusher has exited the
- *           pusher pops the stack itself. Futures are completed on a separate completer
+ *           pusher pops the stack itself. Releases are serialized (releaseLock), so a node
+ *           pushed back by one releaser is seen by the next. Futures are completed on a separate completer
  *           thread, never on the flusher (a callback that blocks there would stop group
  *           commit, and one that closes the log would deadlock).
  *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
@@ -104,12 +113,13 @@ import java.util.zip.CRC32C;
  * in the page cache only); then durable = written = reserved = end of the scan. The torn
  * tail is not zeroed: the epoch and LSN checks reject whatever is left there.
  *
- * Failure: an I/O error in the flusher (write or force) fails the log for good (I11): the
+ * Failure: an I/O error in the flusher (write) or the forcer (force) fails the log for good
+ * (I11): the
  * FAILED bit stops reservations, durable never moves again, every waiter and every later
  * call throws DurabilityFailedException with the original cause. Nothing is retried.
  *
  * Lifecycle: close() sets CLOSED, lets the flusher drain and force everything reserved
- * before it (appenders already past the CAS finish their copy), stops it, and closes the
+ * before it (appenders already past the CAS finish their copy), stops both threads, and closes the
  * files. The ring is an automatic arena, freed by the GC, so a late appender of a failed log
  * can never touch freed memory. Per-thread scratch (CRC32C, waiter node, a view of the ring)
  * is shared by all logs: nothing is allocated per append or per sync.
@@ -169,11 +179,15 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long limit;
   private volatile long syncRequested;
   private volatile int flusherState;
-  private volatile long forces; // written by the flusher only
+  private volatile long forces; // written by the forcer only
+  private volatile long forceRequested; // written by the flusher only
   private volatile boolean flusherExited;
 
   private final Thread flusher;
-  private final boolean[] dirty; // flusher only
+  private final Thread forcer;
+  /** Per file slot, 1 if written since its last force: set by the flusher, taken by the forcer. */
+  private final AtomicIntegerArray dirty;
+  private final Object releaseLock = new Object();
   private long firstRetainedSequence; // guarded by this
 
   private final AtomicReference<Waiter> waiters = new AtomicReference<>();
@@ -235,18 +249,23 @@ public final class WriteAheadLog implements AutoCloseable {
     this.ring = Arena.ofAuto().allocate(ringBytes, 64);
     this.flusherView = ring.asByteBuffer();
     this.writeThreshold = ringBytes / 4;
-    this.dirty = new boolean[files.fileCount];
+    this.dirty = new AtomicIntegerArray(files.fileCount);
     this.firstRetainedSequence = firstRetainedSequence;
     long end = recovery.endLsn();
     this.reserved = end;
     this.written = end;
     this.durable = end;
+    this.forceRequested = end;
     this.syncRequested = end;
     this.limit = (firstRetainedSequence + files.fileCount) * dataBytes;
     this.flusher = Thread.ofPlatform()
         .name("cairn-wal-flusher-" + files.directory.getFileName())
         .daemon(true)
         .unstarted(this::flushLoop);
+    this.forcer = Thread.ofPlatform()
+        .name("cairn-wal-forcer-" + files.directory.getFileName())
+        .daemon(true)
+        .unstarted(this::forceLoop);
   }
 
   // =========================================================================================
@@ -309,6 +328,7 @@ public final class WriteAheadLog implements AutoCloseable {
       WriteAheadLog log = new WriteAheadLog(files, options, (int) next.epoch(), recovery,
           files.sequenceOf(fromLsn));
       log.flusher.start();
+      log.forcer.start();
       success = true;
       return log;
     } catch (DurabilityFailedException e) {
@@ -815,9 +835,11 @@ public final class WriteAheadLog implements AutoCloseable {
     DurabilityFailedException failedBefore = failure;
     LockSupport.unpark(flusher);
     boolean interrupted = false;
-    while (flusher.isAlive()) {
+    while (flusher.isAlive() || forcer.isAlive()) {
       try {
         flusher.join();
+        LockSupport.unpark(forcer);
+        forcer.join();
       } catch (InterruptedException e) {
         interrupted = true;
       }
@@ -858,15 +880,18 @@ public final class WriteAheadLog implements AutoCloseable {
     List<Waiter> futuresToComplete = new ArrayList<>();
     try {
       for (;;) {
+        if (failure != null) {
+          return; // the forcer failed the log
+        }
         long word = (long) RESERVED.getVolatile(this);
         boolean closing = (word & CLOSED) != 0;
         long reservedLsn = word & ~FLAGS;
         long w = written;
         scanned = scanPublished(Math.max(scanned, w), reservedLsn);
         long now = System.nanoTime();
-        boolean syncWanted = syncRequested > durable;
+        boolean syncWanted = syncRequested > forceRequested;
         boolean periodicDue =
-            mode == DurabilityMode.PERIODIC && durable < scanned
+            mode == DurabilityMode.PERIODIC && forceRequested < scanned
                 && now - lastForce >= options.periodNanos();
         boolean drained = closing && scanned == reservedLsn;
         if (scanned > w && pendingSince == 0) {
@@ -881,15 +906,17 @@ public final class WriteAheadLog implements AutoCloseable {
           w = scanned;
           pendingSince = 0;
         }
-        if (durable < w && (syncWanted || periodicDue || drained)) {
-          forceDirty();
-          forces++;
-          durable = w;
-          lastForce = System.nanoTime();
-          releaseWaiters(futuresToComplete, false);
+        if (forceRequested < w && (syncWanted || periodicDue || drained)) {
+          forceRequested = w;
+          lastForce = now;
+          LockSupport.unpark(forcer);
           continue;
         }
         if (drained && w == reservedLsn) {
+          if (durable < w) {
+            LockSupport.parkNanos(this, 100_000); // the forcer unparks us when it is done
+            continue;
+          }
           flusherExited = true; // before the last pop: a later pusher sees it and pops itself
           releaseWaiters(futuresToComplete, false);
           return;
@@ -910,6 +937,35 @@ public final class WriteAheadLog implements AutoCloseable {
       fail(e, futuresToComplete);
     } finally {
       flusherExited = true;
+      LockSupport.unpark(forcer);
+    }
+  }
+
+  /**
+   * The forcer: forces whatever the flusher has written when asked, then publishes durable and
+   * releases the waiters. Runs until the flusher has exited and nothing is left to force.
+   */
+  private void forceLoop() {
+    List<Waiter> futuresToComplete = new ArrayList<>();
+    try {
+      for (;;) {
+        long target = forceRequested;
+        if (target > durable && failure == null) {
+          forceDirty();
+          forces++;
+          durable = target;
+          releaseWaiters(futuresToComplete, false);
+          LockSupport.unpark(flusher); // it may wait for this force to finish closing
+          continue;
+        }
+        if (flusherExited || failure != null) {
+          return;
+        }
+        LockSupport.park(this);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      fail(e, futuresToComplete);
+      LockSupport.unpark(flusher);
     }
   }
 
@@ -919,7 +975,7 @@ public final class WriteAheadLog implements AutoCloseable {
     if (scanned > w) {
       timeout = pendingSince + options.writeDelayNanos() - now;
     }
-    if (mode == DurabilityMode.PERIODIC && durable < Math.max(scanned, w)) {
+    if (mode == DurabilityMode.PERIODIC && forceRequested < Math.max(scanned, w)) {
       timeout = Math.min(timeout, lastForce + options.periodNanos() - now);
     }
     if (syncWanted || ((long) RESERVED.getVolatile(this) & CLOSED) != 0) {
@@ -952,7 +1008,8 @@ public final class WriteAheadLog implements AutoCloseable {
           || spaceWaiters > 0 || reservedLsn - written >= writeThreshold;
     }
     Waiter head = waiters.get();
-    return (syncRequested > durable && written > durable) || (closing && scanned == reservedLsn)
+    return (syncRequested > forceRequested && written > forceRequested)
+        || (closing && scanned == reservedLsn)
         || (head != null && head.lsn <= durable);
   }
 
@@ -986,7 +1043,7 @@ public final class WriteAheadLog implements AutoCloseable {
       int slot = files.slotOf(sequence);
       if (!files.holds(sequence)) {
         files.writeHeader(sequence, epoch); // recycles the slot: its old sequence is truncated
-        dirty[slot] = true;
+        dirty.set(slot, 1);
       }
       long chunkEnd = Math.min(to, (sequence + 1) * dataBytes);
       FileHandle handle = files.handle(slot);
@@ -997,7 +1054,7 @@ public final class WriteAheadLog implements AutoCloseable {
         handle.write(flusherView, files.fileOffset(p));
         p += n;
       }
-      dirty[slot] = true;
+      dirty.set(slot, 1);
     }
     // free the ring range: zero it (Type bytes must read 0 when reused), then publish written
     long q = from;
@@ -1019,10 +1076,11 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private void forceDirty() throws IOException {
-    for (int slot = 0; slot < dirty.length; slot++) {
-      if (dirty[slot]) {
+    // take the flag before forcing: a write after the take sets it again and is forced next
+    // time; a write before it is covered by this force
+    for (int slot = 0; slot < dirty.length(); slot++) {
+      if (dirty.getAndSet(slot, 0) != 0) {
         files.force(slot);
-        dirty[slot] = false;
       }
     }
   }
@@ -1033,6 +1091,12 @@ public final class WriteAheadLog implements AutoCloseable {
    * exited.
    */
   private void releaseWaiters(List<Waiter> futures, boolean inline) {
+    synchronized (releaseLock) {
+      releaseWaitersLocked(futures, inline);
+    }
+  }
+
+  private void releaseWaitersLocked(List<Waiter> futures, boolean inline) {
     long durableNow = durable;
     Waiter waiter = waiters.getAndSet(null);
     while (waiter != null) {
