@@ -280,6 +280,15 @@ final class BenchCommand implements Callable<Integer> {
   private Double logGib;
 
   @Option(
+      names = "--log-file-mib",
+      paramLabel = "MIB",
+      description =
+          "With --dir and a log: the size of each of the pile's four log files, in MiB (default:"
+              + " the pile's, 64). A larger log gives checkpoints more time before writers must"
+              + " wait for log space.")
+  private Integer logFileMib;
+
+  @Option(
       names = "--latency-during-checkpoint",
       description =
           "Measure put latency while another thread checkpoints in a loop, against the same puts"
@@ -399,7 +408,8 @@ final class BenchCommand implements Callable<Integer> {
         recovery ? RecoveryPlan.ofGibibytes(logGib == null ? DEFAULT_LOG_GIB : logGib) : null,
         latencyDuringCheckpoint
             ? Duration.ofSeconds(seconds == null ? DEFAULT_LATENCY_SECONDS : seconds)
-            : null);
+            : null,
+        logFileMib == null ? 0 : (long) logFileMib << 20);
   }
 
   /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */

@@ -27,6 +27,8 @@ import java.util.Locale;
  * @param recovery the {@code --recovery} workload instead of the load; null for another workload
  * @param latencyDuringCheckpoint how long each phase of the {@code --latency-during-checkpoint}
  *     workload puts; null for another workload
+ * @param logFileBytes each log file of a persistent pile with a log, in bytes; 0 for the pile's
+ *     default
  */
 public record BenchConfig(
     int n,
@@ -42,7 +44,8 @@ public record BenchConfig(
     boolean dropCaches,
     CommitPlan commits,
     RecoveryPlan recovery,
-    Duration latencyDuringCheckpoint) {
+    Duration latencyDuringCheckpoint,
+    long logFileBytes) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -97,6 +100,14 @@ public record BenchConfig(
           "seconds must be in [1, " + MAX_LATENCY_DURATION.toSeconds() + "]: seconds="
               + latencyDuringCheckpoint.toSeconds());
     }
+    if (logFileBytes != 0 && (logFileBytes < (1L << 20) || logFileBytes % (1L << 20) != 0)) {
+      throw new IllegalArgumentException(
+          "log file size must be a whole number of MiB, at least 1: bytes=" + logFileBytes);
+    }
+    if (logFileBytes != 0 && (directory == null || durability == Durability.NONE)) {
+      throw new IllegalArgumentException(
+          "--log-file-mib needs --dir and durability periodic or sync: only then is there a log");
+    }
     // an EnumSet drops repeats and restores run order, whatever order the user wrote
     stores = List.copyOf(EnumSet.copyOf(stores));
     int workloads =
@@ -138,7 +149,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null);
+        reopen, dropCaches, commits, null, null, 0);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -151,7 +162,12 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null);
+        false, false, null, null, null, 0);
+  }
+
+  /** Sets the log file size on {@code builder} if the run chose one. */
+  public dev.cairn.pile.PileOptions.Builder withLog(dev.cairn.pile.PileOptions.Builder builder) {
+    return logFileBytes == 0 ? builder : builder.logFileBytes(logFileBytes);
   }
 
   /** What the run measures. */

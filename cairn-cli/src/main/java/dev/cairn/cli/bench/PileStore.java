@@ -25,9 +25,16 @@ final class PileStore implements BenchStore {
   private final long[] pointers;
   /** The persistent pile's directory; null for a volatile pile. */
   private final Path directory;
+  private final PileOptions options; // the persistent pile's, for a reopen; null if volatile
   private boolean closed;
 
   private PileStore(Pile pile, BenchValueKind kind, long[] pointers, Path directory) {
+    this(pile, kind, pointers, directory, null);
+  }
+
+  private PileStore(
+      Pile pile, BenchValueKind kind, long[] pointers, Path directory, PileOptions options) {
+    this.options = options;
     this.pile = pile;
     this.kind = kind;
     this.pointers = pointers;
@@ -40,10 +47,13 @@ final class PileStore implements BenchStore {
   }
 
   /** A persistent pile in {@code directory}, which holds no pile yet. */
-  static PileStore open(Path directory, Durability durability, BenchValueKind kind, int n)
-      throws IOException {
-    return new PileStore(
-        Pile.open(directory, options(durability, kind)), kind, new long[n], directory);
+  static PileStore open(Path directory, BenchConfig config) throws IOException {
+    PileOptions options = config.withLog(PileOptions.builder())
+        .durability(config.durability())
+        .codecs(config.valueKind().codecs())
+        .build();
+    return new PileStore(Pile.open(directory, options), config.valueKind(), new long[config.n()],
+        directory, options);
   }
 
   /** Reopens the persistent pile {@code before} wrote and closed, with its pointers. */
@@ -52,10 +62,12 @@ final class PileStore implements BenchStore {
       throw new IllegalStateException("a volatile pile cannot be reopened");
     }
     return new PileStore(
-        Pile.open(before.directory, options(durability, before.kind)),
+        Pile.open(before.directory, before.options != null && before.options.durability() == durability
+            ? before.options : options(durability, before.kind)),
         before.kind,
         before.pointers,
-        before.directory);
+        before.directory,
+        before.options);
   }
 
   private static PileOptions options(Durability durability, BenchValueKind kind) {

@@ -47,8 +47,7 @@ public enum StoreKind {
     return switch (this) {
       case PILE, MAPPED ->
           config.persistentPile(this)
-              ? PileStore.open(
-                  config.storeDirectory(this), config.durability(), config.valueKind(), config.n())
+              ? PileStore.open(config.storeDirectory(this), config)
               : PileStore.offHeap(config.valueKind(), config.n());
       case MAP -> MapStore.of(config.valueKind(), config.n());
       case ROCKSDB -> throw new IllegalStateException("rocksdb runs only with --commits");
