@@ -83,11 +83,11 @@ import java.util.zip.CRC32C;
  *           the log enters it), zeroes the ring range, publishes written, and asks the
  *           forcer for a force (forceRequested = written) when a sync is requested, the
  *           period is due, or the log closes.
- *   forcer  a second thread (in SYNC mode the flusher forces itself): takes the dirty flags of the files, forces them, publishes
- *           durable = the forceRequested it started from, and releases the waiters it
- *           covers. Why a thread of its own: a force can take 100+ ms while checkpoints
- *           write segment files, and a flusher that forced inline stopped writing, so the
- *           ring filled and every put waited (60 ms parks in awaitSpace, found with JFR).
+ *   forcer  a second thread (in SYNC mode the flusher forces itself): takes the dirty
+ *           flags of the files, forces them, publishes durable = the forceRequested it
+ *           started from, and releases the waiters it covers. Why a thread of its own: a
+ *           force can take 100+ ms while checkpoints write segment files, and a flusher
+ *           that forced inline stopped writing, so the ring filled and every put waited (60 ms parks in awaitSpace, found with JFR).
  *           Now the flusher keeps draining the ring during a force, and the next batch's
  *           force is asked for while the previous one runs: one force acknowledges
  *           everyone who waited during the previous one.
@@ -97,7 +97,8 @@ import java.util.zip.CRC32C;
  *           a release, for an LSN already durable, asks for no force: the flusher releases it
  *           before it parks (it checks the stack's head), and once the flusher has exited the
  *           pusher pops the stack itself. Releases are serialized (releaseLock), so a node
- *           pushed back by one releaser is seen by the next. Futures are completed on a separate completer
+ *           pushed back by one releaser is seen by the next. Futures are completed on a
+ *           separate completer
  *           thread, never on the flusher (a callback that blocks there would stop group
  *           commit, and one that closes the log would deadlock).
  *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
@@ -119,7 +120,8 @@ import java.util.zip.CRC32C;
  * call throws DurabilityFailedException with the original cause. Nothing is retried.
  *
  * Lifecycle: close() sets CLOSED, lets the flusher drain and force everything reserved
- * before it (appenders already past the CAS finish their copy), stops both threads, and closes the
+ * before it (appenders already past the CAS finish their copy), stops both threads, and
+ * closes the
  * files. The ring is an automatic arena, freed by the GC, so a late appender of a failed log
  * can never touch freed memory. Per-thread scratch (CRC32C, waiter node, a view of the ring)
  * is shared by all logs: nothing is allocated per append or per sync.
