@@ -32,8 +32,15 @@ import java.util.Arrays;
  * TxAlloc  --> TxId:u64, Kind:u32 (0 put, 1 update target), Zero:u32, Pointer:u64, OpRecord
  * TxCommit --> TxId:u64, Count:u32, Zero:u32, (Length:u32, Zero:u32, OpRecord[Length])^Count
  * TxEnd    --> TxId:u64                                   a rollback's allocations are undone
- * OpRecord --> Stripe:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
- *              StripeState[Stripe.STATE_BYTES],
+ * OpRecord --> StripeWord:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
+ *              State,
+ * StripeWord   the stripe id; bit 31 (COMPACT_STATE) set: State is CompactState
+ * State    --> StripeState[Stripe.STATE_BYTES]                 bit 31 clear (format 1 logs)
+ *            | FieldMask:u16, Value:uleb128^popcount(FieldMask)  bit 31 set
+ *              a field's bit is set if it changed since the stripe's previous record, and in
+ *              the stripe's first record after an open or a checkpoint's snapshot (all set);
+ *              values are absolute (field 0, the bump segment, stored plus one), so replay
+ *              stays idempotent; fields not named keep the value the previous record set
  *              (SizeClass:u32, Head:u64)^HeadCount,
  *              (Segment:u32, Owner:u32)^TableCount         owner: stripe + 1, or 0 for none
  *              (Segment:u32, Length:u32, Offset:u64, Bytes[Length])^RangeCount
@@ -59,12 +66,18 @@ final class Journal {
   static final int TX_ALLOC_PREFIX_BYTES = 24;
   static final int TX_COMMIT_PREFIX_BYTES = 16;
 
-  static final int FIXED_BYTES = 16 + Stripe.STATE_BYTES;
+  /** Bytes of an op record before its state: StripeWord, HeadCount, TableCount, RangeCount. */
+  static final int PREFIX_BYTES = 16;
+  /** Bytes of an op record's fixed part with the full (format 1) state. */
+  static final int FIXED_BYTES = PREFIX_BYTES + Stripe.STATE_BYTES;
+  /** Flag in an op record's StripeWord: the state is a field mask and the changed values. */
+  static final int COMPACT_STATE = 1 << 31;
   static final int HEAD_ENTRY_BYTES = 12;
   static final int TABLE_ENTRY_BYTES = 8;
   static final int RANGE_HEADER_BYTES = 16;
 
   static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
+  static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
   static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
 
   /** The end LSN of the last record this thread logged, or 0: what its operation waits for. */
@@ -90,6 +103,16 @@ final class Journal {
   private int tableCount;
 
   private MemorySegment scratch = Arena.ofAuto().allocate(4096, 8);
+
+  // The stripe's state as its last record left it (what replay holds after that record), so
+  // that a record carries only the fields that changed: a 32-byte put logged 80 bytes of
+  // counters before, about 15 now. Invalid after an open, a failed append and a checkpoint's
+  // snapshot: the next record then carries every field.
+  private final long[] stateNow = new long[Stripe.STATE_FIELDS];
+  private final long[] stateLogged = new long[Stripe.STATE_FIELDS];
+  private boolean stateLoggedValid;
+  private int stateMask;
+  private int stateBytes;
 
   Journal(Stripe stripe, PersistentStore store) {
     this.stripe = stripe;
@@ -172,9 +195,17 @@ final class Journal {
         encodeInto(out, 0);
         setThreadLsn(store.append(TYPE_OP, out.asSlice(0, bytes)));
       }
+    } catch (RuntimeException | Error e) {
+      forgetLoggedState(); // the record may not be in the log: the next one carries all fields
+      throw e;
     } finally {
       reset();
     }
+  }
+
+  /** Makes the stripe's next record carry every state field (see {@link #stateLogged}). */
+  void forgetLoggedState() {
+    stateLoggedValid = false;
   }
 
   /**
@@ -206,7 +237,14 @@ final class Journal {
         journal.reset();
       }
     }
-    setThreadLsn(store.append(TYPE_TX_COMMIT, out));
+    try {
+      setThreadLsn(store.append(TYPE_TX_COMMIT, out));
+    } catch (RuntimeException | Error e) {
+      for (Stripe stripe : stripes) {
+        stripe.journal.forgetLoggedState();
+      }
+      throw e;
+    }
   }
 
   /** Drops ranges of segments retired meanwhile and returns the bytes of the op record. */
@@ -222,7 +260,8 @@ final class Journal {
       }
     }
     rangeCount = kept;
-    long bytes = FIXED_BYTES + (long) headCount * HEAD_ENTRY_BYTES
+    prepareState();
+    long bytes = PREFIX_BYTES + stateBytes + (long) headCount * HEAD_ENTRY_BYTES
         + (long) tableCount * TABLE_ENTRY_BYTES + (long) rangeCount * RANGE_HEADER_BYTES;
     for (int i = 0; i < rangeCount; i++) {
       bytes += rangeLengths[i];
@@ -230,14 +269,41 @@ final class Journal {
     return bytes;
   }
 
+  /** Finds the state fields the record must carry, and their encoded size. */
+  private void prepareState() {
+    stripe.readStateFields(stateNow);
+    int mask = 0;
+    int bytes = 2;
+    for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
+      if (!stateLoggedValid || stateNow[i] != stateLogged[i]) {
+        mask |= 1 << i;
+        bytes += Uleb128.length(encodedField(i));
+      }
+    }
+    stateMask = mask;
+    stateBytes = bytes;
+  }
+
+  private long encodedField(int i) {
+    return i == 0 ? stateNow[0] + 1 : stateNow[i]; // the bump segment: -1 (none) becomes 0
+  }
+
   /** Writes the op record {@link #prepare()} sized at {@code base}: after-images copied now. */
   private void encodeInto(MemorySegment out, long base) {
-    out.set(U32, base, stripe.id);
+    out.set(U32, base, stripe.id | COMPACT_STATE);
     out.set(U32, base + 4, headCount);
     out.set(U32, base + 8, tableCount);
     out.set(U32, base + 12, rangeCount);
-    stripe.writeState(out, base + 16);
-    long at = base + FIXED_BYTES;
+    long at = base + PREFIX_BYTES;
+    out.set(U16, at, (short) stateMask);
+    at += 2;
+    for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
+      if ((stateMask & 1 << i) != 0) {
+        at = Uleb128.write(out, at, encodedField(i));
+      }
+    }
+    System.arraycopy(stateNow, 0, stateLogged, 0, Stripe.STATE_FIELDS);
+    stateLoggedValid = true;
     for (int i = 0; i < headCount; i++) {
       int sizeClass = headClasses[i];
       out.set(U32, at, sizeClass);

@@ -1618,8 +1618,14 @@ final class OffHeapPile implements Pile {
             liveOwners.add(owners[i]);
           }
         }
-        return MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
+        MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
             liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired());
+        for (Stripe stripe : stripes) {
+          // replay may start at this image: each stripe's next record must not lean on records
+          // before it, so it carries every state field
+          stripe.journal.forgetLoggedState();
+        }
+        return image;
       }
     } finally {
       unlockAll();

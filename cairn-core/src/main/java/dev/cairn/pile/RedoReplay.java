@@ -13,6 +13,9 @@ final class RedoReplay {
   private final OffHeapPile pile;
   private final PersistentStore store;
 
+  private final long[] stateValues = new long[Stripe.STATE_FIELDS];
+  private final long[] cursor = new long[1];
+
   RedoReplay(OffHeapPile pile, PersistentStore store) {
     this.pile = pile;
     this.store = store;
@@ -26,11 +29,35 @@ final class RedoReplay {
    * @throws IndexOutOfBoundsException if a range lies outside its segment
    */
   void applyOp(MemorySegment record) {
-    Stripe stripe = pile.stripe(record.get(Journal.U32, 0));
+    int stripeWord = record.get(Journal.U32, 0);
+    boolean compact = (stripeWord & Journal.COMPACT_STATE) != 0;
+    Stripe stripe = pile.stripe(stripeWord & ~Journal.COMPACT_STATE);
     int headCount = record.get(Journal.U32, 4);
     int tableCount = record.get(Journal.U32, 8);
     int rangeCount = record.get(Journal.U32, 12);
-    long tableAt = Journal.FIXED_BYTES + (long) headCount * Journal.HEAD_ENTRY_BYTES;
+    if (headCount < 0 || headCount > SizeClasses.COUNT || tableCount < 0 || rangeCount < 0) {
+      throw new PileCorruptionException("op record with impossible counts: heads=" + headCount
+          + " tables=" + tableCount + " ranges=" + rangeCount);
+    }
+    int stateMask = Stripe.ALL_STATE_FIELDS;
+    long headsAt = Journal.FIXED_BYTES;
+    if (compact) {
+      stateMask = record.get(Journal.U16, Journal.PREFIX_BYTES) & 0xFFFF;
+      if ((stateMask & ~Stripe.ALL_STATE_FIELDS) != 0) {
+        throw new PileCorruptionException(
+            "op record names unknown state fields: mask=0x" + Integer.toHexString(stateMask));
+      }
+      long at = Journal.PREFIX_BYTES + 2;
+      for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
+        if ((stateMask & 1 << i) != 0) {
+          long value = Uleb128.read(record, at, cursor);
+          stateValues[i] = i == 0 ? value - 1 : value;
+          at = cursor[0];
+        }
+      }
+      headsAt = at;
+    }
+    long tableAt = headsAt + (long) headCount * Journal.HEAD_ENTRY_BYTES;
     for (int i = 0; i < tableCount; i++) { // segments born in this operation, first
       long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
       int index = checkedIndex(record.get(Journal.U32, at));
@@ -62,9 +89,13 @@ final class RedoReplay {
         pile.uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
       }
     }
-    stripe.readState(record, 16);
+    if (compact) {
+      stripe.restoreStateFields(stateMask, stateValues);
+    } else {
+      stripe.readState(record, Journal.PREFIX_BYTES);
+    }
     for (int i = 0; i < headCount; i++) {
-      long entry = Journal.FIXED_BYTES + (long) i * Journal.HEAD_ENTRY_BYTES;
+      long entry = headsAt + (long) i * Journal.HEAD_ENTRY_BYTES;
       stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
     }
   }

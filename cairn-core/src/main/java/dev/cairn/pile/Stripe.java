@@ -516,23 +516,81 @@ final class Stripe extends ReentrantLock {
 
   /** Reads what {@link #writeState} wrote; the bump segment must already be in the pile. */
   void readState(MemorySegment in, long at) {
-    long bump = in.get(Journal.U64, at);
-    bumpSegment = bump < 0 ? null : pile.segmentAt((int) bump);
-    if (bump >= 0 && bumpSegment == null) {
-      throw new PileCorruptionException(
-          "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");
+    long[] values = new long[STATE_FIELDS];
+    for (int i = 0; i < STATE_FIELDS; i++) {
+      values[i] = in.get(Journal.U64, at + 8L * i);
     }
-    bumpStart = in.get(Journal.U64, at + 8);
-    bumpEnd = in.get(Journal.U64, at + 16);
-    nextTag = (int) in.get(Journal.U64, at + 24);
-    objectCount = in.get(Journal.U64, at + 32);
-    linkCount = in.get(Journal.U64, at + 40);
-    allocatedBytes = in.get(Journal.U64, at + 48);
-    utilizedBytes = in.get(Journal.U64, at + 56);
-    listedFreeBytes = in.get(Journal.U64, at + 64);
-    listedPieceBytes = in.get(Journal.U64, at + 72);
-    if (nextTag <= 0 || nextTag > Pointers.TAG_MASK) {
-      throw new PileCorruptionException("stripe " + id + " has an invalid next tag: " + nextTag);
+    restoreStateFields(ALL_STATE_FIELDS, values);
+  }
+
+  /** The number of fields in the stripe's scalar state, in {@link #writeState}'s order. */
+  static final int STATE_FIELDS = 10;
+
+  /** A mask naming every state field. */
+  static final int ALL_STATE_FIELDS = (1 << STATE_FIELDS) - 1;
+
+  /** Copies the scalar state into {@code into}, in {@link #writeState}'s order. */
+  void readStateFields(long[] into) {
+    into[0] = bumpSegment == null ? -1 : bumpSegment.index();
+    into[1] = bumpStart;
+    into[2] = bumpEnd;
+    into[3] = nextTag;
+    into[4] = objectCount;
+    into[5] = linkCount;
+    into[6] = allocatedBytes;
+    into[7] = utilizedBytes;
+    into[8] = listedFreeBytes;
+    into[9] = listedPieceBytes;
+  }
+
+  /**
+   * Sets the state fields whose bit is in {@code mask} from {@code values} (indexed by field);
+   * the others keep their value. The bump segment, if set, must already be in the pile.
+   */
+  void restoreStateFields(int mask, long[] values) {
+    if ((mask & ~ALL_STATE_FIELDS) != 0) {
+      throw new PileCorruptionException(
+          "stripe " + id + ": unknown state fields in mask 0x" + Integer.toHexString(mask));
+    }
+    if ((mask & 1) != 0) {
+      long bump = values[0];
+      bumpSegment =
+          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : pile.segmentAt((int) bump);
+      if (bump >= 0 && bumpSegment == null) {
+        throw new PileCorruptionException(
+            "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");
+      }
+    }
+    if ((mask & 1 << 1) != 0) {
+      bumpStart = values[1];
+    }
+    if ((mask & 1 << 2) != 0) {
+      bumpEnd = values[2];
+    }
+    if ((mask & 1 << 3) != 0) {
+      long tag = values[3];
+      if (tag <= 0 || tag > Pointers.TAG_MASK) {
+        throw new PileCorruptionException("stripe " + id + " has an invalid next tag: " + tag);
+      }
+      nextTag = (int) tag;
+    }
+    if ((mask & 1 << 4) != 0) {
+      objectCount = values[4];
+    }
+    if ((mask & 1 << 5) != 0) {
+      linkCount = values[5];
+    }
+    if ((mask & 1 << 6) != 0) {
+      allocatedBytes = values[6];
+    }
+    if ((mask & 1 << 7) != 0) {
+      utilizedBytes = values[7];
+    }
+    if ((mask & 1 << 8) != 0) {
+      listedFreeBytes = values[8];
+    }
+    if ((mask & 1 << 9) != 0) {
+      listedPieceBytes = values[9];
     }
   }
 
