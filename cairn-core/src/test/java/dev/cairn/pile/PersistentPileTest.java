@@ -425,6 +425,7 @@ class PersistentPileTest {
       model.put(crashed.put(value.clone()), value.clone());
     }
     double bytesPerPut = (double) (crashed.store().logEndLsn() - before) / puts;
+    System.out.printf("[log] %.1f bytes of log per 32-byte put%n", bytesPerPut);
     assertThat(bytesPerPut).as("log bytes per 32-byte put").isLessThanOrEqualTo(136);
     crashed.checkpoint();
     churn(crashed, model, new SplittableRandom(41), 2_000);
