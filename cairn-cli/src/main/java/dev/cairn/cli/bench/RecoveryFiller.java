@@ -33,11 +33,11 @@ public final class RecoveryFiller {
   static final String FILLED = "FILLED";
 
   /**
-   * A put's log payload beyond the value's bytes, for a put into fresh space: 96 bytes of fixed
-   * part with the stripe's counters, 16 of range header and 8 of block header (docs/DURABILITY.md:
-   * a 32-byte put logs 152 bytes of payload).
+   * A put's log payload beyond the value's bytes, for a put into fresh space: 16 bytes of record
+   * prefix, about 22 of changed counters (a field mask and five LEB128 values, docs/FORMAT.md
+   * {@code ChangedState}), 16 of range header and 8 of block header.
    */
-  static final int PUT_PAYLOAD_OVERHEAD_BYTES = 120;
+  static final int PUT_PAYLOAD_OVERHEAD_BYTES = 62;
 
   /**
    * How long to wait after the last put: durability periodic hands the log to the OS within about
