@@ -1470,6 +1470,23 @@ final class OffHeapPile implements Pile {
   // persistence (see PersistentStore)
 
   @Override
+  public java.util.concurrent.CompletableFuture<Void> prefetch() {
+    checkOpen();
+    if (store == null) {
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    java.util.List<Integer> indexes = new java.util.ArrayList<>();
+    synchronized (tableLock) {
+      for (int i = 0; i < segments.length; i++) {
+        if (segments[i] != null && segments[i].hasFile()) {
+          indexes.add(i);
+        }
+      }
+    }
+    return store.prefetch(indexes, () -> closed);
+  }
+
+  @Override
   public void checkpoint() {
     checkOpen();
     if (store != null) {

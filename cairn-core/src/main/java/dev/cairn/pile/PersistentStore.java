@@ -429,6 +429,45 @@ final class PersistentStore {
     }
   }
 
+  /**
+   * Reads the files of segments {@code indexes} on a daemon thread, in 1 MiB reads into one
+   * reused buffer, until done or {@code stop} says so. Why through the files, not the mapping:
+   * a read of the file fills the page cache the mapping faults from, and it never touches the
+   * mapped memory, so a segment released or a pile closed meanwhile cannot make it fail.
+   */
+  java.util.concurrent.CompletableFuture<Void> prefetch(
+      List<Integer> indexes, java.util.function.BooleanSupplier stop) {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    Thread.ofPlatform().daemon().name("cairn-prefetch " + directory).start(() -> {
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(PREFETCH_READ_BYTES);
+      try {
+        for (int index : indexes) {
+          if (stop.getAsBoolean()) {
+            break;
+          }
+          Path file = PileFiles.segmentFile(directory, index);
+          try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
+            long position = 0;
+            int read;
+            do {
+              buffer.clear();
+              read = handle.read(buffer, position);
+              position += Math.max(read, 0);
+            } while (read > 0 && !stop.getAsBoolean());
+          } catch (NoSuchFileException retiredMeanwhile) {
+            // a checkpoint deleted the file of a segment released since the list was made
+          }
+        }
+        done.complete(null);
+      } catch (IOException | RuntimeException e) {
+        done.completeExceptionally(e);
+      }
+    });
+    return done;
+  }
+
+  private static final int PREFETCH_READ_BYTES = 1 << 20;
+
   /** A segment for replay of a record that created it: zeroed memory, no file yet. */
   NativeSegment freshSegment(int index) {
     NativeSegment segment = NativeSegment.allocate(index, options.segmentBytes());

@@ -193,6 +193,23 @@ public interface Pile extends AutoCloseable {
    */
   void checkpoint();
 
+  /**
+   * Reads a persistent pile's segment files in the background, one after another in large
+   * sequential reads, so that the reads that follow a reopen find their pages in the page cache
+   * instead of each waiting for the disk. Reads and writes go on meanwhile; the first get after
+   * {@link #open} does not wait for it. Completes when every segment file has been read (or at
+   * once for a volatile pile); completes exceptionally with the {@link java.io.IOException} a
+   * read failed with. Stops early, completing normally, if the pile closes.
+   *
+   * <pre>{@code
+   * try (Pile pile = Pile.open(dir, PileOptions.defaults())) {
+   *   pile.prefetch();             // warm the cache while the application starts serving
+   *   byte[] first = pile.getBytes(pointer);
+   * }
+   * }</pre>
+   */
+  java.util.concurrent.CompletableFuture<Void> prefetch();
+
   /** Releases all memory. Any later call, from any thread, throws {@link PileClosedException}. */
   @Override
   void close();

@@ -438,4 +438,22 @@ class PersistentPileTest {
       pile.verify();
     }
   }
+  @Test
+  void prefetchReadsEverySegmentFileInTheBackground_whileTheValuesStayReadable() throws Exception {
+    Map<Long, byte[]> model = new HashMap<>();
+    try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
+      churn(pile, model, new SplittableRandom(51), 3_000);
+    }
+    try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
+      java.util.concurrent.CompletableFuture<Void> prefetching = pile.prefetch();
+      assertMatches(pile, model); // reads and the prefetch run side by side
+      assertThat(prefetching.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+      assertMatches(pile, model);
+      pile.close();
+      assertThatThrownBy(pile::prefetch).isInstanceOf(PileClosedException.class);
+    }
+    try (Pile volatilePile = Pile.offHeap(PileOptions.defaults())) {
+      assertThat(volatilePile.prefetch()).isCompleted();
+    }
+  }
 }

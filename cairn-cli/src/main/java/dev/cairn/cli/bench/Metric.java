@@ -46,6 +46,13 @@ public enum Metric {
   READ_ALL_SECS("readAllSecs", "read all after reopen s", 2, false),
   /** With {@code --reopen}: bytes of the segment files, by {@link #READ_ALL_SECS}, in MB/s. */
   READ_ALL_MBPS("readAllMBps", "read all after reopen MB/s", 1, true),
+  /**
+   * With {@code --reopen} and a dropped cache: {@link #READ_ALL_SECS} again, from a cold cache
+   * again, with {@code Pile.prefetch()} called after the first get.
+   */
+  READ_ALL_PREFETCH_SECS("readAllPrefetchSecs", "read all with prefetch s", 2, false),
+  /** Bytes of the segment files by {@link #READ_ALL_PREFETCH_SECS}, in MB/s. */
+  READ_ALL_PREFETCH_MBPS("readAllPrefetchMBps", "read all with prefetch MB/s", 1, true),
   /** With {@code --commits}: durable single-put commits, all threads together. */
   COMMITS("commits", "commits", 0, true),
   COMMITS_PER_SEC("commitsPerSec", "commits/s", 0, true),

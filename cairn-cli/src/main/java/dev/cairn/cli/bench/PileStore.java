@@ -79,6 +79,11 @@ final class PileStore implements BenchStore {
     return directory;
   }
 
+  /** Starts {@link Pile#prefetch()}: the segment files are read in the background. */
+  void prefetch() {
+    pile.prefetch();
+  }
+
   @Override
   public void put(int index, Object value) {
     pointers[index] = pile.put(value);

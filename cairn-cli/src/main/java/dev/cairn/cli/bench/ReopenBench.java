@@ -19,7 +19,10 @@ import java.util.function.Consumer;
  *   <li>{@code reopenFirstGetMs}: from just before {@code Pile.open} to the first get's value
  *       (index 0, checked);
  *   <li>{@code readAllSecs}: every value got back with T threads, in index order, checked by
- *       checksum; and {@code readAllMBps}, the segment files' bytes over that time.
+ *       checksum; and {@code readAllMBps}, the segment files' bytes over that time;
+ *   <li>if the cache was dropped: drop it again, reopen, and read everything the same way with
+ *       {@code Pile.prefetch()} started after the first get: {@code readAllPrefetchSecs} and
+ *       {@code readAllPrefetchMBps}.
  * </ol>
  *
  * <p>Index order, not the load's get order: each thread's share of indices was put by one thread
@@ -76,33 +79,52 @@ final class ReopenBench {
         PageCache.drop(); // dd left that segment in the cache
       }
 
-      int n = config.n();
       byte[] buffer = values.newBuffer();
       long openStart = System.nanoTime();
       try (PileStore reopened = PileStore.reopen(closed, config.durability())) {
-        long first = reopened.get(0, buffer);
+        checkFirst(reopened, buffer, name);
         long firstGetNanos = System.nanoTime() - openStart;
-        if (first != values.expectedChecksum(1)) {
-          throw new StoreFailedException(name + " returned a wrong value for index 0 after reopen");
-        }
-        ParallelLoop.Outcome all;
-        try (Progress bar = progress.start(name + " read-all", n)) {
-          all = loop.run("bench-" + name + "-read-all", n, GetOrder.SEQUENTIAL, reopened::get, bar);
-        }
-        if (all.checksum() != values.expectedChecksum(n)) {
-          throw new StoreFailedException(
-              name + " returned wrong values after reopen: checksum=" + all.checksum()
-                  + " expected=" + values.expectedChecksum(n));
-        }
-        double seconds = all.elapsedNanos() / 1e9;
+        double seconds = readAll(reopened, name, "read-all");
         result
             .put(Metric.REOPEN_FIRST_GET_MS, firstGetNanos / 1e6)
             .put(Metric.READ_ALL_SECS, seconds)
             .put(Metric.READ_ALL_MBPS, segmentBytes / seconds / 1e6);
       }
+      if (cold && PageCache.drop()) { // the same read, from a cold cache again, with prefetch
+        try (PileStore reopened = PileStore.reopen(closed, config.durability())) {
+          checkFirst(reopened, buffer, name);
+          reopened.prefetch();
+          double seconds = readAll(reopened, name, "read-all-prefetch");
+          result
+              .put(Metric.READ_ALL_PREFETCH_SECS, seconds)
+              .put(Metric.READ_ALL_PREFETCH_MBPS, segmentBytes / seconds / 1e6);
+        }
+      }
     } catch (IOException e) {
       throw new StoreFailedException(
           name + " could not be reopened from " + directory + ": " + e.getMessage(), e);
     }
+  }
+
+  private void checkFirst(PileStore reopened, byte[] buffer, String name) {
+    if (reopened.get(0, buffer) != values.expectedChecksum(1)) {
+      throw new StoreFailedException(name + " returned a wrong value for index 0 after reopen");
+    }
+  }
+
+  /** Gets every value back in index order, checks them, and returns the seconds it took. */
+  private double readAll(PileStore reopened, String name, String task)
+      throws InterruptedException {
+    int n = config.n();
+    ParallelLoop.Outcome all;
+    try (Progress bar = progress.start(name + " " + task, n)) {
+      all = loop.run("bench-" + name + "-" + task, n, GetOrder.SEQUENTIAL, reopened::get, bar);
+    }
+    if (all.checksum() != values.expectedChecksum(n)) {
+      throw new StoreFailedException(
+          name + " returned wrong values after reopen: checksum=" + all.checksum()
+              + " expected=" + values.expectedChecksum(n));
+    }
+    return all.elapsedNanos() / 1e9;
   }
 }
