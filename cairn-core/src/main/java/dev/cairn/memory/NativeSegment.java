@@ -55,6 +55,10 @@ public final class NativeSegment {
   // only the outermost one moves the sequence. Touched only under the owning stripe's lock.
   private int writeDepth;
 
+  // bumped by the owner whenever blocks merge, so that a scan resuming at a block boundary it
+  // saw can tell whether that boundary may be gone. Touched only under the owning stripe's lock.
+  private long merges;
+
   private NativeSegment(Arena arena, MemorySegment memory, int index) {
     this.arena = arena;
     this.memory = memory;
@@ -120,6 +124,16 @@ public final class NativeSegment {
     }
     long s = (long) SEQUENCE.getOpaque(this);
     SEQUENCE.setRelease(this, s + 1);
+  }
+
+  /** How many times the owner merged blocks in this segment (see {@link #countMerge()}). */
+  public long merges() {
+    return merges;
+  }
+
+  /** Records that the owner merged blocks, so that an offset between them may no longer start one. */
+  public void countMerge() {
+    merges++;
   }
 
   /** The write sequence, with acquire semantics; odd while a write section is open. */

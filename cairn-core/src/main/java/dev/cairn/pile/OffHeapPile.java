@@ -580,7 +580,7 @@ final class OffHeapPile implements Pile {
     return readValue(pointer, KIND, null, 0);
   }
 
-  private static ValueKind valueKind(int kind) {
+  static ValueKind valueKind(int kind) {
     return switch (kind) {
       case KIND_BYTES -> ValueKind.BYTES;
       case KIND_STRING -> ValueKind.STRING;
@@ -1187,6 +1187,10 @@ final class OffHeapPile implements Pile {
     }
   }
 
+  void checkNotClosed() {
+    checkOpen();
+  }
+
   private void checkOpen() {
     if (closed) {
       throw new PileClosedException();
@@ -1470,17 +1474,46 @@ final class OffHeapPile implements Pile {
   // persistence (see PersistentStore)
 
   @Override
+  public void scan(ValueVisitor visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    checkOpen();
+    new PileScanner(this, visitor).run(stripes);
+  }
+
+  /** A value's kind and stored bytes, read together (for a scan meeting a moved value). */
+  record Stored(ValueKind kind, byte[] bytes) {}
+
+  private static final PayloadReader<Stored> STORED =
+      (pile, memory, at, length, kind, arg, arg2) -> {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        return new Stored(valueKind(kind), bytes);
+      };
+
+  Stored storedValue(long pointer) {
+    return readValue(pointer, STORED, null, 0);
+  }
+
+  @Override
   public java.util.concurrent.CompletableFuture<Void> prefetch() {
     checkOpen();
     if (store == null) {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
+    // in the order scan() and forEach() walk them, stripe by stripe, so that a scan started
+    // with the prefetch finds the files it reaches already read, rather than overtaking it
     java.util.List<Integer> indexes = new java.util.ArrayList<>();
-    synchronized (tableLock) {
-      for (int i = 0; i < segments.length; i++) {
-        if (segments[i] != null && segments[i].hasFile()) {
-          indexes.add(i);
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+      try {
+        checkOpen();
+        for (NativeSegment segment : stripe.segments) {
+          if (segment.hasFile()) {
+            indexes.add(segment.index());
+          }
         }
+      } finally {
+        stripe.unlock();
       }
     }
     return store.prefetch(indexes, () -> closed);

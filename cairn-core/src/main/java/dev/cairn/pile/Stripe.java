@@ -283,6 +283,7 @@ final class Stripe extends ReentrantLock {
     long header = memory.get(WORD, start);
     long size = BlockLayout.sizeGranules(header);
     allocatedBytes -= size << GRANULE_SHIFT;
+    segment.countMerge(); // a free may merge neighbours: boundaries a scan saw may be gone
     // stamp the header first: whatever happens to this extent, a stale reader sees F
     memory.set(WORD, start, BlockLayout.freeHeader(size));
     touch(segment, start, WORD.byteSize());

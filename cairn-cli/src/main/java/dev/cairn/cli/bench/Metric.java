@@ -53,6 +53,13 @@ public enum Metric {
   READ_ALL_PREFETCH_SECS("readAllPrefetchSecs", "read all with prefetch s", 2, false),
   /** Bytes of the segment files by {@link #READ_ALL_PREFETCH_SECS}, in MB/s. */
   READ_ALL_PREFETCH_MBPS("readAllPrefetchMBps", "read all with prefetch MB/s", 1, true),
+  /**
+   * With {@code --reopen}, a dropped cache and a sized kind: every value read again from a cold
+   * cache, by one {@code Pile.scan} after {@code Pile.prefetch()}, checked by checksum.
+   */
+  SCAN_ALL_SECS("scanAllSecs", "scan all with prefetch s", 2, false),
+  /** Bytes of the segment files by {@link #SCAN_ALL_SECS}, in MB/s. */
+  SCAN_ALL_MBPS("scanAllMBps", "scan all with prefetch MB/s", 1, true),
   /** With {@code --commits}: durable single-put commits, all threads together. */
   COMMITS("commits", "commits", 0, true),
   COMMITS_PER_SEC("commitsPerSec", "commits/s", 0, true),

@@ -79,6 +79,35 @@ final class PileStore implements BenchStore {
     return directory;
   }
 
+  /**
+   * Reads every value with one {@link Pile#scan} and returns the sum of their {@link
+   * ValueSource} checksums, the figure gets of every index add up to (sized kinds only).
+   */
+  long scanChecksum() {
+    long[] sum = new long[1];
+    pile.scan((pointer, kind, bytes, offset, length) ->
+        sum[0] += length + bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + length - 1));
+    return sum[0];
+  }
+
+  /**
+   * Scans a volatile pile of {@code n} of the run's values ten times, so that the JIT compiles
+   * the scan's code before a timed scan (as the load's gets do for the timed gets).
+   */
+  static void warmUpScan(ValueSource values, int n) {
+    PileStore warm = offHeap(values.kind(), n);
+    try {
+      for (int i = 0; i < n; i++) {
+        warm.put(i, values.value(i));
+      }
+      for (int round = 0; round < 10; round++) {
+        warm.scanChecksum();
+      }
+    } finally {
+      warm.close();
+    }
+  }
+
   /** Starts {@link Pile#prefetch()}: the segment files are read in the background. */
   void prefetch() {
     pile.prefetch();
