@@ -230,6 +230,18 @@ public abstract class PileBenchmark {
   }
 
   /**
+   * How many whole scans a second of the filled pile ({@link BenchValues#FILLED_VALUES} values;
+   * multiply for values per second), the visitor reading each value's length and last byte?
+   */
+  @Benchmark
+  public long scan(FilledPile filled) {
+    long[] sum = new long[1];
+    filled.pile.scan((pointer, kind, bytes, offset, length) ->
+        sum[0] += length + bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + length - 1));
+    return sum[0];
+  }
+
+  /**
    * What does one delete cost, free-block coalescing included? Timed as one shot of {@value
    * #DELETE_BATCH} deletes per thread, in scattered order, of values put before the shot.
    */
