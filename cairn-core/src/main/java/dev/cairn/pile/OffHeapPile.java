@@ -23,8 +23,10 @@ import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -1363,7 +1365,7 @@ final class OffHeapPile implements Pile {
     return store != null && store.logging();
   }
 
-  java.util.concurrent.CompletableFuture<Void> commitTransaction(PileTransaction tx,
+  CompletableFuture<Void> commitTransaction(PileTransaction tx,
       CommitWait wait) {
     checkOpen();
     admit(Journal.SMALL_RECORD_BYTES
@@ -1392,18 +1394,18 @@ final class OffHeapPile implements Pile {
     }
     openTransactions.remove(tx);
     if (store == null) {
-      return java.util.concurrent.CompletableFuture.completedFuture(null);
+      return CompletableFuture.completedFuture(null);
     }
     store.transactionEnded(tx.id());
     return switch (wait) {
       case BLOCK -> {
         store.commit();
-        yield java.util.concurrent.CompletableFuture.completedFuture(null);
+        yield CompletableFuture.completedFuture(null);
       }
       case FUTURE, FORCE_SOON -> store.commitAsync();
       case NONE -> {
         Journal.takeThreadLsn();
-        yield java.util.concurrent.CompletableFuture.completedFuture(null);
+        yield CompletableFuture.completedFuture(null);
       }
     };
   }
@@ -1495,14 +1497,14 @@ final class OffHeapPile implements Pile {
   }
 
   @Override
-  public java.util.concurrent.CompletableFuture<Void> prefetch() {
+  public CompletableFuture<Void> prefetch() {
     checkOpen();
     if (store == null) {
-      return java.util.concurrent.CompletableFuture.completedFuture(null);
+      return CompletableFuture.completedFuture(null);
     }
     // in the order scan() and forEach() walk them, stripe by stripe, so that a scan started
     // with the prefetch finds the files it reaches already read, rather than overtaking it
-    java.util.List<Integer> indexes = new java.util.ArrayList<>();
+    List<Integer> indexes = new ArrayList<>();
     for (Stripe stripe : stripes) {
       stripe.lock();
       try {
@@ -1660,8 +1662,8 @@ final class OffHeapPile implements Pile {
     lockAll();
     try {
       synchronized (tableLock) {
-        List<NativeSegment> live = new java.util.ArrayList<>();
-        List<Stripe> liveOwners = new java.util.ArrayList<>();
+        List<NativeSegment> live = new ArrayList<>();
+        List<Stripe> liveOwners = new ArrayList<>();
         for (int i = 0; i < segments.length; i++) {
           if (segments[i] != null && owners[i] != null && owners[i].id >= 0) {
             live.add(segments[i]);

@@ -20,14 +20,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The files behind a persistent pile: opening and recovery, the redo log, checkpoints, close.
@@ -435,11 +438,11 @@ final class PersistentStore {
    * a read of the file fills the page cache the mapping faults from, and it never touches the
    * mapped memory, so a segment released or a pile closed meanwhile cannot make it fail.
    */
-  java.util.concurrent.CompletableFuture<Void> prefetch(
-      List<Integer> indexes, java.util.function.BooleanSupplier stop) {
-    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+  CompletableFuture<Void> prefetch(
+      List<Integer> indexes, BooleanSupplier stop) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
     Thread.ofPlatform().daemon().name("cairn-prefetch " + directory).start(() -> {
-      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(PREFETCH_READ_BYTES);
+      ByteBuffer buffer = ByteBuffer.allocateDirect(PREFETCH_READ_BYTES);
       try {
         for (int index : indexes) {
           if (stop.getAsBoolean()) {
@@ -624,10 +627,10 @@ final class PersistentStore {
    * A future completed when the thread's last record is durable; asks for a force in every mode
    * (what a caller who chose an asynchronous commit wants, even in a PERIODIC pile).
    */
-  java.util.concurrent.CompletableFuture<Void> commitAsync() {
+  CompletableFuture<Void> commitAsync() {
     long lsn = Journal.takeThreadLsn();
     if (lsn == 0 || log == null) {
-      return java.util.concurrent.CompletableFuture.completedFuture(null);
+      return CompletableFuture.completedFuture(null);
     }
     return log.awaitDurable(lsn).handle((durable, error) -> {
       if (error != null) {
