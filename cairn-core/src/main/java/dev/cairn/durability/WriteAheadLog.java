@@ -377,7 +377,14 @@ public final class WriteAheadLog implements AutoCloseable {
       Path path = directory.resolve(LogLayout.fileName(slot));
       try (FileHandle handle = layer.open(path, FileLayer.OpenMode.CREATE)) {
         handle.truncate(0);
-        handle.preallocate(fileBytes);
+        if (options.mode() == DurabilityMode.SYNC) {
+          // zeros: a commit's fdatasync in the first lap then has no block allocation to record
+          handle.preallocate(fileBytes);
+        } else {
+          // sized but sparse: forces are periodic, so allocating blocks as the log first fills
+          // them costs little, and a large log is created at once
+          handle.write(ByteBuffer.allocate(1), fileBytes - 1);
+        }
         handle.write(LogFiles.encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes),
             0);
         handle.force();

@@ -27,9 +27,14 @@ import dev.cairn.codec.CodecRegistry;
  * @param durability for a persistent pile ({@link Pile#open}): what survives a crash. Default
  *     {@link Durability#SYNC}. Ignored by a volatile pile.
  * @param logFileBytes for a persistent pile created with a log: the size of each write-ahead log
- *     file (default 64 MiB); the log is a ring of {@code logFileCount} of them, preallocated. A
- *     checkpoint starts when a quarter of it is in use, and writers wait if a checkpoint cannot
- *     keep up (three quarters). Applies when the log is created.
+ *     file; the log is a ring of {@code logFileCount} of them. A checkpoint starts when a quarter
+ *     of it is in use, and writers wait if a checkpoint cannot keep up (three quarters). Applies
+ *     when the log is created. Default: 64 MiB with {@link Durability#SYNC}, whose files are
+ *     filled with zeros at creation (so that a commit's fdatasync never has new blocks to
+ *     record), and 256 MiB with {@link Durability#PERIODIC}, whose files are created sparse (its
+ *     forces are periodic, so block allocation costs little). Why larger for PERIODIC: its
+ *     writers run at disk speed, and with 4 x 64 MiB they waited up to 0.6 s for checkpoints to
+ *     free log space, against 75-211 ms with 4 x 256 MiB (docs/BENCHMARKS.md).
  * @param logFileCount number of log files in the ring (default 4)
  * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10)
  */
@@ -44,6 +49,12 @@ public record PileOptions(
     long syncIntervalMillis) {
 
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
+
+  /** The default log file size of a pile created with {@link Durability#SYNC}. */
+  public static final long DEFAULT_SYNC_LOG_FILE_BYTES = 64L << 20;
+
+  /** The default log file size of a pile created with {@link Durability#PERIODIC}. */
+  public static final long DEFAULT_PERIODIC_LOG_FILE_BYTES = 256L << 20;
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
   public static final long MAX_SEGMENT_BYTES = 1L << 30;
 
@@ -102,7 +113,7 @@ public record PileOptions(
     private int stripes = defaultStripes();
     private CodecRegistry codecs = CodecRegistry.builtIn();
     private Durability durability = Durability.SYNC;
-    private long logFileBytes = 64L << 20;
+    private long logFileBytes; // 0: the default for the durability
     private int logFileCount = 4;
     private long syncIntervalMillis = 10;
 
@@ -149,8 +160,11 @@ public record PileOptions(
     }
 
     public PileOptions build() {
+      long fileBytes = logFileBytes != 0 ? logFileBytes
+          : durability == Durability.SYNC ? DEFAULT_SYNC_LOG_FILE_BYTES
+          : DEFAULT_PERIODIC_LOG_FILE_BYTES;
       return new PileOptions(
-          segmentBytes, maxMemoryBytes, stripes, codecs, durability, logFileBytes, logFileCount,
+          segmentBytes, maxMemoryBytes, stripes, codecs, durability, fileBytes, logFileCount,
           syncIntervalMillis);
     }
 
