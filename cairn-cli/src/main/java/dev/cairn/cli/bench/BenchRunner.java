@@ -92,7 +92,12 @@ public final class BenchRunner {
     int n = config.n();
     StoreResult result = new StoreResult(kind);
     String name = kind.label();
+    long openStart = System.nanoTime();
     try (BenchStore store = open(kind)) {
+      if (store instanceof PileStore pile && pile.directory() != null) {
+        // with --fresh (or a new --dir) this is the creation of a pile: its log files included
+        result.put(Metric.OPEN_MS, (System.nanoTime() - openStart) / 1e6);
+      }
       long heapBefore = ProcessMemory.liveHeapBytes();
       long rssBefore = ProcessMemory.residentBytes();
       GcPauseMonitor.Window window = gc.begin();

@@ -40,6 +40,11 @@ public enum Metric {
    * in its files (with durability none, the whole load).
    */
   CLOSE_SECS("closeSecs", "close s (final checkpoint)", 2, false),
+  /**
+   * A persistent pile: how long {@code Pile.open} took before the load; for an empty directory
+   * (as with {@code --fresh}) the creation of the pile and its log files.
+   */
+  OPEN_MS("openMs", "open before the load ms", 1, false),
   /** With {@code --reopen}: from just before {@code Pile.open} to the first get's value. */
   REOPEN_FIRST_GET_MS("reopenFirstGetMs", "reopen to first get ms", 1, false),
   /** With {@code --reopen}: time to get every value back after the reopen, in index order. */
