@@ -34,16 +34,18 @@ import java.util.Arrays;
  * TxEnd    --> TxId:u64                                   a rollback's allocations are undone
  * OpRecord --> StripeWord:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
  *              State,
- * StripeWord   the stripe id; bit 31 (COMPACT_STATE) set: State is CompactState
- * State    --> StripeState[Stripe.STATE_BYTES]                 bit 31 clear (format 1 logs)
- *            | FieldMask:u16, Value:uleb128^popcount(FieldMask)  bit 31 set
- *              a field's bit is set if it changed since the stripe's previous record, and in
- *              the stripe's first record after an open or a checkpoint's snapshot (all set);
- *              values are absolute (field 0, the bump segment, stored plus one), so replay
- *              stays idempotent; fields not named keep the value the previous record set
  *              (SizeClass:u32, Head:u64)^HeadCount,
  *              (Segment:u32, Owner:u32)^TableCount         owner: stripe + 1, or 0 for none
  *              (Segment:u32, Length:u32, Offset:u64, Bytes[Length])^RangeCount
+ * StripeWord   the stripe id; bit 31 (COMPACT_STATE) set: State is ChangedState
+ * State    --> StripeState[Stripe.STATE_BYTES]                 bit 31 clear (earlier logs)
+ *            | ChangedState
+ * ChangedState --> FieldMask:u16, Value:uleb128^popcount(FieldMask)
+ *              a field's bit is set if it changed since the stripe's previous record, and in
+ *              the stripe's first record after an open, a failed append or a checkpoint's
+ *              snapshot (all set); values are absolute (field 0, the bump segment, stored
+ *              plus one), so replay stays idempotent; fields not named keep the value the
+ *              previous record set
  * </pre>
  */
 final class Journal {
@@ -105,9 +107,9 @@ final class Journal {
   private MemorySegment scratch = Arena.ofAuto().allocate(4096, 8);
 
   // The stripe's state as its last record left it (what replay holds after that record), so
-  // that a record carries only the fields that changed: a 32-byte put logged 80 bytes of
-  // counters before, about 15 now. Invalid after an open, a failed append and a checkpoint's
-  // snapshot: the next record then carries every field.
+  // that a record carries only the fields that changed: a 32-byte put logged all 80 bytes of
+  // counters before, now the few it changed. Invalid after an open, a failed append and a
+  // checkpoint's snapshot: the next record then carries every field.
   private final long[] stateNow = new long[Stripe.STATE_FIELDS];
   private final long[] stateLogged = new long[Stripe.STATE_FIELDS];
   private boolean stateLoggedValid;
