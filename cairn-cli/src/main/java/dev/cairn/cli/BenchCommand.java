@@ -284,8 +284,8 @@ final class BenchCommand implements Callable<Integer> {
       paramLabel = "MIB",
       description =
           "With --dir and a log: the size of each of the pile's four log files, in MiB (default:"
-              + " the pile's, 64). A larger log gives checkpoints more time before writers must"
-              + " wait for log space.")
+              + " the pile's, 64 with sync and 256 with periodic). A larger log gives checkpoints"
+              + " more time before writers must wait for log space.")
   private Integer logFileMib;
 
   @Option(
