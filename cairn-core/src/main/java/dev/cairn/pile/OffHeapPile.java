@@ -1486,11 +1486,8 @@ final class OffHeapPile implements Pile {
   record Stored(ValueKind kind, byte[] bytes) {}
 
   private static final PayloadReader<Stored> STORED =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
-        return new Stored(valueKind(kind), bytes);
-      };
+      (pile, memory, at, length, kind, arg, arg2) -> new Stored(valueKind(kind),
+          COPY_TO_NEW_ARRAY.read(pile, memory, at, length, kind, arg, arg2));
 
   Stored storedValue(long pointer) {
     return readValue(pointer, STORED, null, 0);

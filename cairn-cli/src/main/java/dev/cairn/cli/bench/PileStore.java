@@ -86,7 +86,7 @@ final class PileStore implements BenchStore {
   long scanChecksum() {
     long[] sum = new long[1];
     pile.scan((pointer, kind, bytes, offset, length) ->
-        sum[0] += length + bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + length - 1));
+        sum[0] += ValueSource.checksumOf(bytes, offset, length));
     return sum[0];
   }
 

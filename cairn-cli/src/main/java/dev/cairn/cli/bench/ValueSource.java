@@ -1,5 +1,7 @@
 package dev.cairn.cli.bench;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Locale;
@@ -151,6 +153,11 @@ public final class ValueSource {
    */
   static long checksumOf(byte[] value, int length) {
     return length + value[length - 1];
+  }
+
+  /** {@link #checksumOf(byte[], int)} of {@code length} bytes of {@code bytes} at {@code offset}. */
+  static long checksumOf(MemorySegment bytes, long offset, int length) {
+    return length + bytes.get(ValueLayout.JAVA_BYTE, offset + length - 1);
   }
 
   /**
