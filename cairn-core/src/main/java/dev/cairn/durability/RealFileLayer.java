@@ -30,11 +30,28 @@ import java.util.stream.Stream;
  *                 file, no SIGBUS under a mapping, no ENOSPC on a later write into the range.
  * rename          Files.move(ATOMIC_MOVE, REPLACE_EXISTING): rename(2).
  * failed force    the handle remembers the failure and throws from then on (never retry).
+ * mapPrivate      FileChannel.map(PRIVATE, arena). When native access is enabled for Cairn's
+ *                 module (--enable-native-access), the mapping is handed out as a plain native
+ *                 segment over the same address, size and arena (MemorySegment.reinterpret).
+ *                 Why: the JDK's memory-access code keeps one type profile per access method for
+ *                 the whole JVM. A pile's reads see native segments (volatile piles), heap
+ *                 segments (copies, codecs) and, without this, mapped segments: three classes
+ *                 make those sites megamorphic, and every access then pays virtual calls. A scan
+ *                 of a persistent pile in a JVM that had used a volatile pile ran 2.5x slower
+ *                 (0.25 s against 0.10 s for 10M values). The view is as safe as the mapping:
+ *                 bounds-checked against the same size, closed with the same arena. Without
+ *                 native access the mapped segment itself is returned (no warning is printed).
  * }</pre>
  */
 public final class RealFileLayer implements FileLayer {
 
   private static final int ZERO_CHUNK_BYTES = 1 << 20;
+
+  /**
+   * Whether this module may call restricted FFM methods without a warning: then mappings are
+   * handed out as plain native segments (see the implementation note).
+   */
+  static final boolean NATIVE_ACCESS = RealFileLayer.class.getModule().isNativeAccessEnabled();
 
   /** The shared instance; the class holds no state. */
   public static final RealFileLayer INSTANCE = new RealFileLayer();
@@ -193,7 +210,8 @@ public final class RealFileLayer implements FileLayer {
         throw new EOFException("cannot map " + sizeBytes + " bytes of " + path + ": the file has "
             + size);
       }
-      return channel.map(FileChannel.MapMode.PRIVATE, 0, sizeBytes, arena);
+      MemorySegment mapped = channel.map(FileChannel.MapMode.PRIVATE, 0, sizeBytes, arena);
+      return NATIVE_ACCESS ? asPlainNative(mapped, arena) : mapped;
     }
 
     @Override
@@ -225,5 +243,10 @@ public final class RealFileLayer implements FileLayer {
     public void close() throws IOException {
       channel.close();
     }
+  }
+
+  /** {@code mapped} as a native segment of the same address, size and lifetime. */
+  static MemorySegment asPlainNative(MemorySegment mapped, java.lang.foreign.Arena arena) {
+    return MemorySegment.ofAddress(mapped.address()).reinterpret(mapped.byteSize(), arena, null);
   }
 }

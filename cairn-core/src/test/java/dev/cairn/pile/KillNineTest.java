@@ -130,6 +130,8 @@ class KillNineTest {
             .info()
             .command()
             .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // no --enable-native-access here, unlike the test JVM: the children map their segments as
+    // mapped segments (RealFileLayer's fallback), so the crash runs cover that path too
     return List.of(
         java,
         "-Xmx256m",

@@ -90,24 +90,6 @@ final class PileStore implements BenchStore {
     return sum[0];
   }
 
-  /**
-   * Scans a volatile pile of {@code n} of the run's values ten times, so that the JIT compiles
-   * the scan's code before a timed scan (as the load's gets do for the timed gets).
-   */
-  static void warmUpScan(ValueSource values, int n) {
-    PileStore warm = offHeap(values.kind(), n);
-    try {
-      for (int i = 0; i < n; i++) {
-        warm.put(i, values.value(i));
-      }
-      for (int round = 0; round < 10; round++) {
-        warm.scanChecksum();
-      }
-    } finally {
-      warm.close();
-    }
-  }
-
   /** Starts {@link Pile#prefetch()}: the segment files are read in the background. */
   void prefetch() {
     pile.prefetch();

@@ -2,8 +2,12 @@ package dev.cairn.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DiskReadProbeTest {
 
@@ -19,5 +23,16 @@ class DiskReadProbeTest {
   @Test
   void parse_ofSomethingElse_isEmpty() {
     assertThat(DiskReadProbe.parse("dd: failed to open 'x': No such file")).isEmpty();
+  }
+
+  @Test
+  void readMBps_ofSeveralFiles_readsEachAndIsEmptyIfOneCannotBeRead(@TempDir Path temp)
+      throws Exception {
+    Path a = Files.write(temp.resolve("a"), new byte[1 << 20]);
+    Path b = Files.write(temp.resolve("b"), new byte[1 << 20]);
+
+    assertThat(DiskReadProbe.readMBps(List.of(a, b)).orElse(-1)).isPositive();
+    assertThat(DiskReadProbe.readMBps(List.of(a, temp.resolve("missing")))).isEmpty();
+    assertThat(DiskReadProbe.readMBps(List.<Path>of())).isEmpty();
   }
 }
