@@ -66,7 +66,9 @@ public final class NativeSegment {
   }
 
   /**
-   * Allocates {@code sizeBytes} of zeroed native memory, aligned to a page.
+   * Allocates {@code sizeBytes} of zeroed native memory, aligned to a page: anonymous pages from
+   * the OS, resident as they are first written, where {@link OsMemory} is available; else from
+   * {@link Arena#allocate}, which zeroes (and so touches) all of it now.
    *
    * @throws OutOfMemoryError if the OS refuses
    */
@@ -74,7 +76,9 @@ public final class NativeSegment {
     Arena arena = Arena.ofShared();
     boolean success = false;
     try {
-      MemorySegment memory = arena.allocate(sizeBytes, 4096);
+      MemorySegment memory = OsMemory.available()
+          ? OsMemory.mapAnonymous(sizeBytes, arena)
+          : arena.allocate(sizeBytes, 4096);
       success = true;
       return new NativeSegment(arena, memory, index);
     } finally {

@@ -1,0 +1,92 @@
+package dev.cairn.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class OsMemoryTest {
+  private static final long MIB = 1 << 20;
+
+  @Test
+  void availableInTheTestJvm() {
+    // Linux, and the build passes --enable-native-access (pom.xml argLine); if this fails the
+    // tests below would silently cover only the Arena.allocate path
+    assertThat(OsMemory.unavailableBecause()).isNull();
+    assertThat(OsMemory.available()).isTrue();
+  }
+
+  @Test
+  void mappedMemoryReadsAsZerosAndKeepsWhatIsWritten() {
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(8 * MIB, arena);
+
+      assertThat(memory.byteSize()).isEqualTo(8 * MIB);
+      assertThat(memory.address() % 4096).isZero();
+      for (long at = 0; at < memory.byteSize(); at += 4096 + 8) {
+        assertThat(memory.get(ValueLayout.JAVA_LONG_UNALIGNED, at)).isZero();
+      }
+      memory.set(ValueLayout.JAVA_LONG, 8 * MIB - 8, 0x1234_5678_9abcL);
+      assertThat(memory.get(ValueLayout.JAVA_LONG, 8 * MIB - 8)).isEqualTo(0x1234_5678_9abcL);
+    }
+  }
+
+  @Test
+  void accessIsBoundsCheckedAndEndsWithTheArena() {
+    Arena arena = Arena.ofShared();
+    MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+
+    assertThatThrownBy(() -> memory.get(ValueLayout.JAVA_BYTE, MIB))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    arena.close();
+    assertThatThrownBy(() -> memory.get(ValueLayout.JAVA_BYTE, 0))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void pagesBecomeResidentOnlyWhenTouched() throws IOException {
+    // the reason for mapping: Arena.allocate would make all 256 MiB resident at once
+    try (Arena arena = Arena.ofShared()) {
+      long before = residentBytes();
+      MemorySegment memory = OsMemory.mapAnonymous(256 * MIB, arena);
+      memory.set(ValueLayout.JAVA_LONG, 0, 1L);
+      memory.set(ValueLayout.JAVA_LONG, 128 * MIB, 1L);
+      long grown = residentBytes() - before;
+
+      assertThat(grown).isLessThan(64 * MIB);
+    }
+  }
+
+  @Test
+  void nonPositiveSizeIsRefused() {
+    try (Arena arena = Arena.ofShared()) {
+      assertThatThrownBy(() -> OsMemory.mapAnonymous(0, arena))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("sizeBytes");
+    }
+  }
+
+  @Test
+  void aSegmentAllocatedByNativeSegmentIsOsMemory_andReleaseUnmapsIt() {
+    NativeSegment segment = NativeSegment.allocate(3, 4 * MIB);
+    MemorySegment memory = segment.memory();
+    memory.set(ValueLayout.JAVA_LONG, 0, 42L);
+
+    segment.release();
+
+    assertThatThrownBy(() -> memory.get(ValueLayout.JAVA_LONG, 0))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  private static long residentBytes() throws IOException {
+    // /proc/self/statm: size resident shared ... in pages
+    String[] fields = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
+    return Long.parseLong(fields[1]) * 4096;
+  }
+}
