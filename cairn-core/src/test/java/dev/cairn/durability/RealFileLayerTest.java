@@ -28,7 +28,7 @@ class RealFileLayerTest extends FileLayerContractTest {
   @Test
   void testsRunWithNativeAccess_soMappingsAreHandedOutAsPlainNativeSegments() {
     // the build passes --enable-native-access (pom.xml argLine); without it the fast path below
-    // would go untested here (the kill -9 children run without it and cover the other path)
+    // would go untested here (half of the kill -9 children run without it and cover the other path)
     assertThat(RealFileLayer.NATIVE_ACCESS).isTrue();
   }
 

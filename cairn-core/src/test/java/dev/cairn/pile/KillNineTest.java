@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -97,7 +98,9 @@ class KillNineTest {
       Path pile, Model model, long childSeed, int threads, long killDelayMillis, String label)
       throws IOException, InterruptedException {
     Path stderr = temp.resolve("child-" + ++launches + ".stderr");
-    List<String> command = childCommand(pile, childSeed, threads);
+    // alternate the memory paths: with native access a child's segments come from mmap and
+    // its mappings are plain native segments; without it, Arena.allocate and mapped segments
+    List<String> command = childCommand(pile, childSeed, threads, launches % 2 == 0);
     Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     try {
       ProtocolReader reader = new ProtocolReader(child.getInputStream(), model);
@@ -124,23 +127,20 @@ class KillNineTest {
     }
   }
 
-  private static List<String> childCommand(Path pile, long seed, int threads) {
+  private static List<String> childCommand(
+      Path pile, long seed, int threads, boolean nativeAccess) {
     String java =
         ProcessHandle.current()
             .info()
             .command()
             .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // no --enable-native-access here, unlike the test JVM: the children map their segments as
-    // mapped segments (RealFileLayer's fallback), so the crash runs cover that path too
-    return List.of(
-        java,
-        "-Xmx256m",
-        "-cp",
-        childClassPath(),
-        CrashWorkload.class.getName(),
-        pile.toString(),
-        Long.toString(seed),
-        Integer.toString(threads));
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+    if (nativeAccess) {
+      command.add("--enable-native-access=ALL-UNNAMED");
+    }
+    command.addAll(List.of("-cp", childClassPath(), CrashWorkload.class.getName(),
+        pile.toString(), Long.toString(seed), Integer.toString(threads)));
+    return command;
   }
 
   /**
