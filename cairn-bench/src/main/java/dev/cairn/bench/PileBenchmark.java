@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -29,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>
  * ./mvnw -B -q -DskipTests -pl cairn-bench -am package
  * . .mvn/find-jdk25.sh; alias jmh='$JAVA_HOME/bin/java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar'
- * jmh                                                  # all 20, about 2 minutes on 2 cores
+ * jmh                                                  # all 28, about 3 minutes on 2 cores
  * jmh PileBenchmark                                    # the pile alone
  * jmh 'PileBenchmark|MapBaselineBenchmark' -rf json -rff jmh.json   # with the baseline, as JSON
  * jmh 'PileBenchmark.OneThread.get' -prof gc           # allocation per get
@@ -95,15 +96,22 @@ public abstract class PileBenchmark {
     }
   }
 
-  /** A pile holding {@link BenchValues#FILLED_VALUES} 32-character strings, for the gets. */
+  /**
+   * A pile holding {@link BenchValues#FILLED_VALUES} 32-character strings, for the gets; with
+   * and without transparent huge pages ({@code PileOptions.hugePages}), whose fewer TLB misses
+   * are what random-order gets should gain.
+   */
   @State(Scope.Benchmark)
   public static class FilledPile {
+    @Param({"false", "true"})
+    boolean hugePages;
+
     Pile pile;
     long[] pointers;
 
     @Setup(Level.Trial)
     public void fill() {
-      pile = Pile.offHeap(PileOptions.defaults());
+      pile = Pile.offHeap(PileOptions.builder().hugePages(hugePages).build());
       pointers = new long[BenchValues.FILLED_VALUES];
       for (int i = 0; i < pointers.length; i++) {
         pointers[i] = pile.put(BenchValues.string(i));

@@ -53,6 +53,16 @@ class BenchCommandTest {
   }
 
   @Test
+  void bench_withHugePages_runsAndSaysSoInTheJson() {
+    Run run = cairn("bench", "--n", "5k", "--stores", "pile", "--huge-pages", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"hugePages\": true", "\"putsPerSec\"");
+    assertThat(cairn("bench", "--n", "5k", "--stores", "pile", "--json").out())
+        .doesNotContain("hugePages");
+  }
+
+  @Test
   void bench_listsStoresInAnyOrder_runsPileFirst() {
     Run run = cairn("bench", "--n", "2000", "--stores", "map,pile,map", "--get-order", "sequential");
 

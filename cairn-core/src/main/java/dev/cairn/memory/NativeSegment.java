@@ -73,11 +73,19 @@ public final class NativeSegment {
    * @throws OutOfMemoryError if the OS refuses
    */
   public static NativeSegment allocate(int index, long sizeBytes) {
+    return allocate(index, sizeBytes, false);
+  }
+
+  /**
+   * {@link #allocate(int, long)}, asking for transparent huge pages if {@code hugePages} and
+   * {@link OsMemory} is available (see {@link OsMemory#mapAnonymous(long, Arena, boolean)}).
+   */
+  public static NativeSegment allocate(int index, long sizeBytes, boolean hugePages) {
     Arena arena = Arena.ofShared();
     boolean success = false;
     try {
       MemorySegment memory = OsMemory.available()
-          ? OsMemory.mapAnonymous(sizeBytes, arena)
+          ? OsMemory.mapAnonymous(sizeBytes, arena, hugePages)
           : arena.allocate(sizeBytes, 4096);
       success = true;
       return new NativeSegment(arena, memory, index);

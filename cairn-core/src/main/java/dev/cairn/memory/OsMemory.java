@@ -53,9 +53,12 @@ public final class OsMemory {
   private static final int PROT_READ_WRITE = 0x1 | 0x2;
   private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
   private static final long MAP_FAILED = -1L;
+  private static final int MADV_HUGEPAGE = 14;
+  private static final long HUGE_PAGE_BYTES = 2L << 20;
 
   private static final MethodHandle MMAP;
   private static final MethodHandle MUNMAP;
+  private static final MethodHandle MADVISE;
   private static final StructLayout CALL_STATE;
   private static final VarHandle ERRNO;
   private static final String UNAVAILABLE_BECAUSE;
@@ -63,6 +66,7 @@ public final class OsMemory {
   static {
     MethodHandle mmap = null;
     MethodHandle munmap = null;
+    MethodHandle madvise = null;
     StructLayout callState = null;
     VarHandle errno = null;
     String why = null;
@@ -90,14 +94,20 @@ public final class OsMemory {
             libc.find("munmap").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                 ValueLayout.JAVA_LONG));
+        madvise = linker.downcallHandle(
+            libc.find("madvise").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
       } catch (RuntimeException | Error e) {
         why = "mmap could not be bound: " + e;
         mmap = null;
         munmap = null;
+        madvise = null;
       }
     }
     MMAP = mmap;
     MUNMAP = munmap;
+    MADVISE = madvise;
     CALL_STATE = callState;
     ERRNO = errno;
     UNAVAILABLE_BECAUSE = why;
@@ -123,12 +133,46 @@ public final class OsMemory {
    * @throws OutOfMemoryError if the OS refuses the mapping
    */
   public static MemorySegment mapAnonymous(long sizeBytes, Arena arena) {
+    return mapAnonymous(sizeBytes, arena, false);
+  }
+
+  /**
+   * {@link #mapAnonymous(long, Arena)}; if {@code hugePages}, the mapping starts on a 2 MiB
+   * boundary and is advised {@code MADV_HUGEPAGE}, so that the kernel may back it with
+   * transparent huge pages. The advice is best effort: a kernel with them turned off refuses it
+   * and the memory stays in small pages.
+   */
+  public static MemorySegment mapAnonymous(long sizeBytes, Arena arena, boolean hugePages) {
     if (!available()) {
       throw new IllegalStateException("OS memory is not available: " + UNAVAILABLE_BECAUSE);
     }
     if (sizeBytes <= 0) {
       throw new IllegalArgumentException("sizeBytes must be positive: " + sizeBytes);
     }
+    long address;
+    if (hugePages) {
+      // over-map by one huge page, then give back the unaligned head and the tail, so that every
+      // 2 MiB of the segment can be one huge page
+      long mapped = map(sizeBytes + HUGE_PAGE_BYTES);
+      address = (mapped + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
+      long head = address - mapped;
+      long tail = HUGE_PAGE_BYTES - head;
+      if (head > 0) {
+        unmap(mapped, head);
+      }
+      if (tail > 0) {
+        unmap(address + sizeBytes, tail);
+      }
+      advise(address, sizeBytes, MADV_HUGEPAGE);
+    } else {
+      address = map(sizeBytes);
+    }
+    long start = address;
+    return MemorySegment.ofAddress(address).reinterpret(sizeBytes, arena, ignored -> unmap(start,
+        sizeBytes));
+  }
+
+  private static long map(long sizeBytes) {
     long address;
     int errno;
     try (Arena call = Arena.ofConfined()) {
@@ -143,9 +187,15 @@ public final class OsMemory {
       throw new OutOfMemoryError(
           "mmap of " + sizeBytes + " bytes of anonymous memory failed: errno " + errno);
     }
-    long mapped = address;
-    return MemorySegment.ofAddress(address).reinterpret(sizeBytes, arena, ignored -> unmap(mapped,
-        sizeBytes));
+    return address;
+  }
+
+  private static void advise(long address, long sizeBytes, int advice) {
+    try {
+      int ignored = (int) MADVISE.invokeExact(address, sizeBytes, advice);
+    } catch (Throwable t) {
+      // advice only: the memory is usable either way
+    }
   }
 
   private static void unmap(long address, long sizeBytes) {

@@ -69,6 +69,7 @@ final class OffHeapPile implements Pile {
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private final long segmentBytes;
+  private final boolean hugePages;
   private final long maxMemoryBytes;
   private final long maxPayloadBytes;
   private final CodecRegistry codecs;
@@ -103,6 +104,7 @@ final class OffHeapPile implements Pile {
 
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey) {
     this.segmentBytes = options.segmentBytes();
+    this.hugePages = options.hugePages();
     this.maxMemoryBytes = options.maxMemoryBytes();
     this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
     this.codecs = options.codecs();
@@ -1745,7 +1747,7 @@ final class OffHeapPile implements Pile {
     }
     NativeSegment segment;
     try {
-      segment = NativeSegment.allocate(index, segmentBytes);
+      segment = NativeSegment.allocate(index, segmentBytes, hugePages);
     } catch (OutOfMemoryError e) {
       synchronized (tableLock) {
         owners[index] = null;

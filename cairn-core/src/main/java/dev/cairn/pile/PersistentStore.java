@@ -191,6 +191,7 @@ final class PersistentStore {
           .logFileBytes(options.logFileBytes())
           .logFileCount(options.logFileCount())
           .syncIntervalMillis(options.syncIntervalMillis())
+          .hugePages(options.hugePages())
           .build();
       store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly);
       store.catalog = catalog;
@@ -473,7 +474,8 @@ final class PersistentStore {
 
   /** A segment for replay of a record that created it: zeroed memory, no file yet. */
   NativeSegment freshSegment(int index) {
-    NativeSegment segment = NativeSegment.allocate(index, options.segmentBytes());
+    NativeSegment segment =
+        NativeSegment.allocate(index, options.segmentBytes(), options.hugePages());
     segment.trackDirtyPages();
     return segment;
   }

@@ -14,10 +14,11 @@ import dev.cairn.codec.CodecRegistry;
  *
  * @param segmentBytes size of each native segment, a power of two from 64 KiB to 1 GiB. The
  *     default, 64 MiB, is a trade: large enough that a 100M-value pile needs only ~60 segments and
- *     the per-segment cost (one arena, a zeroing pass) is amortised over 1.6M small values; small
+ *     the per-segment cost (one arena, one mapping) is amortised over 1.6M small values; small
  *     enough that a stripe's partly filled segment wastes little, that an emptied segment can be
- *     returned to the OS, and that zeroing a new one (~10 ms) does not stall a writer noticeably.
- *     It also caps a single value's size (a value must fit a segment).
+ *     returned to the OS, and that zeroing a new one where memory comes from {@code
+ *     Arena.allocate} (25-100 ms; see {@link dev.cairn.memory.OsMemory}) stays short. It also
+ *     caps a single value's size (a value must fit a segment).
  * @param maxMemoryBytes the budget for all segments together; a put that would need more throws
  *     {@link PileFullException}. Unlimited by default.
  * @param stripes number of allocation stripes, a power of two. Each stripe has its own lock,
@@ -37,6 +38,13 @@ import dev.cairn.codec.CodecRegistry;
  *     free log space, against 75-211 ms with 4 x 256 MiB (docs/BENCHMARKS.md).
  * @param logFileCount number of log files in the ring (default 4)
  * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10)
+ * @param hugePages whether to ask the OS for transparent huge pages (2 MiB) for segments held in
+ *     memory (a volatile pile's, and a persistent pile's new ones until a checkpoint maps their
+ *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random
+ *     order over a large pile; the first touch of each huge page costs more, and resident memory
+ *     grows in 2 MiB steps. Off by default. Takes effect only where segments come from {@link
+ *     dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent huge pages
+ *     are {@code madvise} or {@code always}; ignored otherwise.
  */
 public record PileOptions(
     long segmentBytes,
@@ -46,7 +54,8 @@ public record PileOptions(
     Durability durability,
     long logFileBytes,
     int logFileCount,
-    long syncIntervalMillis) {
+    long syncIntervalMillis,
+    boolean hugePages) {
 
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
@@ -116,6 +125,7 @@ public record PileOptions(
     private long logFileBytes; // 0: the default for the durability
     private int logFileCount = 4;
     private long syncIntervalMillis = 10;
+    private boolean hugePages;
 
     private Builder() {}
 
@@ -159,13 +169,18 @@ public record PileOptions(
       return this;
     }
 
+    public Builder hugePages(boolean hugePages) {
+      this.hugePages = hugePages;
+      return this;
+    }
+
     public PileOptions build() {
       long fileBytes = logFileBytes != 0 ? logFileBytes
           : durability == Durability.SYNC ? DEFAULT_SYNC_LOG_FILE_BYTES
           : DEFAULT_PERIODIC_LOG_FILE_BYTES;
       return new PileOptions(
           segmentBytes, maxMemoryBytes, stripes, codecs, durability, fileBytes, logFileCount,
-          syncIntervalMillis);
+          syncIntervalMillis, hugePages);
     }
 
     private static int defaultStripes() {

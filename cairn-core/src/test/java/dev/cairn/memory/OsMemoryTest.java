@@ -64,6 +64,23 @@ class OsMemoryTest {
   }
 
   @Test
+  void hugePageMappingsStartOnA2MiBBoundary_andBehaveLikeAnyOther() {
+    try (Arena arena = Arena.ofShared()) {
+      for (int i = 0; i < 4; i++) { // several, so that one is unlikely to be aligned by chance
+        MemorySegment memory = OsMemory.mapAnonymous(4 * MIB + 4096, arena, true);
+
+        assertThat(memory.address() % (2 * MIB)).isZero();
+        assertThat(memory.byteSize()).isEqualTo(4 * MIB + 4096);
+        assertThat(memory.get(ValueLayout.JAVA_LONG, 4 * MIB)).isZero();
+        memory.set(ValueLayout.JAVA_LONG, 4 * MIB + 4088, -1L);
+        assertThat(memory.get(ValueLayout.JAVA_LONG, 4 * MIB + 4088)).isEqualTo(-1L);
+        assertThatThrownBy(() -> memory.get(ValueLayout.JAVA_BYTE, 4 * MIB + 4096))
+            .isInstanceOf(IndexOutOfBoundsException.class);
+      }
+    }
+  }
+
+  @Test
   void nonPositiveSizeIsRefused() {
     try (Arena arena = Arena.ofShared()) {
       assertThatThrownBy(() -> OsMemory.mapAnonymous(0, arena))

@@ -104,7 +104,19 @@ class PileBehaviourTest {
 
   @Test
   void stats_afterDeletingEverything_returnToZero() {
-    Pile pile = open(SEGMENT_1M, 2);
+    fillGrowShrinkAndEmpty(open(SEGMENT_1M, 2), SEGMENT_1M);
+  }
+
+  @Test
+  void aPileOnHugePages_behavesTheSame() {
+    // huge pages change only where the memory comes from: the same workload, the same checks
+    long segmentBytes = 4L << 20;
+    fillGrowShrinkAndEmpty(
+        open(PileOptions.builder().segmentBytes(segmentBytes).stripes(2).hugePages(true).build()),
+        segmentBytes);
+  }
+
+  private static void fillGrowShrinkAndEmpty(Pile pile, long segmentBytes) {
     SplittableRandom random = new SplittableRandom(1);
     List<Long> pointers = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
@@ -123,14 +135,14 @@ class PileBehaviourTest {
     for (int i = 0; i < pointers.size(); i += 21) {
       pile.update(pointers.get(i), randomBytes(random, 3));
     }
-    PileStats full = assertConsistent(pile, SEGMENT_1M);
+    PileStats full = assertConsistent(pile, segmentBytes);
     assertThat(full.objectCount()).isEqualTo(pointers.size());
     assertThat(full.linkCount()).as("updates beyond capacity must have made links").isPositive();
 
     for (long p : pointers) {
       pile.delete(p);
     }
-    assertHoldsNothing(assertConsistent(pile, SEGMENT_1M));
+    assertHoldsNothing(assertConsistent(pile, segmentBytes));
     for (long p : pointers) {
       assertThatThrownBy(() -> pile.get(p)).isInstanceOf(StalePointerException.class);
     }

@@ -29,6 +29,8 @@ import java.util.Locale;
  *     workload puts; null for another workload
  * @param logFileBytes each log file of a persistent pile with a log, in bytes; 0 for the pile's
  *     default
+ * @param hugePages whether the piles ask for transparent huge pages ({@code
+ *     PileOptions.hugePages})
  */
 public record BenchConfig(
     int n,
@@ -45,7 +47,8 @@ public record BenchConfig(
     CommitPlan commits,
     RecoveryPlan recovery,
     Duration latencyDuringCheckpoint,
-    long logFileBytes) {
+    long logFileBytes,
+    boolean hugePages) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -149,7 +152,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0);
+        reopen, dropCaches, commits, null, null, 0, false);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -162,11 +165,12 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0);
+        false, false, null, null, null, 0, false);
   }
 
-  /** Sets the log file size on {@code builder} if the run chose one. */
-  public dev.cairn.pile.PileOptions.Builder withLog(dev.cairn.pile.PileOptions.Builder builder) {
+  /** Sets on {@code builder} what the run chose: the log file size, huge pages. */
+  public dev.cairn.pile.PileOptions.Builder tune(dev.cairn.pile.PileOptions.Builder builder) {
+    builder.hugePages(hugePages);
     return logFileBytes == 0 ? builder : builder.logFileBytes(logFileBytes);
   }
 

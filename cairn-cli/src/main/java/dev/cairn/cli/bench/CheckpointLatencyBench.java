@@ -159,7 +159,7 @@ final class CheckpointLatencyBench {
       throws InterruptedException {
     long budgetBytes = memoryBudgetBytes();
     PileOptions options =
-        config.withLog(PileOptions.builder())
+        config.tune(PileOptions.builder())
             .durability(config.durability())
             .codecs(config.valueKind().codecs())
             .maxMemoryBytes(budgetBytes)

@@ -25,7 +25,8 @@ import java.util.Map;
  * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
  * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"}, and
  * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
- * {@code person} values, whose size is their encoding's.
+ * {@code person} values, whose size is their encoding's. {@code "hugePages": true} appears
+ * after {@code "getOrder"} when the run asked for them ({@code --huge-pages}).
  */
 public final class JsonReport {
   private static final int RATIO_DECIMALS = 3;
@@ -44,6 +45,9 @@ public final class JsonReport {
       json.nullField("valueSize"); // an object's size is its encoding's: see payloadBytesPerValue
     }
     json.field("getOrder", config.getOrder().label());
+    if (config.hugePages()) {
+      json.field("hugePages", true);
+    }
     CommitPlan commits = config.commits();
     json.field("workload", config.workload().label());
     if (commits != null && commits.byCount()) {

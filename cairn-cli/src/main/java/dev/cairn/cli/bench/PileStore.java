@@ -42,13 +42,19 @@ final class PileStore implements BenchStore {
   }
 
   static PileStore offHeap(BenchValueKind kind, int n) {
+    return offHeap(kind, n, false);
+  }
+
+  /** A volatile pile for {@code n} values of {@code kind}, with huge pages if asked. */
+  static PileStore offHeap(BenchValueKind kind, int n, boolean hugePages) {
     return new PileStore(
-        Pile.offHeap(PileOptions.builder().codecs(kind.codecs()).build()), kind, new long[n], null);
+        Pile.offHeap(PileOptions.builder().codecs(kind.codecs()).hugePages(hugePages).build()),
+        kind, new long[n], null);
   }
 
   /** A persistent pile in {@code directory}, which holds no pile yet. */
   static PileStore open(Path directory, BenchConfig config) throws IOException {
-    PileOptions options = config.withLog(PileOptions.builder())
+    PileOptions options = config.tune(PileOptions.builder())
         .durability(config.durability())
         .codecs(config.valueKind().codecs())
         .build();

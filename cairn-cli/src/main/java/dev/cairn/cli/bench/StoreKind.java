@@ -48,7 +48,7 @@ public enum StoreKind {
       case PILE, MAPPED ->
           config.persistentPile(this)
               ? PileStore.open(config.storeDirectory(this), config)
-              : PileStore.offHeap(config.valueKind(), config.n());
+              : PileStore.offHeap(config.valueKind(), config.n(), config.hugePages());
       case MAP -> MapStore.of(config.valueKind(), config.n());
       case ROCKSDB -> throw new IllegalStateException("rocksdb runs only with --commits");
     };
