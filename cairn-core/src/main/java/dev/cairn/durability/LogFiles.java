@@ -57,6 +57,13 @@ final class LogFiles implements AutoCloseable {
   final LogMeta meta;
   private final FileHandle[] handles;
   private final Header[] headers;
+  /**
+   * Second handles on the same files, opened on first use, for committers that write and force
+   * their own records (WriteAheadLog.syncInline). Why separate: a FileChannel used by a thread
+   * that gets interrupted is closed for good; an interrupted committer must not close the
+   * writer's handles, only these, which are then dropped and reopened.
+   */
+  private final FileHandle[] committerHandles;
 
   private LogFiles(
       FileLayer layer, Path directory, LogMeta meta, FileHandle[] handles, Header[] headers) {
@@ -69,6 +76,7 @@ final class LogFiles implements AutoCloseable {
     this.metaEpoch = meta.epoch();
     this.handles = handles;
     this.headers = headers;
+    this.committerHandles = new FileHandle[handles.length];
   }
 
   /**
@@ -141,6 +149,50 @@ final class LogFiles implements AutoCloseable {
 
   FileHandle handle(int slot) {
     return handles[slot];
+  }
+
+  /**
+   * Slot {@code slot}'s committer handle (see {@link #committerHandles}), opened if needed. Used
+   * only under the log's flush lock.
+   */
+  FileHandle committerHandle(int slot) throws IOException {
+    FileHandle handle = committerHandles[slot];
+    if (handle == null) {
+      handle = layer.open(path(slot), FileLayer.OpenMode.READ_WRITE);
+      committerHandles[slot] = handle;
+    }
+    return handle;
+  }
+
+  /**
+   * Opens every slot's committer handle not open yet; false if the OS refused one (too many
+   * open files, say), in which case committers leave the writing to the writer.
+   */
+  boolean openCommitterHandles() {
+    try {
+      for (int slot = 0; slot < committerHandles.length; slot++) {
+        committerHandle(slot);
+      }
+      return true;
+    } catch (IOException e) {
+      dropCommitterHandles();
+      return false;
+    }
+  }
+
+  /** Closes the committer handles, quietly (one may already be closed by an interrupt). */
+  void dropCommitterHandles() {
+    for (int slot = 0; slot < committerHandles.length; slot++) {
+      FileHandle handle = committerHandles[slot];
+      committerHandles[slot] = null;
+      if (handle != null) {
+        try {
+          handle.close();
+        } catch (IOException ignored) {
+          // it only served writes that the writer's own handles will repeat
+        }
+      }
+    }
   }
 
   /** Whether the file for {@code sequence} is in place (its slot's header names it). */
@@ -281,6 +333,7 @@ final class LogFiles implements AutoCloseable {
   @Override
   public void close() throws IOException {
     IOException first = new IOException("closing log files of " + directory);
+    dropCommitterHandles();
     closeAll(handles, first);
     if (first.getSuppressed().length > 0) {
       throw first;

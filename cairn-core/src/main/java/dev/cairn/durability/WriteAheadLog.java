@@ -91,6 +91,18 @@ import java.util.zip.CRC32C;
  *           Now the flusher keeps draining the ring during a force, and the next batch's
  *           force is asked for while the previous one runs: one force acknowledges
  *           everyone who waited during the previous one.
+ *   inline  in SYNC mode a committer whose record is published, and finds the flush lock free
+ *           (the flusher holds it for each pass of its loop, never while parked), writes the
+ *           published records and forces them itself, publishes durable and releases whoever
+ *           they cover, like a pass of the flusher. That spares two thread wake-ups per commit
+ *           (one-thread commits went from 0.86-1.09x RocksDB's to 1.11-1.25x). It writes and
+ *           forces through second handles on the same files (LogFiles.committerHandle), because
+ *           an interrupt of a thread inside a FileChannel operation closes that channel: an
+ *           interrupted committer loses its handles and the shortcut, puts the dirty flags it
+ *           took back, and waits for the flusher, which forces through its own handles (and
+ *           would see any error the interrupted force met, as the kernel reports a writeback
+ *           error to every open file description). It leaves file recycling, and anything
+ *           not yet published, to the flusher.
  *   waiters syncTo pushes a per-thread node on a lock-free stack, raises syncRequested, wakes
  *           the flusher if parked, and parks; the flusher pops the stack after each force,
  *           unparks the covered waiters and pushes the others back. A node pushed just after
@@ -190,6 +202,12 @@ public final class WriteAheadLog implements AutoCloseable {
   /** Per file slot, 1 if written since its last force: set by the flusher, taken by the forcer. */
   private final AtomicIntegerArray dirty;
   private final Object releaseLock = new Object();
+  /**
+   * Held by whoever moves written and durable: the flusher for each pass of its loop, or in
+   * SYNC mode a committer that writes and forces its own record (see syncInline).
+   */
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final List<Waiter> inlineFutures = new ArrayList<>(); // guarded by flushLock
   private long firstRetainedSequence; // guarded by this
 
   private final AtomicReference<Waiter> waiters = new AtomicReference<>();
@@ -639,6 +657,9 @@ public final class WriteAheadLog implements AutoCloseable {
     if (failure != null) {
       throw stoppedException(FAILED);
     }
+    if (forcer == null && syncInline(lsn)) {
+      return;
+    }
     Scratch s = SCRATCH.get();
     Waiter waiter = s.waiter;
     waiter.lsn = lsn;
@@ -663,6 +684,73 @@ public final class WriteAheadLog implements AutoCloseable {
       throw stoppedException(FAILED);
     }
     assert lsn <= durable : "I10: acknowledged lsn " + lsn + " > durable " + durable;
+  }
+
+  /**
+   * SYNC mode, when nobody is flushing: writes the published records up to at least {@code lsn}
+   * and forces them on the calling thread, as the flusher would, and releases whoever they
+   * cover. Why: handing the record to the flusher and being woken by it afterwards cost two
+   * thread wake-ups per commit, about a third of a one-thread commit's time on this VM (176 µs
+   * against a 117 µs fsync). Returns false, having done nothing, if the flusher (or another
+   * committer) is busy, if a record before {@code lsn} is still being copied, or if the log is
+   * closing; the caller then waits for the flusher as usual.
+   *
+   * @throws DurabilityFailedException if the write or the force failed (the log fails for good)
+   */
+  private boolean syncInline(long lsn) {
+    if (Thread.currentThread().isInterrupted() || !flushLock.tryLock()) {
+      return false;
+    }
+    try {
+      long word = (long) RESERVED.getVolatile(this);
+      if (flusherExited || failure != null || (word & (CLOSED | FAILED)) != 0) {
+        return false;
+      }
+      if (lsn <= durable) {
+        return true;
+      }
+      long w = written;
+      long end = scanPublished(w, word & ~FLAGS);
+      if (end < lsn || files.heldEnd(w) < end || !files.openCommitterHandles()) {
+        // a record before ours is being copied, a file must be recycled first (the writer's
+        // job), or no second handle could be opened
+        return false;
+      }
+      int taken = 0; // bit per slot whose dirty flag this thread took
+      try {
+        if (end > w) {
+          writeOut(w, end, true);
+        }
+        for (int slot = 0; slot < dirty.length(); slot++) {
+          if (dirty.getAndSet(slot, 0) != 0) {
+            taken |= 1 << slot;
+            files.committerHandle(slot).force();
+          }
+        }
+      } catch (java.nio.channels.ClosedChannelException interrupted) {
+        // closed by an interrupt of this thread: its handles go, nothing else does; the
+        // flusher forces again through its own (which also sees any error this force met)
+        for (int slot = 0; slot < dirty.length(); slot++) {
+          if ((taken & (1 << slot)) != 0) {
+            dirty.set(slot, 1);
+          }
+        }
+        files.dropCommitterHandles();
+        return false;
+      } catch (IOException | RuntimeException | Error e) {
+        fail(e, inlineFutures);
+        throw stoppedException(FAILED);
+      }
+      forces++;
+      if (forceRequested < end) {
+        forceRequested = end;
+      }
+      durable = end;
+      releaseWaiters(inlineFutures, false);
+      return true;
+    } finally {
+      flushLock.unlock();
+    }
   }
 
   /**
@@ -896,63 +984,85 @@ public final class WriteAheadLog implements AutoCloseable {
     try {
       for (;;) {
         if (failure != null) {
-          return; // the forcer failed the log
+          return; // the forcer (or an inline committer) failed the log
         }
-        long word = (long) RESERVED.getVolatile(this);
-        boolean closing = (word & CLOSED) != 0;
-        long reservedLsn = word & ~FLAGS;
-        long w = written;
-        scanned = scanPublished(Math.max(scanned, w), reservedLsn);
-        long now = System.nanoTime();
-        boolean syncWanted = syncRequested > forceRequested;
-        boolean periodicDue =
-            mode == DurabilityMode.PERIODIC && forceRequested < scanned
-                && now - lastForce >= options.periodNanos();
-        boolean drained = closing && scanned == reservedLsn;
-        if (scanned > w && pendingSince == 0) {
-          pendingSince = now;
-        }
-        boolean writeNow = scanned > w
-            && (syncWanted || periodicDue || closing || spaceWaiters > 0
-                || scanned - w >= writeThreshold
-                || now - pendingSince >= options.writeDelayNanos());
-        if (writeNow) {
-          writeOut(w, scanned);
-          w = scanned;
-          pendingSince = 0;
-        }
-        if (forceRequested < w && (syncWanted || periodicDue || drained)) {
-          forceRequested = w;
-          lastForce = now;
-          if (forcer == null) {
-            forceAndRelease(w, futuresToComplete);
-          } else {
-            LockSupport.unpark(forcer);
+        boolean parkAfter = false;
+        long parkW = 0;
+        boolean parkSyncWanted = false;
+        flushLock.lock();
+        try {
+          if (failure != null) {
+            return; // failed by an inline committer while this thread waited for the lock
           }
-          continue;
-        }
-        if (drained && w == reservedLsn) {
-          if (durable < w) {
-            LockSupport.parkNanos(this, 100_000); // the forcer unparks us when it is done
+          long word = (long) RESERVED.getVolatile(this);
+          boolean closing = (word & CLOSED) != 0;
+          long reservedLsn = word & ~FLAGS;
+          long w = written;
+          scanned = scanPublished(Math.max(scanned, w), reservedLsn);
+          long now = System.nanoTime();
+          boolean syncWanted = syncRequested > forceRequested;
+          boolean periodicDue =
+              mode == DurabilityMode.PERIODIC && forceRequested < scanned
+                  && now - lastForce >= options.periodNanos();
+          boolean drained = closing && scanned == reservedLsn;
+          if (scanned > w && pendingSince == 0) {
+            pendingSince = now;
+          }
+          boolean writeNow = scanned > w
+              && (syncWanted || periodicDue || closing || spaceWaiters > 0
+                  || scanned - w >= writeThreshold
+                  || now - pendingSince >= options.writeDelayNanos());
+          if (writeNow) {
+            writeOut(w, scanned);
+            w = scanned;
+            pendingSince = 0;
+          }
+          if (forceRequested < w && (syncWanted || periodicDue || drained)) {
+            forceRequested = w;
+            lastForce = now;
+            if (forcer == null) {
+              forceAndRelease(w, futuresToComplete);
+            } else {
+              LockSupport.unpark(forcer);
+            }
             continue;
           }
-          flusherExited = true; // before the last pop: a later pusher sees it and pops itself
-          releaseWaiters(futuresToComplete, false);
+          if (drained && w == reservedLsn) {
+            if (durable < w) {
+              LockSupport.parkNanos(this, 100_000); // the forcer unparks us when it is done
+              continue;
+            }
+            flusherExited = true; // before the last pop: a later pusher sees it and pops itself
+            releaseWaiters(futuresToComplete, false);
+            return;
+          }
+          if (writeNow) {
+            continue;
+          }
+          Waiter head = waiters.get();
+          if (head != null && head.lsn <= durable) {
+            // pushed after the last release, when its LSN was already durable: nobody asked for
+            // a force, so release it now
+            releaseWaiters(futuresToComplete, false);
+            continue;
+          }
+          parkAfter = true;
+          parkW = w;
+          parkSyncWanted = syncWanted;
+        } catch (IOException | RuntimeException | Error e) {
+          // fail while still holding the lock: an inline committer taking it in between would
+          // see no failure and force through its own handle, and a force that succeeds after
+          // a failed one proves nothing (I11)
+          fail(e, futuresToComplete);
           return;
+        } finally {
+          flushLock.unlock();
         }
-        if (writeNow) {
-          continue;
+        if (parkAfter) { // never parked holding the lock: an inline committer would wait on it
+          park(scanned, parkW, pendingSince, lastForce, parkSyncWanted);
         }
-        Waiter head = waiters.get();
-        if (head != null && head.lsn <= durable) {
-          // pushed after the last release, when its LSN was already durable: nobody asked for
-          // a force, so release it now
-          releaseWaiters(futuresToComplete, false);
-          continue;
-        }
-        park(scanned, w, pendingSince, lastForce, syncWanted);
       }
-    } catch (IOException | RuntimeException | Error e) {
+    } catch (RuntimeException | Error e) { // from park; the passes fail under the lock
       fail(e, futuresToComplete);
     } finally {
       flusherExited = true;
@@ -1053,6 +1163,14 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private void writeOut(long from, long to) throws IOException {
+    writeOut(from, to, false);
+  }
+
+  /**
+   * Writes [from, to) of the ring to the files, frees that ring range and publishes written.
+   * {@code byCommitter}: through the committer handles, and only into files already held.
+   */
+  private void writeOut(long from, long to, boolean byCommitter) throws IOException {
     long p = from;
     while (p < to) {
       long sequence = files.sequenceOf(p);
@@ -1062,7 +1180,7 @@ public final class WriteAheadLog implements AutoCloseable {
         dirty.set(slot, 1);
       }
       long chunkEnd = Math.min(to, (sequence + 1) * dataBytes);
-      FileHandle handle = files.handle(slot);
+      FileHandle handle = byCommitter ? files.committerHandle(slot) : files.handle(slot);
       while (p < chunkEnd) {
         int at = (int) (p & ringMask);
         int n = (int) Math.min(chunkEnd - p, ringBytes - at);

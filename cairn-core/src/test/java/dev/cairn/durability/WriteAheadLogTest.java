@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.DurabilityTestSupport.Rec;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +68,64 @@ class WriteAheadLogTest {
         }
       }
     }
+  }
+
+  /**
+   * Committers in SYNC mode may write and force their own records (syncInline). On the real
+   * file layer an interrupt closes the FileChannel its thread is using; that must cost the
+   * committer nothing but the shortcut, never the log. Threads commit while another interrupts
+   * them at random; every commit must return, and every record must be there after reopening.
+   */
+  @Test
+  void syncCommits_interruptedAtRandom_neverFailTheLog(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    LogOptions options = LogOptions.builder().fileBytes(1 << 20).fileCount(4)
+        .bufferBytes(64 << 10).mode(DurabilityMode.SYNC).build();
+    int threads = 3;
+    int commitsPerThread = 300;
+    List<List<Rec>> appended = new ArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger interruptsSeen =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, options, 0,
+        collect(new ArrayList<>()))) {
+      List<Thread> committers = new ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int t = 0; t < threads; t++) {
+        List<Rec> mine = new ArrayList<>();
+        appended.add(mine);
+        int writer = t;
+        committers.add(Thread.ofPlatform().start(() -> {
+          try {
+            for (int i = 0; i < commitsPerThread; i++) {
+              byte[] p = payload(writer, i, 40);
+              long end = log.append(16, p);
+              mine.add(new Rec(end - LogLayout.frameBytes(p.length), end, 16, p));
+              log.commit(end);
+              if (Thread.interrupted()) {
+                interruptsSeen.incrementAndGet();
+              }
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+      while (committers.stream().anyMatch(Thread::isAlive)) {
+        committers.get(random.nextInt(threads)).interrupt();
+        Thread.sleep(0, 200_000);
+      }
+      for (Thread committer : committers) {
+        committer.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(interruptsSeen.get()).as("the interrupts must have reached the committers")
+          .isPositive();
+      assertThat(log.durableLsn()).isEqualTo(log.endLsn());
+    }
+    List<Rec> all = new ArrayList<>();
+    appended.forEach(all::addAll);
+    assertThat(scanAll(RealFileLayer.INSTANCE, dir, 0)).containsExactlyInAnyOrderElementsOf(all);
   }
 
   @Test
