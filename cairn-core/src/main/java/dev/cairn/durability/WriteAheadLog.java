@@ -193,8 +193,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long limit;
   private volatile long syncRequested;
   private volatile int flusherState;
-  private volatile long forces; // written by the forcer only
-  private volatile long forceRequested; // written by the flusher only
+  private volatile long forces; // by the forcer (PERIODIC), else under flushLock
+  private volatile long forceRequested; // under flushLock (the flusher, or an inline committer)
   private volatile boolean flusherExited;
 
   private final Thread flusher;
@@ -716,24 +716,21 @@ public final class WriteAheadLog implements AutoCloseable {
         // job), or no second handle could be opened
         return false;
       }
-      int taken = 0; // bit per slot whose dirty flag this thread took
       try {
         if (end > w) {
           writeOut(w, end, true);
         }
         for (int slot = 0; slot < dirty.length(); slot++) {
           if (dirty.getAndSet(slot, 0) != 0) {
-            taken |= 1 << slot;
             files.committerHandle(slot).force();
           }
         }
       } catch (java.nio.channels.ClosedChannelException interrupted) {
-        // closed by an interrupt of this thread: its handles go, nothing else does; the
-        // flusher forces again through its own (which also sees any error this force met)
+        // closed by an interrupt of this thread: its handles go, nothing else does. Every file
+        // is marked dirty again (forcing a clean one costs little), and the flusher forces
+        // through its own handles, which also see any error this force met
         for (int slot = 0; slot < dirty.length(); slot++) {
-          if ((taken & (1 << slot)) != 0) {
-            dirty.set(slot, 1);
-          }
+          dirty.set(slot, 1);
         }
         files.dropCommitterHandles();
         return false;
