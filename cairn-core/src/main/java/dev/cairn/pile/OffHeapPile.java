@@ -1836,12 +1836,22 @@ final class OffHeapPile implements Pile {
     int length;
     private MemorySegment staging;
 
-    /** Encodes into {@link #bytes} (grown if needed) and returns the length. */
+    /**
+     * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to
+     * {@link #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding;
+     * a longer one is measured first, so that the buffer kept is no larger than needed.
+     */
     int encode(String string) {
+      int n = string.length();
+      if (n <= ONE_PASS_CHARS) {
+        return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)));
+      }
       int length = Utf8.encodedLength(string);
       Utf8.encode(string, ensure(length));
       return length;
     }
+
+    private static final int ONE_PASS_CHARS = 4096;
 
     <T> int encodeObject(T value, CodecRegistry codecs) {
       @SuppressWarnings("unchecked")

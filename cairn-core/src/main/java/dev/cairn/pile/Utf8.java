@@ -28,8 +28,16 @@ final class Utf8 {
     return bytes;
   }
 
-  /** Encodes {@code s} into {@code dst} from 0, which must hold {@link #encodedLength} bytes. */
-  static void encode(String s, byte[] dst) {
+  /** The most bytes UTF-8 takes for {@code chars} chars: 3 each (a surrogate pair takes 4). */
+  static long maxEncodedLength(int chars) {
+    return 3L * chars;
+  }
+
+  /**
+   * Encodes {@code s} into {@code dst} from 0, which must hold {@link #encodedLength} bytes (or
+   * {@link #maxEncodedLength}); returns the number of bytes written.
+   */
+  static int encode(String s, byte[] dst) {
     int n = s.length();
     int j = 0;
     int i = 0;
@@ -63,5 +71,6 @@ final class Utf8 {
         dst[j++] = (byte) (0x80 | (c & 0x3F));
       }
     }
+    return j;
   }
 }
