@@ -549,19 +549,21 @@ final class PersistentStore {
    * a crash from here on is not reported as a clean close.
    */
   private void markInUse() {
-    checkpointLock.lock();
-    try {
-      if (!inUseMarked) {
-        Superblock.State current = superblock.current();
-        superblock.write(current.checkpointLsn(), false, geometry.encode());
-        inUseMarked = true;
+    OwnThread.run("cairn-mark-in-use " + directory, () -> { // see OwnThread: why
+      checkpointLock.lock();
+      try {
+        if (!inUseMarked) {
+          Superblock.State current = superblock.current();
+          superblock.write(current.checkpointLsn(), false, geometry.encode());
+          inUseMarked = true;
+        }
+      } catch (RuntimeException e) {
+        fail(e);
+        throw e;
+      } finally {
+        checkpointLock.unlock();
       }
-    } catch (RuntimeException e) {
-      fail(e);
-      throw e;
-    } finally {
-      checkpointLock.unlock();
-    }
+    });
   }
 
   /** Gives back what the calling thread's {@link #admit} reserved. */
@@ -725,8 +727,20 @@ final class PersistentStore {
     }
   }
 
-  /** Writes a checkpoint; see the class note. */
+  /**
+   * Writes a checkpoint; see the class note. On the checkpointer thread it runs there; called
+   * from any other thread (an explicit checkpoint, close, open) it runs on a thread of its own
+   * ({@link OwnThread}: an interrupt of the caller must not reach the pile's files).
+   */
   void checkpoint(boolean clean) {
+    if (Thread.currentThread() == checkpointer) {
+      checkpointHere(clean);
+    } else {
+      OwnThread.run("cairn-checkpoint " + directory, () -> checkpointHere(clean));
+    }
+  }
+
+  private void checkpointHere(boolean clean) {
     if (readOnly) {
       return;
     }
@@ -874,11 +888,8 @@ final class PersistentStore {
     }
     Thread thread = checkpointer;
     if (thread != null && thread != Thread.currentThread()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      // an interrupted closer must still wait: the files close after this
+      OwnThread.joinUninterruptibly(thread);
     }
   }
 

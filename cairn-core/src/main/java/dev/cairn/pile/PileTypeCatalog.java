@@ -37,7 +37,8 @@ final class PileTypeCatalog implements TypeCatalog {
   private final FileLayer layer;
   private final Path file;
   private final boolean readOnly;
-  private FileHandle handle; // guarded by this; opened at the first append
+  // guarded by this: touched by an append's own thread while its caller holds this and waits
+  private FileHandle handle; // opened at the first append
   private long end; // guarded by this: where the next entry goes
 
   PileTypeCatalog(FileLayer layer, Path directory, boolean readOnly) {
@@ -147,17 +148,20 @@ final class PileTypeCatalog implements TypeCatalog {
     entry.set(Journal.U32, 0, bytes.length);
     entry.set(Journal.U32, 4, PileFiles.crc(MemorySegment.ofArray(bytes)));
     MemorySegment.copy(MemorySegment.ofArray(bytes), 0, entry, 8, bytes.length);
-    try {
-      if (handle == null) {
-        handle = layer.open(file, FileLayer.OpenMode.READ_WRITE);
+    // on a thread of its own: the caller is a user's thread, which may be interrupted (OwnThread)
+    OwnThread.run("cairn-catalog " + file, () -> {
+      try {
+        if (handle == null) {
+          handle = layer.open(file, FileLayer.OpenMode.READ_WRITE);
+        }
+        handle.write(entry, end);
+        handle.force();
+        end += entry.byteSize();
+      } catch (IOException e) {
+        throw new DurabilityFailedException("could not store the schema of " + schema.typeName()
+            + " in " + file + "; objects of it cannot be stored", e);
       }
-      handle.write(entry, end);
-      handle.force();
-      end += entry.byteSize();
-    } catch (IOException e) {
-      throw new DurabilityFailedException("could not store the schema of " + schema.typeName()
-          + " in " + file + "; objects of it cannot be stored", e);
-    }
+    });
   }
 
   synchronized void close() throws IOException {

@@ -32,6 +32,58 @@ class PersistentPileTest {
         .build();
   }
 
+  /**
+   * A SYNC put on a thread that is interrupted must cost that thread nothing but its interrupt
+   * status: the pile must not fail (a FileChannel used by an interrupted thread is closed for
+   * good, so no pile file may be written through one a user thread shares), and every put that
+   * returned must be there after a reopen.
+   */
+  @Test
+  void syncPuts_onThreadsInterruptedAtRandom_neitherFailThePileNorLoseAPut() throws Exception {
+    int threads = 3;
+    int putsPerThread = 400;
+    Map<Long, byte[]> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    java.util.concurrent.atomic.AtomicInteger interrupted =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      List<Thread> writers = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        SplittableRandom random = new SplittableRandom(100 + t);
+        writers.add(Thread.ofPlatform().start(() -> {
+          try {
+            for (int i = 0; i < putsPerThread; i++) {
+              byte[] value = PileTestSupport.randomBytes(random, 1 + random.nextInt(200));
+              acknowledged.put(pile.put(value), value);
+              if (Thread.interrupted()) {
+                interrupted.incrementAndGet();
+              }
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      SplittableRandom random = new SplittableRandom(7);
+      while (writers.stream().anyMatch(Thread::isAlive)) {
+        writers.get(random.nextInt(threads)).interrupt();
+        Thread.sleep(0, 300_000);
+      }
+      for (Thread writer : writers) {
+        writer.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(interrupted.get()).as("the interrupts must have reached the writers").isPositive();
+      assertThat(acknowledged).hasSize(threads * putsPerThread);
+    }
+    try (Pile reopened = Pile.open(dir, options(Durability.SYNC))) {
+      for (Map.Entry<Long, byte[]> entry : acknowledged.entrySet()) {
+        assertThat(reopened.getBytes(entry.getKey())).isEqualTo(entry.getValue());
+      }
+      reopened.verify();
+    }
+  }
+
   /** Random puts, updates (some moving) and deletes against a model. */
   static void churn(Pile pile, Map<Long, byte[]> model, SplittableRandom random, int operations) {
     Long[] keys = model.keySet().toArray(Long[]::new);
