@@ -1237,7 +1237,7 @@ final class OffHeapPile implements Pile {
   }
 
   private void beforeTransactionAllocation(PileTransaction tx, Object value) {
-    admit(recordBytesFor(value));
+    admitForTransaction(tx, recordBytesFor(value));
     if (store != null) {
       store.transactionAllocates(tx.id());
     }
@@ -1341,9 +1341,21 @@ final class OffHeapPile implements Pile {
    * Before a write to a persistent pile: fails fast if it failed, and reserves room in the log
    * for the write's record, waiting while a checkpoint frees some. {@link #release()} after.
    */
+  /**
+   * {@link #admit} for a write of {@code tx}. Once the transaction has allocated, its first record
+   * pins the log (no checkpoint may truncate past it), so its later writes may use the log space
+   * kept in reserve: waiting for checkpoints to free space would be waiting for itself.
+   * (PersistentPileTest.manyWritersAndCheckpointsAtOnceThenReopen once waited a minute so.)
+   */
+  private void admitForTransaction(PileTransaction tx, long recordBytes) {
+    if (store != null) {
+      store.admit(recordBytes, tx.puts().size() > 0 || !tx.prepared().isEmpty());
+    }
+  }
+
   private void admit(long recordBytes) {
     if (store != null) {
-      store.admit(recordBytes);
+      store.admit(recordBytes, false);
     }
   }
 
@@ -1370,7 +1382,7 @@ final class OffHeapPile implements Pile {
   CompletableFuture<Void> commitTransaction(PileTransaction tx,
       CommitWait wait) {
     checkOpen();
-    admit(Journal.SMALL_RECORD_BYTES
+    admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
         + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size()));
     lockAll();
     try {
@@ -1438,7 +1450,7 @@ final class OffHeapPile implements Pile {
     if (closed) {
       return; // the memory is gone; a persistent pile's recovery frees what was logged
     }
-    admit(Journal.SMALL_RECORD_BYTES * (1L + tx.puts().size() + tx.prepared().size()));
+    admitForTransaction(tx, Journal.SMALL_RECORD_BYTES * (1L + tx.puts().size() + tx.prepared().size()));
     try {
       for (int i = 0; i < tx.puts().size(); i++) {
         try {

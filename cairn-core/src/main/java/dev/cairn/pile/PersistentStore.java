@@ -512,11 +512,13 @@ final class PersistentStore {
    * space only when a checkpoint lets it reuse a whole file, and many writers may pass here at
    * once, so admission counts what was reserved and not yet released ({@link #release()}).
    *
+   * @param pinsTheLog the write belongs to a transaction that has allocated already, whose first
+   *     record keeps checkpoints from truncating the log: it may use the reserve
    * @throws PileFullException if no checkpoint freed enough log for a minute: an open
    *     transaction holds the log (it cannot be truncated past the transaction's first record),
    *     or the disk cannot keep up; nothing was written
    */
-  void admit(long recordBytes) {
+  void admit(long recordBytes, boolean pinsTheLog) {
     if (readOnly) {
       throw new IllegalStateException("the pile in " + directory + " is open read-only");
     }
@@ -537,8 +539,10 @@ final class PersistentStore {
     if (current.endLsn() - lastCheckpointLsn > triggerBytes || free < 2 * reserveBytes) {
       requestCheckpoint();
     }
-    if (free - need < reserveBytes) {
-      awaitLogSpace(current, need);
+    // a write of a transaction that already pins the log may use the reserve (see the caller)
+    long floor = pinsTheLog ? 0 : reserveBytes;
+    if (free - need < floor) {
+      awaitLogSpace(current, need, floor);
     }
     reservedBytes.addAndGet(need);
     threadReservation.get()[0] += need;
@@ -575,10 +579,10 @@ final class PersistentStore {
     }
   }
 
-  private void awaitLogSpace(WriteAheadLog current, long need) {
+  private void awaitLogSpace(WriteAheadLog current, long need, long floor) {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
     synchronized (signal) {
-      while (current.remainingBytes() - reservedBytes.get() - need < reserveBytes
+      while (current.remainingBytes() - reservedBytes.get() - need < floor
           && failure == null && !closing) {
         if (System.nanoTime() > deadline) {
           throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
