@@ -36,11 +36,12 @@ import java.util.stream.Stream;
  *                 Why: the JDK's memory-access code keeps one type profile per access method for
  *                 the whole JVM. A pile's reads see native segments (volatile piles), heap
  *                 segments (copies, codecs) and, without this, mapped segments: three classes
- *                 make those sites megamorphic, and every access then pays virtual calls. A scan
- *                 of a persistent pile in a JVM that had used a volatile pile ran 2.5x slower
- *                 (0.25 s against 0.10 s for 10M values). The view is as safe as the mapping:
- *                 bounds-checked against the same size, closed with the same arena. Without
- *                 native access the mapped segment itself is returned (no warning is printed).
+ *                 make those sites megamorphic, and every access then pays virtual calls (a
+ *                 scan of a persistent pile in a JVM that had used a volatile pile ran more than
+ *                 twice as slow in a probe; docs/BENCHMARKS.md). The view is as safe as the
+ *                 mapping: bounds-checked against the same size, closed with the same arena.
+ *                 Without native access the mapped segment itself is returned (no warning is
+ *                 printed).
  * }</pre>
  */
 public final class RealFileLayer implements FileLayer {

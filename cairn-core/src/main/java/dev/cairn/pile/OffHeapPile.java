@@ -1450,7 +1450,8 @@ final class OffHeapPile implements Pile {
     if (closed) {
       return; // the memory is gone; a persistent pile's recovery frees what was logged
     }
-    admitForTransaction(tx, Journal.SMALL_RECORD_BYTES * (1L + tx.puts().size() + tx.prepared().size()));
+    admitForTransaction(
+        tx, Journal.SMALL_RECORD_BYTES * (1L + tx.puts().size() + tx.prepared().size()));
     try {
       for (int i = 0; i < tx.puts().size(); i++) {
         try {

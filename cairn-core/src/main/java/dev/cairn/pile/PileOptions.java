@@ -17,8 +17,8 @@ import dev.cairn.codec.CodecRegistry;
  *     the per-segment cost (one arena, one mapping) is amortised over 1.6M small values; small
  *     enough that a stripe's partly filled segment wastes little, that an emptied segment can be
  *     returned to the OS, and that zeroing a new one where memory comes from {@code
- *     Arena.allocate} (25-100 ms; see {@link dev.cairn.memory.OsMemory}) stays short. It also
- *     caps a single value's size (a value must fit a segment).
+ *     Arena.allocate} (45-96 ms measured; see {@link dev.cairn.memory.OsMemory}) stays short.
+ *     It also caps a single value's size (a value must fit a segment).
  * @param maxMemoryBytes the budget for all segments together; a put that would need more throws
  *     {@link PileFullException}. Unlimited by default.
  * @param stripes number of allocation stripes, a power of two. Each stripe has its own lock,
