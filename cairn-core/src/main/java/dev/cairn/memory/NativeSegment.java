@@ -67,18 +67,11 @@ public final class NativeSegment {
 
   /**
    * Allocates {@code sizeBytes} of zeroed native memory, aligned to a page: anonymous pages from
-   * the OS, resident as they are first written, where {@link OsMemory} is available; else from
-   * {@link Arena#allocate}, which zeroes (and so touches) all of it now.
+   * the OS, resident as they are first written, where {@link OsMemory} is available (asking for
+   * transparent huge pages if {@code hugePages}, see {@link OsMemory#mapAnonymous(long, Arena,
+   * boolean)}); else from {@link Arena#allocate}, which zeroes (and so touches) all of it now.
    *
    * @throws OutOfMemoryError if the OS refuses
-   */
-  public static NativeSegment allocate(int index, long sizeBytes) {
-    return allocate(index, sizeBytes, false);
-  }
-
-  /**
-   * {@link #allocate(int, long)}, asking for transparent huge pages if {@code hugePages} and
-   * {@link OsMemory} is available (see {@link OsMemory#mapAnonymous(long, Arena, boolean)}).
    */
   public static NativeSegment allocate(int index, long sizeBytes, boolean hugePages) {
     Arena arena = Arena.ofShared();

@@ -91,7 +91,7 @@ class OsMemoryTest {
 
   @Test
   void aSegmentAllocatedByNativeSegmentIsOsMemory_andReleaseUnmapsIt() {
-    NativeSegment segment = NativeSegment.allocate(3, 4 * MIB);
+    NativeSegment segment = NativeSegment.allocate(3, 4 * MIB, false);
     MemorySegment memory = segment.memory();
     memory.set(ValueLayout.JAVA_LONG, 0, 42L);
 

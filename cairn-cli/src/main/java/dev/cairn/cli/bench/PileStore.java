@@ -41,10 +41,6 @@ final class PileStore implements BenchStore {
     this.directory = directory;
   }
 
-  static PileStore offHeap(BenchValueKind kind, int n) {
-    return offHeap(kind, n, false);
-  }
-
   /** A volatile pile for {@code n} values of {@code kind}, with huge pages if asked. */
   static PileStore offHeap(BenchValueKind kind, int n, boolean hugePages) {
     return new PileStore(
