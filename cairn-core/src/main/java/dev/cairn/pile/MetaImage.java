@@ -56,7 +56,7 @@ final class MetaImage {
     long at = PileFiles.META_HEADER_BYTES;
     for (int s = 0; s < stripes; s++, at += PileFiles.META_STRIPE_BYTES) {
       out.set(Journal.U64, at, -1); // no bump segment
-      out.set(Journal.U64, at + 24, Stripe.initialTag(s));
+      // TagClock stays 0: the stripe takes its first tags from the pile's clock
       for (int c = 0; c < SizeClasses.COUNT; c++) {
         out.set(Journal.U64, at + Stripe.STATE_BYTES + 8L * c, Pointers.NIL);
       }

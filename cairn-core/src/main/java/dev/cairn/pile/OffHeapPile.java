@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
@@ -89,6 +90,9 @@ final class OffHeapPile implements Pile {
 
   /** The per-pile secret that seals tags into headers; see {@link #seal}. */
   private final long tagKey;
+
+  /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
+  private final AtomicLong tagClock = new AtomicLong(1);
 
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
@@ -1209,6 +1213,19 @@ final class OffHeapPile implements Pile {
    * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
    * unseals.
    */
+  /** Tags a stripe takes from the pile's clock at a time: one shared write per 1024 puts. */
+  static final int TAG_CHUNK = 1024;
+
+  /** The start of the next chunk of tags for a stripe ({@link Stripe#nextTag}). */
+  long takeTagChunk() {
+    return tagClock.getAndAdd(TAG_CHUNK);
+  }
+
+  /** Moves the tag clock to at least {@code clock}: a restored stripe's clock. */
+  void tagClockAtLeast(long clock) {
+    tagClock.accumulateAndGet(clock, Math::max);
+  }
+
   int seal(int tag, long address) {
     return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
   }

@@ -65,9 +65,14 @@ final class Stripe extends ReentrantLock {
   long bumpStart;
   long bumpEnd;
 
-  // Stripes start their tag counters far apart, so that a segment passed from one stripe to
-  // another (through the pile's spare) does not meet tags running in step with its old ones.
-  private int nextTag;
+  // The stripe's share of the pile's tag clock: it hands out tagClock..tagChunkEnd-1 (the
+  // low 23 bits as the tag), then takes the next chunk from the pile. Why a pile-wide clock:
+  // a segment index, and with it every address, passes between stripes (a segment released by
+  // one stripe is reborn under the same index in another). With a counter per stripe, two
+  // stripes whose counters ran through the same values could put the same tag at the same
+  // address, and a deleted pointer would name a new value: a kill -9 soak saw it happen.
+  private long tagClock;
+  private long tagChunkEnd;
 
   // counters, guarded by the lock
   long objectCount;
@@ -96,13 +101,6 @@ final class Stripe extends ReentrantLock {
     this.id = id;
     this.pile = pile;
     Arrays.fill(heads, NIL);
-    this.nextTag = initialTag(id);
-  }
-
-  /** Where stripe {@code id} starts its tag counter: far apart, and different per run. */
-  static int initialTag(int id) {
-    long mixed = (id + 1) * 0x9E3779B97F4A7C15L ^ System.nanoTime();
-    return Math.max(1, (int) (mixed >>> 41) & Pointers.TAG_MASK);
   }
 
   /**
@@ -163,13 +161,22 @@ final class Stripe extends ReentrantLock {
     }
   }
 
+  /**
+   * The tag for a new block: unique in the pile until 2^23 tags later (the clock wraps the
+   * tag, and skips 0, which no pointer has).
+   */
   int nextTag() {
-    int tag = nextTag;
-    nextTag = (tag + 1) & Pointers.TAG_MASK;
-    if (nextTag == 0) {
-      nextTag = 1;
+    while (true) {
+      if (tagClock == tagChunkEnd) {
+        tagClock = pile.takeTagChunk();
+        tagChunkEnd = tagClock + OffHeapPile.TAG_CHUNK;
+      }
+      int tag = (int) tagClock & Pointers.TAG_MASK;
+      tagClock++;
+      if (tag != 0) {
+        return tag;
+      }
     }
-    return tag;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -506,7 +513,7 @@ final class Stripe extends ReentrantLock {
     out.set(Journal.U64, at, bumpSegment == null ? -1 : bumpSegment.index());
     out.set(Journal.U64, at + 8, bumpStart);
     out.set(Journal.U64, at + 16, bumpEnd);
-    out.set(Journal.U64, at + 24, nextTag);
+    out.set(Journal.U64, at + 24, tagClock);
     out.set(Journal.U64, at + 32, objectCount);
     out.set(Journal.U64, at + 40, linkCount);
     out.set(Journal.U64, at + 48, allocatedBytes);
@@ -524,6 +531,9 @@ final class Stripe extends ReentrantLock {
     restoreStateFields(ALL_STATE_FIELDS, values);
   }
 
+  /** The tag clock's bound: far beyond any pile's life, and it keeps uleb128 at 9 bytes. */
+  static final long MAX_TAG_CLOCK = (1L << 62) - 1;
+
   /** The number of fields in the stripe's scalar state, in {@link #writeState}'s order. */
   static final int STATE_FIELDS = 10;
 
@@ -535,7 +545,7 @@ final class Stripe extends ReentrantLock {
     into[0] = bumpSegment == null ? -1 : bumpSegment.index();
     into[1] = bumpStart;
     into[2] = bumpEnd;
-    into[3] = nextTag;
+    into[3] = tagClock;
     into[4] = objectCount;
     into[5] = linkCount;
     into[6] = allocatedBytes;
@@ -569,11 +579,16 @@ final class Stripe extends ReentrantLock {
       bumpEnd = values[2];
     }
     if ((mask & 1 << 3) != 0) {
-      long tag = values[3];
-      if (tag <= 0 || tag > Pointers.TAG_MASK) {
-        throw new PileCorruptionException("stripe " + id + " has an invalid next tag: " + tag);
+      long clock = values[3];
+      if (clock < 0 || clock > MAX_TAG_CLOCK) {
+        throw new PileCorruptionException("stripe " + id + " has an invalid tag clock: " + clock);
       }
-      nextTag = (int) tag;
+      // every tag a stored block holds came from a clock value below some stripe's restored
+      // clock: the pile's clock starts past all of them, and this stripe takes a fresh chunk
+      // rather than continue one that, in a file of an earlier build, another stripe shared
+      tagClock = clock;
+      tagChunkEnd = clock;
+      pile.tagClockAtLeast(clock);
     }
     if ((mask & 1 << 4) != 0) {
       objectCount = values[4];

@@ -1,0 +1,199 @@
+package dev.cairn.pile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tags are what make a deleted pointer stale after its space is reused, so no two blocks of a
+ * pile may get the same tag until 2^23 tags later, whichever stripe allocates them: segment
+ * indexes, and with them addresses, pass between stripes. A kill -9 soak once found a deleted
+ * pointer naming a new block because two stripes' own counters had run through the same values.
+ */
+class TagClockTest {
+
+  @TempDir Path dir;
+
+  private static OffHeapPile volatilePile(int stripes) {
+    return new OffHeapPile(
+        PileOptions.builder().segmentBytes(1 << 16).stripes(stripes).build());
+  }
+
+  @Test
+  void stripesRestoredWithTheSameClock_stillHandOutDistinctTags() {
+    try (OffHeapPile pile = volatilePile(4)) {
+      long[] state = new long[Stripe.STATE_FIELDS];
+      state[3] = 5_000; // what a file written by a build with a counter per stripe could hold
+      for (int s = 0; s < 4; s++) {
+        pile.stripe(s).restoreStateFields(1 << 3, state);
+      }
+      Set<Integer> tags = new HashSet<>();
+      for (int round = 0; round < 3_000; round++) {
+        for (int s = 0; s < 4; s++) {
+          int tag = pile.stripe(s).nextTag();
+          assertThat(tags.add(tag)).as("tag %d handed out twice", tag).isTrue();
+          assertThat(tag).isNotZero().isLessThanOrEqualTo(Pointers.TAG_MASK);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aRestoredClock_movesThePileClockPastIt() {
+    try (OffHeapPile pile = volatilePile(2)) {
+      long[] state = new long[Stripe.STATE_FIELDS];
+      state[3] = 3L << 23; // past a wrap of the 23-bit tag: the clock itself never wraps
+      pile.stripe(0).restoreStateFields(1 << 3, state);
+      long[] read = new long[Stripe.STATE_FIELDS];
+      pile.stripe(1).nextTag();
+      pile.stripe(1).readStateFields(read);
+      assertThat(read[3]).isGreaterThan(3L << 23);
+    }
+  }
+
+  @Test
+  void aTagClockOutOfRange_isCorruption() {
+    try (OffHeapPile pile = volatilePile(1)) {
+      long[] state = new long[Stripe.STATE_FIELDS];
+      state[3] = -1;
+      assertThatThrownBy(() -> pile.stripe(0).restoreStateFields(1 << 3, state))
+          .isInstanceOf(PileCorruptionException.class)
+          .hasMessageContaining("tag clock");
+    }
+  }
+
+  @Test
+  void theClockSkipsTagZero_whenTheTagWraps() {
+    try (OffHeapPile pile = volatilePile(1)) {
+      long[] state = new long[Stripe.STATE_FIELDS];
+      state[3] = (1L << 23) - 2;
+      pile.stripe(0).restoreStateFields(1 << 3, state);
+      List<Integer> tags = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        tags.add(pile.stripe(0).nextTag());
+      }
+      assertThat(tags).doesNotContain(0).doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
+  void putsFromManyThreads_getTagsUniqueInThePile() throws Exception {
+    int threads = 8;
+    int putsPerThread = 20_000;
+    Set<Integer> tags = ConcurrentHashMap.newKeySet();
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    try (OffHeapPile pile = volatilePile(4)) {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        workers.add(Thread.ofPlatform().start(() -> {
+          try {
+            start.await();
+            for (int i = 0; i < putsPerThread; i++) {
+              long pointer = pile.put(new byte[] {(byte) i});
+              if (!tags.add(Pointers.tag(pointer))) {
+                throw new AssertionError("tag of " + Pointers.describe(pointer) + " seen before");
+              }
+              if (i % 2 == 0) {
+                pile.delete(pointer); // frees space, so later puts reuse addresses
+              }
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      start.countDown();
+      for (Thread worker : workers) {
+        worker.join();
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(tags).hasSize(threads * putsPerThread);
+  }
+
+  /**
+   * Segments emptied by some threads' deletes are released and reborn, under the same indexes,
+   * in whichever stripe needs room next; every pointer deleted on the way must stay stale.
+   */
+  @Test
+  void segmentsRebornInOtherStripes_neverReviveADeletedPointer() throws Exception {
+    int threads = 6;
+    Set<Long> deleted = ConcurrentHashMap.newKeySet();
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    try (OffHeapPile pile = volatilePile(4)) {
+      for (int round = 0; round < 8; round++) {
+        int seed = round;
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int id = t;
+          workers.add(Thread.ofPlatform().start(() -> {
+            try {
+              SplittableRandom random = new SplittableRandom(seed * 31L + id);
+              List<Long> mine = new ArrayList<>();
+              for (int i = 0; i < 3_000; i++) {
+                mine.add(pile.put(new byte[8 + random.nextInt(120)]));
+              }
+              for (long pointer : mine) {
+                pile.delete(pointer);
+                deleted.add(pointer);
+              }
+            } catch (Throwable e) {
+              failures.add(e);
+            }
+          }));
+        }
+        for (Thread worker : workers) {
+          worker.join();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(pile.stats().objectCount()).isZero();
+        for (long pointer : deleted) {
+          assertThatThrownBy(() -> pile.getBytes(pointer))
+              .as("deleted pointer %s", Pointers.describe(pointer))
+              .isInstanceOf(StalePointerException.class);
+        }
+      }
+    }
+  }
+
+  @Test
+  void tagsAfterAReopen_neverRepeatTagsHandedOutBefore() throws Exception {
+    PileOptions options = PersistentPileTest.options(Durability.SYNC);
+    Set<Integer> before = new HashSet<>();
+    List<Long> toDelete = new ArrayList<>();
+    try (Pile pile = Pile.open(dir, options)) {
+      for (int i = 0; i < 5_000; i++) {
+        long pointer = pile.put(new byte[16]);
+        before.add(Pointers.tag(pointer));
+        if (i % 3 == 0) {
+          toDelete.add(pointer);
+        }
+      }
+      for (long pointer : toDelete) {
+        pile.delete(pointer);
+      }
+    }
+    try (Pile pile = Pile.open(dir, options)) {
+      for (int i = 0; i < 5_000; i++) {
+        long pointer = pile.put(new byte[16]);
+        assertThat(before).doesNotContain(Pointers.tag(pointer));
+      }
+      for (long pointer : toDelete) {
+        assertThatThrownBy(() -> pile.getBytes(pointer))
+            .isInstanceOf(StalePointerException.class);
+      }
+    }
+  }
+}
