@@ -75,6 +75,20 @@ public abstract class MapBaselineBenchmark {
     }
   }
 
+  /** A map holding the same {@link BenchValues#HOT_VALUES} values as the hot pile. */
+  @State(Scope.Benchmark)
+  public static class HotMap {
+    ConcurrentHashMap<Long, byte[]> map;
+
+    @Setup(Level.Trial)
+    public void fill() {
+      map = new ConcurrentHashMap<>(BenchValues.HOT_VALUES);
+      for (int i = 0; i < BenchValues.HOT_VALUES; i++) {
+        map.put((long) i, BenchValues.utf8(BenchValues.string(i)));
+      }
+    }
+  }
+
   /** One thread's values, its own key range for puts, and its get cursor. */
   @State(Scope.Thread)
   public static class ThreadState {
@@ -84,6 +98,7 @@ public abstract class MapBaselineBenchmark {
     String string;
     long nextKey;
     BenchValues.ScatteredIndex gets;
+    BenchValues.ScatteredIndex hotGets;
 
     @Setup(Level.Trial)
     public void values() {
@@ -91,6 +106,7 @@ public abstract class MapBaselineBenchmark {
       bytes = BenchValues.bytes(seed);
       string = BenchValues.string(seed);
       gets = new BenchValues.ScatteredIndex(seed);
+      hotGets = new BenchValues.ScatteredIndex(seed, BenchValues.HOT_VALUES);
       nextKey = seed << 40; // threads never share a key
     }
   }
@@ -111,5 +127,29 @@ public abstract class MapBaselineBenchmark {
   @Benchmark
   public byte[] get(FilledMap filled, ThreadState state) {
     return filled.map.get((long) state.gets.next());
+  }
+
+  /**
+   * Baseline of {@link PileBenchmark#getBytes_newArray} for a caller that needs its own copy,
+   * as the pile's get returns one: a lookup and a clone, which also reads the value's bytes.
+   */
+  @Benchmark
+  public byte[] get_copy(FilledMap filled, ThreadState state) {
+    return filled.map.get((long) state.gets.next()).clone();
+  }
+
+  /** Baseline of {@link PileBenchmark#getBytesHot_newArray}: a lookup in a map that fits the caches. */
+  @Benchmark
+  public byte[] getHot(HotMap hot, ThreadState state) {
+    return hot.map.get((long) state.hotGets.next());
+  }
+
+  /**
+   * Baseline of {@link PileBenchmark#getBytesHot_newArray} for a caller that needs its own copy,
+   * as the pile's get returns one: a lookup and a clone.
+   */
+  @Benchmark
+  public byte[] getHot_copy(HotMap hot, ThreadState state) {
+    return hot.map.get((long) state.hotGets.next()).clone();
   }
 }

@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>
  * ./mvnw -B -q -DskipTests -pl cairn-bench -am package
  * . .mvn/find-jdk25.sh; alias jmh='$JAVA_HOME/bin/java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar'
- * jmh                                                  # all 28, about 3 minutes on 2 cores
+ * jmh                                                  # all 42 benchmarks
  * jmh PileBenchmark                                    # the pile alone
  * jmh 'PileBenchmark|MapBaselineBenchmark' -rf json -rff jmh.json   # with the baseline, as JSON
  * jmh 'PileBenchmark.OneThread.get' -prof gc           # allocation per get
@@ -124,6 +124,31 @@ public abstract class PileBenchmark {
     }
   }
 
+  /**
+   * A pile holding {@link BenchValues#HOT_VALUES} 32-character strings, small enough to stay in
+   * the CPU caches: gets from it cost the read path alone, where {@link FilledPile}'s add the
+   * cache and TLB misses of a large store.
+   */
+  @State(Scope.Benchmark)
+  public static class HotPile {
+    Pile pile;
+    long[] pointers;
+
+    @Setup(Level.Trial)
+    public void fill() {
+      pile = Pile.offHeap(PileOptions.builder().build());
+      pointers = new long[BenchValues.HOT_VALUES];
+      for (int i = 0; i < pointers.length; i++) {
+        pointers[i] = pile.put(BenchValues.string(i));
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+      pile.close();
+    }
+  }
+
   /** One thread's values, read buffer, get cursor and put/delete ring. */
   @State(Scope.Thread)
   public static class ThreadState {
@@ -135,6 +160,7 @@ public abstract class PileBenchmark {
     String string;
     byte[] readBuffer = new byte[BenchValues.VALUE_BYTES];
     BenchValues.ScatteredIndex gets;
+    BenchValues.ScatteredIndex hotGets;
     long[] ring = new long[RING];
     int ringAt;
 
@@ -144,6 +170,7 @@ public abstract class PileBenchmark {
       bytes = BenchValues.bytes(seed);
       string = BenchValues.string(seed);
       gets = new BenchValues.ScatteredIndex(seed);
+      hotGets = new BenchValues.ScatteredIndex(seed, BenchValues.HOT_VALUES);
     }
 
     /** The ring's pointers belonged to the previous iteration's pile. */
@@ -228,6 +255,19 @@ public abstract class PileBenchmark {
   @Benchmark
   public byte[] getBytes_reusedArray(FilledPile filled, ThreadState state) {
     filled.pile.getBytes(filled.pointers[state.gets.next()], state.readBuffer, 0);
+    return state.readBuffer;
+  }
+
+  /** {@link #getBytes_newArray} from a pile that fits the CPU caches: the read path's own cost. */
+  @Benchmark
+  public byte[] getBytesHot_newArray(HotPile hot, ThreadState state) {
+    return hot.pile.getBytes(hot.pointers[state.hotGets.next()]);
+  }
+
+  /** {@link #getBytes_reusedArray} from a pile that fits the CPU caches. */
+  @Benchmark
+  public byte[] getBytesHot_reusedArray(HotPile hot, ThreadState state) {
+    hot.pile.getBytes(hot.pointers[state.hotGets.next()], state.readBuffer, 0);
     return state.readBuffer;
   }
 
