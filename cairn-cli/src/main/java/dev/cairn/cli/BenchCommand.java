@@ -289,6 +289,17 @@ final class BenchCommand implements Callable<Integer> {
   private Integer logFileMib;
 
   @Option(
+      names = "--warmup",
+      paramLabel = "N",
+      defaultValue = "1M",
+      converter = CountConverter.class,
+      description =
+          "Before each store's timed load, put and read back N values (at most a tenth of --n) in a"
+              + " throwaway store of the same kind, so that JIT compilation is not timed; 0 for"
+              + " none (default: ${DEFAULT-VALUE}).")
+  private int warmup;
+
+  @Option(
       names = "--huge-pages",
       description =
           "Ask the OS for transparent huge pages (2 MiB) for the piles' segments in memory"
@@ -419,7 +430,8 @@ final class BenchCommand implements Callable<Integer> {
             ? Duration.ofSeconds(seconds == null ? DEFAULT_LATENCY_SECONDS : seconds)
             : null,
         logFileMib == null ? 0 : (long) logFileMib << 20,
-        hugePages);
+        hugePages,
+        warmup);
   }
 
   /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */

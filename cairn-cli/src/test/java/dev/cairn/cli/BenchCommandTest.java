@@ -63,6 +63,17 @@ class BenchCommandTest {
   }
 
   @Test
+  void bench_warmsUpEachStore_unlessToldNot() {
+    assertThat(cairn("bench", "--n", "5k", "--stores", "pile,map", "--json").out())
+        .contains("\"warmup\": 500"); // the default 1M, held to a tenth of n
+    assertThat(cairn("bench", "--n", "5k", "--stores", "pile", "--warmup", "0", "--json").out())
+        .contains("\"warmup\": 0");
+    Run negative = cairn("bench", "--warmup", "-1");
+    assertThat(negative.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(negative.err()).contains("warmup must not be negative: warmup=-1");
+  }
+
+  @Test
   void bench_listsStoresInAnyOrder_runsPileFirst() {
     Run run = cairn("bench", "--n", "2000", "--stores", "map,pile,map", "--get-order", "sequential");
 

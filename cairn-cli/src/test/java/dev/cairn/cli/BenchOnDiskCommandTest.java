@@ -33,6 +33,19 @@ class BenchOnDiskCommandTest {
   }
 
   @Test
+  void bench_warmsUpAPersistentPileBesideItsOwn_andDeletesTheWarmUp() throws Exception {
+    Files.createDirectories(directory.resolve("pile-warmup").resolve("left-by-a-killed-run"));
+    CliRun run =
+        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--fresh", "--stores", "pile",
+            "--warmup", "5k", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"warmup\": 2000"); // a tenth of n at most
+    assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
+    assertThat(directory.resolve("pile-warmup")).doesNotExist();
+  }
+
+  @Test
   void bench_pileBesideMapped_reportsTheirRatioInOneRun() {
     CliRun run =
         cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "mapped,pile",

@@ -31,6 +31,9 @@ import java.util.Locale;
  *     default
  * @param hugePages whether the piles ask for transparent huge pages ({@code
  *     PileOptions.hugePages})
+ * @param warmupValues values each store of the load workload puts and reads back in a throwaway
+ *     store of its own kind before its timed run, so that JIT compilation is not timed (0: none;
+ *     at most a tenth of n)
  */
 public record BenchConfig(
     int n,
@@ -48,7 +51,8 @@ public record BenchConfig(
     RecoveryPlan recovery,
     Duration latencyDuringCheckpoint,
     long logFileBytes,
-    boolean hugePages) {
+    boolean hugePages,
+    int warmupValues) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -90,6 +94,12 @@ public record BenchConfig(
       throw new IllegalArgumentException(
           "stores must name at least one of: pile, mapped, map, rocksdb");
     }
+    if (warmupValues < 0) {
+      throw new IllegalArgumentException("warmup must not be negative: warmup=" + warmupValues);
+    }
+    // a tenth of n at most: the warm-up must not rival the run (with sync durability each put
+    // of a persistent warm-up waits for an fsync), nor leave the map's heap far larger
+    warmupValues = Math.min(warmupValues, n / 10);
     if (churnCycles < 0 || churnCycles > 1000) {
       throw new IllegalArgumentException("churn must be in [0, 1000]: churn=" + churnCycles);
     }
@@ -152,7 +162,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0, false);
+        reopen, dropCaches, commits, null, null, 0, false, 0);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -165,7 +175,7 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0, false);
+        false, false, null, null, null, 0, false, 0);
   }
 
   /** Sets on {@code builder} what the run chose: the log file size, huge pages. */

@@ -13,7 +13,8 @@ import java.util.stream.Stream;
  * The {@code --dir} of a bench run: each store keeps its files in a subdirectory named by its
  * label ({@code pile/}, {@code mapped/}, {@code rocksdb/}), and the fsync probe its scratch file
  * beside them. A run starts from an empty directory, so that every figure is of a fresh store;
- * the files stay after the run, for {@code cairn inspect DIR/pile} and the like.
+ * the files stay after the run, for {@code cairn inspect DIR/pile} and the like. A persistent
+ * store's warm-up runs in {@code pile-warmup/} (or {@code mapped-warmup/}), deleted after it.
  *
  * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must
  * not delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only
@@ -71,7 +72,16 @@ public final class BenchDirectory {
       return Files.isRegularFile(entry);
     }
     return Files.isDirectory(entry)
-        && Stream.of(StoreKind.values()).anyMatch(store -> store.label().equals(name));
+        && Stream.of(StoreKind.values()).anyMatch(store -> store.label().equals(name)
+            || warmUpDirectoryName(store).equals(name));
+  }
+
+  /**
+   * The directory, beside the store's own, of a persistent store's warm-up (see {@link
+   * BenchRunner}): deleted after the warm-up, but left by a killed run.
+   */
+  static String warmUpDirectoryName(StoreKind store) {
+    return store.label() + "-warmup";
   }
 
   /** Deletes {@code root} and everything under it. */

@@ -1,6 +1,7 @@
 package dev.cairn.cli.bench;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -24,6 +25,10 @@ import java.util.function.Consumer;
  * <p><b>One store's phase</b>, in this order:
  *
  * <ol>
+ *   <li>the warm-up ({@code --warmup}): put and read back that many values in a throwaway store
+ *       of the same kind (a persistent one in a sibling directory, deleted after), then close
+ *       it. Why: the timed loops start cold otherwise, and JIT compilation of the put path
+ *       (on 2 cores it competes with the puts) lands in the first store's put rate;
  *   <li>open the store (for the pile, its {@code long[n]} of pointers, the caller's index);
  *   <li>full GC, then read the live heap;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
@@ -92,6 +97,9 @@ public final class BenchRunner {
     int n = config.n();
     StoreResult result = new StoreResult(kind);
     String name = kind.label();
+    if (config.warmupValues() > 0) {
+      warmUp(kind);
+    }
     long openStart = System.nanoTime();
     try (BenchStore store = open(kind)) {
       if (store instanceof PileStore pile && pile.directory() != null) {
@@ -157,6 +165,45 @@ public final class BenchRunner {
           e);
     }
     return result;
+  }
+
+  /** Puts and reads back the warm-up's values in a throwaway store of {@code kind}. */
+  private void warmUp(StoreKind kind) throws InterruptedException {
+    int count = config.warmupValues();
+    String name = kind.label() + " warm-up";
+    Path directory = null;
+    BenchStore store;
+    try {
+      if (config.persistentPile(kind)) {
+        directory = config.storeDirectory(kind).resolveSibling(BenchDirectory.warmUpDirectoryName(kind));
+        if (java.nio.file.Files.exists(directory)) {
+          BenchDirectory.deleteTree(directory); // left by a run that was killed
+        }
+        store = PileStore.open(directory, config);
+      } else if (kind == StoreKind.MAP) {
+        store = MapStore.of(config.valueKind(), count);
+      } else {
+        store = PileStore.offHeap(config.valueKind(), count, config.hugePages());
+      }
+    } catch (IOException e) {
+      throw new StoreFailedException(name + " could not open its files in " + directory + ": " + e,
+          e);
+    }
+    try (store) {
+      timed(name + " put", count, GetOrder.SEQUENTIAL, (i, buffer) -> {
+        store.put(i, values.value(i));
+        return 0;
+      });
+      timed(name + " get", count, config.getOrder(), store::get);
+    }
+    if (directory != null) {
+      try {
+        BenchDirectory.deleteTree(directory);
+      } catch (IOException e) {
+        throw new StoreFailedException("cannot delete the warm-up pile in " + directory + ": " + e,
+            e);
+      }
+    }
   }
 
   private BenchStore open(StoreKind kind) {

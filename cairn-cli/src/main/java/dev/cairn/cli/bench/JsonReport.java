@@ -25,8 +25,10 @@ import java.util.Map;
  * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
  * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"}, and
  * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
- * {@code person} values, whose size is their encoding's. {@code "hugePages": true} appears
- * after {@code "getOrder"} when the run asked for them ({@code --huge-pages}).
+ * {@code person} values, whose size is their encoding's. A load run has {@code "warmup"} after
+ * {@code "getOrder"}: the values each store put in a throwaway store before its timed run ({@code
+ * --warmup}). {@code "hugePages": true} follows when the run asked for them ({@code
+ * --huge-pages}).
  */
 public final class JsonReport {
   private static final int RATIO_DECIMALS = 3;
@@ -45,6 +47,9 @@ public final class JsonReport {
       json.nullField("valueSize"); // an object's size is its encoding's: see payloadBytesPerValue
     }
     json.field("getOrder", config.getOrder().label());
+    if (config.workload() == Workload.LOAD) {
+      json.field("warmup", config.warmupValues());
+    }
     if (config.hugePages()) {
       json.field("hugePages", true);
     }
