@@ -486,6 +486,18 @@ public final class WriteAheadLog implements AutoCloseable {
     return append(type, payload, null, 0, payload.byteSize());
   }
 
+  /**
+   * Appends the first {@code length} bytes of {@code payload}; see {@link #append(int,
+   * MemorySegment)}. Why not a slice: a caller that reuses one buffer for every record would
+   * allocate a slice per record, garbage on a path that should make none.
+   *
+   * @throws IndexOutOfBoundsException if {@code length} is negative or exceeds the payload
+   */
+  public long append(int type, MemorySegment payload, long length) {
+    Objects.checkIndex(length, payload.byteSize() + 1);
+    return append(type, payload, null, 0, length);
+  }
+
   /** The payload is {@code segment}, or else {@code length} bytes of {@code array} at offset. */
   private long append(int type, MemorySegment segment, byte[] array, int offset, long length) {
     if (type < FIRST_USER_TYPE || type > MAX_TYPE) {

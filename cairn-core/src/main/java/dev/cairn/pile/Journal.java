@@ -191,11 +191,11 @@ final class Journal {
         out.set(U32, 12, 0);
         out.set(U64, 16, stripe.lastPointer);
         encodeInto(out, TX_ALLOC_PREFIX_BYTES);
-        setThreadLsn(store.append(TYPE_TX_ALLOC, out.asSlice(0, TX_ALLOC_PREFIX_BYTES + bytes)));
+        setThreadLsn(store.append(TYPE_TX_ALLOC, out, TX_ALLOC_PREFIX_BYTES + bytes));
       } else {
         MemorySegment out = scratch(bytes);
         encodeInto(out, 0);
-        setThreadLsn(store.append(TYPE_OP, out.asSlice(0, bytes)));
+        setThreadLsn(store.append(TYPE_OP, out, bytes));
       }
     } catch (RuntimeException | Error e) {
       forgetLoggedState(); // the record may not be in the log: the next one carries all fields

@@ -603,8 +603,13 @@ final class PersistentStore {
   }
 
   long append(int type, MemorySegment payload) {
+    return append(type, payload, payload.byteSize());
+  }
+
+  /** Logs the first {@code length} bytes of {@code payload} (no slice to allocate). */
+  long append(int type, MemorySegment payload, long length) {
     try {
-      return log.append(type, payload);
+      return log.append(type, payload, length);
     } catch (RuntimeException e) {
       // the operation changed memory but could not log it: memory and log now disagree
       fail(e);
@@ -674,8 +679,31 @@ final class PersistentStore {
 
   /** A segment left its stripe: released after the next checkpoint, see the class note. */
   void retire(NativeSegment segment) {
+    int pending;
     synchronized (retired) {
       retired.add(segment);
+      pending = retired.size();
+    }
+    if (pending >= RETIRED_SEGMENTS_TRIGGER && log != null) {
+      requestCheckpoint(); // without a log, only an explicit checkpoint or the close frees them
+    }
+  }
+
+  /**
+   * Retired segments that make the checkpointer run: each keeps its memory and its index until
+   * a checkpoint, and deletes free no log space, so the log's own trigger may not come for a
+   * long time.
+   */
+  static final int RETIRED_SEGMENTS_TRIGGER = 16;
+
+  /** The sizes of the segments retired since the last checkpoint took them. */
+  long[] retiredSegmentBytes() {
+    synchronized (retired) {
+      long[] sizes = new long[retired.size()];
+      for (int i = 0; i < sizes.length; i++) {
+        sizes[i] = retired.get(i).sizeBytes();
+      }
+      return sizes;
     }
   }
 

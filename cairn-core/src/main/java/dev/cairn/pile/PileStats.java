@@ -6,7 +6,8 @@ package dev.cairn.pile;
  * @param objectCount live user values
  * @param linkCount values that moved on update and are reached through a link from their
  *     original block
- * @param segmentCount native segments held
+ * @param segmentCount native segments held; in a persistent pile, those emptied since the last
+ *     checkpoint too, which hold their memory until it (they count as free and capacity)
  * @param capacityBytes bytes of all segments held (what the pile takes from the OS)
  * @param allocatedBytes bytes of all live blocks, headers and link targets included
  * @param utilizedBytes payload bytes of all live values (what the caller stored)

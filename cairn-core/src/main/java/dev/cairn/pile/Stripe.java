@@ -29,7 +29,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * and every block, free list and counter of that segment is guarded by that one lock.
  *
  * An emptied segment goes back to the pile at once (OffHeapPile.retireSegment), bump segment
- * included; the pile keeps one spare and returns the rest to the OS.
+ * included; the pile keeps one spare and returns the rest to the OS. In a persistent pile the
+ * emptied bump segment stays the stripe's, all of it bump region again: a retired segment keeps
+ * its index until the next checkpoint, so retiring it would make a loop of one put and one
+ * delete take a new segment, and a new index, every turn, until the table of 16,384 was full.
  *
  * Allocation order, for a request of g granules:
  *   1. an exact-size free block (sizes under 1 KiB have a class each): no split;
@@ -316,7 +319,7 @@ final class Stripe extends ReentrantLock {
     }
     if (joinsBumpRegion) {
       bumpStart = start;
-      if (bumpStart == SEGMENT_HEADER_BYTES) { // the whole segment is free again
+      if (bumpStart == SEGMENT_HEADER_BYTES && journal == null) { // the whole segment is free
         bumpSegment = null;
         bumpStart = bumpEnd = 0;
         segments.remove(segment);

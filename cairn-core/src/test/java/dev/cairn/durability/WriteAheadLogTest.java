@@ -419,10 +419,15 @@ class WriteAheadLogTest {
       log.append(18, heap);
       log.append(19, direct);
       log.append(20, segment.asSlice(3, 40));
+      log.append(21, segment, 12);
       log.syncTo(log.endLsn());
       assertThat(heap.position()).isEqualTo(5);
       assertThat(direct.position()).isEqualTo(7);
       assertThatThrownBy(() -> log.append(16, bytes, 45, 10))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> log.append(16, segment, 51))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> log.append(16, segment, -1))
           .isInstanceOf(IndexOutOfBoundsException.class);
     }
     List<Rec> read = scanAll(disk, DIR, 0);
@@ -431,6 +436,7 @@ class WriteAheadLogTest {
         java.util.Arrays.copyOfRange(bytes, 10, 30),
         java.util.Arrays.copyOfRange(bytes, 5, 50),
         java.util.Arrays.copyOfRange(bytes, 7, 50),
-        java.util.Arrays.copyOfRange(bytes, 3, 43));
+        java.util.Arrays.copyOfRange(bytes, 3, 43),
+        java.util.Arrays.copyOfRange(bytes, 0, 12));
   }
 }

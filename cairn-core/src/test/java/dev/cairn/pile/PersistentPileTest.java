@@ -33,6 +33,56 @@ class PersistentPileTest {
   }
 
   /**
+   * A put of a persistent pile with a log allocates nothing on the heap once compiled: garbage
+   * per put means young collections, and their pauses land on puts. The log record used to be
+   * handed over as a slice of the journal's buffer, 40 bytes of garbage a put.
+   */
+  @Test
+  void putsOfAPileWithALog_allocateNothingOnTheHeap_onceCompiled() throws IOException {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    byte[] value = new byte[32];
+    try (Pile pile = Pile.open(dir, options(Durability.PERIODIC))) {
+      for (int i = 0; i < 300_000; i++) { // compiles the put path; deletes keep the pile small
+        pile.delete(pile.put(value));
+      }
+      long before = threads.getCurrentThreadAllocatedBytes();
+      for (int i = 0; i < 100_000; i++) {
+        pile.delete(pile.put(value));
+      }
+      long perPut = (threads.getCurrentThreadAllocatedBytes() - before) / 100_000;
+      assertThat(perPut).as("heap bytes allocated per put and delete").isLessThan(8);
+    }
+  }
+
+  /**
+   * Segments emptied by deletes wait for a checkpoint before their memory and index are free;
+   * deletes write little log, so the log's own trigger could be far off. Enough of them must
+   * start a checkpoint by themselves.
+   */
+  @Test
+  void segmentsEmptiedByDeletes_areFreedByACheckpointTheyStart() throws Exception {
+    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
+        .durability(Durability.PERIODIC).build();
+    try (Pile pile = Pile.open(dir, options)) {
+      List<Long> pointers = new java.util.ArrayList<>();
+      for (int i = 0; i < 3 * PersistentStore.RETIRED_SEGMENTS_TRIGGER; i++) {
+        pointers.add(pile.put(new byte[40_000])); // one a segment
+      }
+      long grown = pile.stats().segmentCount();
+      for (long pointer : pointers) {
+        pile.delete(pointer);
+      }
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (pile.stats().segmentCount() > 1 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(grown).isGreaterThan(2L * PersistentStore.RETIRED_SEGMENTS_TRIGGER);
+      assertThat(pile.stats().segmentCount()).as("segments left after the deletes").isOne();
+    }
+  }
+
+  /**
    * A SYNC put on a thread that is interrupted must cost that thread nothing but its interrupt
    * status: the pile must not fail (a FileChannel used by an interrupted thread is closed for
    * good, so no pile file may be written through one a user thread shares), and every put that
