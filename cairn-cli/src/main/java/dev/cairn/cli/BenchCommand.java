@@ -97,10 +97,11 @@ import picocli.CommandLine.Spec;
           + " read-only open of it first (replay into memory only), which also counts the log's"
           + " bytes. The log is preallocated at about 4.5 x --log-gb, in DIR.",
       "",
-      "--latency-during-checkpoint: T threads put values as fast as they can for --seconds into"
-          + " a fresh pile in DIR/pile/baseline, then into another in DIR/pile/checkpointing while"
-          + " one more thread calls checkpoint() in a loop; reports put latency percentiles of"
-          + " both (put*, baseline*), their rates and the checkpoints completed.",
+      "--latency-during-checkpoint: T threads put values as fast as they can (or at --rate)"
+          + " for --seconds into a fresh pile in DIR/pile/baseline, then into another in"
+          + " DIR/pile/checkpointing while one more thread calls checkpoint() in a loop; reports"
+          + " put latency percentiles of both (put*, baseline*), their rates and the checkpoints"
+          + " completed.",
     },
     footer = {
       "",
@@ -315,6 +316,17 @@ final class BenchCommand implements Callable<Integer> {
               + " without it. Needs --dir.")
   private boolean latencyDuringCheckpoint;
 
+  @Option(
+      names = "--rate",
+      paramLabel = "PUTS",
+      converter = CountConverter.class,
+      description =
+          "With --latency-during-checkpoint: put at this many puts a second, all threads"
+              + " together, each put timed from when it was due (so a stall also counts against"
+              + " the puts queued behind it), instead of as fast as possible. Latency at a rate"
+              + " the machine sustains, with cores to spare for the log and checkpoints.")
+  private Integer rate;
+
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")
   private boolean json;
 
@@ -386,6 +398,9 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--seconds applies to --commits and --latency-during-checkpoint");
     }
+    if (!latencyDuringCheckpoint && rate != null) {
+      throw new IllegalArgumentException("--rate applies to --latency-during-checkpoint");
+    }
     if (!commits && count != null) {
       throw new IllegalArgumentException("--count applies to --commits");
     }
@@ -431,7 +446,8 @@ final class BenchCommand implements Callable<Integer> {
             : null,
         logFileMib == null ? 0 : (long) logFileMib << 20,
         hugePages,
-        warmup);
+        warmup,
+        rate == null ? 0 : rate);
   }
 
   /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */

@@ -35,6 +35,37 @@ class BenchCheckpointLatencyCommandTest {
     assertThat(directory.resolve("pile").resolve("checkpointing").resolve("pile.sb")).exists();
   }
 
+  /**
+   * Paced, the rate is what was asked (within the pauses a one-second phase can take), and no
+   * corrected percentiles are reported: the latencies already run from each put's due time.
+   */
+  @Test
+  void bench_latencyDuringCheckpointAtARate_putsAtThatRate() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--seconds", "1", "--durability", "periodic", "--rate", "20k", "--threads", "2",
+            "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"rate\": 20000", "\"putP999Us\": ", "\"baselineMaxUs\": ")
+        .doesNotContain("Corrected", "NaN");
+    assertThat(figure(run.out(), "putsPerSec")).isBetween(10_000L, 21_000L);
+    assertThat(figure(run.out(), "baselinePutsPerSec")).isBetween(10_000L, 21_000L);
+  }
+
+  @Test
+  void bench_rateWithoutLatencyDuringCheckpoint_orBelowOnePerThread_exitsTwo() {
+    CliRun load = cairn("bench", "--rate", "1000");
+    assertThat(load.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(load.err()).contains("--rate applies to --latency-during-checkpoint");
+
+    CliRun tooSlow =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--rate", "1", "--threads", "2");
+    assertThat(tooSlow.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(tooSlow.err()).contains("rate must give each thread a put a second at least");
+  }
+
   @Test
   void bench_latencyDuringCheckpointWithoutDir_orWithCount_exitsTwo() {
     CliRun noDir = cairn("bench", "--latency-during-checkpoint");

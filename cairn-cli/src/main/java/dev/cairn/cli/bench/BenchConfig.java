@@ -34,6 +34,8 @@ import java.util.Locale;
  * @param warmupValues values each store of the load workload puts and reads back in a throwaway
  *     store of its own kind before its timed run, so that JIT compilation is not timed (0: none;
  *     at most a tenth of n)
+ * @param putRate with {@code --latency-during-checkpoint}: puts a second, all threads together,
+ *     each timed from when it was due; 0 for as fast as possible
  */
 public record BenchConfig(
     int n,
@@ -52,7 +54,8 @@ public record BenchConfig(
     Duration latencyDuringCheckpoint,
     long logFileBytes,
     boolean hugePages,
-    int warmupValues) {
+    int warmupValues,
+    int putRate) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -93,6 +96,17 @@ public record BenchConfig(
     if (stores == null || stores.isEmpty()) {
       throw new IllegalArgumentException(
           "stores must name at least one of: pile, mapped, map, rocksdb");
+    }
+    if (putRate < 0) {
+      throw new IllegalArgumentException("rate must not be negative: rate=" + putRate);
+    }
+    if (putRate > 0 && latencyDuringCheckpoint == null) {
+      throw new IllegalArgumentException("--rate applies to --latency-during-checkpoint");
+    }
+    if (putRate > 0 && putRate < threads) {
+      throw new IllegalArgumentException(
+          "rate must give each thread a put a second at least: rate=" + putRate + " threads="
+              + threads);
     }
     if (warmupValues < 0) {
       throw new IllegalArgumentException("warmup must not be negative: warmup=" + warmupValues);
@@ -162,7 +176,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0, false, 0);
+        reopen, dropCaches, commits, null, null, 0, false, 0, 0);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -175,7 +189,7 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0, false, 0);
+        false, false, null, null, null, 0, false, 0, 0);
   }
 
   /** Sets on {@code builder} what the run chose: the log file size, huge pages. */

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
@@ -40,13 +41,23 @@ import org.HdrHistogram.Histogram;
  * finish. Values come from the run's {@link ValueSource} (default: 32-character strings); the
  * pointers are dropped, as in {@link CommitBench}.
  *
- * <p><b>Coordinated omission.</b> Each thread puts in a closed loop: while a put is stalled (say
- * behind a checkpoint that holds every stripe lock), the puts that would have been made meanwhile
- * are never made, so the stall counts once among millions of fast puts and the plain percentiles
- * hide it; the rate shows it instead. The {@code ...Corrected} percentiles add those missing
- * samples back (HdrHistogram's {@code copyCorrectedForCoordinatedOmission}), taking as the
- * intended interval between one thread's puts the baseline's mean: they are the latencies a
- * writer issuing puts at the baseline's rate would see.
+ * <p><b>Paced ({@code --rate R}).</b> Each thread then puts at R/T a second: put k of a thread is
+ * due at the phase's start plus k intervals, the thread parks until then if it is early, and the
+ * put's latency runs from when it was due, not from when it began. A stall therefore counts
+ * against every put queued behind it (no coordinated omission, so no correction is reported),
+ * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
+ * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
+ * latency a caller issuing puts at that rate would see. At a rate well under the machine's, the
+ * log's flusher and the checkpointer find a core free, which a saturating loop on two cores
+ * never leaves them.
+ *
+ * <p><b>Coordinated omission.</b> Unpaced, each thread puts in a closed loop: while a put is
+ * stalled (say behind a checkpoint that holds every stripe lock), the puts that would have been
+ * made meanwhile are never made, so the stall counts once among millions of fast puts and the plain
+ * percentiles hide it; the rate shows it instead. The {@code ...Corrected} percentiles add those
+ * missing samples back (HdrHistogram's {@code copyCorrectedForCoordinatedOmission}), taking as the
+ * intended interval between one thread's puts the baseline's mean: they are the latencies a writer
+ * issuing puts at the baseline's rate would see.
  *
  * <p><b>Bounded memory.</b> Puts that run for a minute would fill the machine, so each pile gets a
  * budget of a quarter of the physical memory; a put refused for it ends that thread's phase early,
@@ -126,6 +137,10 @@ final class CheckpointLatencyBench {
             .put(Metric.BASELINE_P99_US, percentileMicros(baseline, 99))
             .put(Metric.BASELINE_P999_US, percentileMicros(baseline, 99.9))
             .put(Metric.BASELINE_MAX_US, baseline.latencies().getMaxValue() / 1e3);
+    if (config.putRate() > 0) { // paced: latencies already run from when each put was due
+      addCheckpointFigures(result, checkpointing);
+      return new BenchReport(config, List.of(result), new MachineFigures());
+    }
     // one thread's mean time between puts in the baseline: the pace a stalled writer falls behind
     long intervalNanos =
         Math.max(
@@ -141,6 +156,11 @@ final class CheckpointLatencyBench {
         .put(
             Metric.BASELINE_P999_CORRECTED_US,
             correctedBaseline.getValueAtPercentile(99.9) / 1e3);
+    addCheckpointFigures(result, checkpointing);
+    return new BenchReport(config, List.of(result), new MachineFigures());
+  }
+
+  private static void addCheckpointFigures(StoreResult result, Phase checkpointing) {
     if (checkpointing.checkpoints() > 0) {
       result
           .put(
@@ -148,7 +168,6 @@ final class CheckpointLatencyBench {
               checkpointing.checkpointNanos() / 1e6 / checkpointing.checkpoints())
           .put(Metric.CHECKPOINT_MAX_MS, checkpointing.checkpointMaxNanos() / 1e6);
     }
-    return new BenchReport(config, List.of(result), new MachineFigures());
   }
 
   private static double percentileMicros(Phase phase, double percentile) {
@@ -212,8 +231,8 @@ final class CheckpointLatencyBench {
                     try {
                       start.await();
                       puts[thread] =
-                          putLoop(pile, thread, deadline[0], latencies[thread], failed,
-                              budgetReached);
+                          putLoop(pile, thread, deadline[0] - duration.toNanos(), deadline[0],
+                              latencies[thread], failed, budgetReached);
                     } catch (Throwable e) {
                       failures[thread] = e;
                       failed.set(true);
@@ -277,21 +296,35 @@ final class CheckpointLatencyBench {
 
   /**
    * One thread's puts until {@code deadlineNanos}, another thread's failure, or the memory
-   * budget. Returns how many it made.
+   * budget, as fast as it can or, paced, each at its due time from {@code startNanos}. Returns
+   * how many it made.
    */
   private long putLoop(
       Pile pile,
       int thread,
+      long startNanos,
       long deadlineNanos,
       Histogram latencies,
       AtomicBoolean failed,
       AtomicBoolean budgetReached) {
     int threads = config.threads();
+    double intervalNanos = config.putRate() == 0 ? 0 : 1e9 * threads / config.putRate();
     long sequence = 0;
     while (!failed.get()) {
       // interleave the threads over the pool, so that they put different values
       Object value = values.value((int) (sequence * threads + thread));
       long begin = System.nanoTime();
+      if (intervalNanos > 0) {
+        long due = startNanos + (long) (sequence * intervalNanos);
+        while (begin < due) {
+          LockSupport.parkNanos(due - begin);
+          begin = System.nanoTime();
+        }
+        begin = due; // timed from when it was due: lateness counts, whoever caused it
+        if (due >= deadlineNanos) {
+          break;
+        }
+      }
       try {
         pile.put(value);
       } catch (PileFullException full) {

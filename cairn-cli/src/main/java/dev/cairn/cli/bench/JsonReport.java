@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
  * run measured them or skipped a store. {@code "workload"} is {@code load}, {@code commits},
  * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
- * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"}, and
+ * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"} (and
+ * {@code "rate"} when paced), and
  * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
  * {@code person} values, whose size is their encoding's. A load run has {@code "warmup"} after
  * {@code "getOrder"}: the values each store put in a throwaway store before its timed run ({@code
@@ -62,6 +63,9 @@ public final class JsonReport {
     }
     if (config.latencyDuringCheckpoint() != null) {
       json.field("seconds", config.latencyDuringCheckpoint().toSeconds());
+      if (config.putRate() > 0) {
+        json.field("rate", config.putRate());
+      }
     }
     if (config.recovery() != null) {
       json.field("recoveryLogTargetBytes", config.recovery().logBytes());
