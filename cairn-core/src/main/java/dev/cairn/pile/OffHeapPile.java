@@ -1132,15 +1132,6 @@ final class OffHeapPile implements Pile {
         largest = Math.max(largest, usable);
       }
     }
-    if (store != null) { // emptied, held until the next checkpoint frees them
-      for (long bytes : store.retiredSegmentBytes()) {
-        long usable = bytes - SEGMENT_HEADER_BYTES;
-        segmentsHeld++;
-        capacity += bytes;
-        free += usable;
-        pieces += usable;
-      }
-    }
     double availability = free == 0 ? 1.0 : (double) pieces / free;
     return new PileStats(
         objects, links, segmentsHeld, capacity, allocated, utilized, capacity - utilized - free,

@@ -696,14 +696,10 @@ final class PersistentStore {
    */
   static final int RETIRED_SEGMENTS_TRIGGER = 16;
 
-  /** The sizes of the segments retired since the last checkpoint took them. */
-  long[] retiredSegmentBytes() {
+  /** Segments retired since the last checkpoint took them: emptied, not yet released. */
+  int retiredSegmentCount() {
     synchronized (retired) {
-      long[] sizes = new long[retired.size()];
-      for (int i = 0; i < sizes.length; i++) {
-        sizes[i] = retired.get(i).sizeBytes();
-      }
-      return sizes;
+      return retired.size();
     }
   }
 

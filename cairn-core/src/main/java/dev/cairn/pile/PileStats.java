@@ -6,8 +6,9 @@ package dev.cairn.pile;
  * @param objectCount live user values
  * @param linkCount values that moved on update and are reached through a link from their
  *     original block
- * @param segmentCount native segments held; in a persistent pile, those emptied since the last
- *     checkpoint too, which hold their memory until it (they count as free and capacity)
+ * @param segmentCount native segments held. A persistent pile's segments emptied since its last
+ *     checkpoint are not counted: they hold their memory until the next checkpoint releases them
+ *     (so that a clean close and reopen shows the same figures)
  * @param capacityBytes bytes of all segments held (what the pile takes from the OS)
  * @param allocatedBytes bytes of all live blocks, headers and link targets included
  * @param utilizedBytes payload bytes of all live values (what the caller stored)
