@@ -1205,14 +1205,6 @@ final class OffHeapPile implements Pile {
     }
   }
 
-  /**
-   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
-   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
-   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
-   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
-   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
-   * unseals.
-   */
   /** Tags a stripe takes from the pile's clock at a time: one shared write per 1024 puts. */
   static final int TAG_CHUNK = 1024;
 
@@ -1226,6 +1218,24 @@ final class OffHeapPile implements Pile {
     tagClock.accumulateAndGet(clock, Math::max);
   }
 
+  /**
+   * After a crash: moves the tag clock half the tag space on. Writes in the loss window (not
+   * yet durable when the process died) handed out pointers whose blocks recovery dropped, and
+   * their stripes' clocks went back with them; an application that kept such a pointer
+   * elsewhere would otherwise meet the same tag at the same address on the next allocations.
+   */
+  void skipTagsAfterCrash() {
+    tagClock.addAndGet(1L << (Pointers.TAG_BITS - 1));
+  }
+
+  /**
+   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
+   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
+   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
+   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
+   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
+   * unseals.
+   */
   int seal(int tag, long address) {
     return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
   }

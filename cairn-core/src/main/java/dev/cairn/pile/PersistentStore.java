@@ -376,6 +376,9 @@ final class PersistentStore {
     }
     unfinishedTransactions = unfinished.size();
     unfinished.clear();
+    if (!state.cleanShutdown()) {
+      pile.skipTagsAfterCrash(); // after the replay restored every stripe's clock
+    }
     if (records > 0 || !state.cleanShutdown()) {
       if (logging) {
         // the log, forced by its open, holds the recovered state: the checkpoint that makes
