@@ -323,8 +323,8 @@ final class BenchCommand implements Callable<Integer> {
       description =
           "With --latency-during-checkpoint: put at this many puts a second, all threads"
               + " together, each put timed from when it was due (so a stall also counts against"
-              + " the puts queued behind it), instead of as fast as possible. Latency at a rate"
-              + " the machine sustains, with cores to spare for the log and checkpoints.")
+              + " the puts queued behind it), instead of as fast as possible: latency at a load"
+              + " the machine sustains, not at saturation.")
   private Integer rate;
 
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")

@@ -47,9 +47,9 @@ import org.HdrHistogram.Histogram;
  * against every put queued behind it (no coordinated omission, so no correction is reported),
  * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
  * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
- * latency a caller issuing puts at that rate would see. At a rate well under the machine's, the
- * log's flusher and the checkpointer find a core free, which a saturating loop on two cores
- * never leaves them.
+ * latency a caller issuing puts at that rate would see. Below the machine's rate, the log's
+ * flusher and the checkpointer can find a core, which a saturating loop on two cores never
+ * leaves them (docs/BENCHMARKS.md has what that does and does not change).
  *
  * <p><b>Coordinated omission.</b> Unpaced, each thread puts in a closed loop: while a put is
  * stalled (say behind a checkpoint that holds every stripe lock), the puts that would have been
