@@ -54,8 +54,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Pointer safety: a block's header must be live, not a link target, carry the pointer's tag,
  * and lie wholly inside its segment. A deleted block's header is stamped free at once. A
  * stale pointer goes undetected only if its address is reused by a block with the same
- * 23-bit tag; tags come from a per-stripe counter, so that needs an exact multiple of 2^23
- * (8,388,608) allocations in that stripe between the two.
+ * 23-bit tag; tags come from one clock per pile (Stripe.nextTag), so that needs an exact
+ * multiple of 2^23 (8,388,608) allocations in the pile between the two.
  *
  * Moves: an update that no longer fits allocates a target block (marked T), writes the value
  * there, and only then turns the original block into a link holding the target's pointer;
