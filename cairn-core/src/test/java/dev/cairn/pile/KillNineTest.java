@@ -313,7 +313,7 @@ class KillNineTest {
                 live.get(pointer)));
       }
       putsInFlight.remove(opId);
-      // A deleted pointer may come back only after 2^23 allocations in its stripe (tag
+      // A deleted pointer may come back only after 2^23 allocations in the pile (tag
       // wrap-around); then it is simply live again.
       deleted.remove(pointer);
       live.put(pointer, opId);
