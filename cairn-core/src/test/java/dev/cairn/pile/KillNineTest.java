@@ -376,7 +376,14 @@ class KillNineTest {
       }
     }
 
-    /** Every pointer whose delete was acknowledged stays stale. */
+    /**
+     * Every pointer whose delete was acknowledged stays stale. The odds this can fail on a
+     * correct pile: each recovery skips the tag clock by a random 2^21 to 3 * 2^21 (so that
+     * pointers of lost puts stay stale), so a block allocated after a crash at a deleted
+     * pointer's address has its tag by a 1 in 2^23 chance; over a 200-cycle soak (about 120K
+     * deleted pointers, a few reuses of each address) that is a few percent. A failure here
+     * whose pointer reads a whole, valid value of another op is that; anything else is a bug.
+     */
     void checkDeleted(Pile pile, String label) {
       for (long pointer : deleted) {
         try {
