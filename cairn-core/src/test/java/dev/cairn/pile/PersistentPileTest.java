@@ -58,7 +58,7 @@ class PersistentPileTest {
   /**
    * Segments emptied by deletes wait for a checkpoint before their memory and index are free;
    * deletes write little log, so the log's own trigger could be far off. Enough of them must
-   * start a checkpoint by themselves.
+   * start a checkpoint by themselves, so that no more than that many ever wait.
    */
   @Test
   void segmentsEmptiedByDeletes_areFreedByACheckpointTheyStart() throws Exception {
@@ -75,11 +75,14 @@ class PersistentPileTest {
         pile.delete(pointer);
       }
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-      while (store.retiredSegmentCount() > 0 && System.nanoTime() < deadline) {
+      // each time 16 are pending, a checkpoint takes them; fewer than 16 may wait for a later one
+      while (store.retiredSegmentCount() >= PersistentStore.RETIRED_SEGMENTS_TRIGGER
+          && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
       assertThat(grown).isGreaterThan(2L * PersistentStore.RETIRED_SEGMENTS_TRIGGER);
-      assertThat(store.retiredSegmentCount()).as("segments emptied, not yet released").isZero();
+      assertThat(store.retiredSegmentCount()).as("segments emptied, not yet released")
+          .isLessThan(PersistentStore.RETIRED_SEGMENTS_TRIGGER);
       assertThat(pile.stats().segmentCount()).as("segments left after the deletes").isOne();
     }
   }
