@@ -1131,9 +1131,9 @@ public final class WriteAheadLog implements AutoCloseable {
       return;
     }
     if (idle) {
-      // a backstop, not the mechanism: wakers unpark an idle flusher, but a CI run once found
-      // it parked idle while a committer waited on a sync it had asked for (a lost wake-up not
-      // yet explained); waking every 20 ms bounds such a loss at that, for little idle work
+      // a backstop, not the mechanism: wakers unpark an idle flusher, but a build once found it
+      // parked idle while a committer waited on a sync it had asked for (see hasWork); waking
+      // every 20 ms bounds any such loss at that, for little idle work
       LockSupport.parkNanos(this, IDLE_BACKSTOP_NANOS);
     } else if (timeout > 0) {
       LockSupport.parkNanos(this, timeout);
@@ -1141,7 +1141,12 @@ public final class WriteAheadLog implements AutoCloseable {
     flusherState = RUNNING;
   }
 
-  private boolean hasWork(long scanned) {
+  private boolean hasWork(long scannedByFlusher) {
+    // An inline committer may have written (and zeroed in the ring) past what this flusher
+    // scanned: looking for a published record at the flusher's own stale position would read
+    // a zeroed Type byte, miss a record appended since at the written end, and park idle while
+    // its committer waits for a sync (the hang a fresh-clone build once met)
+    long scanned = Math.max(scannedByFlusher, written);
     long word = (long) RESERVED.getVolatile(this);
     boolean closing = (word & CLOSED) != 0;
     long reservedLsn = word & ~FLAGS;
