@@ -1,6 +1,7 @@
 package dev.cairn.cli.bench;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,7 +177,7 @@ public final class BenchRunner {
     try {
       if (config.persistentPile(kind)) {
         directory = config.storeDirectory(kind).resolveSibling(BenchDirectory.warmUpDirectoryName(kind));
-        if (java.nio.file.Files.exists(directory)) {
+        if (Files.exists(directory)) {
           BenchDirectory.deleteTree(directory); // left by a run that was killed
         }
         store = PileStore.open(directory, config);
