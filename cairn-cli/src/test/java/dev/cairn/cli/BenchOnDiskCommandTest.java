@@ -94,6 +94,20 @@ class BenchOnDiskCommandTest {
         .contains("\"fsyncMicros\": ", "\"commits\": 200", "\"commitsPerSec\": ")
         .contains("\"commitP50Us\": ", "\"commitP99Us\": ", "\"commitP999Us\": ")
         .contains("\"commitMaxUs\": ");
+    // each store warmed up first, in a throwaway store that is gone, and uncounted above
+    assertThat(run.out()).contains("\"warmupCount\": 200");
+    assertThat(directory.resolve("pile-warmup")).doesNotExist();
+    assertThat(directory.resolve("pile")).exists();
+  }
+
+  @Test
+  void bench_commitsWithoutWarmUp_saySo() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "50",
+            "--warmup", "0", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"warmupCount\": 0", "\"commits\": 50");
   }
 
   @Test

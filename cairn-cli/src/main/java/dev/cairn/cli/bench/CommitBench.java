@@ -26,6 +26,13 @@ import org.HdrHistogram.Histogram;
  * <p><b>Values</b> are byte[]s from a {@link ValueSource} of kind bytes, the same for every store
  * (a string value would cost the pile an encoding that RocksDB, given bytes, would not pay).
  *
+ * <p><b>Warm-up.</b> Before its timed run, each store commits the same way into a throwaway store of
+ * its own kind ({@code DIR/<store>-warmup}, deleted afterwards) for {@link #warmUpPlan}: two
+ * seconds, or at most {@value #WARM_UP_MAX_COUNT} commits of a run by count. Without it the pile's
+ * first second ran interpreted and compiling (JFR: nearly two thirds of the commits that waited
+ * more than 2 ms fell in that second), a cost RocksDB's native code does not pay, and the put
+ * load's runs warm up the same way ({@code --warmup}). {@code --warmup 0} turns it off.
+ *
  * <p><b>No progress bar</b>: a run lasts seconds, and a commit's latency is what is measured; a
  * bar's redraws would be one more thread competing for two cores.
  */
@@ -34,6 +41,9 @@ final class CommitBench {
   private static final long MAX_RECORDED_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   private static final Duration FSYNC_PROBE_TIME = Duration.ofSeconds(1);
+
+  static final Duration WARM_UP_TIME = Duration.ofSeconds(2);
+  static final long WARM_UP_MAX_COUNT = 10_000;
 
   private final BenchConfig config;
   private final Consumer<String> notices;
@@ -58,8 +68,14 @@ final class CommitBench {
     try {
       machine.fsyncMicros(FsyncProbe.medianMicros(config.directory(), FSYNC_PROBE_TIME));
       for (StoreKind kind : config.stores()) {
-        try (CommitStore store = open(kind)) {
-          results.add(measure(kind, store));
+        try {
+          CommitPlan warmUp = warmUpPlan(config);
+          if (warmUp != null) {
+            warmUp(kind, warmUp);
+          }
+          try (CommitStore store = open(kind, config.storeDirectory(kind))) {
+            results.add(measure(kind, store, config.commits()));
+          }
         } catch (StoreUnavailableException e) {
           notices.accept(kind.label() + " skipped: " + e.getMessage());
           machine.skip(kind, e.getMessage());
@@ -72,8 +88,30 @@ final class CommitBench {
     return new BenchReport(config, results, machine);
   }
 
-  private CommitStore open(StoreKind kind) throws IOException, StoreUnavailableException {
-    Path directory = config.storeDirectory(kind);
+  /** The warm-up of a run (see the class comment), or null if {@code --warmup 0}. */
+  static CommitPlan warmUpPlan(BenchConfig config) {
+    CommitPlan plan = config.commits();
+    if (config.warmupValues() == 0) {
+      return null;
+    }
+    if (plan.byCount()) {
+      return CommitPlan.forCount(Math.min(plan.count(), WARM_UP_MAX_COUNT));
+    }
+    return new CommitPlan(
+        plan.duration().compareTo(WARM_UP_TIME) < 0 ? plan.duration() : WARM_UP_TIME, 0);
+  }
+
+  private void warmUp(StoreKind kind, CommitPlan plan)
+      throws IOException, StoreUnavailableException, InterruptedException {
+    Path directory = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind));
+    try (CommitStore store = open(kind, directory)) {
+      measure(kind, store, plan);
+    }
+    BenchDirectory.deleteTree(directory);
+  }
+
+  private CommitStore open(StoreKind kind, Path directory)
+      throws IOException, StoreUnavailableException {
     return switch (kind) {
       case PILE -> PileCommitStore.open(directory);
       case ROCKSDB -> {
@@ -89,9 +127,9 @@ final class CommitBench {
     };
   }
 
-  private StoreResult measure(StoreKind kind, CommitStore store) throws InterruptedException {
+  private StoreResult measure(StoreKind kind, CommitStore store, CommitPlan plan)
+      throws InterruptedException {
     int threads = config.threads();
-    CommitPlan plan = config.commits();
     CountDownLatch ready = new CountDownLatch(threads);
     CountDownLatch start = new CountDownLatch(1);
     Histogram[] latencies = new Histogram[threads];

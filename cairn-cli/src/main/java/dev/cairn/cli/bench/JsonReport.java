@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
  * run measured them or skipped a store. {@code "workload"} is {@code load}, {@code commits},
  * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
- * "seconds"} or {@code "count"}, {@code --latency-during-checkpoint} runs {@code "seconds"} (and
+ * "seconds"} and {@code "warmupSeconds"}, or {@code "count"} and {@code "warmupCount"} (the
+ * commits each store made in a throwaway store first; 0 with {@code --warmup 0}), {@code --latency-during-checkpoint} runs {@code "seconds"} (and
  * {@code "rate"} when paced), and
  * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
  * {@code person} values, whose size is their encoding's. A load run has {@code "warmup"} after
@@ -57,9 +58,12 @@ public final class JsonReport {
     CommitPlan commits = config.commits();
     json.field("workload", config.workload().label());
     if (commits != null && commits.byCount()) {
-      json.field("count", commits.count());
+      CommitPlan warmUp = CommitBench.warmUpPlan(config);
+      json.field("count", commits.count()).field("warmupCount", warmUp == null ? 0 : warmUp.count());
     } else if (commits != null) {
-      json.field("seconds", commits.duration().toSeconds());
+      CommitPlan warmUp = CommitBench.warmUpPlan(config);
+      json.field("seconds", commits.duration().toSeconds())
+          .field("warmupSeconds", warmUp == null ? 0 : warmUp.duration().toSeconds());
     }
     if (config.latencyDuringCheckpoint() != null) {
       json.field("seconds", config.latencyDuringCheckpoint().toSeconds());

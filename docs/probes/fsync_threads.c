@@ -1,0 +1,77 @@
+/*
+ * How many fdatasync calls a second this disk completes when T threads each write 64 bytes at
+ * their own offset of one preallocated file and force it, in a loop, for three seconds. It tells
+ * whether overlapping a write-ahead log's forces can pay: if two threads complete twice as many
+ * forces as one, a second force may start while the first runs.
+ *
+ *   gcc -O2 -pthread docs/probes/fsync_threads.c -o /tmp/fsync_threads
+ *   for t in 1 2 4; do /tmp/fsync_threads $t /tmp/fsync-probe.dat; done; rm /tmp/fsync-probe.dat
+ *
+ * Results are in docs/BENCHMARKS.md ("Synchronous commits").
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define FILE_BYTES (64L << 20)
+#define SECONDS 3
+
+static int fd;
+static atomic_long next_offset;
+static atomic_long forces;
+static atomic_int stop;
+
+static void *force_loop(void *unused) {
+  char record[64] = {1};
+  (void) unused;
+  while (!atomic_load(&stop)) {
+    long offset = atomic_fetch_add(&next_offset, sizeof record) % FILE_BYTES;
+    if (pwrite(fd, record, sizeof record, offset) != sizeof record || fdatasync(fd) != 0) {
+      perror("write or fdatasync");
+      exit(1);
+    }
+    atomic_fetch_add(&forces, 1);
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s THREADS FILE\n", argv[0]);
+    return 2;
+  }
+  int threads = atoi(argv[1]);
+  if (threads < 1 || threads > 64) {
+    fprintf(stderr, "THREADS must be in [1, 64]\n");
+    return 2;
+  }
+  fd = open(argv[2], O_RDWR | O_CREAT, 0644);
+  if (fd < 0) {
+    perror(argv[2]);
+    return 1;
+  }
+  /* zeros, really written: later forces then have no block allocation to journal */
+  static char zeros[1 << 16];
+  for (long at = 0; at < FILE_BYTES; at += sizeof zeros) {
+    if (pwrite(fd, zeros, sizeof zeros, at) != sizeof zeros) {
+      perror("preallocate");
+      return 1;
+    }
+  }
+  fsync(fd);
+  pthread_t workers[64];
+  for (int i = 0; i < threads; i++) {
+    pthread_create(&workers[i], NULL, force_loop, NULL);
+  }
+  sleep(SECONDS);
+  atomic_store(&stop, 1);
+  for (int i = 0; i < threads; i++) {
+    pthread_join(workers[i], NULL);
+  }
+  printf("threads %d: %ld fdatasyncs/s\n", threads, atomic_load(&forces) / SECONDS);
+  close(fd);
+  return 0;
+}
