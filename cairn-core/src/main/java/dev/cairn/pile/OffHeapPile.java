@@ -1210,7 +1210,16 @@ final class OffHeapPile implements Pile {
 
   /** The start of the next chunk of tags for a stripe ({@link Stripe#nextTag}). */
   long takeTagChunk() {
-    return tagClock.getAndAdd(TAG_CHUNK);
+    long start = tagClock.getAndAdd(TAG_CHUNK);
+    if (store != null) {
+      store.tagsTaken(start + TAG_CHUNK); // a persistent pile reserves tags durably first
+    }
+    return start;
+  }
+
+  /** The next value the tag clock hands out. */
+  long tagClock() {
+    return tagClock.get();
   }
 
   /** Moves the tag clock to at least {@code clock}: a restored stripe's clock. */
@@ -1219,7 +1228,8 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * After a crash: moves the tag clock on by a random 2^21 to 3 * 2^21. Writes in the loss
+   * After a crash, for a pile whose superblock records no tag bound (written by an earlier
+   * build; see PersistentStore.tagsTaken): moves the tag clock on by a random 2^21 to 3 * 2^21. Writes in the loss
    * window (not yet durable when the process died) handed out pointers whose blocks recovery
    * dropped, and their stripes' clocks went back with them; an application that kept such a
    * pointer elsewhere would otherwise meet the same tag at the same address on the next

@@ -116,6 +116,12 @@ final class PersistentStore {
       new java.util.concurrent.ConcurrentHashMap<>();
   private long logEndLsn;
   private Superblock.State openedState;
+  // the tag bound (see reserveTags): what the next superblock write records, guarded by the
+  // superblock's monitor; and what the durable superblock records
+  private long tagBound;
+  private volatile long durableTagBound;
+  private final java.util.concurrent.atomic.AtomicReference<Thread> tagReserver =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   /**
    * What opening found.
@@ -376,8 +382,21 @@ final class PersistentStore {
     }
     unfinishedTransactions = unfinished.size();
     unfinished.clear();
+    long bound = Geometry.tagBoundOf(superblock.file(), state.payload());
+    synchronized (superblock) {
+      tagBound = bound;
+      durableTagBound = bound;
+    }
     if (!state.cleanShutdown()) {
-      pile.skipTagsAfterCrash(); // after the replay restored every stripe's clock
+      // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
+      // up to the clock at the crash, which only the bound covers
+      if (bound > 0) {
+        pile.tagClockAtLeast(bound);
+      } else {
+        pile.skipTagsAfterCrash(); // a file of an earlier build, which recorded no bound
+      }
+      long wanted = pile.tagClock() + TAG_RESERVATION;
+      OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted));
     }
     if (records > 0 || !state.cleanShutdown()) {
       if (logging) {
@@ -551,6 +570,105 @@ final class PersistentStore {
     threadReservation.get()[0] += need;
   }
 
+  // =========================================================================================
+  // the tag bound
+
+  /**
+   * How far a tag reservation reaches past the clock: a crash wastes at most this many of the
+   * 2^23 tags (6%), and a pile that puts ten million values a second writes its superblock
+   * about forty times a second for it, on a thread of its own.
+   */
+  static final long TAG_RESERVATION = 1L << 19;
+
+  /**
+   * The pile's tag clock is about to hand out values below {@code end} (OffHeapPile.takeTagChunk,
+   * under a stripe lock). Returns at once while the durable bound covers them with half a
+   * reservation to spare; past that, a thread of its own raises the bound; and a caller that
+   * has caught up with the bound writes it before going on, so no tag is ever handed out
+   * unless the superblock records a bound above it.
+   *
+   * <p>Why: after a crash the clock restarts at the bound, past every tag handed out before,
+   * including those of puts the crash lost, whose pointers a caller may have kept. Without it
+   * such a pointer would meet its own tag at its own address again after the next few puts.
+   *
+   * @throws DurabilityFailedException if the superblock could not be written (the pile fails)
+   */
+  void tagsTaken(long end) {
+    long durable = durableTagBound;
+    if (end + TAG_RESERVATION / 2 <= durable) {
+      return;
+    }
+    long wanted = end + TAG_RESERVATION;
+    if (end <= durable) {
+      reserveTagsInBackground(wanted);
+      return;
+    }
+    OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted));
+  }
+
+  private void reserveTagsInBackground(long wanted) {
+    if (closing || tagReserver.get() != null) {
+      return;
+    }
+    Thread thread = Thread.ofPlatform().daemon().name("cairn-tag-reservation " + directory)
+        .unstarted(() -> {
+          try {
+            reserveTags(wanted);
+          } catch (RuntimeException e) {
+            fail(e); // a writer that catches up with the bound meets the failure itself
+          } finally {
+            tagReserver.set(null);
+          }
+        });
+    if (tagReserver.compareAndSet(null, thread)) {
+      thread.start();
+    }
+  }
+
+  /** Makes the superblock record a tag bound of at least {@code wanted}, durably. */
+  private void reserveTags(long wanted) {
+    synchronized (superblock) {
+      if (durableTagBound >= wanted) {
+        return;
+      }
+      raiseTagBound(wanted);
+      Superblock.State current = superblock.current();
+      try {
+        writeSuperblock(current.checkpointLsn(), current.cleanShutdown(), current.payload());
+      } catch (RuntimeException e) {
+        fail(e);
+        throw e;
+      }
+    }
+  }
+
+  private void raiseTagBound(long wanted) {
+    synchronized (superblock) {
+      tagBound = Math.max(tagBound, Math.min(wanted, Stripe.MAX_TAG_CLOCK));
+    }
+  }
+
+  /**
+   * Every superblock write goes through here: it records the tag bound as of the write, so that
+   * the durable bound never goes back (a checkpoint that built its payload before a reservation
+   * still writes the reservation's bound).
+   */
+  private void writeSuperblock(long checkpointLsn, boolean clean, byte[] payload) {
+    synchronized (superblock) {
+      long bound = tagBound;
+      superblock.write(checkpointLsn, clean, Geometry.withTagBound(payload, bound));
+      durableTagBound = bound;
+    }
+  }
+
+  /** Waits for a tag reservation under way (before the superblock closes). */
+  private void awaitTagReserver() {
+    Thread thread = tagReserver.get();
+    if (thread != null && thread != Thread.currentThread()) {
+      OwnThread.joinUninterruptibly(thread);
+    }
+  }
+
   /**
    * Clears the superblock's clean flag before the first write after a clean reopen, so that
    * a crash from here on is not reported as a clean close.
@@ -561,7 +679,8 @@ final class PersistentStore {
       try {
         if (!inUseMarked) {
           Superblock.State current = superblock.current();
-          superblock.write(current.checkpointLsn(), false, geometry.encode());
+          raiseTagBound(pile.tagClock() + TAG_RESERVATION); // the same write reserves tags
+          writeSuperblock(current.checkpointLsn(), false, geometry.encode());
           inUseMarked = true;
         }
       } catch (RuntimeException e) {
@@ -821,13 +940,13 @@ final class PersistentStore {
         // nothing could repair a crash from here on, so the superblock says so meanwhile.
         inPlace = true;
         if (quiesce && image.anyDirty()) {
-          superblock.write(superblock.current().checkpointLsn(), false,
+          writeSuperblock(superblock.current().checkpointLsn(), false,
               withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
           segmentWriter().write(image.segment(i), image.owner(i));
         }
-        superblock.write(checkpointLsn, clean, next.encode());
+        writeSuperblock(checkpointLsn, clean, next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints++;
@@ -917,6 +1036,7 @@ final class PersistentStore {
     synchronized (signal) {
       signal.notifyAll();
     }
+    awaitTagReserver();
     Thread thread = checkpointer;
     if (thread != null && thread != Thread.currentThread()) {
       // an interrupted closer must still wait: the files close after this

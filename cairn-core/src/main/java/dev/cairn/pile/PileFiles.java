@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -167,8 +168,12 @@ final class PileFiles {
    *
    * <pre>
    * Geometry --> Version:u32, Stripes:u32, SegmentBytes:u64, TagKey:u64,
-   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Zero:u32, CheckpointMillis:u64
+   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Zero:u32, CheckpointMillis:u64,
+   *              [TagBound:u64]
    * </pre>
+   *
+   * <p>{@code TagBound} is not part of the record: the store adds it to every payload it writes
+   * ({@link #withTagBound}), and files of earlier builds end before it (read as 0, "none").
    */
   record Geometry(
       int stripes, long segmentBytes, long tagKey, int metaSlot, int metaLength, int metaCrc,
@@ -214,6 +219,33 @@ final class PileFiles {
 
     Geometry withMeta(int slot, int length, int crc, long millis) {
       return new Geometry(stripes, segmentBytes, tagKey, slot, length, crc, millis);
+    }
+
+    /** Where the optional TagBound field lives in the payload. */
+    static final int TAG_BOUND_OFFSET = BYTES;
+
+    /**
+     * {@code payload} (a superblock payload) with its TagBound set to {@code bound}: every tag
+     * clock value the pile has handed out is below it. A payload of an earlier build is
+     * lengthened to hold it.
+     */
+    static byte[] withTagBound(byte[] payload, long bound) {
+      byte[] out = Arrays.copyOf(payload, Math.max(payload.length, TAG_BOUND_OFFSET + 8));
+      MemorySegment.ofArray(out).set(Journal.U64, TAG_BOUND_OFFSET, bound);
+      return out;
+    }
+
+    /** The TagBound of a superblock payload; 0 if it has none (a file of an earlier build). */
+    static long tagBoundOf(Path file, byte[] payload) {
+      if (payload.length < TAG_BOUND_OFFSET + 8) {
+        return 0;
+      }
+      long bound = MemorySegment.ofArray(payload).get(Journal.U64, TAG_BOUND_OFFSET);
+      if (bound < 0 || bound > Stripe.MAX_TAG_CLOCK) {
+        throw new CorruptFileException(file, 40 + TAG_BOUND_OFFSET,
+            "superblock payload has an invalid tag bound: " + bound);
+      }
+      return bound;
     }
   }
 

@@ -378,11 +378,13 @@ class KillNineTest {
 
     /**
      * Every pointer whose delete was acknowledged stays stale. The odds this can fail on a
-     * correct pile: each recovery skips the tag clock by a random 2^21 to 3 * 2^21 (so that
-     * pointers of lost puts stay stale), so a block allocated after a crash at a deleted
-     * pointer's address has its tag by a 1 in 2^23 chance; over a 200-cycle soak (about 120K
-     * deleted pointers, a few reuses of each address) that is a few percent. A failure here
-     * whose pointer reads a whole, valid value of another op is that; anything else is a bug.
+     * correct pile: each recovery moves the tag clock to the superblock's tag bound (so that
+     * pointers of lost puts stay stale), up to 2^19 past the last tag handed out, so a 200-cycle
+     * soak runs the clock round the 2^23 tags about a dozen times on crashes alone. Once it has
+     * come round, a block allocated at a deleted pointer's address has its tag by a 1 in 2^23
+     * chance; over the soak (about 120K deleted pointers, a few reuses of each address) that is
+     * a few percent at most. A failure here whose pointer reads a whole, valid value of another
+     * op is that; anything else is a bug.
      */
     void checkDeleted(Pile pile, String label) {
       for (long pointer : deleted) {
