@@ -94,6 +94,8 @@ public final class SimulatedDisk implements FileLayer {
   private Path failForceOf;
   private boolean failForceArmed;
   private long forceFailureSeed;
+  private Path failWritesOf;
+  private int writesBeforeFailing;
 
   public SimulatedDisk() {
     directories.add(root());
@@ -199,6 +201,16 @@ public final class SimulatedDisk implements FileLayer {
 
   public synchronized void failWritesWithNoSpace(boolean fail) {
     this.writesFailWithNoSpace = fail;
+  }
+
+  /**
+   * Writes to {@code file} fail with "No space left on device" (as overwrites can on a
+   * copy-on-write file system) once {@code succeeding} more of them have succeeded, until this
+   * is called again; a null file stops it.
+   */
+  public synchronized void failWritesOf(Path file, int succeeding) {
+    this.failWritesOf = file == null ? null : normalize(file);
+    this.writesBeforeFailing = succeeding;
   }
 
   /** Bytes of blocks in use: every named file's size rounded up to pages. */
@@ -627,6 +639,12 @@ public final class SimulatedDisk implements FileLayer {
         }
         if (writesFailWithNoSpace) {
           throw new IOException("No space left on device");
+        }
+        if (failWritesOf != null && failWritesOf.equals(normalize(path))) {
+          if (writesBeforeFailing == 0) {
+            throw new IOException("No space left on device (simulated, writes of " + path + ")");
+          }
+          writesBeforeFailing--;
         }
         long end = position + bytes.length;
         long growth = (pagesFor(end) - pagesFor(inode.length)) * PAGE_BYTES;

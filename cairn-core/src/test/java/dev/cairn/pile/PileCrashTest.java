@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.memory.NativeSegment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -469,6 +470,43 @@ class PileCrashTest {
       throw new AssertionError("the failed checkpoint damaged the pile", interrupted);
     }
     assertState(reopened, checkpointed, null, "after a full disk");
+    reopened.close();
+  }
+
+  /**
+   * A new segment's file is written as zeros plus its dirty pages; a first write of it that
+   * failed after taking the dirty marks must not leave the next checkpoint writing zeros over
+   * the values. Fails if the failed write does not mark the segment all dirty again.
+   */
+  @Test
+  void aNewSegmentWhoseFileFailedHalfWritten_isWholeAfterTheNextCheckpoint() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    OffHeapPile pile = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    Map<Long, byte[]> model = new HashMap<>();
+    PersistentPileTest.churn(pile, model, new SplittableRandom(21), 200);
+    pile.checkpoint();
+    int before = pile.stats().segmentCount();
+    PersistentPileTest.churn(pile, model, new SplittableRandom(22), 3_000); // new segments
+    assertThat(pile.stats().segmentCount()).isGreaterThan(before);
+    int fresh = -1;
+    for (int i = 0; i < Pointers.MAX_SEGMENTS && fresh < 0; i++) {
+      NativeSegment segment = pile.segmentAt(i);
+      if (segment != null && !segment.hasFile() && segment.dirtyPageCount() > 1) {
+        fresh = i;
+      }
+    }
+    assertThat(fresh).as("a segment without a file").isNotNegative();
+    // its zeros go in (one write), then the first run of its pages fails
+    disk.failWritesOf(PileFiles.segmentFile(DIR, fresh), 1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(pile::checkpoint)
+        .isInstanceOf(dev.cairn.durability.DurabilityFailedException.class)
+        .hasMessageContaining("No space left");
+    disk.failWritesOf(null, 0);
+    pile.checkpoint(); // before any page was written in place: the pile is intact
+    pile.close();
+    disk.processCrash(); // only what is durable counts
+    OffHeapPile reopened = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    assertState(reopened, model, null, "after the retried checkpoint");
     reopened.close();
   }
 }
