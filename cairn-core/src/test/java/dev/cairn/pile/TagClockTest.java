@@ -174,6 +174,23 @@ class TagClockTest {
     }
   }
 
+  /** A persistent pile without a log, in 64 KiB segments: what survives is the checkpoints. */
+  private static PileOptions unloggedOptions(int stripes) {
+    return PileOptions.builder().segmentBytes(1 << 16).stripes(stripes)
+        .durability(Durability.NONE).build();
+  }
+
+  /** The power goes while {@code pile} is open; the disk comes back with what was durable. */
+  private static void powerLoss(SimulatedDisk disk, OffHeapPile pile, long seed) {
+    disk.powerLoss(seed);
+    try {
+      pile.close();
+    } catch (RuntimeException expected) {
+      // the disk went down under it
+    }
+    disk.reboot();
+  }
+
   private static void assertAllStale(Pile pile, Set<Long> deleted) {
     for (long pointer : deleted) {
       try {
@@ -195,8 +212,7 @@ class TagClockTest {
   void pointersOfPutsLostToAPowerLoss_stayStale_whenTheirAddressesAreReused() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     Path pileDir = Path.of("/pile");
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
-        .durability(Durability.NONE).build();
+    PileOptions options = unloggedOptions(1);
     OffHeapPile pile = PersistentStore.open(disk, pileDir, options);
     for (int i = 0; i < 100; i++) {
       pile.put(new byte[24]);
@@ -206,13 +222,7 @@ class TagClockTest {
     for (int i = 0; i < 300; i++) {
       lost.add(pile.put(new byte[24]));
     }
-    disk.powerLoss(7);
-    try {
-      pile.close();
-    } catch (RuntimeException expected) {
-      // the disk went down under it
-    }
-    disk.reboot();
+    powerLoss(disk, pile, 7);
 
     try (OffHeapPile recovered = PersistentStore.open(disk, pileDir, options)) {
       assertThat(recovered.stats().objectCount()).isEqualTo(100);
@@ -265,8 +275,7 @@ class TagClockTest {
   void eachCrash_restartsTheClockAtTheDurableBound_pastEveryTagHandedOut() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     Path pileDir = Path.of("/pile");
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(2)
-        .durability(Durability.NONE).build();
+    PileOptions options = unloggedOptions(2);
     SplittableRandom random = new SplittableRandom(11);
     long clockAtCrash = -1;
     for (int crash = 0; crash < 12; crash++) {
@@ -283,20 +292,13 @@ class TagClockTest {
         pile.delete(pile.put(new byte[8]));
       }
       clockAtCrash = pile.tagClock(); // every tag handed out came from below it
-      disk.powerLoss(crash);
-      try {
-        pile.close();
-      } catch (RuntimeException expected) {
-        // the disk went down under it
-      }
-      disk.reboot();
+      powerLoss(disk, pile, crash);
     }
   }
 
   @Test
   void theBoundOnDisk_staysAheadOfTheClock_throughManyReservations() throws IOException {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(2)
-        .durability(Durability.NONE).build();
+    PileOptions options = unloggedOptions(2);
     Path superblock = dir.resolve(PileFiles.SUPERBLOCK);
     try (OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, dir, options)) {
       for (int round = 0; round < 16; round++) {
@@ -315,8 +317,7 @@ class TagClockTest {
   @Test
   void aCrashedPileOfAnEarlierBuild_stillSkipsItsClock() throws IOException {
     RealFileLayer layer = RealFileLayer.INSTANCE;
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
-        .durability(Durability.NONE).build();
+    PileOptions options = unloggedOptions(1);
     long clockAtClose;
     try (OffHeapPile pile = PersistentStore.open(layer, dir, options)) {
       for (int i = 0; i < 1_000; i++) {
