@@ -396,7 +396,7 @@ final class PersistentStore {
         pile.skipTagsAfterCrash(); // a file of an earlier build, which recorded no bound
       }
       long wanted = pile.tagClock() + TAG_RESERVATION;
-      OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted));
+      OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted, wanted));
     }
     if (records > 0 || !state.cleanShutdown()) {
       if (logging) {
@@ -603,7 +603,8 @@ final class PersistentStore {
       reserveTagsInBackground(wanted);
       return;
     }
-    OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted));
+    // writers that catch up together write once: the first one's bound covers the others
+    OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(end, wanted));
   }
 
   private void reserveTagsInBackground(long wanted) {
@@ -613,7 +614,7 @@ final class PersistentStore {
     Thread thread = Thread.ofPlatform().daemon().name("cairn-tag-reservation " + directory)
         .unstarted(() -> {
           try {
-            reserveTags(wanted);
+            reserveTags(wanted, wanted);
           } catch (RuntimeException e) {
             fail(e); // a writer that catches up with the bound meets the failure itself
           } finally {
@@ -625,10 +626,13 @@ final class PersistentStore {
     }
   }
 
-  /** Makes the superblock record a tag bound of at least {@code wanted}, durably. */
-  private void reserveTags(long wanted) {
+  /**
+   * Makes the superblock record a tag bound of at least {@code needed}, durably: writes {@code
+   * wanted} unless the bound on disk already covers {@code needed}.
+   */
+  private void reserveTags(long needed, long wanted) {
     synchronized (superblock) {
-      if (durableTagBound >= wanted) {
+      if (durableTagBound >= needed) {
         return;
       }
       raiseTagBound(wanted);
