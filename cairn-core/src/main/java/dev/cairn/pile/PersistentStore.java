@@ -63,9 +63,12 @@ import java.util.function.BooleanSupplier;
  *   The pages of step 3 may hold changes made after C; replaying the log from C over them
  *   rewrites every byte changed since C, in order, so recovery is correct whatever mix of
  *   old and new pages, torn or not, the files hold when power fails.
- *   In NONE mode there is no log to repair such a mix, so a checkpoint holds all stripe locks
- *   throughout and marks the superblock while it writes pages in place; an open that finds
- *   that mark refuses the pile (the files are a mix of two states).
+ *   In NONE mode there is no log to repair such a mix, so a checkpoint writes one instant's
+ *   state: under all stripe locks it also copies every dirty page (SegmentWriter.snapshot,
+ *   up to UNLOGGED_SNAPSHOT_MAX_BYTES; past that it holds the locks throughout), then lets
+ *   writers go on while it writes the copies, and marks the superblock while it writes pages
+ *   in place; an open that finds that mark refuses the pile (the files are a mix of two
+ *   states).
  *
  * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
  * segment it lists (headers checked), replay the log from C (Journal records: table changes,
@@ -907,8 +910,11 @@ final class PersistentStore {
       }
       boolean quiesce = log == null;
       boolean inPlace = false; // from the first write a failure can leave half done
+      boolean locked = false;
+      SegmentWriter.Snapshot snapshot = null;
       if (quiesce) {
         pile.lockAll();
+        locked = true;
       }
       try {
         long checkpointLsn = log == null ? superblock.current().checkpointLsn() : log.endLsn();
@@ -916,6 +922,15 @@ final class PersistentStore {
           checkpointLsn = Math.min(checkpointLsn, firstRecord);
         }
         MetaImage image = pile.snapshotForCheckpoint(checkpointLsn);
+        if (quiesce) {
+          // without a log the files must take one instant's state: copy its dirty pages, and
+          // writers may go on while the copies are written (else they wait for all of it)
+          snapshot = SegmentWriter.snapshot(image, UNLOGGED_SNAPSHOT_MAX_BYTES);
+          if (snapshot != null) {
+            pile.unlockAll();
+            locked = false;
+          }
+        }
         // First what the current checkpoint does not use: files of segments born since (written
         // whole, so that later in-place writes never need new blocks) and the metadata slot the
         // superblock does not name. A failure here, a full disk say, leaves the pile as it was.
@@ -925,7 +940,7 @@ final class PersistentStore {
           if (image.segment(i).hasFile()) {
             existing.add(i);
           } else {
-            segmentWriter().write(image.segment(i), image.owner(i));
+            writeSegment(image, i, snapshot);
             created = true;
           }
         }
@@ -943,12 +958,13 @@ final class PersistentStore {
         // Then in place: dirty pages of segments the current checkpoint holds. Without a log
         // nothing could repair a crash from here on, so the superblock says so meanwhile.
         inPlace = true;
-        if (quiesce && image.anyDirty()) {
+        // (the snapshot has taken the dirty marks: it knows what it will write in place)
+        if (quiesce && (snapshot != null ? snapshot.writesInPlace() : image.anyDirty())) {
           writeSuperblock(superblock.current().checkpointLsn(), false,
               withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
-          segmentWriter().write(image.segment(i), image.owner(i));
+          writeSegment(image, i, snapshot);
         }
         writeSuperblock(checkpointLsn, clean, next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
@@ -973,11 +989,16 @@ final class PersistentStore {
                 + " the pile is intact and a later checkpoint can succeed)"), e);
         if (inPlace) {
           fail(error); // the files' state is unknown: no further checkpoint may build on it
+        } else if (snapshot != null) {
+          snapshot.markAgain(); // the copies never reached the files: the next one takes them
         }
         throw error;
       } finally {
-        if (quiesce) {
+        if (locked) {
           pile.unlockAll();
+        }
+        if (snapshot != null) {
+          snapshot.close();
         }
       }
     } finally {
@@ -985,6 +1006,23 @@ final class PersistentStore {
       synchronized (signal) {
         signal.notifyAll();
       }
+    }
+  }
+
+  /**
+   * The most page copies a checkpoint without a log makes so that writers need not wait for its
+   * writes (SegmentWriter.snapshot): the copy costs memory for as long as the checkpoint runs,
+   * and its own time, a memory copy, under every stripe lock. A checkpoint with more dirty
+   * pages (the first one of a large pile, say) holds the locks throughout instead.
+   */
+  static final long UNLOGGED_SNAPSHOT_MAX_BYTES = 256L << 20;
+
+  private void writeSegment(MetaImage image, int i, SegmentWriter.Snapshot snapshot)
+      throws IOException {
+    if (snapshot != null) {
+      segmentWriter().write(snapshot, i);
+    } else {
+      segmentWriter().write(image.segment(i), image.owner(i));
     }
   }
 

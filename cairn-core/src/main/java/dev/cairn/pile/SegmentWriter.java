@@ -77,23 +77,57 @@ final class SegmentWriter {
     return fresh;
   }
 
+  /** The segment's file and its checksum file, open for writing. */
+  private record Files(FileHandle pages, FileHandle checksums) implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      try (FileHandle first = pages) {
+        checksums.close();
+      }
+    }
+  }
+
+  /**
+   * Opens the files of {@code segment}; for a segment without a file yet, lays them out as
+   * zeros with the zero page's checksum throughout (see the class comment).
+   */
+  private Files open(NativeSegment segment, boolean fresh) throws IOException {
+    long segmentBytes = segment.sizeBytes();
+    FileHandle handle = layer.open(PileFiles.segmentFile(directory, segment.index()),
+        FileLayer.OpenMode.CREATE);
+    Files files;
+    try {
+      files = new Files(handle, layer.open(PileFiles.pageCrcFile(directory, segment.index()),
+          FileLayer.OpenMode.CREATE));
+    } catch (IOException | RuntimeException e) {
+      handle.close();
+      throw e;
+    }
+    if (fresh) {
+      try {
+        handle.truncate(0); // what an earlier segment of this index left
+        files.checksums().truncate(0);
+        files.checksums().write(
+            PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
+        // zeros, really written: no holes, so later in-place writes never need new blocks
+        handle.preallocate(segmentBytes);
+        writeZeroPageCrcs(files.checksums(), segmentBytes / PAGE);
+      } catch (IOException | RuntimeException e) {
+        files.close();
+        throw e;
+      }
+    }
+    return files;
+  }
+
   private void writePages(NativeSegment segment, Stripe owner, boolean fresh)
       throws IOException {
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
     long[] pages = new long[STAGING_PAGES];
-    Path file = PileFiles.segmentFile(directory, segment.index());
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE);
-        FileHandle checksums = layer.open(PileFiles.pageCrcFile(directory, segment.index()),
-            FileLayer.OpenMode.CREATE)) {
-      if (fresh) {
-        handle.truncate(0); // what an earlier segment of this index left
-        checksums.truncate(0);
-        checksums.write(PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
-        // zeros, really written: no holes, so later in-place writes never need new blocks
-        handle.preallocate(segmentBytes);
-        writeZeroPageCrcs(checksums, segmentBytes / PAGE);
-      }
+    try (Files files = open(segment, fresh)) {
+      FileHandle handle = files.pages();
+      FileHandle checksums = files.checksums();
       long next = 0;
       boolean done = false;
       while (!done) {
@@ -123,7 +157,7 @@ final class SegmentWriter {
         if (log != null) {
           log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
         }
-        writeStaged(handle, checksums, stage, pages, staged);
+        writeStaged(handle, checksums, stage, stagingView, pages, 0, staged);
       }
       handle.force();
       checksums.force();
@@ -145,13 +179,16 @@ final class SegmentWriter {
     }
   }
 
-  /** Writes staged pages in runs of neighbours, and their CRC32Cs into the checksum file. */
+  /**
+   * Writes {@code count} staged pages in runs of neighbours, and their CRC32Cs into the
+   * checksum file: the copy of page {@code pages[from + i]} is page {@code i} of {@code stage}
+   * (whose buffer view is {@code view}).
+   */
   private void writeStaged(FileHandle handle, FileHandle checksums, MemorySegment stage,
-      long[] pages, int count) throws IOException {
+      ByteBuffer view, long[] pages, int from, int count) throws IOException {
     MemorySegment crcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
     // one checksum object and one view for every page: a checkpoint of a new 64 MiB segment
     // otherwise made three objects per page, 16,384 pages, as garbage for writers to pay for
-    ByteBuffer view = stagingView;
     for (int i = 0; i < count; i++) {
       view.limit((i + 1) * PAGE).position(i * PAGE);
       pageCrc.reset();
@@ -161,14 +198,147 @@ final class SegmentWriter {
     int run = 0;
     while (run < count) {
       int end = run + 1;
-      while (end < count && pages[end] == pages[end - 1] + 1) {
+      while (end < count && pages[from + end] == pages[from + end - 1] + 1) {
         end++;
       }
-      handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE), pages[run] * PAGE);
+      handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE),
+          pages[from + run] * PAGE);
       checksums.write(crcs.asSlice(4L * run, 4L * (end - run)),
-          PileFiles.pageCrcOffset(pages[run]));
+          PileFiles.pageCrcOffset(pages[from + run]));
       run = end;
     }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // one instant's copy, for checkpoints without a log
+
+  /**
+   * The dirty pages of every segment of a checkpoint image, copied at one instant (under every
+   * stripe lock), so that a checkpoint without a log can write one consistent state after
+   * letting writers go on. Confined to the checkpointing thread.
+   */
+  static final class Snapshot implements AutoCloseable {
+    private final Arena arena;
+    private final MemorySegment copies; // page i of it is the copy of pages[i]
+    private final NativeSegment[] segments;
+    private final Stripe[] owners;
+    private final boolean[] fresh;
+    private final int[] first; // segment i's copies are first[i] .. first[i + 1] - 1
+    private final long[] pages;
+
+    private Snapshot(Arena arena, MemorySegment copies, NativeSegment[] segments,
+        Stripe[] owners, boolean[] fresh, int[] first, long[] pages) {
+      this.arena = arena;
+      this.copies = copies;
+      this.segments = segments;
+      this.owners = owners;
+      this.fresh = fresh;
+      this.first = first;
+      this.pages = pages;
+    }
+
+    /** Whether it holds pages of a segment that already has a file: writes in place. */
+    boolean writesInPlace() {
+      for (int i = 0; i < segments.length; i++) {
+        if (!fresh[i] && first[i + 1] > first[i]) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Marks the copied pages dirty again, and the segments written whole all dirty: for a
+     * checkpoint that failed before any file the pile uses was changed, so the next one writes
+     * them. Takes each owner's lock.
+     */
+    void markAgain() {
+      for (int i = 0; i < segments.length; i++) {
+        Stripe owner = owners[i];
+        owner.lock();
+        try {
+          if (fresh[i]) {
+            segments[i].markAllDirty();
+          } else {
+            for (int c = first[i]; c < first[i + 1]; c++) {
+              segments[i].markDirty(pages[c] * PAGE, PAGE);
+            }
+          }
+        } finally {
+          owner.unlock();
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      arena.close();
+    }
+  }
+
+  /**
+   * Copies the dirty pages of every segment of {@code image} and clears their marks; the caller
+   * holds every stripe lock. Returns null, having changed nothing, if they come to more than
+   * {@code maxBytes}: the checkpoint then writes with the locks held throughout.
+   */
+  static Snapshot snapshot(MetaImage image, long maxBytes) {
+    int count = image.segmentCount();
+    long total = 0;
+    for (int i = 0; i < count; i++) {
+      total += image.segment(i).dirtyPageCount();
+    }
+    if (total * PAGE > maxBytes) {
+      return null;
+    }
+    NativeSegment[] segments = new NativeSegment[count];
+    Stripe[] owners = new Stripe[count];
+    boolean[] fresh = new boolean[count];
+    int[] first = new int[count + 1];
+    long[] pages = new long[(int) total];
+    Arena arena = Arena.ofConfined();
+    MemorySegment copies = arena.allocate(Math.max(1, total) * PAGE, PAGE);
+    int c = 0;
+    for (int i = 0; i < count; i++) {
+      NativeSegment segment = image.segment(i);
+      segments[i] = segment;
+      owners[i] = image.owner(i);
+      fresh[i] = !segment.hasFile();
+      first[i] = c;
+      long limit = segment.sizeBytes() / PAGE;
+      for (long page = segment.nextDirtyPage(0); page >= 0 && page < limit;
+          page = segment.nextDirtyPage(page + 1)) {
+        MemorySegment.copy(segment.memory(), page * PAGE, copies, (long) c * PAGE, PAGE);
+        segment.clearDirty(page);
+        pages[c++] = page;
+      }
+    }
+    first[count] = c;
+    return new Snapshot(arena, copies.asSlice(0, (long) c * PAGE), segments, owners, fresh,
+        first, pages);
+  }
+
+  /**
+   * Writes segment {@code i} of {@code snapshot} into its files, from the copies: no lock is
+   * taken, and no log consulted (a checkpoint without a log). Returns whether the file was
+   * created.
+   */
+  boolean write(Snapshot snapshot, int i) throws IOException {
+    NativeSegment segment = snapshot.segments[i];
+    boolean fresh = snapshot.fresh[i];
+    int from = snapshot.first[i];
+    int count = snapshot.first[i + 1] - from;
+    if (!fresh && count == 0) {
+      return false;
+    }
+    try (Files files = open(segment, fresh)) {
+      MemorySegment stage = snapshot.copies.asSlice((long) from * PAGE, (long) count * PAGE);
+      writeStaged(files.pages(), files.checksums(), stage, stage.asByteBuffer(),
+          snapshot.pages, from, count);
+      files.pages().force();
+      files.checksums().force();
+    }
+    segment.setHasFile(true);
+    return fresh;
   }
 
   /**

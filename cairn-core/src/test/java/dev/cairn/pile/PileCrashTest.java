@@ -509,4 +509,63 @@ class PileCrashTest {
     assertState(reopened, model, null, "after the retried checkpoint");
     reopened.close();
   }
+
+  /**
+   * A checkpoint without a log copies one instant's dirty pages and lets writers go on while it
+   * writes them (SegmentWriter.snapshot): the marks writers set meanwhile must reach the next
+   * checkpoint. Writers churn while checkpoints run back to back; one last checkpoint after
+   * them, then the power goes: the files must hold every write.
+   */
+  @Test
+  void checkpointsWithoutALog_takenWhileWritersRun_loseNoWrite() throws Exception {
+    long seed = PileTestSupport.seed("checkpointsWithoutALog_takenWhileWritersRun_loseNoWrite");
+    SimulatedDisk disk = new SimulatedDisk();
+    OffHeapPile pile = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    int writers = 3;
+    List<Map<Long, byte[]>> models = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicBoolean writing =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread checkpointer = Thread.ofPlatform().start(() -> {
+      try {
+        while (writing.get()) {
+          pile.checkpoint();
+        }
+      } catch (Throwable e) {
+        failures.add(e);
+      }
+    });
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      Map<Long, byte[]> model = new HashMap<>();
+      models.add(model);
+      SplittableRandom random = new SplittableRandom(seed + w);
+      threads.add(Thread.ofPlatform().start(() -> {
+        try {
+          for (int round = 0; round < 40; round++) {
+            PersistentPileTest.churn(pile, model, random, 50);
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      }));
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    writing.set(false);
+    checkpointer.join();
+    assertThat(failures).isEmpty();
+    assertThat(pile.store().checkpointCount()).as("checkpoints while the writers ran")
+        .isGreaterThan(3);
+    pile.checkpoint();
+    disk.powerLoss(seed);
+    abandon(pile);
+    disk.reboot();
+    Map<Long, byte[]> all = new HashMap<>();
+    models.forEach(all::putAll);
+    OffHeapPile reopened = PersistentStore.open(disk, DIR, options(Durability.NONE));
+    assertState(reopened, all, null, "after checkpoints taken while writers ran");
+    reopened.close();
+  }
 }
