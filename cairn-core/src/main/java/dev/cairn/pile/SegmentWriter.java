@@ -78,7 +78,7 @@ final class SegmentWriter {
   }
 
   /** The segment's file and its checksum file, open for writing. */
-  private record Files(FileHandle pages, FileHandle checksums) implements AutoCloseable {
+  private record SegmentFiles(FileHandle pages, FileHandle checksums) implements AutoCloseable {
     @Override
     public void close() throws IOException {
       try (FileHandle first = pages) {
@@ -91,13 +91,13 @@ final class SegmentWriter {
    * Opens the files of {@code segment}; for a segment without a file yet, lays them out as
    * zeros with the zero page's checksum throughout (see the class comment).
    */
-  private Files open(NativeSegment segment, boolean fresh) throws IOException {
+  private SegmentFiles open(NativeSegment segment, boolean fresh) throws IOException {
     long segmentBytes = segment.sizeBytes();
     FileHandle handle = layer.open(PileFiles.segmentFile(directory, segment.index()),
         FileLayer.OpenMode.CREATE);
-    Files files;
+    SegmentFiles files;
     try {
-      files = new Files(handle, layer.open(PileFiles.pageCrcFile(directory, segment.index()),
+      files = new SegmentFiles(handle, layer.open(PileFiles.pageCrcFile(directory, segment.index()),
           FileLayer.OpenMode.CREATE));
     } catch (IOException | RuntimeException e) {
       handle.close();
@@ -125,7 +125,7 @@ final class SegmentWriter {
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
     long[] pages = new long[STAGING_PAGES];
-    try (Files files = open(segment, fresh)) {
+    try (SegmentFiles files = open(segment, fresh)) {
       FileHandle handle = files.pages();
       FileHandle checksums = files.checksums();
       long next = 0;
@@ -330,7 +330,7 @@ final class SegmentWriter {
     if (!fresh && count == 0) {
       return false;
     }
-    try (Files files = open(segment, fresh)) {
+    try (SegmentFiles files = open(segment, fresh)) {
       MemorySegment stage = snapshot.copies.asSlice((long) from * PAGE, (long) count * PAGE);
       writeStaged(files.pages(), files.checksums(), stage, stage.asByteBuffer(),
           snapshot.pages, from, count);
