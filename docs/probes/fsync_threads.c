@@ -7,6 +7,11 @@
  *   gcc -O2 -pthread docs/probes/fsync_threads.c -o /tmp/fsync_threads
  *   for t in 1 2 4; do /tmp/fsync_threads $t /tmp/fsync-probe.dat; done; rm /tmp/fsync-probe.dat
  *
+ * With a third argument SLOW_MS, it also prints every force that took longer than that, with
+ * when it started (ms since the first), to see whether slow forces recur on a period:
+ *
+ *   /tmp/fsync_threads 1 /tmp/fsync-probe.dat 1; rm /tmp/fsync-probe.dat
+ *
  * Results are in docs/BENCHMARKS.md ("Synchronous commits").
  */
 #include <fcntl.h>
@@ -14,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FILE_BYTES (64L << 20)
@@ -23,15 +29,28 @@ static int fd;
 static atomic_long next_offset;
 static atomic_long forces;
 static atomic_int stop;
+static double slow_ms = -1;
+static double start_ms;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 
 static void *force_loop(void *unused) {
   char record[64] = {1};
   (void) unused;
   while (!atomic_load(&stop)) {
     long offset = atomic_fetch_add(&next_offset, sizeof record) % FILE_BYTES;
+    double began = now_ms();
     if (pwrite(fd, record, sizeof record, offset) != sizeof record || fdatasync(fd) != 0) {
       perror("write or fdatasync");
       exit(1);
+    }
+    double took = now_ms() - began;
+    if (slow_ms >= 0 && took > slow_ms) {
+      printf("slow force at %.1f ms: %.2f ms\n", began - start_ms, took);
     }
     atomic_fetch_add(&forces, 1);
   }
@@ -39,9 +58,12 @@ static void *force_loop(void *unused) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s THREADS FILE\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s THREADS FILE [SLOW_MS]\n", argv[0]);
     return 2;
+  }
+  if (argc == 4) {
+    slow_ms = atof(argv[3]);
   }
   int threads = atoi(argv[1]);
   if (threads < 1 || threads > 64) {
@@ -63,6 +85,7 @@ int main(int argc, char **argv) {
   }
   fsync(fd);
   pthread_t workers[64];
+  start_ms = now_ms();
   for (int i = 0; i < threads; i++) {
     pthread_create(&workers[i], NULL, force_loop, NULL);
   }
