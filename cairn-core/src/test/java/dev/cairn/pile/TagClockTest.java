@@ -313,6 +313,18 @@ class TagClockTest {
     }
   }
 
+  @Test
+  void theTagBound_roundTrips_andOneOutOfRangeIsACorruptSuperblock() {
+    Path file = Path.of("/pile").resolve(PileFiles.SUPERBLOCK);
+    byte[] geometry = new byte[Geometry.BYTES];
+    assertThat(Geometry.tagBoundOf(file, Geometry.withTagBound(geometry, 12_345)))
+        .isEqualTo(12_345);
+    assertThatThrownBy(() -> Geometry.tagBoundOf(file, Geometry.withTagBound(geometry, -1)))
+        .isInstanceOf(dev.cairn.durability.CorruptFileException.class)
+        .hasMessageContaining("tag bound")
+        .hasMessageContaining(file.toString());
+  }
+
   /** A superblock written by an earlier build records no bound: a crash then skips at random. */
   @Test
   void aCrashedPileOfAnEarlierBuild_stillSkipsItsClock() throws IOException {
