@@ -1229,11 +1229,11 @@ final class OffHeapPile implements Pile {
 
   /**
    * After a crash, for a pile whose superblock records no tag bound (written by an earlier
-   * build; see PersistentStore.tagsTaken): moves the tag clock on by a random 2^21 to 3 * 2^21. Writes in the loss
-   * window (not yet durable when the process died) handed out pointers whose blocks recovery
-   * dropped, and their stripes' clocks went back with them; an application that kept such a
-   * pointer elsewhere would otherwise meet the same tag at the same address on the next
-   * allocations. Why random: a fixed skip of half the tag space would bring the tags back in
+   * build; see PersistentStore.tagsTaken): moves the tag clock on by a random 2^21 to 3 * 2^21.
+   * Writes in the loss window (not yet durable when the process died) handed out pointers whose
+   * blocks recovery dropped, and their stripes' clocks went back with them; an application that
+   * kept such a pointer elsewhere would otherwise meet the same tag at the same address on the
+   * next allocations. Why random: a fixed skip of half the tag space would bring the tags back in
    * step after two crashes in a row; a random one does so only by chance, and one crash never
    * repeats a lost tag within the next 2^21 allocations.
    */

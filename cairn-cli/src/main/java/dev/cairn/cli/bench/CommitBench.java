@@ -26,10 +26,10 @@ import org.HdrHistogram.Histogram;
  * <p><b>Values</b> are byte[]s from a {@link ValueSource} of kind bytes, the same for every store
  * (a string value would cost the pile an encoding that RocksDB, given bytes, would not pay).
  *
- * <p><b>Warm-up.</b> Before its timed run, each store commits the same way into a throwaway store of
- * its own kind ({@code DIR/<store>-warmup}, deleted afterwards) for {@link #warmUpPlan}: two
- * seconds, or at most {@value #WARM_UP_MAX_COUNT} commits of a run by count. Without it the pile's
- * first second ran interpreted and compiling (JFR: nearly two thirds of the commits that waited
+ * <p><b>Warm-up.</b> Before its timed run, each store commits the same way into a throwaway
+ * store of its own kind ({@code DIR/<store>-warmup}, deleted afterwards) for {@link
+ * #warmUpPlan}: two seconds, or at most {@value #WARM_UP_MAX_COUNT} commits of a run by count.
+ * Without it the pile's first second ran interpreted and compiling (JFR: nearly two thirds of the commits that waited
  * more than 2 ms fell in that second), a cost RocksDB's native code does not pay, and the put
  * load's runs warm up the same way ({@code --warmup}). {@code --warmup 0} turns it off.
  *
@@ -67,9 +67,9 @@ final class CommitBench {
     List<StoreResult> results = new ArrayList<>();
     try {
       machine.fsyncMicros(FsyncProbe.medianMicros(config.directory(), FSYNC_PROBE_TIME));
+      CommitPlan warmUp = warmUpPlan(config);
       for (StoreKind kind : config.stores()) {
         try {
-          CommitPlan warmUp = warmUpPlan(config);
           if (warmUp != null) {
             warmUp(kind, warmUp);
           }
