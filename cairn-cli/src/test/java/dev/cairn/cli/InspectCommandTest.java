@@ -25,7 +25,8 @@ class InspectCommandTest {
         .startsWith("pile " + directory)
         .contains("format version", "1.0 MiB segments", "objects         1,000", "links")
         .contains("capacity", "allocated", "utilized", "free", "availability")
-        .contains("checkpoint      LSN", "log ", "last close      clean");
+        .contains("checkpoint      LSN", "log ", "last close      clean")
+        .containsPattern("tag bound +[1-9][0-9,]* \\(after a crash the pointer tag clock");
   }
 
   @Test
@@ -40,7 +41,8 @@ class InspectCommandTest {
         .contains("\"formatVersion\": 1", "\"segmentBytes\": 1048576", "\"objects\": 1000")
         .contains("\"links\": 0", "\"capacityBytes\": ", "\"availability\": ")
         .contains("\"checkpointLsn\": ", "\"lastCheckpoint\": \"20", "\"logEndLsn\": ")
-        .contains("\"logRecordsSinceCheckpoint\": 0", "\"lastCloseClean\": true");
+        .contains("\"logRecordsSinceCheckpoint\": 0", "\"lastCloseClean\": true")
+        .containsPattern("\"tagBound\": [1-9]");
   }
 
   @Test

@@ -337,6 +337,8 @@ final class PersistentStore {
     boolean logExists = layer.exists(logDirectory.resolve(LogLayout.META_FILE_NAME));
     long records = 0;
     long bytes = 0;
+    long bound = Geometry.tagBoundOf(directory.resolve(PileFiles.SUPERBLOCK), state.payload());
+    durableTagBound = bound; // read-only: for inspect; no superblock handle, nothing written
     if (readOnly) {
       if (logExists) {
         try (LogReader reader = LogReader.open(layer, logDirectory)) {
@@ -385,10 +387,8 @@ final class PersistentStore {
     }
     unfinishedTransactions = unfinished.size();
     unfinished.clear();
-    long bound = Geometry.tagBoundOf(superblock.file(), state.payload());
     synchronized (superblock) {
       tagBound = bound;
-      durableTagBound = bound;
     }
     if (!state.cleanShutdown()) {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
@@ -1182,6 +1182,11 @@ final class PersistentStore {
   /** Where the log ends: as appended so far, or as a read-only open found it. */
   long logEndLsn() {
     return log != null ? log.endLsn() : logEndLsn;
+  }
+
+  /** The tag clock's bound in the durable superblock (0: a file of an earlier build). */
+  long tagBoundOnDisk() {
+    return durableTagBound;
   }
 
   Path directory() {

@@ -44,6 +44,9 @@ public final class PileDirectory {
    * @param logEndLsn where the log ends
    * @param logRecordsSinceCheckpoint records a recovery would replay
    * @param logBytesSinceCheckpoint bytes of log a recovery would replay
+   * @param tagBound the tag clock's bound on disk: after a crash the clock restarts there, past
+   *     every pointer tag handed out before it; 0 in a file of an earlier build, which recorded
+   *     none (a crash then skips the clock by a random amount)
    * @param stats the pile's counters, after that replay
    */
   public record Inspection(
@@ -58,6 +61,7 @@ public final class PileDirectory {
       long logEndLsn,
       long logRecordsSinceCheckpoint,
       long logBytesSinceCheckpoint,
+      long tagBound,
       PileStats stats) {}
 
   /** Reads the pile in {@code directory} (as {@link #openReadOnly}) and reports on it. */
@@ -95,6 +99,6 @@ public final class PileDirectory {
         Instant.ofEpochMilli(geometry.checkpointMillis()),
         store.logEndLsn() > 0 || recovery.recordsReplayed() > 0,
         Math.max(checkpointLsn, store.logEndLsn()), recovery.recordsReplayed(),
-        recovery.bytesReplayed(), pile.stats());
+        recovery.bytesReplayed(), store.tagBoundOnDisk(), pile.stats());
   }
 }

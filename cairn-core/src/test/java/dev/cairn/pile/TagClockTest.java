@@ -337,6 +337,7 @@ class TagClockTest {
       }
       clockAtClose = pile.tagClock();
     }
+    assertThat(PileDirectory.inspect(dir).tagBound()).isGreaterThanOrEqualTo(clockAtClose);
     Path file = dir.resolve(PileFiles.SUPERBLOCK);
     try (Superblock superblock = Superblock.open(layer, file)) {
       Superblock.State state = superblock.current();
@@ -344,6 +345,7 @@ class TagClockTest {
       assertThat(Geometry.tagBoundOf(file, earlier)).isZero();
       superblock.write(state.checkpointLsn(), false, earlier); // and as if it had crashed
     }
+    assertThat(PileDirectory.inspect(dir).tagBound()).as("none recorded").isZero();
     try (OffHeapPile pile = PersistentStore.open(layer, dir, options)) {
       assertThat(pile.stats().objectCount()).isEqualTo(1_000);
       assertThat(pile.tagClock() - clockAtClose)

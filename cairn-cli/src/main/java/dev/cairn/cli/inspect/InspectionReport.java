@@ -44,6 +44,11 @@ public final class InspectionReport {
     rows.add(row("checkpoint", String.format(Locale.ROOT, "LSN %,d at %s",
         inspection.checkpointLsn(), inspection.lastCheckpoint())));
     rows.add(row("log", logText(inspection)));
+    rows.add(row("tag bound", inspection.tagBound() > 0
+        ? String.format(Locale.ROOT, "%,d (after a crash the pointer tag clock restarts here)",
+            inspection.tagBound())
+        : "none recorded (a file of an earlier build: after a crash the tag clock skips at"
+            + " random)"));
     rows.add(row("last close", inspection.lastCloseClean()
         ? "clean"
         : "NOT clean: the pile crashed or was killed; the next open recovers it from the log"));
@@ -86,6 +91,7 @@ public final class InspectionReport {
         .field("logEndLsn", inspection.logEndLsn())
         .field("logRecordsSinceCheckpoint", inspection.logRecordsSinceCheckpoint())
         .field("logBytesSinceCheckpoint", inspection.logBytesSinceCheckpoint())
+        .field("tagBound", inspection.tagBound())
         .field("lastCloseClean", inspection.lastCloseClean());
   }
 
