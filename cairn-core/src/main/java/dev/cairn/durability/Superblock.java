@@ -110,6 +110,7 @@ public final class Superblock implements AutoCloseable {
   private int currentSlot; // guarded by this
   private DurabilityFailedException failure; // guarded by this
   private boolean closed; // guarded by this
+  private ByteBuffer slotBuffer; // guarded by this
 
   private Superblock(Path file, FileHandle handle, State current, int currentSlot) {
     this.file = file;
@@ -221,7 +222,7 @@ public final class Superblock implements AutoCloseable {
     State next = new State(current.epoch() + 1, checkpointLsn, cleanShutdown, payload);
     int slot = 1 - currentSlot;
     try {
-      handle.write(encode(next), SuperblockLayout.slotOffset(slot));
+      handle.write(encodeInto(next, slotBuffer()), SuperblockLayout.slotOffset(slot));
       handle.force();
     } catch (IOException e) {
       failure = new DurabilityFailedException(
@@ -256,7 +257,25 @@ public final class Superblock implements AutoCloseable {
 
   /** One slot's bytes for {@code state}, little-endian, ready to write. */
   static ByteBuffer encode(State state) {
-    ByteBuffer slot = ByteBuffer.allocate(SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    return encodeInto(state, ByteBuffer.allocate(SLOT_BYTES));
+  }
+
+  /**
+   * The slot buffer of {@link #write}, kept from one write to the next (writes are synchronized):
+   * a pile writes its superblock at every checkpoint, and a loop of checkpoints made a 4 KiB
+   * garbage array of each.
+   */
+  private ByteBuffer slotBuffer() {
+    if (slotBuffer == null) {
+      slotBuffer = ByteBuffer.allocate(SLOT_BYTES);
+    }
+    return slotBuffer;
+  }
+
+  /** {@link #encode} into {@code slot}, a heap buffer of {@code SLOT_BYTES}, zeroed first. */
+  private static ByteBuffer encodeInto(State state, ByteBuffer slot) {
+    Arrays.fill(slot.array(), (byte) 0);
+    slot.clear().order(ByteOrder.LITTLE_ENDIAN);
     byte[] payload = state.payload;
     slot.putLong(MAGIC_OFFSET, MAGIC);
     slot.putInt(VERSION_OFFSET, VERSION_CURRENT);

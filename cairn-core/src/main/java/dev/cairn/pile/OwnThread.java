@@ -1,5 +1,12 @@
 package dev.cairn.pile;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
 /**
  * Runs file I/O of a pile on a thread of its own, and waits for it through any interrupt of the
  * caller (whose interrupt status is kept).
@@ -12,29 +19,67 @@ package dev.cairn.pile;
  * committers have their own answer (second handles, see {@code WriteAheadLog}).
  * {@code PersistentPileTest.syncPuts_onThreadsInterruptedAtRandom_neitherFailThePileNorLoseAPut}
  * fails without this.
+ *
+ * <p>The threads are pooled, shared by every pile, and never interrupted (the pool is never shut
+ * down; an idle thread ends after {@link #IDLE_SECONDS}). Why not a new thread per call, as
+ * before: each new thread took a fresh allocation buffer from the young generation and left it
+ * almost unused when it ended, about 650 KiB per call. A loop of explicit checkpoints (about
+ * 100 a second) so filled the young generation every few seconds, and each collection stopped
+ * every writer for 17-29 ms (JFR of {@code cairn bench --latency-during-checkpoint};
+ * docs/BENCHMARKS.md).
  */
 final class OwnThread {
+  private static final long IDLE_SECONDS = 30;
+
+  // a thread for each call that finds none idle, as many as callers wait: the calls must not
+  // queue behind one another (a writer reserving tags must not wait for a checkpoint's I/O)
+  private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
+      IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+      Thread.ofPlatform().name("cairn-io-", 0).daemon().factory());
+
   private OwnThread() {}
 
   /**
-   * Runs {@code io} on a new platform thread named {@code name} and returns when it has ended,
-   * rethrowing what it threw.
+   * Runs {@code io} on a pooled platform thread, named {@code name} while it runs, and returns
+   * when it has ended, rethrowing what it threw.
    */
   static void run(String name, Runnable io) {
     Throwable[] thrown = new Throwable[1];
-    Thread worker = Thread.ofPlatform().name(name).start(() -> {
+    Future<?> done = POOL.submit(() -> {
+      Thread self = Thread.currentThread();
+      String idleName = self.getName();
+      self.setName(name); // for thread dumps and profiles: which pile, doing what
       try {
         io.run();
       } catch (RuntimeException | Error e) {
         thrown[0] = e;
+      } finally {
+        self.setName(idleName);
       }
     });
-    joinUninterruptibly(worker); // join: what the worker wrote is visible here
+    awaitUninterruptibly(done); // Future.get: what the task wrote is visible here
     if (thrown[0] instanceof RuntimeException e) {
       throw e;
     }
     if (thrown[0] instanceof Error e) {
       throw e;
+    }
+  }
+
+  private static void awaitUninterruptibly(Future<?> done) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        done.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) { // the task catches what io throws; this is a bug
+        throw new IllegalStateException("pile I/O task failed outside its body", e.getCause());
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -44,6 +44,10 @@ final class SegmentWriter {
   private MemorySegment staging;
   private ByteBuffer stagingView; // of staging, for page checksums
   private final CRC32C pageCrc = new CRC32C();
+  // kept from one write to the next, like the staging buffer: a loop of checkpoints allocated
+  // about 50 KiB of these each, garbage whose collections paused writers (docs/BENCHMARKS.md)
+  private final long[] stagedPages = new long[STAGING_PAGES];
+  private MemorySegment pageCrcs = MemorySegment.ofArray(new byte[4 * STAGING_PAGES]);
 
   SegmentWriter(FileLayer layer, Path directory, WriteAheadLog log) {
     this.layer = layer;
@@ -124,7 +128,7 @@ final class SegmentWriter {
       throws IOException {
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
-    long[] pages = new long[STAGING_PAGES];
+    long[] pages = stagedPages;
     try (SegmentFiles files = open(segment, fresh)) {
       FileHandle handle = files.pages();
       FileHandle checksums = files.checksums();
@@ -186,7 +190,10 @@ final class SegmentWriter {
    */
   private void writeStaged(FileHandle handle, FileHandle checksums, MemorySegment stage,
       ByteBuffer view, long[] pages, int from, int count) throws IOException {
-    MemorySegment crcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
+    if (pageCrcs.byteSize() < 4L * count) { // a snapshot's segment: up to all its pages
+      pageCrcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
+    }
+    MemorySegment crcs = pageCrcs;
     // one checksum object and one view for every page: a checkpoint of a new 64 MiB segment
     // otherwise made three objects per page, 16,384 pages, as garbage for writers to pay for
     for (int i = 0; i < count; i++) {
