@@ -29,7 +29,11 @@ class BenchCheckpointLatencyCommandTest {
         .contains("\"putP50Us\": ", "\"putP99Us\": ", "\"putP999Us\": ", "\"putMaxUs\": ")
         .contains("\"baselinePutsPerSec\": ", "\"baselineP50Us\": ", "\"baselineP99Us\": ")
         .contains("\"baselineP999Us\": ", "\"baselineMaxUs\": ", "\"checkpointMeanMs\": ")
+        .contains("\"gcPauses\": ", "\"baselineGcPauses\": ")
         .doesNotContain("NaN", "Infinity", "\"map\"");
+    if (java.nio.file.Files.isReadable(Path.of("/proc/stat"))) {
+      assertThat(run.out()).contains("\"stealPct\": ", "\"baselineStealPct\": ");
+    }
     assertThat(figure(run.out(), "checkpoints")).isPositive();
     assertThat(directory.resolve("pile").resolve("baseline").resolve("pile.sb")).exists();
     assertThat(directory.resolve("pile").resolve("checkpointing").resolve("pile.sb")).exists();

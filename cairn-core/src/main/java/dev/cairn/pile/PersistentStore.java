@@ -338,7 +338,7 @@ final class PersistentStore {
     long records = 0;
     long bytes = 0;
     long bound = Geometry.tagBoundOf(directory.resolve(PileFiles.SUPERBLOCK), state.payload());
-    durableTagBound = bound; // read-only: for inspect; no superblock handle, nothing written
+    durableTagBound = bound; // what the file says; a read-only open (inspect) stops at that
     if (readOnly) {
       if (logExists) {
         try (LogReader reader = LogReader.open(layer, logDirectory)) {

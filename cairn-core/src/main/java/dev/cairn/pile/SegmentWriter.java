@@ -44,8 +44,8 @@ final class SegmentWriter {
   private MemorySegment staging;
   private ByteBuffer stagingView; // of staging, for page checksums
   private final CRC32C pageCrc = new CRC32C();
-  // kept from one write to the next, like the staging buffer: a loop of checkpoints allocated
-  // about 50 KiB of these each, garbage whose collections paused writers (docs/BENCHMARKS.md)
+  // kept from one write to the next, like the staging buffer: made anew, they were most of a
+  // checkpoint's garbage, whose collections paused writers (CheckpointAllocationTest)
   private final long[] stagedPages = new long[STAGING_PAGES];
   private MemorySegment pageCrcs = MemorySegment.ofArray(new byte[4 * STAGING_PAGES]);
 

@@ -59,6 +59,11 @@ import org.HdrHistogram.Histogram;
  * intended interval between one thread's puts the baseline's mean: they are the latencies a writer
  * issuing puts at the baseline's rate would see.
  *
+ * <p><b>What else stops a put.</b> Each phase also reports its GC pauses ({@code gcPauses},
+ * {@code gcMaxPauseMs}, and {@code baseline...}) and, on Linux, the share of CPU time the
+ * hypervisor took ({@code stealPct}, {@link CpuSteal}): a VM its host pauses stalls every thread,
+ * and the puts' tail shows it whatever the pile does.
+ *
  * <p><b>Bounded memory.</b> Puts that run for a minute would fill the machine, so each pile gets a
  * budget of a quarter of the physical memory; a put refused for it ends that thread's phase early,
  * and the run says so.
@@ -89,6 +94,8 @@ final class CheckpointLatencyBench {
    * @param checkpointNanos their total time
    * @param checkpointMaxNanos the longest of them
    * @param budgetReached whether a put was refused for the memory budget
+   * @param gcPauses the GC pauses between the common release and the last thread's finish
+   * @param stealPercent the share of CPU time the hypervisor took meanwhile (NaN: unknown)
    */
   private record Phase(
       Histogram latencies,
@@ -97,7 +104,9 @@ final class CheckpointLatencyBench {
       long checkpoints,
       long checkpointNanos,
       long checkpointMaxNanos,
-      boolean budgetReached) {}
+      boolean budgetReached,
+      GcPauses gcPauses,
+      double stealPercent) {}
 
   CheckpointLatencyBench(BenchConfig config, Consumer<String> notices) {
     if (config.latencyDuringCheckpoint() == null) {
@@ -114,15 +123,20 @@ final class CheckpointLatencyBench {
   BenchReport run() throws InterruptedException {
     Path root = config.storeDirectory(StoreKind.PILE);
     Path warmUp = root.resolve("warmup");
-    measure(warmUp, "warmup", true, WARM_UP);
-    try {
-      BenchDirectory.deleteTree(warmUp);
-    } catch (IOException e) {
-      throw new StoreFailedException("cannot delete the warm-up pile in " + warmUp + ": " + e, e);
-    }
     Duration duration = config.latencyDuringCheckpoint();
-    Phase baseline = measure(root.resolve("baseline"), "baseline", false, duration);
-    Phase checkpointing = measure(root.resolve("checkpointing"), "checkpointing", true, duration);
+    Phase baseline;
+    Phase checkpointing;
+    try (GcPauseMonitor gc = new GcPauseMonitor()) {
+      measure(warmUp, "warmup", true, WARM_UP, gc);
+      try {
+        BenchDirectory.deleteTree(warmUp);
+      } catch (IOException e) {
+        throw new StoreFailedException(
+            "cannot delete the warm-up pile in " + warmUp + ": " + e, e);
+      }
+      baseline = measure(root.resolve("baseline"), "baseline", false, duration, gc);
+      checkpointing = measure(root.resolve("checkpointing"), "checkpointing", true, duration, gc);
+    }
 
     StoreResult result =
         new StoreResult(StoreKind.PILE)
@@ -136,7 +150,13 @@ final class CheckpointLatencyBench {
             .put(Metric.BASELINE_P50_US, percentileMicros(baseline, 50))
             .put(Metric.BASELINE_P99_US, percentileMicros(baseline, 99))
             .put(Metric.BASELINE_P999_US, percentileMicros(baseline, 99.9))
-            .put(Metric.BASELINE_MAX_US, baseline.latencies().getMaxValue() / 1e3);
+            .put(Metric.BASELINE_MAX_US, baseline.latencies().getMaxValue() / 1e3)
+            .put(Metric.GC_PAUSES, checkpointing.gcPauses().count())
+            .put(Metric.GC_MAX_PAUSE_MS, checkpointing.gcPauses().maxMillis())
+            .put(Metric.STEAL_PCT, checkpointing.stealPercent())
+            .put(Metric.BASELINE_GC_PAUSES, baseline.gcPauses().count())
+            .put(Metric.BASELINE_GC_MAX_PAUSE_MS, baseline.gcPauses().maxMillis())
+            .put(Metric.BASELINE_STEAL_PCT, baseline.stealPercent());
     if (config.putRate() > 0) { // paced: latencies already run from when each put was due
       addCheckpointFigures(result, checkpointing);
       return new BenchReport(config, List.of(result), new MachineFigures());
@@ -174,8 +194,8 @@ final class CheckpointLatencyBench {
     return phase.latencies().getValueAtPercentile(percentile) / 1e3;
   }
 
-  private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration)
-      throws InterruptedException {
+  private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration,
+      GcPauseMonitor gc) throws InterruptedException {
     long budgetBytes = memoryBudgetBytes();
     PileOptions options =
         config.tune(PileOptions.builder())
@@ -185,7 +205,7 @@ final class CheckpointLatencyBench {
             .build();
     Phase outcome;
     try (Pile pile = Pile.open(directory, options)) {
-      outcome = run(pile, phase, checkpointing, duration);
+      outcome = run(pile, phase, checkpointing, duration, gc);
     } catch (IOException e) {
       throw new StoreFailedException(
           "the pile in " + directory + " could not write its files: " + e.getMessage(), e);
@@ -203,8 +223,8 @@ final class CheckpointLatencyBench {
     return outcome;
   }
 
-  private Phase run(Pile pile, String phase, boolean checkpointing, Duration duration)
-      throws InterruptedException {
+  private Phase run(Pile pile, String phase, boolean checkpointing, Duration duration,
+      GcPauseMonitor gc) throws InterruptedException {
     int threads = config.threads();
     CountDownLatch ready = new CountDownLatch(threads + (checkpointing ? 1 : 0));
     CountDownLatch start = new CountDownLatch(1);
@@ -259,13 +279,18 @@ final class CheckpointLatencyBench {
                   });
     }
     ready.await();
+    GcPauseMonitor.Window gcWindow = gc.begin();
+    CpuSteal.Reading stealBefore = CpuSteal.read();
     long startNanos = System.nanoTime();
     deadline[0] = startNanos + duration.toNanos(); // published by start's countDown
     start.countDown();
     for (Thread worker : workers) {
       worker.join();
     }
+    double stealPercent = CpuSteal.percentSince(stealBefore);
     putsDone.set(true);
+    GcPauses gcPauses = gc.end(gcWindow); // reads the counters first, then waits for the longest
+
     if (checkpointer != null) {
       checkpointer.join();
     }
@@ -291,7 +316,9 @@ final class CheckpointLatencyBench {
         checkpoints[0],
         checkpoints[1],
         checkpoints[2],
-        budgetReached.get());
+        budgetReached.get(),
+        gcPauses,
+        stealPercent);
   }
 
   /**

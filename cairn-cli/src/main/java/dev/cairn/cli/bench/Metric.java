@@ -13,11 +13,14 @@ public enum Metric {
   GETS_PER_SEC("getsPerSec", "gets/s", 0, true),
   /** Growth of the process's resident set (VmRSS) while the store was loaded, divided by n. */
   BYTES_PER_VALUE("bytesPerValue", "bytes/value (RSS growth)", 1, false),
-  /** Longest single stop-the-world GC pause during the store's puts and gets. */
+  /**
+   * Longest single stop-the-world GC pause during the store's puts and gets (with {@code
+   * --latency-during-checkpoint}: during the checkpointing phase).
+   */
   GC_MAX_PAUSE_MS("gcMaxPauseMs", "GC max pause ms", 1, false),
   /** Sum of GC pause times during the store's puts and gets. */
   GC_TOTAL_MS("gcTotalMs", "GC total pause ms", 1, false),
-  /** Number of GC pauses during the store's puts and gets. */
+  /** Number of GC pauses during the store's puts and gets (or the checkpointing phase). */
   GC_PAUSES("gcPauses", "GC pauses", 0, false),
   /** Growth of the live heap (measured after a full GC) from before to after the load, by n. */
   HEAP_BYTES_PER_VALUE("heapBytesPerValue", "bytes/value (live heap)", 1, false),
@@ -114,6 +117,12 @@ public enum Metric {
   CHECKPOINT_MEAN_MS("checkpointMeanMs", "checkpoint mean ms", 2, false),
   CHECKPOINT_MAX_MS("checkpointMaxMs", "checkpoint max ms", 2, false),
   /**
+   * With {@code --latency-during-checkpoint}, on Linux: the share of all CPU time the hypervisor
+   * took during the checkpointing phase ({@code steal} in {@code /proc/stat}; see {@link
+   * CpuSteal}). A virtual machine paused by its host pauses every thread, the pile's or not.
+   */
+  STEAL_PCT("stealPct", "CPU stolen by the host % (checkpointing)", 1, false),
+  /**
    * With {@code --latency-during-checkpoint}: the same puts into a fresh pile without the
    * checkpoint loop (the pile's own background checkpoints, when its log fills, still run).
    */
@@ -124,7 +133,10 @@ public enum Metric {
   BASELINE_MAX_US("baselineMaxUs", "put max us (baseline)", 1, false),
   BASELINE_P99_CORRECTED_US("baselineP99UsCorrected", "put p99 us (baseline, corrected)", 2, false),
   BASELINE_P999_CORRECTED_US(
-      "baselineP999UsCorrected", "put p99.9 us (baseline, corrected)", 2, false);
+      "baselineP999UsCorrected", "put p99.9 us (baseline, corrected)", 2, false),
+  BASELINE_GC_PAUSES("baselineGcPauses", "GC pauses (baseline)", 0, false),
+  BASELINE_GC_MAX_PAUSE_MS("baselineGcMaxPauseMs", "GC max pause ms (baseline)", 1, false),
+  BASELINE_STEAL_PCT("baselineStealPct", "CPU stolen by the host % (baseline)", 1, false);
 
   private final String key;
   private final String label;
