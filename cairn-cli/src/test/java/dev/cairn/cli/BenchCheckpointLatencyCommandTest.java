@@ -30,6 +30,7 @@ class BenchCheckpointLatencyCommandTest {
         .contains("\"baselinePutsPerSec\": ", "\"baselineP50Us\": ", "\"baselineP99Us\": ")
         .contains("\"baselineP999Us\": ", "\"baselineMaxUs\": ", "\"checkpointMeanMs\": ")
         .contains("\"gcPauses\": ", "\"baselineGcPauses\": ")
+        .contains("\"hiccupP999Us\": ", "\"hiccupMaxUs\": ", "\"baselineHiccupP99Us\": ")
         .doesNotContain("NaN", "Infinity", "\"map\"");
     if (java.nio.file.Files.isReadable(Path.of("/proc/stat"))) {
       assertThat(run.out()).contains("\"stealPct\": ", "\"baselineStealPct\": ");

@@ -59,10 +59,12 @@ import org.HdrHistogram.Histogram;
  * intended interval between one thread's puts the baseline's mean: they are the latencies a writer
  * issuing puts at the baseline's rate would see.
  *
- * <p><b>What else stops a put.</b> Each phase also reports its GC pauses ({@code gcPauses},
- * {@code gcMaxPauseMs}, and {@code baseline...}) and, on Linux, the share of CPU time the
- * hypervisor took ({@code stealPct}, {@link CpuSteal}): a VM its host pauses stalls every thread,
- * and the puts' tail shows it whatever the pile does.
+ * <p><b>What else stops a put.</b> Each phase also reports how late a thread that only sleeps
+ * woke ({@code hiccupP99Us} and so on, {@link HiccupMeter}), its GC pauses ({@code gcPauses},
+ * {@code gcMaxPauseMs}) and, on Linux, the share of CPU time the hypervisor took ({@code
+ * stealPct}, {@link CpuSteal}), each with a {@code baseline...} twin: a stall of the JVM, the OS
+ * or the VM stops every thread, and the puts' tail shows it whatever the pile does. The sleeper
+ * is one more thread on the machine's cores, waking a thousand times a second.
  *
  * <p><b>Bounded memory.</b> Puts that run for a minute would fill the machine, so each pile gets a
  * budget of a quarter of the physical memory; a put refused for it ends that thread's phase early,
@@ -96,6 +98,7 @@ final class CheckpointLatencyBench {
    * @param budgetReached whether a put was refused for the memory budget
    * @param gcPauses the GC pauses between the common release and the last thread's finish
    * @param stealPercent the share of CPU time the hypervisor took meanwhile (NaN: unknown)
+   * @param hiccups how late a sleeping thread woke meanwhile, nanoseconds ({@link HiccupMeter})
    */
   private record Phase(
       Histogram latencies,
@@ -106,7 +109,8 @@ final class CheckpointLatencyBench {
       long checkpointMaxNanos,
       boolean budgetReached,
       GcPauses gcPauses,
-      double stealPercent) {}
+      double stealPercent,
+      Histogram hiccups) {}
 
   CheckpointLatencyBench(BenchConfig config, Consumer<String> notices) {
     if (config.latencyDuringCheckpoint() == null) {
@@ -156,7 +160,14 @@ final class CheckpointLatencyBench {
             .put(Metric.STEAL_PCT, checkpointing.stealPercent())
             .put(Metric.BASELINE_GC_PAUSES, baseline.gcPauses().count())
             .put(Metric.BASELINE_GC_MAX_PAUSE_MS, baseline.gcPauses().maxMillis())
-            .put(Metric.BASELINE_STEAL_PCT, baseline.stealPercent());
+            .put(Metric.BASELINE_STEAL_PCT, baseline.stealPercent())
+            .put(Metric.HICCUP_P99_US, checkpointing.hiccups().getValueAtPercentile(99) / 1e3)
+            .put(Metric.HICCUP_P999_US, checkpointing.hiccups().getValueAtPercentile(99.9) / 1e3)
+            .put(Metric.HICCUP_MAX_US, checkpointing.hiccups().getMaxValue() / 1e3)
+            .put(Metric.BASELINE_HICCUP_P99_US, baseline.hiccups().getValueAtPercentile(99) / 1e3)
+            .put(Metric.BASELINE_HICCUP_P999_US,
+                baseline.hiccups().getValueAtPercentile(99.9) / 1e3)
+            .put(Metric.BASELINE_HICCUP_MAX_US, baseline.hiccups().getMaxValue() / 1e3);
     if (config.putRate() > 0) { // paced: latencies already run from when each put was due
       addCheckpointFigures(result, checkpointing);
       return new BenchReport(config, List.of(result), new MachineFigures());
@@ -281,12 +292,14 @@ final class CheckpointLatencyBench {
     ready.await();
     GcPauseMonitor.Window gcWindow = gc.begin();
     CpuSteal.Reading stealBefore = CpuSteal.read();
+    HiccupMeter hiccupMeter = HiccupMeter.start();
     long startNanos = System.nanoTime();
     deadline[0] = startNanos + duration.toNanos(); // published by start's countDown
     start.countDown();
     for (Thread worker : workers) {
       worker.join();
     }
+    Histogram hiccups = hiccupMeter.stop();
     double stealPercent = CpuSteal.percentSince(stealBefore);
     putsDone.set(true);
     GcPauses gcPauses = gc.end(gcWindow); // reads the counters first, then waits for the longest
@@ -318,7 +331,8 @@ final class CheckpointLatencyBench {
         checkpoints[2],
         budgetReached.get(),
         gcPauses,
-        stealPercent);
+        stealPercent,
+        hiccups);
   }
 
   /**

@@ -123,6 +123,14 @@ public enum Metric {
    */
   STEAL_PCT("stealPct", "CPU stolen by the host % (checkpointing)", 1, false),
   /**
+   * With {@code --latency-during-checkpoint}: how late a thread that only sleeps 1 ms at a time
+   * woke during the checkpointing phase ({@link HiccupMeter}), the platform's own stalls to set
+   * beside the puts' percentiles.
+   */
+  HICCUP_P99_US("hiccupP99Us", "sleeper late p99 us (checkpointing)", 2, false),
+  HICCUP_P999_US("hiccupP999Us", "sleeper late p99.9 us (checkpointing)", 2, false),
+  HICCUP_MAX_US("hiccupMaxUs", "sleeper late max us (checkpointing)", 1, false),
+  /**
    * With {@code --latency-during-checkpoint}: the same puts into a fresh pile without the
    * checkpoint loop (the pile's own background checkpoints, when its log fills, still run).
    */
@@ -136,7 +144,10 @@ public enum Metric {
       "baselineP999UsCorrected", "put p99.9 us (baseline, corrected)", 2, false),
   BASELINE_GC_PAUSES("baselineGcPauses", "GC pauses (baseline)", 0, false),
   BASELINE_GC_MAX_PAUSE_MS("baselineGcMaxPauseMs", "GC max pause ms (baseline)", 1, false),
-  BASELINE_STEAL_PCT("baselineStealPct", "CPU stolen by the host % (baseline)", 1, false);
+  BASELINE_STEAL_PCT("baselineStealPct", "CPU stolen by the host % (baseline)", 1, false),
+  BASELINE_HICCUP_P99_US("baselineHiccupP99Us", "sleeper late p99 us (baseline)", 2, false),
+  BASELINE_HICCUP_P999_US("baselineHiccupP999Us", "sleeper late p99.9 us (baseline)", 2, false),
+  BASELINE_HICCUP_MAX_US("baselineHiccupMaxUs", "sleeper late max us (baseline)", 1, false);
 
   private final String key;
   private final String label;
