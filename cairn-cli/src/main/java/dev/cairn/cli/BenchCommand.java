@@ -328,6 +328,16 @@ final class BenchCommand implements Callable<Integer> {
               + " the machine sustains, not at saturation.")
   private Integer rate;
 
+  @Option(
+      names = "--checkpoint-every",
+      paramLabel = "MS",
+      description =
+          "With --latency-during-checkpoint: start a checkpoint every MS milliseconds instead of"
+              + " back to back (back to back still when one takes longer), as a pile's own"
+              + " checkpoints come; the puts that overlapped a checkpoint are reported apart"
+              + " (putDuringCheckpoint...).")
+  private Integer checkpointEvery;
+
   @Option(names = "--json", description = "Print one JSON document on stdout instead of a table.")
   private boolean json;
 
@@ -402,6 +412,10 @@ final class BenchCommand implements Callable<Integer> {
     if (!latencyDuringCheckpoint && rate != null) {
       throw new IllegalArgumentException("--rate applies to --latency-during-checkpoint");
     }
+    if (!latencyDuringCheckpoint && checkpointEvery != null) {
+      throw new IllegalArgumentException(
+          "--checkpoint-every applies to --latency-during-checkpoint");
+    }
     if (!commits && count != null) {
       throw new IllegalArgumentException("--count applies to --commits");
     }
@@ -448,7 +462,8 @@ final class BenchCommand implements Callable<Integer> {
         logFileMib == null ? 0 : (long) logFileMib << 20,
         hugePages,
         warmup,
-        rate == null ? 0 : rate);
+        rate == null ? 0 : rate,
+        checkpointEvery == null ? 0 : checkpointEvery);
   }
 
   /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */

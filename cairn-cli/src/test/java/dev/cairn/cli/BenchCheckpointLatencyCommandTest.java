@@ -58,6 +58,30 @@ class BenchCheckpointLatencyCommandTest {
     assertThat(figure(run.out(), "baselinePutsPerSec")).isBetween(10_000L, 21_000L);
   }
 
+  /**
+   * Spaced checkpoints: about one a quarter second in a one-second phase (back to back, a loaded
+   * machine still makes a dozen or more), and the puts that overlapped them reported apart.
+   */
+  @Test
+  void bench_checkpointEvery_spacesTheCheckpoints_andReportsThePutsThatOverlappedOne() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--seconds", "1", "--durability", "periodic", "--rate", "20k",
+            "--checkpoint-every", "250", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"checkpointEveryMs\": 250", "\"putDuringCheckpointP999Us\": ");
+    assertThat(figure(run.out(), "checkpoints")).isBetween(1L, 5L);
+    assertThat(figure(run.out(), "putsDuringCheckpoint")).isPositive();
+  }
+
+  @Test
+  void bench_checkpointEveryWithoutLatencyDuringCheckpoint_exitsTwo() {
+    CliRun run = cairn("bench", "--checkpoint-every", "100");
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("--checkpoint-every applies to --latency-during-checkpoint");
+  }
+
   @Test
   void bench_rateWithoutLatencyDuringCheckpoint_orBelowOnePerThread_exitsTwo() {
     CliRun load = cairn("bench", "--rate", "1000");

@@ -73,4 +73,16 @@ public interface FileHandle extends Closeable {
    * #force()}.
    */
   void preallocate(long sizeBytes) throws IOException;
+
+  /**
+   * Grows the file to {@code sizeBytes} with every block allocated now, as {@link #preallocate}
+   * does, but possibly without writing them: the OS may reserve the blocks in the file system's
+   * metadata alone ({@code fallocate}), reading as zeros. Cheap for large files; the first write
+   * into each such block costs the file system a little journaling at the next force, so a file
+   * forced after many small appends (a log) should use {@link #preallocate}. Not durable until
+   * {@link #force()}.
+   */
+  default void reserve(long sizeBytes) throws IOException {
+    preallocate(sizeBytes);
+  }
 }

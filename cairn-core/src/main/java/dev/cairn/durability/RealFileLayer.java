@@ -28,6 +28,8 @@ import java.util.stream.Stream;
  *                 refuse to open a directory, which is then reported as an IOException).
  * preallocate     writes zeros in 1 MiB chunks, so every block is really allocated: no sparse
  *                 file, no SIGBUS under a mapping, no ENOSPC on a later write into the range.
+ * reserve         fallocate(2) through FFM when native access is enabled (NativeFiles): the same
+ *                 guarantees without writing the zeros; preallocate where that is unavailable.
  * rename          Files.move(ATOMIC_MOVE, REPLACE_EXISTING): rename(2).
  * failed force    the handle remembers the failure and throws from then on (never retry).
  * mapPrivate      FileChannel.map(PRIVATE, arena). When native access is enabled for Cairn's
@@ -219,6 +221,22 @@ public final class RealFileLayer implements FileLayer {
     public void truncate(long sizeBytes) throws IOException {
       checkUsable();
       channel.truncate(sizeBytes);
+    }
+
+    @Override
+    public void reserve(long sizeBytes) throws IOException {
+      checkUsable();
+      if (channel.size() >= sizeBytes) {
+        return;
+      }
+      if (NativeFiles.available() && NativeFiles.allocate(path, sizeBytes)) {
+        if (channel.size() != sizeBytes) {
+          throw new EOFException("reserving " + path + " to " + sizeBytes + " bytes left "
+              + channel.size());
+        }
+        return;
+      }
+      preallocate(sizeBytes); // no fallocate here: zeros, written
     }
 
     @Override

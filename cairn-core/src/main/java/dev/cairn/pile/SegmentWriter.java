@@ -113,8 +113,9 @@ final class SegmentWriter {
         files.checksums().truncate(0);
         files.checksums().write(
             PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
-        // zeros, really written: no holes, so later in-place writes never need new blocks
-        handle.preallocate(segmentBytes);
+        // every block reserved now (fallocate, or zeros written): no holes, so later in-place
+        // writes never need new blocks
+        handle.reserve(segmentBytes);
         writeZeroPageCrcs(files.checksums(), segmentBytes / PAGE);
       } catch (IOException | RuntimeException e) {
         files.close();

@@ -66,6 +66,29 @@ abstract class FileLayerContractTest {
   }
 
   @Test
+  void reserve_growsToReadAsZeros_keepsWhatWasWritten_andNeverShrinks() throws IOException {
+    Path file = directory().resolve("r");
+    try (FileHandle h = layer().open(file, FileLayer.OpenMode.CREATE)) {
+      h.write(ByteBuffer.wrap(new byte[] {9}), 0);
+      h.reserve(5 << 20);
+      assertThat(h.size()).isEqualTo(5 << 20);
+      ByteBuffer middle = ByteBuffer.allocate(4096);
+      h.read(middle, 2 << 20);
+      assertThat(middle.array()).containsOnly(0);
+      h.write(ByteBuffer.wrap(new byte[] {5, 6}), (5 << 20) - 2); // into the reserved range
+      h.force();
+      h.reserve(10); // never shrinks
+      assertThat(h.size()).isEqualTo(5 << 20);
+      ByteBuffer ends = ByteBuffer.allocate(2);
+      h.read(ends, (5 << 20) - 2);
+      assertThat(ends.array()).containsExactly(5, 6);
+      ByteBuffer first = ByteBuffer.allocate(1);
+      h.read(first, 0);
+      assertThat(first.get(0)).isEqualTo((byte) 9);
+    }
+  }
+
+  @Test
   void openModes_enforceExistence() throws IOException {
     Path file = directory().resolve("c");
     assertThatThrownBy(() -> layer().open(file, FileLayer.OpenMode.READ_WRITE))

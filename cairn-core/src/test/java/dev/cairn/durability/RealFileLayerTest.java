@@ -33,6 +33,27 @@ class RealFileLayerTest extends FileLayerContractTest {
   }
 
   @Test
+  void reserve_usesFallocateHere_andAMissingFileIsAnIoErrorNamingIt() throws Exception {
+    // Linux with native access (this build's tests): reserve takes the fallocate path
+    assertThat(NativeFiles.available()).isTrue();
+    Path file = temp.resolve("reserved");
+    java.nio.file.Files.write(file, new byte[] {1, 2, 3});
+    assertThat(NativeFiles.allocate(file, 64L << 20)).as("ext4 and tmpfs have fallocate").isTrue();
+    assertThat(java.nio.file.Files.size(file)).isEqualTo(64L << 20);
+    byte[] head = new byte[8];
+    try (var in = java.nio.file.Files.newInputStream(file)) {
+      assertThat(in.read(head)).isEqualTo(8);
+    }
+    assertThat(head).containsExactly(1, 2, 3, 0, 0, 0, 0, 0);
+
+    Path missing = temp.resolve("no-such-file");
+    assertThatThrownBy(() -> NativeFiles.allocate(missing, 4096))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining(missing.toString());
+    assertThat(missing).doesNotExist();
+  }
+
+  @Test
   void mapPrivate_isANativeSegmentOverTheFile_boundsCheckedAndPrivate() throws Exception {
     Path file = temp.resolve("mapped");
     byte[] content = new byte[8192];

@@ -36,6 +36,8 @@ import java.util.Locale;
  *     at most a tenth of n)
  * @param putRate with {@code --latency-during-checkpoint}: puts a second, all threads together,
  *     each timed from when it was due; 0 for as fast as possible
+ * @param checkpointEveryMillis with {@code --latency-during-checkpoint}: a checkpoint starts this
+ *     often (back to back when one takes longer); 0 for back to back throughout
  */
 public record BenchConfig(
     int n,
@@ -55,7 +57,8 @@ public record BenchConfig(
     long logFileBytes,
     boolean hugePages,
     int warmupValues,
-    int putRate) {
+    int putRate,
+    int checkpointEveryMillis) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -107,6 +110,14 @@ public record BenchConfig(
       throw new IllegalArgumentException(
           "rate must give each thread a put a second at least: rate=" + putRate + " threads="
               + threads);
+    }
+    if (checkpointEveryMillis < 0) {
+      throw new IllegalArgumentException(
+          "checkpoint interval must not be negative: checkpointEveryMs=" + checkpointEveryMillis);
+    }
+    if (checkpointEveryMillis > 0 && latencyDuringCheckpoint == null) {
+      throw new IllegalArgumentException(
+          "--checkpoint-every applies to --latency-during-checkpoint");
     }
     if (warmupValues < 0) {
       throw new IllegalArgumentException("warmup must not be negative: warmup=" + warmupValues);
@@ -176,7 +187,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0, false, 0, 0);
+        reopen, dropCaches, commits, null, null, 0, false, 0, 0, 0);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -189,7 +200,7 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0, false, 0, 0);
+        false, false, null, null, null, 0, false, 0, 0, 0);
   }
 
   /** Sets on {@code builder} what the run chose: the log file size, huge pages. */

@@ -30,7 +30,10 @@ import org.HdrHistogram.Histogram;
  *       with durability none there are none;
  *   <li><b>checkpointing</b>, in {@code DIR/pile/checkpointing}: the same puts while one more
  *       thread calls {@code pile.checkpoint()} in a loop, so that a checkpoint is always under
- *       way: the worst case of the background checkpointer.
+ *       way: the worst case of the background checkpointer. With {@code --checkpoint-every MS}
+ *       the loop starts one every MS milliseconds instead, as a pile's own checkpoints come, and
+ *       the puts whose time overlapped one ({@code putsDuringCheckpoint}) get percentiles of
+ *       their own ({@code putDuringCheckpointP999Us} and so on).
  * </ol>
  *
  * <p>Implementation notes
@@ -99,6 +102,7 @@ final class CheckpointLatencyBench {
    * @param gcPauses the GC pauses between the common release and the last thread's finish
    * @param stealPercent the share of CPU time the hypervisor took meanwhile (NaN: unknown)
    * @param hiccups how late a sleeping thread woke meanwhile, nanoseconds ({@link HiccupMeter})
+   * @param duringCheckpoint the latencies of the puts that overlapped a checkpoint of the loop
    */
   private record Phase(
       Histogram latencies,
@@ -110,7 +114,23 @@ final class CheckpointLatencyBench {
       boolean budgetReached,
       GcPauses gcPauses,
       double stealPercent,
-      Histogram hiccups) {}
+      Histogram hiccups,
+      Histogram duringCheckpoint) {}
+
+  /**
+   * When the loop's checkpoints ran, for the put threads to tell whether a put overlapped one:
+   * it did if one is running when it returns, or one ended after the put was due. {@code
+   * lastEndNanos} is written before {@code running} is cleared, and read after it, so a put
+   * that sees the flag down sees the end of the checkpoint that raised it.
+   */
+  private static final class CheckpointWindows {
+    volatile boolean running;
+    volatile long lastEndNanos = Long.MIN_VALUE;
+
+    boolean overlapped(long dueNanos) {
+      return running || lastEndNanos - dueNanos >= 0;
+    }
+  }
 
   CheckpointLatencyBench(BenchConfig config, Consumer<String> notices) {
     if (config.latencyDuringCheckpoint() == null) {
@@ -150,6 +170,7 @@ final class CheckpointLatencyBench {
             .put(Metric.PUT_P999_US, percentileMicros(checkpointing, 99.9))
             .put(Metric.PUT_MAX_US, checkpointing.latencies().getMaxValue() / 1e3)
             .put(Metric.CHECKPOINTS, checkpointing.checkpoints())
+            .put(Metric.PUTS_DURING_CHECKPOINT, checkpointing.duringCheckpoint().getTotalCount())
             .put(Metric.BASELINE_PUTS_PER_SEC, baseline.puts() * 1e9 / baseline.elapsedNanos())
             .put(Metric.BASELINE_P50_US, percentileMicros(baseline, 50))
             .put(Metric.BASELINE_P99_US, percentileMicros(baseline, 99))
@@ -199,6 +220,13 @@ final class CheckpointLatencyBench {
               checkpointing.checkpointNanos() / 1e6 / checkpointing.checkpoints())
           .put(Metric.CHECKPOINT_MAX_MS, checkpointing.checkpointMaxNanos() / 1e6);
     }
+    Histogram during = checkpointing.duringCheckpoint();
+    if (during.getTotalCount() > 0) {
+      result
+          .put(Metric.PUT_DURING_CHECKPOINT_P99_US, during.getValueAtPercentile(99) / 1e3)
+          .put(Metric.PUT_DURING_CHECKPOINT_P999_US, during.getValueAtPercentile(99.9) / 1e3)
+          .put(Metric.PUT_DURING_CHECKPOINT_MAX_US, during.getMaxValue() / 1e3);
+    }
   }
 
   private static double percentileMicros(Phase phase, double percentile) {
@@ -243,6 +271,8 @@ final class CheckpointLatencyBench {
     AtomicBoolean failed = new AtomicBoolean();
     AtomicBoolean budgetReached = new AtomicBoolean();
     Histogram[] latencies = new Histogram[threads];
+    Histogram[] duringCheckpoint = new Histogram[threads];
+    CheckpointWindows windows = new CheckpointWindows();
     long[] puts = new long[threads];
     long[] finishNanos = new long[threads];
     Throwable[] failures = new Throwable[threads + 1];
@@ -253,6 +283,7 @@ final class CheckpointLatencyBench {
     for (int t = 0; t < threads; t++) {
       int thread = t;
       latencies[t] = new Histogram(MAX_RECORDED_NANOS, 3);
+      duringCheckpoint[t] = new Histogram(MAX_RECORDED_NANOS, 3);
       workers[t] =
           Thread.ofPlatform()
               .name("bench-" + phase + "-put-" + t)
@@ -263,7 +294,8 @@ final class CheckpointLatencyBench {
                       start.await();
                       puts[thread] =
                           putLoop(pile, thread, deadline[0] - duration.toNanos(), deadline[0],
-                              latencies[thread], failed, budgetReached);
+                              latencies[thread], duringCheckpoint[thread], windows, failed,
+                              budgetReached);
                     } catch (Throwable e) {
                       failures[thread] = e;
                       failed.set(true);
@@ -282,7 +314,8 @@ final class CheckpointLatencyBench {
                     ready.countDown();
                     try {
                       start.await();
-                      checkpointLoop(pile, putsDone, failed, checkpoints);
+                      checkpointLoop(pile, putsDone, failed, checkpoints, windows,
+                          TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()));
                     } catch (Throwable e) {
                       failures[threads] = e;
                       failed.set(true);
@@ -315,10 +348,12 @@ final class CheckpointLatencyBench {
     }
 
     Histogram all = new Histogram(MAX_RECORDED_NANOS, 3);
+    Histogram allDuringCheckpoint = new Histogram(MAX_RECORDED_NANOS, 3);
     long total = 0;
     long lastFinish = startNanos;
     for (int t = 0; t < threads; t++) {
       all.add(latencies[t]);
+      allDuringCheckpoint.add(duringCheckpoint[t]);
       total += puts[t];
       lastFinish = Math.max(lastFinish, finishNanos[t]);
     }
@@ -332,7 +367,8 @@ final class CheckpointLatencyBench {
         budgetReached.get(),
         gcPauses,
         stealPercent,
-        hiccups);
+        hiccups,
+        allDuringCheckpoint);
   }
 
   /**
@@ -346,6 +382,8 @@ final class CheckpointLatencyBench {
       long startNanos,
       long deadlineNanos,
       Histogram latencies,
+      Histogram duringCheckpoint,
+      CheckpointWindows windows,
       AtomicBoolean failed,
       AtomicBoolean budgetReached) {
     int threads = config.threads();
@@ -373,7 +411,11 @@ final class CheckpointLatencyBench {
         break;
       }
       long end = System.nanoTime();
-      latencies.recordValue(Math.min(end - begin, MAX_RECORDED_NANOS));
+      long latency = Math.min(end - begin, MAX_RECORDED_NANOS);
+      latencies.recordValue(latency);
+      if (windows.overlapped(begin)) { // begin: when it was due, if paced
+        duringCheckpoint.recordValue(latency);
+      }
       sequence++;
       if (end >= deadlineNanos) {
         break;
@@ -382,16 +424,37 @@ final class CheckpointLatencyBench {
     return sequence;
   }
 
-  /** Checkpoints until the puts are done; {@code figures} gets count, total and longest nanos. */
-  private static void checkpointLoop(
-      Pile pile, AtomicBoolean putsDone, AtomicBoolean failed, long[] figures) {
+  /**
+   * Checkpoints until the puts are done, back to back, or one starting every {@code everyNanos}
+   * (0: back to back); {@code figures} gets count, total and longest nanos, {@code windows}
+   * when each ran.
+   */
+  private static void checkpointLoop(Pile pile, AtomicBoolean putsDone, AtomicBoolean failed,
+      long[] figures, CheckpointWindows windows, long everyNanos) {
+    long next = System.nanoTime();
     while (!putsDone.get() && !failed.get()) {
+      if (everyNanos > 0) {
+        for (long now = System.nanoTime(); now - next < 0 && !putsDone.get();
+            now = System.nanoTime()) {
+          LockSupport.parkNanos(Math.min(next - now, 10_000_000L)); // wakes for the end too
+        }
+        if (putsDone.get()) {
+          return;
+        }
+      }
       long begin = System.nanoTime();
-      pile.checkpoint();
-      long nanos = System.nanoTime() - begin;
+      windows.running = true;
+      try {
+        pile.checkpoint();
+      } finally {
+        windows.lastEndNanos = System.nanoTime();
+        windows.running = false;
+      }
+      long nanos = windows.lastEndNanos - begin;
       figures[0]++;
       figures[1] += nanos;
       figures[2] = Math.max(figures[2], nanos);
+      next = begin + everyNanos;
     }
   }
 

@@ -25,7 +25,7 @@ import java.util.Map;
  * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
  * "seconds"} and {@code "warmupSeconds"}, or {@code "count"} and {@code "warmupCount"} (the
  * commits each store made in a throwaway store first; 0 with {@code --warmup 0}), {@code --latency-during-checkpoint} runs {@code "seconds"} (and
- * {@code "rate"} when paced), and
+ * {@code "rate"} when paced, {@code "checkpointEveryMs"} when spaced), and
  * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
  * {@code person} values, whose size is their encoding's. A load run has {@code "warmup"} after
  * {@code "getOrder"}: the values each store put in a throwaway store before its timed run ({@code
@@ -69,6 +69,9 @@ public final class JsonReport {
       json.field("seconds", config.latencyDuringCheckpoint().toSeconds());
       if (config.putRate() > 0) {
         json.field("rate", config.putRate());
+      }
+      if (config.checkpointEveryMillis() > 0) {
+        json.field("checkpointEveryMs", config.checkpointEveryMillis());
       }
     }
     if (config.recovery() != null) {

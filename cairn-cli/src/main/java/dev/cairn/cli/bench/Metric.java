@@ -112,6 +112,19 @@ public enum Metric {
    */
   PUT_P99_CORRECTED_US("putP99UsCorrected", "put p99 us (checkpointing, corrected)", 2, false),
   PUT_P999_CORRECTED_US("putP999UsCorrected", "put p99.9 us (checkpointing, corrected)", 2, false),
+  /**
+   * With {@code --latency-during-checkpoint}: the puts of the checkpointing phase whose time,
+   * from when each was due to its return, overlapped a checkpoint of the loop, and their
+   * latency. With checkpoints back to back that is nearly every put; with {@code
+   * --checkpoint-every}, the puts a checkpoint could have delayed, apart from the others.
+   */
+  PUTS_DURING_CHECKPOINT("putsDuringCheckpoint", "puts overlapping a checkpoint", 0, false),
+  PUT_DURING_CHECKPOINT_P99_US(
+      "putDuringCheckpointP99Us", "put p99 us (overlapping a checkpoint)", 2, false),
+  PUT_DURING_CHECKPOINT_P999_US(
+      "putDuringCheckpointP999Us", "put p99.9 us (overlapping a checkpoint)", 2, false),
+  PUT_DURING_CHECKPOINT_MAX_US(
+      "putDuringCheckpointMaxUs", "put max us (overlapping a checkpoint)", 1, false),
   /** With {@code --latency-during-checkpoint}: checkpoints the loop completed during the puts. */
   CHECKPOINTS("checkpoints", "checkpoints completed", 0, true),
   CHECKPOINT_MEAN_MS("checkpointMeanMs", "checkpoint mean ms", 2, false),

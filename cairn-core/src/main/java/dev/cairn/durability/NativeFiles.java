@@ -1,0 +1,146 @@
+package dev.cairn.durability;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * {@code fallocate(2)}, where Cairn may call native code: on Linux, with native access enabled
+ * for Cairn's module ({@code --enable-native-access}). Elsewhere {@link #available()} is false
+ * and {@link RealFileLayer} writes zeros instead.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Why: a new 64 MiB segment file was laid out by writing 64 MiB of zeros and forcing them, in
+ * the checkpoint that first wrote the segment. On the VM of docs/BENCHMARKS.md that burst of
+ * I/O stopped the whole machine, every thread of every process, for about 20 ms
+ * (docs/probes/sleep_jitter.c), and it was the longest put stall left when checkpoints come a
+ * second apart. fallocate reserves the same blocks in the file system's metadata alone: a later
+ * write into the range cannot fail for lack of space, and reads (a mapping's too) see zeros.
+ *
+ * How: FileChannel does not show its descriptor, so the file is opened once more by path
+ * (open(2), O_WRONLY | O_CLOEXEC), fallocated (mode 0, which also extends the size) and closed.
+ * The caller's channel sees the new size at once; force() on it makes size and blocks durable.
+ *
+ * Not for the write-ahead log: fallocated blocks stay "unwritten" until first written, and the
+ * first write into each then costs the file system a journal commit at the next fdatasync, as
+ * a sparse file's does, which a SYNC commit would wait for through the log's whole first lap
+ * (why SYNC logs are written with zeros: docs/DURABILITY.md). Segment files are written at
+ * checkpoints only, where one more journal commit per force is small.
+ *
+ * Constants: O_WRONLY = 1 and O_CLOEXEC = 0x80000 are those of Linux on x86-64 and AArch64;
+ * EOPNOTSUPP = 95 and ENOSYS = 38 (file systems without fallocate) make allocate() return
+ * false, and the caller falls back to writing zeros. Any other errno (ENOSPC = 28 above all)
+ * is an IOException naming the file.
+ * }</pre>
+ */
+final class NativeFiles {
+  private static final int O_WRONLY = 1;
+  private static final int O_CLOEXEC = 0x80000;
+  private static final int EOPNOTSUPP = 95;
+  private static final int ENOSYS = 38;
+
+  private static final MethodHandle OPEN;
+  private static final MethodHandle FALLOCATE;
+  private static final MethodHandle CLOSE;
+  private static final StructLayout CALL_STATE;
+  private static final VarHandle ERRNO;
+
+  static {
+    MethodHandle open = null;
+    MethodHandle fallocate = null;
+    MethodHandle close = null;
+    StructLayout callState = null;
+    VarHandle errno = null;
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    if (os.startsWith("linux") && NativeFiles.class.getModule().isNativeAccessEnabled()) {
+      try {
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup libc = linker.defaultLookup();
+        Linker.Option captureErrno = Linker.Option.captureCallState("errno");
+        callState = Linker.Option.captureStateLayout();
+        errno = callState.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        open = linker.downcallHandle(libc.find("open").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                ValueLayout.JAVA_INT),
+            captureErrno, Linker.Option.firstVariadicArg(2));
+        fallocate = linker.downcallHandle(libc.find("fallocate").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+            captureErrno);
+        close = linker.downcallHandle(libc.find("close").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+      } catch (RuntimeException | Error e) {
+        open = null; // not bound: callers write zeros
+      }
+    }
+    OPEN = open;
+    FALLOCATE = open == null ? null : fallocate;
+    CLOSE = open == null ? null : close;
+    CALL_STATE = callState;
+    ERRNO = errno;
+  }
+
+  private NativeFiles() {}
+
+  /** Whether {@link #allocate} can be tried here. */
+  static boolean available() {
+    return OPEN != null;
+  }
+
+  /**
+   * Reserves the blocks of {@code file} up to {@code sizeBytes}, growing it to that size if it
+   * is shorter. Returns false, having changed nothing, if the file system has no fallocate.
+   *
+   * @throws IOException if the file cannot be opened or the space cannot be reserved (a full
+   *     disk above all)
+   * @throws IllegalStateException if {@link #available()} is false
+   */
+  static boolean allocate(Path file, long sizeBytes) throws IOException {
+    if (!available()) {
+      throw new IllegalStateException("fallocate is not available here");
+    }
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment state = arena.allocate(CALL_STATE);
+      MemorySegment path = arena.allocateFrom(file.toString());
+      int fd = (int) OPEN.invokeExact(state, path, O_WRONLY | O_CLOEXEC);
+      if (fd < 0) {
+        throw new IOException("cannot open " + file + " to reserve its space: errno "
+            + errno(state));
+      }
+      try {
+        int result = (int) FALLOCATE.invokeExact(state, fd, 0, 0L, sizeBytes);
+        if (result != 0) {
+          int error = errno(state);
+          if (error == EOPNOTSUPP || error == ENOSYS) {
+            return false;
+          }
+          throw new IOException("cannot reserve " + sizeBytes + " bytes for " + file + ": errno "
+              + error + (error == 28 ? " (no space left on device)" : ""));
+        }
+        return true;
+      } finally {
+        int ignored = (int) CLOSE.invokeExact(fd); // opened for fallocate only: nothing to flush
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) { // invokeExact declares Throwable; the handles throw nothing else
+      throw new IllegalStateException("fallocate call failed: " + e, e);
+    }
+  }
+
+  private static int errno(MemorySegment state) {
+    return (int) ERRNO.get(state, 0L);
+  }
+}
