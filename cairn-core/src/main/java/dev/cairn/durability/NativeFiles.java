@@ -46,6 +46,12 @@ import java.util.Locale;
  * }</pre>
  */
 final class NativeFiles {
+  /**
+   * System property: {@code -Dcairn.fallocate=false} makes {@link #available()} false (zeros are
+   * written instead), so that benchmarks can compare both in one build.
+   */
+  static final String DISABLE_PROPERTY = "cairn.fallocate";
+
   private static final int O_WRONLY = 1;
   private static final int O_CLOEXEC = 0x80000;
   private static final int EOPNOTSUPP = 95;
@@ -64,7 +70,8 @@ final class NativeFiles {
     StructLayout callState = null;
     VarHandle errno = null;
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && NativeFiles.class.getModule().isNativeAccessEnabled()) {
+    if (os.startsWith("linux") && NativeFiles.class.getModule().isNativeAccessEnabled()
+        && Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY, "true"))) {
       try {
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
