@@ -925,7 +925,7 @@ final class PersistentStore {
         if (quiesce) {
           // without a log the files must take one instant's state: copy its dirty pages, and
           // writers may go on while the copies are written (else they wait for all of it)
-          snapshot = SegmentWriter.snapshot(image, UNLOGGED_SNAPSHOT_MAX_BYTES);
+          snapshot = segmentWriter().snapshot(image, UNLOGGED_SNAPSHOT_MAX_BYTES);
           if (snapshot != null) {
             pile.unlockAll();
             locked = false;

@@ -23,8 +23,10 @@ import org.HdrHistogram.Histogram;
  *
  * <ol>
  *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted afterwards: one second of puts with the
- *       checkpoint loop, not measured, so that the JIT has compiled the put and checkpoint paths
- *       before the baseline, which would otherwise pay for that alone;
+ *       checkpoint loop, back to back even with {@code --checkpoint-every}, not measured, so that
+ *       the JIT has compiled the put and checkpoint paths before the measured phases (with one
+ *       checkpoint a second, {@code perf sched timehist} caught C1 and C2 compiling the
+ *       checkpoint's code in the measured phase, a put waiting 6.5 ms for a core behind them);
  *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
  *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
  *       with durability none there are none;
@@ -35,6 +37,10 @@ import org.HdrHistogram.Histogram;
  *       the puts whose time overlapped one ({@code putsDuringCheckpoint}) get percentiles of
  *       their own ({@code putDuringCheckpointP999Us} and so on).
  * </ol>
+ *
+ * <p>Each measured phase first runs {@link #SETTLE} (or its own length, if shorter) on its pile
+ * and threads without recording anything: put latencies, checkpoint figures, GC pauses, steal
+ * and the sleeper all count from then on.
  *
  * <p>Implementation notes
  *
@@ -83,7 +89,17 @@ final class CheckpointLatencyBench {
 
   private static final int MEMORY_SHARE_DIVISOR = 4;
 
-  private static final Duration WARM_UP = Duration.ofSeconds(1);
+  private static final Duration WARM_UP = Duration.ofSeconds(3);
+
+  private static final String WARM_UP_PHASE = "warmup";
+
+  /**
+   * How long each measured phase runs, on its pile and threads, before it records anything:
+   * each phase has a new pile and new threads, whose first calls met thread-local lookups the
+   * compiled put path had never missed, and C2 spent 0.5-0.7 s recompiling it within the
+   * measured seconds (JFR), while puts waited for a core.
+   */
+  private static final Duration SETTLE = Duration.ofSeconds(2);
 
   private final BenchConfig config;
   private final Consumer<String> notices;
@@ -122,13 +138,20 @@ final class CheckpointLatencyBench {
    * it did if one is running when it returns, or one ended after the put was due. {@code
    * lastEndNanos} is written before {@code running} is cleared, and read after it, so a put
    * that sees the flag down sees the end of the checkpoint that raised it.
+   *
+   * <p>Branch-free on purpose: the put loop is compiled while no checkpoint runs (the baseline),
+   * and a branch it had never taken there became an uncommon trap that deoptimized the loop, and
+   * the pile's put path inlined in it, at the first checkpoint of the measured phase (JFR: C2
+   * recompiling them for 120 ms while puts waited for a core).
    */
   private static final class CheckpointWindows {
-    volatile boolean running;
-    volatile long lastEndNanos = Long.MIN_VALUE;
+    volatile int running; // 1 while a checkpoint of the loop runs
+    volatile long lastEndNanos = System.nanoTime(); // before any put is due
 
-    boolean overlapped(long dueNanos) {
-      return running || lastEndNanos - dueNanos >= 0;
+    /** 1 if a put due at {@code dueNanos} and returning now overlapped a checkpoint, else 0. */
+    int overlapIndex(long dueNanos) {
+      int endedSinceDue = (int) ((lastEndNanos - dueNanos) >>> 63) ^ 1;
+      return running | endedSinceDue;
     }
   }
 
@@ -151,7 +174,7 @@ final class CheckpointLatencyBench {
     Phase baseline;
     Phase checkpointing;
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
-      measure(warmUp, "warmup", true, WARM_UP, gc);
+      measure(warmUp, WARM_UP_PHASE, true, WARM_UP, gc);
       try {
         BenchDirectory.deleteTree(warmUp);
       } catch (IOException e) {
@@ -265,21 +288,24 @@ final class CheckpointLatencyBench {
   private Phase run(Pile pile, String phase, boolean checkpointing, Duration duration,
       GcPauseMonitor gc) throws InterruptedException {
     int threads = config.threads();
+    boolean warmingUp = phase.equals(WARM_UP_PHASE);
     CountDownLatch ready = new CountDownLatch(threads + (checkpointing ? 1 : 0));
     CountDownLatch start = new CountDownLatch(1);
     AtomicBoolean putsDone = new AtomicBoolean();
     AtomicBoolean failed = new AtomicBoolean();
     AtomicBoolean budgetReached = new AtomicBoolean();
-    Histogram[] latencies = new Histogram[threads];
+    Histogram[] latencies = new Histogram[threads]; // the puts that overlapped no checkpoint
     Histogram[] duringCheckpoint = new Histogram[threads];
     CheckpointWindows windows = new CheckpointWindows();
     long[] puts = new long[threads];
     long[] finishNanos = new long[threads];
     Throwable[] failures = new Throwable[threads + 1];
     long[] deadline = new long[1];
+    long[] recordFrom = new long[1];
     // the checkpoint loop's figures: count, total nanos, longest nanos
     long[] checkpoints = new long[3];
     Thread[] workers = new Thread[threads];
+    long[] startNanos = new long[1];
     for (int t = 0; t < threads; t++) {
       int thread = t;
       latencies[t] = new Histogram(MAX_RECORDED_NANOS, 3);
@@ -292,10 +318,13 @@ final class CheckpointLatencyBench {
                     ready.countDown();
                     try {
                       start.await();
+                      Histogram discarded = new Histogram(MAX_RECORDED_NANOS, 3);
                       puts[thread] =
-                          putLoop(pile, thread, deadline[0] - duration.toNanos(), deadline[0],
-                              latencies[thread], duringCheckpoint[thread], windows, failed,
-                              budgetReached);
+                          putLoop(pile, thread, startNanos[0], recordFrom[0], deadline[0],
+                              new Histogram[] {
+                                latencies[thread], duringCheckpoint[thread], discarded, discarded
+                              },
+                              windows, failed, budgetReached);
                     } catch (Throwable e) {
                       failures[thread] = e;
                       failed.set(true);
@@ -314,8 +343,10 @@ final class CheckpointLatencyBench {
                     ready.countDown();
                     try {
                       start.await();
-                      checkpointLoop(pile, putsDone, failed, checkpoints, windows,
-                          TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()));
+                      checkpointLoop(pile, putsDone, failed, checkpoints, recordFrom[0], windows,
+                          warmingUp
+                              ? 0 // back to back: the point is to compile the checkpoint's code
+                              : TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()));
                     } catch (Throwable e) {
                       failures[threads] = e;
                       failed.set(true);
@@ -323,12 +354,18 @@ final class CheckpointLatencyBench {
                   });
     }
     ready.await();
+    startNanos[0] = System.nanoTime();
+    // settling no longer than the phase: a one-second test run need not wait two
+    long settleNanos = warmingUp ? 0 : Math.min(SETTLE.toNanos(), duration.toNanos());
+    recordFrom[0] = startNanos[0] + settleNanos;
+    deadline[0] = recordFrom[0] + duration.toNanos(); // all three published by start's countDown
+    start.countDown();
+    for (long now = System.nanoTime(); now - recordFrom[0] < 0; now = System.nanoTime()) {
+      LockSupport.parkNanos(recordFrom[0] - now);
+    }
     GcPauseMonitor.Window gcWindow = gc.begin();
     CpuSteal.Reading stealBefore = CpuSteal.read();
     HiccupMeter hiccupMeter = HiccupMeter.start();
-    long startNanos = System.nanoTime();
-    deadline[0] = startNanos + duration.toNanos(); // published by start's countDown
-    start.countDown();
     for (Thread worker : workers) {
       worker.join();
     }
@@ -350,9 +387,10 @@ final class CheckpointLatencyBench {
     Histogram all = new Histogram(MAX_RECORDED_NANOS, 3);
     Histogram allDuringCheckpoint = new Histogram(MAX_RECORDED_NANOS, 3);
     long total = 0;
-    long lastFinish = startNanos;
+    long lastFinish = recordFrom[0];
     for (int t = 0; t < threads; t++) {
-      all.add(latencies[t]);
+      all.add(latencies[t]); // the puts that overlapped no checkpoint
+      all.add(duringCheckpoint[t]);
       allDuringCheckpoint.add(duringCheckpoint[t]);
       total += puts[t];
       lastFinish = Math.max(lastFinish, finishNanos[t]);
@@ -360,7 +398,7 @@ final class CheckpointLatencyBench {
     return new Phase(
         all,
         total,
-        Math.max(1, lastFinish - startNanos),
+        Math.max(1, lastFinish - recordFrom[0]),
         checkpoints[0],
         checkpoints[1],
         checkpoints[2],
@@ -373,22 +411,26 @@ final class CheckpointLatencyBench {
 
   /**
    * One thread's puts until {@code deadlineNanos}, another thread's failure, or the memory
-   * budget, as fast as it can or, paced, each at its due time from {@code startNanos}. Returns
-   * how many it made.
+   * budget, as fast as it can or, paced, each at its due time from {@code startNanos}. Each
+   * latency from {@code recordFromNanos} on goes to {@code byOverlap[1]} if the put overlapped a
+   * checkpoint of the loop, else to {@code byOverlap[0]}; earlier ones to {@code byOverlap[2]}
+   * or {@code [3]}, discarded (an index, not a branch: see {@link CheckpointWindows}). Returns
+   * how many it made from {@code recordFromNanos} on.
    */
   private long putLoop(
       Pile pile,
       int thread,
       long startNanos,
+      long recordFromNanos,
       long deadlineNanos,
-      Histogram latencies,
-      Histogram duringCheckpoint,
+      Histogram[] byOverlap,
       CheckpointWindows windows,
       AtomicBoolean failed,
       AtomicBoolean budgetReached) {
     int threads = config.threads();
     double intervalNanos = config.putRate() == 0 ? 0 : 1e9 * threads / config.putRate();
     long sequence = 0;
+    long recorded = 0;
     while (!failed.get()) {
       // interleave the threads over the pool, so that they put different values
       Object value = values.value((int) (sequence * threads + thread));
@@ -412,25 +454,24 @@ final class CheckpointLatencyBench {
       }
       long end = System.nanoTime();
       long latency = Math.min(end - begin, MAX_RECORDED_NANOS);
-      latencies.recordValue(latency);
-      if (windows.overlapped(begin)) { // begin: when it was due, if paced
-        duringCheckpoint.recordValue(latency);
-      }
+      int settling = (int) ((begin - recordFromNanos) >>> 63); // begin: when it was due
+      byOverlap[windows.overlapIndex(begin) | settling << 1].recordValue(latency);
+      recorded += 1 - settling;
       sequence++;
       if (end >= deadlineNanos) {
         break;
       }
     }
-    return sequence;
+    return recorded;
   }
 
   /**
    * Checkpoints until the puts are done, back to back, or one starting every {@code everyNanos}
-   * (0: back to back); {@code figures} gets count, total and longest nanos, {@code windows}
-   * when each ran.
+   * (0: back to back); {@code figures} gets count, total and longest nanos of those begun from
+   * {@code recordFromNanos} on, {@code windows} when each ran.
    */
   private static void checkpointLoop(Pile pile, AtomicBoolean putsDone, AtomicBoolean failed,
-      long[] figures, CheckpointWindows windows, long everyNanos) {
+      long[] figures, long recordFromNanos, CheckpointWindows windows, long everyNanos) {
     long next = System.nanoTime();
     while (!putsDone.get() && !failed.get()) {
       if (everyNanos > 0) {
@@ -443,17 +484,19 @@ final class CheckpointLatencyBench {
         }
       }
       long begin = System.nanoTime();
-      windows.running = true;
+      windows.running = 1;
       try {
         pile.checkpoint();
       } finally {
         windows.lastEndNanos = System.nanoTime();
-        windows.running = false;
+        windows.running = 0;
       }
       long nanos = windows.lastEndNanos - begin;
-      figures[0]++;
-      figures[1] += nanos;
-      figures[2] = Math.max(figures[2], nanos);
+      if (begin - recordFromNanos >= 0) { // a checkpoint of the settling time is not counted
+        figures[0]++;
+        figures[1] += nanos;
+        figures[2] = Math.max(figures[2], nanos);
+      }
       next = begin + everyNanos;
     }
   }
