@@ -22,11 +22,12 @@ import org.HdrHistogram.Histogram;
  * fresh persistent pile with the run's durability and otherwise default options:
  *
  * <ol>
- *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted afterwards: one second of puts with the
- *       checkpoint loop, back to back even with {@code --checkpoint-every}, not measured, so that
- *       the JIT has compiled the put and checkpoint paths before the measured phases (with one
- *       checkpoint a second, {@code perf sched timehist} caught C1 and C2 compiling the
- *       checkpoint's code in the measured phase, a put waiting 6.5 ms for a core behind them);
+ *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted afterwards: three seconds (no longer
+ *       than a phase) of puts with the checkpoint loop, back to back even with {@code
+ *       --checkpoint-every}, not measured, so that the JIT has compiled the put and checkpoint
+ *       paths before the measured phases (with one checkpoint a second, {@code perf sched
+ *       timehist} caught C1 and C2 compiling the checkpoint's code in the measured phase, a put
+ *       waiting 6.5 ms for a core behind them);
  *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
  *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
  *       with durability none there are none;
@@ -174,7 +175,9 @@ final class CheckpointLatencyBench {
     Phase baseline;
     Phase checkpointing;
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
-      measure(warmUp, WARM_UP_PHASE, true, WARM_UP, gc);
+      // no longer than a phase: a one-second test run need not warm up for three
+      Duration warmUpFor = duration.compareTo(WARM_UP) < 0 ? duration : WARM_UP;
+      measure(warmUp, WARM_UP_PHASE, true, warmUpFor, gc);
       try {
         BenchDirectory.deleteTree(warmUp);
       } catch (IOException e) {
