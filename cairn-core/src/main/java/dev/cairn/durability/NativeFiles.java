@@ -1,18 +1,14 @@
 package dev.cairn.durability;
 
+import dev.cairn.memory.NativeCalls;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * {@code fallocate(2)}, where Cairn may call native code: on Linux, with native access enabled
@@ -60,33 +56,22 @@ final class NativeFiles {
   private static final MethodHandle OPEN;
   private static final MethodHandle FALLOCATE;
   private static final MethodHandle CLOSE;
-  private static final StructLayout CALL_STATE;
-  private static final VarHandle ERRNO;
 
   static {
     MethodHandle open = null;
     MethodHandle fallocate = null;
     MethodHandle close = null;
-    StructLayout callState = null;
-    VarHandle errno = null;
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && NativeFiles.class.getModule().isNativeAccessEnabled()
+    if (NativeCalls.unavailableBecause() == null
         && Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY, "true"))) {
       try {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        Linker.Option captureErrno = Linker.Option.captureCallState("errno");
-        callState = Linker.Option.captureStateLayout();
-        errno = callState.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-        open = linker.downcallHandle(libc.find("open").orElseThrow(),
+        open = NativeCalls.bindWithErrno("open",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.JAVA_INT),
-            captureErrno, Linker.Option.firstVariadicArg(2));
-        fallocate = linker.downcallHandle(libc.find("fallocate").orElseThrow(),
+            Linker.Option.firstVariadicArg(2));
+        fallocate = NativeCalls.bindWithErrno("fallocate",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
-            captureErrno);
-        close = linker.downcallHandle(libc.find("close").orElseThrow(),
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        close = NativeCalls.bind("close",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
       } catch (RuntimeException | Error e) {
         open = null; // not bound: callers write zeros
@@ -95,8 +80,6 @@ final class NativeFiles {
     OPEN = open;
     FALLOCATE = open == null ? null : fallocate;
     CLOSE = open == null ? null : close;
-    CALL_STATE = callState;
-    ERRNO = errno;
   }
 
   private NativeFiles() {}
@@ -119,7 +102,7 @@ final class NativeFiles {
       throw new IllegalStateException("fallocate is not available here");
     }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment state = arena.allocate(CALL_STATE);
+      MemorySegment state = NativeCalls.callState(arena);
       MemorySegment path = arena.allocateFrom(file.toString());
       int fd = (int) OPEN.invokeExact(state, path, O_WRONLY | O_CLOEXEC);
       if (fd < 0) {
@@ -148,6 +131,6 @@ final class NativeFiles {
   }
 
   private static int errno(MemorySegment state) {
-    return (int) ERRNO.get(state, 0L);
+    return NativeCalls.errno(state);
   }
 }

@@ -2,15 +2,9 @@ package dev.cairn.memory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
-import java.util.Locale;
 
 /**
  * Memory mapped straight from the OS ({@code mmap} of anonymous pages), where Cairn may call
@@ -63,43 +57,25 @@ public final class OsMemory {
   private static final MethodHandle MMAP;
   private static final MethodHandle MUNMAP;
   private static final MethodHandle MADVISE;
-  private static final StructLayout CALL_STATE;
-  private static final VarHandle ERRNO;
   private static final String UNAVAILABLE_BECAUSE;
 
   static {
     MethodHandle mmap = null;
     MethodHandle munmap = null;
     MethodHandle madvise = null;
-    StructLayout callState = null;
-    VarHandle errno = null;
-    String why = null;
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String why = NativeCalls.unavailableBecause();
     if (!Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY, "true"))) {
       why = "turned off by -D" + DISABLE_PROPERTY + "=false";
-    } else if (!os.startsWith("linux")) {
-      why = "not Linux (" + os + ")";
-    } else if (!OsMemory.class.getModule().isNativeAccessEnabled()) {
-      why = "native access is not enabled (--enable-native-access)";
-    } else {
+    } else if (why == null) {
       try {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        Linker.Option captureErrno = Linker.Option.captureCallState("errno");
-        callState = Linker.Option.captureStateLayout();
-        errno = callState.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-        mmap = linker.downcallHandle(
-            libc.find("mmap").orElseThrow(),
+        mmap = NativeCalls.bindWithErrno("mmap",
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
-            captureErrno);
-        munmap = linker.downcallHandle(
-            libc.find("munmap").orElseThrow(),
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+        munmap = NativeCalls.bind("munmap",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                 ValueLayout.JAVA_LONG));
-        madvise = linker.downcallHandle(
-            libc.find("madvise").orElseThrow(),
+        madvise = NativeCalls.bind("madvise",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
       } catch (RuntimeException | Error e) {
@@ -112,8 +88,6 @@ public final class OsMemory {
     MMAP = mmap;
     MUNMAP = munmap;
     MADVISE = madvise;
-    CALL_STATE = callState;
-    ERRNO = errno;
     UNAVAILABLE_BECAUSE = why;
   }
 
@@ -180,10 +154,10 @@ public final class OsMemory {
     long address;
     int errno;
     try (Arena call = Arena.ofConfined()) {
-      MemorySegment state = call.allocate(CALL_STATE);
+      MemorySegment state = NativeCalls.callState(call);
       address = (long) MMAP.invokeExact(
           state, 0L, sizeBytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
-      errno = (int) ERRNO.get(state, 0L);
+      errno = NativeCalls.errno(state);
     } catch (Throwable t) {
       throw new IllegalStateException("mmap call failed", t);
     }
