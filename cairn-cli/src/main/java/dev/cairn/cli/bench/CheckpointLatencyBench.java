@@ -145,7 +145,7 @@ final class CheckpointLatencyBench {
    * the pile's put path inlined in it, at the first checkpoint of the measured phase (JFR: C2
    * recompiling them for 120 ms while puts waited for a core).
    */
-  private static final class CheckpointWindows {
+  static final class CheckpointWindows {
     volatile int running; // 1 while a checkpoint of the loop runs
     volatile long lastEndNanos = System.nanoTime(); // before any put is due
 
