@@ -1,9 +1,11 @@
 package dev.cairn.pile;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -34,10 +36,26 @@ final class OwnThread {
   // a thread for each call that finds none idle, as many as callers wait: the calls must not
   // queue behind one another (a writer reserving tags must not wait for a checkpoint's I/O)
   private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
-      IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
-      Thread.ofPlatform().name("cairn-io-", 0).daemon().factory());
+      IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), OwnThread::newPoolThread);
+
+  private static final ThreadFactory THREADS =
+      Thread.ofPlatform().name("cairn-io-", 0).daemon().inheritInheritableThreadLocals(false)
+          .factory();
 
   private OwnThread() {}
+
+  /**
+   * A pool thread that carries nothing of the caller that happened to start it: no inheritable
+   * thread locals, and Cairn's own class loader as its context loader. Why: a pool thread
+   * outlives the call that started it, so a web application's class loader inherited as the
+   * context loader (or a value held in an inheritable thread local) would be pinned for as long
+   * as the thread lives, after the application was undeployed.
+   */
+  private static Thread newPoolThread(Runnable task) {
+    Thread thread = THREADS.newThread(task);
+    thread.setContextClassLoader(OwnThread.class.getClassLoader());
+    return thread;
+  }
 
   /**
    * Runs {@code io} on a pooled platform thread, named {@code name} while it runs, and returns
@@ -45,18 +63,13 @@ final class OwnThread {
    */
   static void run(String name, Runnable io) {
     Throwable[] thrown = new Throwable[1];
-    Future<?> done = POOL.submit(() -> {
-      Thread self = Thread.currentThread();
-      String idleName = self.getName();
-      self.setName(name); // for thread dumps and profiles: which pile, doing what
+    Future<?> done = POOL.submit(named(name, () -> {
       try {
         io.run();
       } catch (RuntimeException | Error e) {
         thrown[0] = e;
-      } finally {
-        self.setName(idleName);
       }
-    });
+    }));
     awaitUninterruptibly(done); // Future.get: what the task wrote is visible here
     if (thrown[0] instanceof RuntimeException e) {
       throw e;
@@ -66,29 +79,58 @@ final class OwnThread {
     }
   }
 
+  /**
+   * Starts {@code io} on a pooled platform thread, named {@code name} while it runs, and returns
+   * at once. What {@code io} throws is lost, so it must handle its own failures.
+   */
+  static void start(String name, Runnable io) {
+    POOL.execute(named(name, io));
+  }
+
+  private static Runnable named(String name, Runnable io) {
+    return () -> {
+      Thread self = Thread.currentThread();
+      String idleName = self.getName();
+      self.setName(name); // for thread dumps and profiles: which pile, doing what
+      try {
+        io.run();
+      } finally {
+        self.setName(idleName);
+      }
+    };
+  }
+
   private static void awaitUninterruptibly(Future<?> done) {
-    boolean interrupted = false;
-    while (true) {
+    uninterruptibly(() -> {
       try {
         done.get();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
       } catch (ExecutionException e) { // the task catches what io throws; this is a bug
         throw new IllegalStateException("pile I/O task failed outside its body", e.getCause());
       }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    });
   }
 
   /** Waits for {@code thread} to end; an interrupt meanwhile is kept for after. */
   static void joinUninterruptibly(Thread thread) {
+    uninterruptibly(thread::join);
+  }
+
+  /** Waits for {@code latch} to open; an interrupt meanwhile is kept for after. */
+  static void awaitUninterruptibly(CountDownLatch latch) {
+    uninterruptibly(latch::await);
+  }
+
+  /** A wait that an interrupt may cut short. */
+  private interface Wait {
+    void await() throws InterruptedException;
+  }
+
+  /** Waits through any interrupt, and sets the caller's interrupt status again after. */
+  private static void uninterruptibly(Wait wait) {
     boolean interrupted = false;
     while (true) {
       try {
-        thread.join();
+        wait.await();
         break;
       } catch (InterruptedException e) {
         interrupted = true;

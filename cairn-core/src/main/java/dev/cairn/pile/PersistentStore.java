@@ -27,6 +27,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -123,7 +124,8 @@ final class PersistentStore {
   // superblock's monitor; and what the durable superblock records
   private long tagBound;
   private volatile long durableTagBound;
-  private final java.util.concurrent.atomic.AtomicReference<Thread> tagReserver =
+  // a background tag reservation under way, opened when it has ended; null when none runs
+  private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> tagReservation =
       new java.util.concurrent.atomic.AtomicReference<>();
 
   /**
@@ -579,14 +581,14 @@ final class PersistentStore {
   /**
    * How far a tag reservation reaches past the clock: a crash wastes at most this many of the
    * 2^23 tags (6%), and a pile that puts ten million values a second writes its superblock
-   * about forty times a second for it, on a thread of its own.
+   * about forty times a second for it, on a pooled I/O thread.
    */
   static final long TAG_RESERVATION = 1L << 19;
 
   /**
    * The pile's tag clock is about to hand out values below {@code end} (OffHeapPile.takeTagChunk,
    * under a stripe lock). Returns at once while the durable bound covers them with half a
-   * reservation to spare; past that, a thread of its own raises the bound; and a caller that
+   * reservation to spare; past that, a pooled I/O thread raises the bound; and a caller that
    * has caught up with the bound writes it before going on, so no tag is ever handed out
    * unless the superblock records a bound above it.
    *
@@ -611,21 +613,30 @@ final class PersistentStore {
   }
 
   private void reserveTagsInBackground(long wanted) {
-    if (closing || tagReserver.get() != null) {
+    if (closing || tagReservation.get() != null) {
       return;
     }
-    Thread thread = Thread.ofPlatform().daemon().name("cairn-tag-reservation " + directory)
-        .unstarted(() -> {
-          try {
-            reserveTags(wanted, wanted);
-          } catch (RuntimeException e) {
-            fail(e); // a writer that catches up with the bound meets the failure itself
-          } finally {
-            tagReserver.set(null);
-          }
-        });
-    if (tagReserver.compareAndSet(null, thread)) {
-      thread.start();
+    CountDownLatch done = new CountDownLatch(1);
+    if (!tagReservation.compareAndSet(null, done)) {
+      return;
+    }
+    Runnable ended = () -> {
+      tagReservation.set(null);
+      done.countDown();
+    };
+    try { // a pooled thread: a run of 10M puts asks for about 40 of these (see OwnThread: why)
+      OwnThread.start("cairn-tag-reservation " + directory, () -> {
+        try {
+          reserveTags(wanted, wanted);
+        } catch (RuntimeException e) {
+          fail(e); // a writer that catches up with the bound meets the failure itself
+        } finally {
+          ended.run();
+        }
+      });
+    } catch (RuntimeException | Error e) { // no thread could be started: nothing runs
+      ended.run();
+      throw e;
     }
   }
 
@@ -670,9 +681,9 @@ final class PersistentStore {
 
   /** Waits for a tag reservation under way (before the superblock closes). */
   private void awaitTagReserver() {
-    Thread thread = tagReserver.get();
-    if (thread != null && thread != Thread.currentThread()) {
-      OwnThread.joinUninterruptibly(thread);
+    CountDownLatch running = tagReservation.get();
+    if (running != null) { // the reservation itself never closes the pile, so never waits here
+      OwnThread.awaitUninterruptibly(running);
     }
   }
 

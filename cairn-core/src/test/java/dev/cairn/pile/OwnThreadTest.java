@@ -3,9 +3,13 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -104,5 +108,63 @@ class OwnThreadTest {
     assertThat(ran).isTrue();
     unblock.countDown();
     blocked.join();
+  }
+
+  @Test
+  void start_returnsAtOnce_andRunsTheTaskOnANamedPoolThread() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch ended = new CountDownLatch(1);
+    AtomicReference<String> nameWhileRunning = new AtomicReference<>();
+
+    OwnThread.start("cairn-test-background", () -> {
+      nameWhileRunning.set(Thread.currentThread().getName());
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      ended.countDown();
+    });
+
+    assertThat(ended.getCount()).as("start must not wait for the task").isEqualTo(1);
+    release.countDown();
+    assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nameWhileRunning.get()).isEqualTo("cairn-test-background");
+  }
+
+  @Test
+  void poolThreads_keepNothingOfTheCallerThatStartedThem() throws Exception {
+    // a caller with its own context loader and an inheritable thread local, as a web
+    // application's request thread might have: the threads it happens to start must pin neither
+    ClassLoader callersLoader = new URLClassLoader(new URL[0], null);
+    InheritableThreadLocal<String> callersLocal = new InheritableThreadLocal<>();
+    int tasks = 24; // more than run at once anywhere else: some threads are surely new
+    CountDownLatch allRunning = new CountDownLatch(tasks);
+    CountDownLatch release = new CountDownLatch(1);
+    Set<ClassLoader> loadersSeen = ConcurrentHashMap.newKeySet();
+    Set<String> localsSeen = ConcurrentHashMap.newKeySet();
+    Thread caller = Thread.ofPlatform().unstarted(() -> {
+      callersLocal.set("request-42");
+      for (int i = 0; i < tasks; i++) {
+        OwnThread.start("t", () -> {
+          loadersSeen.add(Thread.currentThread().getContextClassLoader());
+          localsSeen.add(String.valueOf(callersLocal.get()));
+          allRunning.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+        });
+      }
+    });
+    caller.setContextClassLoader(callersLoader);
+    caller.start();
+    caller.join();
+    assertThat(allRunning.await(10, TimeUnit.SECONDS)).isTrue();
+    release.countDown();
+
+    assertThat(loadersSeen).containsOnly(OwnThread.class.getClassLoader());
+    assertThat(localsSeen).containsOnly("null");
   }
 }
