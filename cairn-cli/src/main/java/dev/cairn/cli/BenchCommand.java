@@ -97,11 +97,13 @@ import picocli.CommandLine.Spec;
           + " read-only open of it first (replay into memory only), which also counts the log's"
           + " bytes. The log is preallocated at about 4.5 x --log-gb, in DIR.",
       "",
-      "--latency-during-checkpoint: T threads put values as fast as they can (or at --rate)"
+      "--latency-during-checkpoint: after a warm-up that runs until the JIT is quiet (at most"
+          + " 30 s), T threads put values as fast as they can (or at --rate)"
           + " for --seconds into a fresh pile in DIR/pile/baseline, then into another in"
           + " DIR/pile/checkpointing while one more thread calls checkpoint() in a loop; reports"
-          + " put latency percentiles of both (put*, baseline*), their rates and the checkpoints"
-          + " completed.",
+          + " put latency percentiles of both (put*, baseline*), their rates, the checkpoints"
+          + " completed, and what else stopped the JVM (GC pauses, JIT compiling time, a sleeping"
+          + " thread's lateness, CPU steal).",
     },
     footer = {
       "",

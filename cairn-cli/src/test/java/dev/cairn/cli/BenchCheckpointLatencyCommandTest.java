@@ -38,6 +38,12 @@ class BenchCheckpointLatencyCommandTest {
     assertThat(figure(run.out(), "checkpoints")).isPositive();
     assertThat(directory.resolve("pile").resolve("baseline").resolve("pile.sb")).exists();
     assertThat(directory.resolve("pile").resolve("checkpointing").resolve("pile.sb")).exists();
+    // warmed up in rounds until the JIT was quiet, at most six one-second phases (a round begun
+    // just before the limit still runs, and each round opens and closes a pile)
+    assertThat(directory.resolve("pile").resolve("warmup")).doesNotExist();
+    assertThat(figure(run.out(), "warmupSecs")).isGreaterThanOrEqualTo(1).isLessThan(12);
+    assertThat(figure(run.out(), "jitMs")).isGreaterThanOrEqualTo(0);
+    assertThat(figure(run.out(), "baselineJitMs")).isGreaterThanOrEqualTo(0);
   }
 
   /**

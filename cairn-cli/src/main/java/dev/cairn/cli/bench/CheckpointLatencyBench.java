@@ -4,6 +4,7 @@ import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileFullException;
 import dev.cairn.pile.PileOptions;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,12 +23,18 @@ import org.HdrHistogram.Histogram;
  * fresh persistent pile with the run's durability and otherwise default options:
  *
  * <ol>
- *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted afterwards: three seconds (no longer
- *       than a phase) of puts with the checkpoint loop, back to back even with {@code
- *       --checkpoint-every}, not measured, so that the JIT has compiled the put and checkpoint
- *       paths before the measured phases (with one checkpoint a second, {@code perf sched
- *       timehist} caught C1 and C2 compiling the checkpoint's code in the measured phase, a put
- *       waiting 6.5 ms for a core behind them);
+ *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted after each round, not measured:
+ *       rounds of puts with the checkpoint loop (two seconds each, no longer than a phase), the
+ *       first with checkpoints back to back even with {@code --checkpoint-every}, the others
+ *       paced as the measured phase will be, until a round passes in which the JIT compiled for
+ *       less than {@link #JIT_QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
+ *       at most {@link #WARM_UP_PHASES} phases' length). Why: with one checkpoint a second,
+ *       {@code perf sched timehist} caught C1 and C2 compiling the checkpoint's code in the
+ *       measured phase, a put waiting 4-6.5 ms for a core behind them, and a fixed three seconds
+ *       of warm-up still left about ten compiles a second in it ({@code -XX:+PrintCompilation}):
+ *       code that runs once a second crosses the JIT's thresholds late. The run reports how long
+ *       it warmed up ({@code warmupSecs}) and how long the JIT compiled in each measured phase
+ *       ({@code jitMs}, {@code baselineJitMs});
  *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
  *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
  *       with durability none there are none;
@@ -90,7 +97,17 @@ final class CheckpointLatencyBench {
 
   private static final int MEMORY_SHARE_DIVISOR = 4;
 
-  private static final Duration WARM_UP = Duration.ofSeconds(3);
+  /** One round of the warm-up (no longer than a phase). */
+  private static final Duration WARM_UP_ROUND = Duration.ofSeconds(2);
+
+  /** The longest the warm-up runs (and no longer than {@link #WARM_UP_PHASES} phases). */
+  static final Duration WARM_UP_LIMIT = Duration.ofSeconds(30);
+
+  /** The longest the warm-up runs, in phases' lengths: a one-second test run stops at six. */
+  static final int WARM_UP_PHASES = 6;
+
+  /** A warm-up round whose JIT compiled for less than this ends the warm-up. */
+  static final double JIT_QUIET_MILLIS = 10;
 
   private static final String WARM_UP_PHASE = "warmup";
 
@@ -120,6 +137,7 @@ final class CheckpointLatencyBench {
    * @param stealPercent the share of CPU time the hypervisor took meanwhile (NaN: unknown)
    * @param hiccups how late a sleeping thread woke meanwhile, nanoseconds ({@link HiccupMeter})
    * @param duringCheckpoint the latencies of the puts that overlapped a checkpoint of the loop
+   * @param jitMillis how long the JIT compiled meanwhile, all compiler threads (NaN: unknown)
    */
   private record Phase(
       Histogram latencies,
@@ -132,7 +150,8 @@ final class CheckpointLatencyBench {
       GcPauses gcPauses,
       double stealPercent,
       Histogram hiccups,
-      Histogram duringCheckpoint) {}
+      Histogram duringCheckpoint,
+      double jitMillis) {}
 
   /**
    * When the loop's checkpoints ran, for the put threads to tell whether a put overlapped one:
@@ -174,16 +193,9 @@ final class CheckpointLatencyBench {
     Duration duration = config.latencyDuringCheckpoint();
     Phase baseline;
     Phase checkpointing;
+    double warmUpSeconds;
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
-      // no longer than a phase: a one-second test run need not warm up for three
-      Duration warmUpFor = duration.compareTo(WARM_UP) < 0 ? duration : WARM_UP;
-      measure(warmUp, WARM_UP_PHASE, true, warmUpFor, gc);
-      try {
-        BenchDirectory.deleteTree(warmUp);
-      } catch (IOException e) {
-        throw new StoreFailedException(
-            "cannot delete the warm-up pile in " + warmUp + ": " + e, e);
-      }
+      warmUpSeconds = warmUp(warmUp, duration, gc);
       baseline = measure(root.resolve("baseline"), "baseline", false, duration, gc);
       checkpointing = measure(root.resolve("checkpointing"), "checkpointing", true, duration, gc);
     }
@@ -214,7 +226,10 @@ final class CheckpointLatencyBench {
             .put(Metric.BASELINE_HICCUP_P99_US, baseline.hiccups().getValueAtPercentile(99) / 1e3)
             .put(Metric.BASELINE_HICCUP_P999_US,
                 baseline.hiccups().getValueAtPercentile(99.9) / 1e3)
-            .put(Metric.BASELINE_HICCUP_MAX_US, baseline.hiccups().getMaxValue() / 1e3);
+            .put(Metric.BASELINE_HICCUP_MAX_US, baseline.hiccups().getMaxValue() / 1e3)
+            .put(Metric.JIT_MS, checkpointing.jitMillis())
+            .put(Metric.BASELINE_JIT_MS, baseline.jitMillis())
+            .put(Metric.WARMUP_SECS, warmUpSeconds);
     if (config.putRate() > 0) { // paced: latencies already run from when each put was due
       addCheckpointFigures(result, checkpointing);
       return new BenchReport(config, List.of(result), new MachineFigures());
@@ -259,8 +274,51 @@ final class CheckpointLatencyBench {
     return phase.latencies().getValueAtPercentile(percentile) / 1e3;
   }
 
+  /**
+   * Runs warm-up rounds until the JIT is quiet or the time is up (see the class comment); returns
+   * the seconds it took.
+   */
+  private double warmUp(Path directory, Duration phase, GcPauseMonitor gc)
+      throws InterruptedException {
+    // no longer than the phases: a one-second test run need not warm up for thirty
+    Duration round = phase.compareTo(WARM_UP_ROUND) < 0 ? phase : WARM_UP_ROUND;
+    Duration limit = phase.multipliedBy(WARM_UP_PHASES).compareTo(WARM_UP_LIMIT) < 0
+        ? phase.multipliedBy(WARM_UP_PHASES) : WARM_UP_LIMIT;
+    long start = System.nanoTime();
+    long paced = TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis());
+    boolean quiet = false;
+    for (int rounds = 0; !quiet && System.nanoTime() - start < limit.toNanos(); rounds++) {
+      // back to back first: the checkpoint's code gets hot soonest
+      Phase warm = measure(directory, WARM_UP_PHASE, true, rounds == 0 ? 0 : paced, round, gc);
+      try {
+        BenchDirectory.deleteTree(directory);
+      } catch (IOException e) {
+        throw new StoreFailedException(
+            "cannot delete the warm-up pile in " + directory + ": " + e, e);
+      }
+      quiet = !(warm.jitMillis() >= JIT_QUIET_MILLIS); // NaN (unknown): one round
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** The JIT compilers' total compiling time so far, in milliseconds; NaN if unknown. */
+  private static double jitMillis() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return Double.NaN;
+    }
+    return jit.getTotalCompilationTime();
+  }
+
   private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration,
       GcPauseMonitor gc) throws InterruptedException {
+    return measure(directory, phase, checkpointing,
+        TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()), duration, gc);
+  }
+
+  private Phase measure(Path directory, String phase, boolean checkpointing,
+      long checkpointEveryNanos, Duration duration, GcPauseMonitor gc)
+      throws InterruptedException {
     long budgetBytes = memoryBudgetBytes();
     PileOptions options =
         config.tune(PileOptions.builder())
@@ -270,7 +328,7 @@ final class CheckpointLatencyBench {
             .build();
     Phase outcome;
     try (Pile pile = Pile.open(directory, options)) {
-      outcome = run(pile, phase, checkpointing, duration, gc);
+      outcome = run(pile, phase, checkpointing, checkpointEveryNanos, duration, gc);
     } catch (IOException e) {
       throw new StoreFailedException(
           "the pile in " + directory + " could not write its files: " + e.getMessage(), e);
@@ -288,8 +346,8 @@ final class CheckpointLatencyBench {
     return outcome;
   }
 
-  private Phase run(Pile pile, String phase, boolean checkpointing, Duration duration,
-      GcPauseMonitor gc) throws InterruptedException {
+  private Phase run(Pile pile, String phase, boolean checkpointing, long checkpointEveryNanos,
+      Duration duration, GcPauseMonitor gc) throws InterruptedException {
     int threads = config.threads();
     boolean warmingUp = phase.equals(WARM_UP_PHASE);
     CountDownLatch ready = new CountDownLatch(threads + (checkpointing ? 1 : 0));
@@ -347,9 +405,7 @@ final class CheckpointLatencyBench {
                     try {
                       start.await();
                       checkpointLoop(pile, putsDone, failed, checkpoints, recordFrom[0], windows,
-                          warmingUp
-                              ? 0 // back to back: the point is to compile the checkpoint's code
-                              : TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()));
+                          checkpointEveryNanos);
                     } catch (Throwable e) {
                       failures[threads] = e;
                       failed.set(true);
@@ -367,12 +423,14 @@ final class CheckpointLatencyBench {
       LockSupport.parkNanos(recordFrom[0] - now);
     }
     GcPauseMonitor.Window gcWindow = gc.begin();
+    double jitBefore = jitMillis();
     CpuSteal.Reading stealBefore = CpuSteal.read();
     HiccupMeter hiccupMeter = HiccupMeter.start();
     for (Thread worker : workers) {
       worker.join();
     }
     Histogram hiccups = hiccupMeter.stop();
+    double jitDuring = jitMillis() - jitBefore;
     double stealPercent = CpuSteal.percentSince(stealBefore);
     putsDone.set(true);
     GcPauses gcPauses = gc.end(gcWindow); // reads the counters first, then waits for the longest
@@ -409,7 +467,8 @@ final class CheckpointLatencyBench {
         gcPauses,
         stealPercent,
         hiccups,
-        allDuringCheckpoint);
+        allDuringCheckpoint,
+        jitDuring);
   }
 
   /**

@@ -144,6 +144,17 @@ public enum Metric {
   HICCUP_P999_US("hiccupP999Us", "sleeper late p99.9 us (checkpointing)", 2, false),
   HICCUP_MAX_US("hiccupMaxUs", "sleeper late max us (checkpointing)", 1, false),
   /**
+   * With {@code --latency-during-checkpoint}: milliseconds the JIT compilers spent compiling
+   * during the checkpointing phase ({@code CompilationMXBean}, all compiler threads together). A
+   * compile takes a core for milliseconds, and on two cores a put can wait behind it.
+   */
+  JIT_MS("jitMs", "JIT compiling ms (checkpointing)", 0, false),
+  /**
+   * With {@code --latency-during-checkpoint}: how long the warm-up ran before the JIT was quiet
+   * (see {@code CheckpointLatencyBench}).
+   */
+  WARMUP_SECS("warmupSecs", "warm-up s", 1, false),
+  /**
    * With {@code --latency-during-checkpoint}: the same puts into a fresh pile without the
    * checkpoint loop (the pile's own background checkpoints, when its log fills, still run).
    */
@@ -160,7 +171,8 @@ public enum Metric {
   BASELINE_STEAL_PCT("baselineStealPct", "CPU stolen by the host % (baseline)", 1, false),
   BASELINE_HICCUP_P99_US("baselineHiccupP99Us", "sleeper late p99 us (baseline)", 2, false),
   BASELINE_HICCUP_P999_US("baselineHiccupP999Us", "sleeper late p99.9 us (baseline)", 2, false),
-  BASELINE_HICCUP_MAX_US("baselineHiccupMaxUs", "sleeper late max us (baseline)", 1, false);
+  BASELINE_HICCUP_MAX_US("baselineHiccupMaxUs", "sleeper late max us (baseline)", 1, false),
+  BASELINE_JIT_MS("baselineJitMs", "JIT compiling ms (baseline)", 0, false);
 
   private final String key;
   private final String label;
