@@ -36,6 +36,13 @@ final class SegmentWriter {
   private static final int PAGE = NativeSegment.PAGE_BYTES;
   static final int PAGES_PER_HOLD = 256;
   static final int STAGING_PAGES = 4096;
+  /**
+   * Pages checksummed, or written, between two {@code Thread.yield()}s (256 KiB). Why: a
+   * checkpoint's thread otherwise ran for up to 4.6 ms at a stretch while the writers it had
+   * woken waited for its core ({@code perf sched timehist}: the scheduler let it finish its
+   * slice); docs/BENCHMARKS.md has the A/B.
+   */
+  static final int PAGES_PER_TURN = 64;
 
   private final FileLayer layer;
   private final Path directory;
@@ -217,17 +224,27 @@ final class SegmentWriter {
       pageCrc.reset();
       pageCrc.update(view);
       crcs.set(Journal.U32, 4L * i, (int) pageCrc.getValue());
+      if ((i + 1) % PAGES_PER_TURN == 0) {
+        Thread.yield();
+      }
     }
     int run = 0;
+    int sinceYield = 0;
     while (run < count) {
       int end = run + 1;
-      while (end < count && pages[from + end] == pages[from + end - 1] + 1) {
+      while (end < count && end - run < PAGES_PER_TURN
+          && pages[from + end] == pages[from + end - 1] + 1) {
         end++;
       }
       handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE),
           pages[from + run] * PAGE);
       checksums.write(crcs.asSlice(4L * run, 4L * (end - run)),
           PileFiles.pageCrcOffset(pages[from + run]));
+      sinceYield += end - run;
+      if (sinceYield >= PAGES_PER_TURN) {
+        Thread.yield(); // see PAGES_PER_TURN
+        sinceYield = 0;
+      }
       run = end;
     }
   }
