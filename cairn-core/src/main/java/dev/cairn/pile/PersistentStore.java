@@ -1064,8 +1064,15 @@ final class PersistentStore {
       throws IOException {
     boolean created = !layer.exists(file);
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
-      handle.truncate(0);
+      // over the old bytes, not after a truncate to 0: a file of the same size then changes no
+      // block and no size. The truncate freed and re-allocated its blocks at every checkpoint,
+      // and the checkpoint's thread waited in it about half as long as in the file's force
+      // (JFR, docs/BENCHMARKS.md). The slot is the one the superblock does not name, so a
+      // crash halfway leaves nothing anyone reads.
       handle.write(meta, 0);
+      if (handle.size() > meta.byteSize()) {
+        handle.truncate(meta.byteSize()); // fewer segments than last time
+      }
       handle.force();
     }
     if (created) { // the superblock is about to name it: its name must be durable first

@@ -88,6 +88,49 @@ class PersistentPileTest {
   }
 
   /**
+   * The metadata files are written over in place (no truncate to 0 first); when the pile has
+   * shrunk, each must still end where its image ends, and the pile must reopen as it was.
+   */
+  @Test
+  void metadataFiles_shrinkWithThePile_whenWrittenOverInPlace() throws Exception {
+    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
+        .durability(Durability.PERIODIC).build();
+    long grownBytes;
+    long shrunkBytes;
+    Map<Long, String> kept = new HashMap<>();
+    try (Pile pile = Pile.open(dir, options)) {
+      List<Long> pointers = new java.util.ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        pointers.add(pile.put(new byte[40_000])); // one a segment
+      }
+      pile.checkpoint();
+      pile.checkpoint(); // both slots now hold the grown pile's image
+      grownBytes = Files.size(PileFiles.metaFile(dir, 0));
+      assertThat(Files.size(PileFiles.metaFile(dir, 1))).isEqualTo(grownBytes);
+      for (long pointer : pointers) {
+        pile.delete(pointer);
+      }
+      kept.put(pile.put("still here"), "still here");
+      pile.checkpoint(); // takes the emptied segments
+      pile.checkpoint();
+      pile.checkpoint(); // both slots rewritten since
+      long segments = pile.stats().segmentCount();
+      shrunkBytes = PileFiles.metaBytes((int) segments, 1);
+      assertThat(segments).isLessThan(12);
+    }
+    assertThat(shrunkBytes).isLessThan(grownBytes);
+    for (int slot = 0; slot < 2; slot++) {
+      assertThat(Files.size(PileFiles.metaFile(dir, slot))).as("slot " + slot)
+          .isEqualTo(shrunkBytes);
+    }
+    try (Pile pile = Pile.open(dir, PileOptions.builder().segmentBytes(1 << 16).stripes(1)
+        .durability(Durability.PERIODIC).build())) {
+      kept.forEach((pointer, value) -> assertThat(pile.get(pointer)).isEqualTo(value));
+      assertThat(((OffHeapPile) pile).store().recoveryInfo().recordsReplayed()).isZero();
+    }
+  }
+
+  /**
    * A SYNC put on a thread that is interrupted must cost that thread nothing but its interrupt
    * status: the pile must not fail (a FileChannel used by an interrupted thread is closed for
    * good, so no pile file may be written through one a user thread shares), and every put that
