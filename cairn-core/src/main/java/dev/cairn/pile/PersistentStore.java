@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -125,8 +126,7 @@ final class PersistentStore {
   private long tagBound;
   private volatile long durableTagBound;
   // a background tag reservation under way, opened when it has ended; null when none runs
-  private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> tagReservation =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicReference<CountDownLatch> tagReservation = new AtomicReference<>();
 
   /**
    * What opening found.

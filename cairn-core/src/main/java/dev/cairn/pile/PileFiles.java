@@ -37,7 +37,17 @@ final class PileFiles {
   private PileFiles() {}
 
   static Path segmentFile(Path directory, int index) {
-    return directory.resolve(String.format("seg-%05d.dat", index));
+    return directory.resolve(segmentName(index, ".dat"));
+  }
+
+  /**
+   * {@code seg-NNNNN} and the suffix: the index zero-padded to five digits (indexes stay below
+   * {@link Pointers#MAX_SEGMENTS}). Built by hand because a checkpoint names two files per dirty
+   * segment, and {@code String.format} parses its pattern each time.
+   */
+  private static String segmentName(int index, String suffix) {
+    String digits = Integer.toString(index);
+    return "seg-" + "00000".substring(Math.min(5, digits.length())) + digits + suffix;
   }
 
   /** The segment index a file name stands for, or -1 if it names no segment file. */
@@ -55,7 +65,7 @@ final class PileFiles {
 
   /** The page checksums of segment {@code index}: {@code seg-NNNNN.crc}. */
   static Path pageCrcFile(Path directory, int index) {
-    return directory.resolve(String.format("seg-%05d.crc", index));
+    return directory.resolve(segmentName(index, ".crc"));
   }
 
   /** The segment index a page checksum file stands for, or -1. */

@@ -47,6 +47,20 @@ class FormatConstantsTest {
   }
 
   @Test
+  void segmentFileNames_zeroPadFiveDigits_andParseBack() {
+    Path dir = Path.of("d");
+    assertThat(PileFiles.segmentFile(dir, 0)).isEqualTo(dir.resolve("seg-00000.dat"));
+    assertThat(PileFiles.segmentFile(dir, 42)).isEqualTo(dir.resolve("seg-00042.dat"));
+    assertThat(PileFiles.pageCrcFile(dir, 12345)).isEqualTo(dir.resolve("seg-12345.crc"));
+    for (int index : new int[] {0, 7, 10, 999, 1000, 9999, 10000, Pointers.MAX_SEGMENTS - 1}) {
+      assertThat(PileFiles.segmentIndexOf(PileFiles.segmentFile(dir, index))).isEqualTo(index);
+      assertThat(PileFiles.pageCrcIndexOf(PileFiles.pageCrcFile(dir, index))).isEqualTo(index);
+      assertThat(PileFiles.segmentFile(dir, index).getFileName().toString())
+          .isEqualTo(String.format("seg-%05d.dat", index));
+    }
+  }
+
+  @Test
   void pointerAndSegmentConstants_matchTheDocument() throws IOException {
     String text = Files.readString(Path.of("..", "docs", "FORMAT.md"));
     assertThat(text).contains("Reserved[" + BlockLayout.SEGMENT_HEADER_BYTES + "]");
