@@ -62,6 +62,11 @@ class BenchCheckpointLatencyCommandTest {
         .doesNotContain("Corrected", "NaN");
     assertThat(figure(run.out(), "putsPerSec")).isBetween(10_000L, 21_000L);
     assertThat(figure(run.out(), "baselinePutsPerSec")).isBetween(10_000L, 21_000L);
+    // the same puts timed from the call: never longer than from when they were due
+    assertThat(figure(run.out(), "baselineCallMaxUs"))
+        .isLessThanOrEqualTo(figure(run.out(), "baselineMaxUs"));
+    assertThat(figure(run.out(), "baselineCallP999Us"))
+        .isLessThanOrEqualTo(figure(run.out(), "baselineP999Us"));
   }
 
   /**
@@ -76,7 +81,8 @@ class BenchCheckpointLatencyCommandTest {
             "--checkpoint-every", "250", "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("\"checkpointEveryMs\": 250", "\"putDuringCheckpointP999Us\": ");
+    assertThat(run.out()).contains("\"checkpointEveryMs\": 250", "\"putDuringCheckpointP999Us\": ",
+        "\"putCallDuringCheckpointP999Us\": ");
     assertThat(figure(run.out(), "checkpoints")).isBetween(1L, 5L);
     assertThat(figure(run.out(), "putsDuringCheckpoint")).isPositive();
   }

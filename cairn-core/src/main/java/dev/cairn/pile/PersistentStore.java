@@ -27,6 +27,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -117,8 +118,7 @@ final class PersistentStore {
   private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
   private int unfinishedTransactions;
   // transactions that allocated and have not ended: id -> the log's end before their first record
-  private final java.util.concurrent.ConcurrentHashMap<Long, Long> openTransactions =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, Long> openTransactions = new ConcurrentHashMap<>();
   private long logEndLsn;
   private Superblock.State openedState;
   // the tag bound (see reserveTags): what the next superblock write records, guarded by the
@@ -127,6 +127,8 @@ final class PersistentStore {
   private volatile long durableTagBound;
   // a background tag reservation under way, opened when it has ended; null when none runs
   private final AtomicReference<CountDownLatch> tagReservation = new AtomicReference<>();
+  private final TagReserver tagReserver = new TagReserver();
+  private final String tagReserverName;
 
   /**
    * What opening found.
@@ -143,6 +145,7 @@ final class PersistentStore {
       DirectoryLock lock, Superblock superblock, boolean readOnly) {
     this.layer = layer;
     this.directory = directory;
+    this.tagReserverName = "cairn-tag-reservation " + directory;
     this.options = options;
     this.lock = lock;
     this.superblock = superblock;
@@ -609,7 +612,7 @@ final class PersistentStore {
       return;
     }
     // writers that catch up together write once: the first one's bound covers the others
-    OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(end, wanted));
+    OwnThread.run(tagReserverName, () -> reserveTags(end, wanted));
   }
 
   private void reserveTagsInBackground(long wanted) {
@@ -620,23 +623,44 @@ final class PersistentStore {
     if (!tagReservation.compareAndSet(null, done)) {
       return;
     }
-    Runnable ended = () -> {
-      tagReservation.set(null);
-      done.countDown();
-    };
+    tagReserver.wanted = wanted; // seen by the task: the pool's hand-off orders them
+    tagReserver.done = done;
     try { // a pooled thread: a run of 10M puts asks for about 40 of these (see OwnThread: why)
-      OwnThread.start("cairn-tag-reservation " + directory, () -> {
-        try {
-          reserveTags(wanted, wanted);
-        } catch (RuntimeException e) {
-          fail(e); // a writer that catches up with the bound meets the failure itself
-        } finally {
-          ended.run();
-        }
-      });
+      OwnThread.start(tagReserverName, tagReserver);
     } catch (RuntimeException | Error e) { // no thread could be started: nothing runs
-      ended.run();
+      tagReserver.ended();
       throw e;
+    }
+  }
+
+  /**
+   * The background tag reservation's body, one per store, made at open, and its thread's name
+   * with it. Why not lambdas and a name built per call, as before: the first reservation comes
+   * in a put, under a stripe lock, and linking its lambdas and string concatenation there took
+   * 8.6 ms in the first reserving put of a JVM (JFR of {@code cairn bench
+   * --latency-during-checkpoint}: that put's stack was in {@code linkMethodHandleConstant}), the
+   * longest put of the run. One reservation runs at a time ({@code tagReservation}), so one
+   * instance serves them all.
+   */
+  private final class TagReserver implements Runnable {
+    private long wanted;
+    private CountDownLatch done;
+
+    @Override
+    public void run() {
+      try {
+        reserveTags(wanted, wanted);
+      } catch (RuntimeException e) {
+        fail(e); // a writer that catches up with the bound meets the failure itself
+      } finally {
+        ended();
+      }
+    }
+
+    void ended() {
+      CountDownLatch latch = done;
+      tagReservation.set(null);
+      latch.countDown();
     }
   }
 

@@ -64,7 +64,9 @@ import org.HdrHistogram.Histogram;
  * against every put queued behind it (no coordinated omission, so no correction is reported),
  * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
  * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
- * latency a caller issuing puts at that rate would see. Below the machine's rate, the log's
+ * latency a caller issuing puts at that rate would see. Paced runs also time each put from its
+ * call alone ({@code putCallDuringCheckpointP999Us}, {@code baselineCallP999Us} and so on), to
+ * tell what the pile took from what the wait to begin added. Below the machine's rate, the log's
  * flusher and the checkpointer can find a core, which a saturating loop on two cores never
  * leaves them (docs/BENCHMARKS.md has what that does and does not change).
  *
@@ -138,6 +140,8 @@ final class CheckpointLatencyBench {
    * @param hiccups how late a sleeping thread woke meanwhile, nanoseconds ({@link HiccupMeter})
    * @param duringCheckpoint the latencies of the puts that overlapped a checkpoint of the loop
    * @param jitMillis how long the JIT compiled meanwhile, all compiler threads (NaN: unknown)
+   * @param calls every put's time from its call to its return (paced: without the wait to begin)
+   * @param callsDuringCheckpoint those of the puts whose call overlapped a checkpoint
    */
   private record Phase(
       Histogram latencies,
@@ -151,7 +155,9 @@ final class CheckpointLatencyBench {
       double stealPercent,
       Histogram hiccups,
       Histogram duringCheckpoint,
-      double jitMillis) {}
+      double jitMillis,
+      Histogram calls,
+      Histogram callsDuringCheckpoint) {}
 
   /**
    * When the loop's checkpoints ran, for the put threads to tell whether a put overlapped one:
@@ -214,6 +220,8 @@ final class CheckpointLatencyBench {
             .put(Metric.BASELINE_P99_US, percentileMicros(baseline, 99))
             .put(Metric.BASELINE_P999_US, percentileMicros(baseline, 99.9))
             .put(Metric.BASELINE_MAX_US, baseline.latencies().getMaxValue() / 1e3)
+            .put(Metric.BASELINE_CALL_P999_US, baseline.calls().getValueAtPercentile(99.9) / 1e3)
+            .put(Metric.BASELINE_CALL_MAX_US, baseline.calls().getMaxValue() / 1e3)
             .put(Metric.GC_PAUSES, checkpointing.gcPauses().count())
             .put(Metric.GC_MAX_PAUSE_MS, checkpointing.gcPauses().maxMillis())
             .put(Metric.STEAL_PCT, checkpointing.stealPercent())
@@ -267,6 +275,13 @@ final class CheckpointLatencyBench {
           .put(Metric.PUT_DURING_CHECKPOINT_P99_US, during.getValueAtPercentile(99) / 1e3)
           .put(Metric.PUT_DURING_CHECKPOINT_P999_US, during.getValueAtPercentile(99.9) / 1e3)
           .put(Metric.PUT_DURING_CHECKPOINT_MAX_US, during.getMaxValue() / 1e3);
+    }
+    Histogram calls = checkpointing.callsDuringCheckpoint();
+    if (calls.getTotalCount() > 0) {
+      result
+          .put(Metric.PUT_CALL_DURING_CHECKPOINT_P99_US, calls.getValueAtPercentile(99) / 1e3)
+          .put(Metric.PUT_CALL_DURING_CHECKPOINT_P999_US, calls.getValueAtPercentile(99.9) / 1e3)
+          .put(Metric.PUT_CALL_DURING_CHECKPOINT_MAX_US, calls.getMaxValue() / 1e3);
     }
   }
 
@@ -357,6 +372,8 @@ final class CheckpointLatencyBench {
     AtomicBoolean budgetReached = new AtomicBoolean();
     Histogram[] latencies = new Histogram[threads]; // the puts that overlapped no checkpoint
     Histogram[] duringCheckpoint = new Histogram[threads];
+    Histogram[] calls = new Histogram[threads]; // call to return, overlapping no checkpoint
+    Histogram[] callsDuringCheckpoint = new Histogram[threads];
     CheckpointWindows windows = new CheckpointWindows();
     long[] puts = new long[threads];
     long[] finishNanos = new long[threads];
@@ -371,6 +388,8 @@ final class CheckpointLatencyBench {
       int thread = t;
       latencies[t] = new Histogram(MAX_RECORDED_NANOS, 3);
       duringCheckpoint[t] = new Histogram(MAX_RECORDED_NANOS, 3);
+      calls[t] = new Histogram(MAX_RECORDED_NANOS, 3);
+      callsDuringCheckpoint[t] = new Histogram(MAX_RECORDED_NANOS, 3);
       workers[t] =
           Thread.ofPlatform()
               .name("bench-" + phase + "-put-" + t)
@@ -384,6 +403,9 @@ final class CheckpointLatencyBench {
                           putLoop(pile, thread, startNanos[0], recordFrom[0], deadline[0],
                               new Histogram[] {
                                 latencies[thread], duringCheckpoint[thread], discarded, discarded
+                              },
+                              new Histogram[] {
+                                calls[thread], callsDuringCheckpoint[thread], discarded, discarded
                               },
                               windows, failed, budgetReached);
                     } catch (Throwable e) {
@@ -447,12 +469,17 @@ final class CheckpointLatencyBench {
 
     Histogram all = new Histogram(MAX_RECORDED_NANOS, 3);
     Histogram allDuringCheckpoint = new Histogram(MAX_RECORDED_NANOS, 3);
+    Histogram allCalls = new Histogram(MAX_RECORDED_NANOS, 3);
+    Histogram allCallsDuringCheckpoint = new Histogram(MAX_RECORDED_NANOS, 3);
     long total = 0;
     long lastFinish = recordFrom[0];
     for (int t = 0; t < threads; t++) {
       all.add(latencies[t]); // the puts that overlapped no checkpoint
       all.add(duringCheckpoint[t]);
       allDuringCheckpoint.add(duringCheckpoint[t]);
+      allCalls.add(calls[t]);
+      allCalls.add(callsDuringCheckpoint[t]);
+      allCallsDuringCheckpoint.add(callsDuringCheckpoint[t]);
       total += puts[t];
       lastFinish = Math.max(lastFinish, finishNanos[t]);
     }
@@ -468,7 +495,9 @@ final class CheckpointLatencyBench {
         stealPercent,
         hiccups,
         allDuringCheckpoint,
-        jitDuring);
+        jitDuring,
+        allCalls,
+        allCallsDuringCheckpoint);
   }
 
   /**
@@ -476,8 +505,10 @@ final class CheckpointLatencyBench {
    * budget, as fast as it can or, paced, each at its due time from {@code startNanos}. Each
    * latency from {@code recordFromNanos} on goes to {@code byOverlap[1]} if the put overlapped a
    * checkpoint of the loop, else to {@code byOverlap[0]}; earlier ones to {@code byOverlap[2]}
-   * or {@code [3]}, discarded (an index, not a branch: see {@link CheckpointWindows}). Returns
-   * how many it made from {@code recordFromNanos} on.
+   * or {@code [3]}, discarded (an index, not a branch: see {@link CheckpointWindows}). The same
+   * goes for {@code callsByOverlap}, with each put timed from its call instead of from when it
+   * was due, and its overlap judged over that time. Returns how many it made from {@code
+   * recordFromNanos} on.
    */
   private long putLoop(
       Pile pile,
@@ -486,6 +517,7 @@ final class CheckpointLatencyBench {
       long recordFromNanos,
       long deadlineNanos,
       Histogram[] byOverlap,
+      Histogram[] callsByOverlap,
       CheckpointWindows windows,
       AtomicBoolean failed,
       AtomicBoolean budgetReached) {
@@ -508,6 +540,7 @@ final class CheckpointLatencyBench {
           break;
         }
       }
+      long called = intervalNanos > 0 ? System.nanoTime() : begin;
       try {
         pile.put(value);
       } catch (PileFullException full) {
@@ -518,6 +551,8 @@ final class CheckpointLatencyBench {
       long latency = Math.min(end - begin, MAX_RECORDED_NANOS);
       int settling = (int) ((begin - recordFromNanos) >>> 63); // begin: when it was due
       byOverlap[windows.overlapIndex(begin) | settling << 1].recordValue(latency);
+      callsByOverlap[windows.overlapIndex(called) | settling << 1]
+          .recordValue(Math.min(end - called, MAX_RECORDED_NANOS));
       recorded += 1 - settling;
       sequence++;
       if (end >= deadlineNanos) {
