@@ -269,19 +269,21 @@ final class CheckpointLatencyBench {
               checkpointing.checkpointNanos() / 1e6 / checkpointing.checkpoints())
           .put(Metric.CHECKPOINT_MAX_MS, checkpointing.checkpointMaxNanos() / 1e6);
     }
-    Histogram during = checkpointing.duringCheckpoint();
-    if (during.getTotalCount() > 0) {
+    addTail(result, checkpointing.duringCheckpoint(), Metric.PUT_DURING_CHECKPOINT_P99_US,
+        Metric.PUT_DURING_CHECKPOINT_P999_US, Metric.PUT_DURING_CHECKPOINT_MAX_US);
+    addTail(result, checkpointing.callsDuringCheckpoint(),
+        Metric.PUT_CALL_DURING_CHECKPOINT_P99_US, Metric.PUT_CALL_DURING_CHECKPOINT_P999_US,
+        Metric.PUT_CALL_DURING_CHECKPOINT_MAX_US);
+  }
+
+  /** p99, p99.9 and max of {@code latencies} in microseconds, if it holds any. */
+  private static void addTail(StoreResult result, Histogram latencies, Metric p99, Metric p999,
+      Metric max) {
+    if (latencies.getTotalCount() > 0) {
       result
-          .put(Metric.PUT_DURING_CHECKPOINT_P99_US, during.getValueAtPercentile(99) / 1e3)
-          .put(Metric.PUT_DURING_CHECKPOINT_P999_US, during.getValueAtPercentile(99.9) / 1e3)
-          .put(Metric.PUT_DURING_CHECKPOINT_MAX_US, during.getMaxValue() / 1e3);
-    }
-    Histogram calls = checkpointing.callsDuringCheckpoint();
-    if (calls.getTotalCount() > 0) {
-      result
-          .put(Metric.PUT_CALL_DURING_CHECKPOINT_P99_US, calls.getValueAtPercentile(99) / 1e3)
-          .put(Metric.PUT_CALL_DURING_CHECKPOINT_P999_US, calls.getValueAtPercentile(99.9) / 1e3)
-          .put(Metric.PUT_CALL_DURING_CHECKPOINT_MAX_US, calls.getMaxValue() / 1e3);
+          .put(p99, latencies.getValueAtPercentile(99) / 1e3)
+          .put(p999, latencies.getValueAtPercentile(99.9) / 1e3)
+          .put(max, latencies.getMaxValue() / 1e3);
     }
   }
 
