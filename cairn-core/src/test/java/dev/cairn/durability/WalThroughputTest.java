@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Group commit on the real disk: how many SYNC commits per second 1 and 16 threads reach, each
  * appending one small record and waiting for it to be durable, and how many commits share a
- * force. Prints the figures; asserts only that every commit was counted (the number depends on
- * the machine and on whoever else uses the disk).
+ * force; then 16 threads split over two logs, 8 each, which is what a log sharded in two would
+ * reach at best (each log's forces run beside the other's). Prints the figures; asserts only
+ * that every commit was made durable (the numbers depend on the machine and on whoever else uses
+ * the disk).
  *
  * <p>Run alone: {@code ./mvnw -q -B -pl cairn-core test -Dtest=WalThroughputTest}. The log lives
  * in a temporary directory under {@code target/} (on the project's disk, not a tmpfs), or under
@@ -44,6 +46,14 @@ class WalThroughputTest {
           run(log, threads, seconds);
         }
       }
+      Path second = Files.createDirectory(dir.resolve("second"));
+      Path first = Files.createDirectory(dir.resolve("first"));
+      try (WriteAheadLog a = WriteAheadLog.open(RealFileLayer.INSTANCE, first, options, 0,
+              (x, y, z, w) -> {});
+          WriteAheadLog b = WriteAheadLog.open(RealFileLayer.INSTANCE, second, options, 0,
+              (x, y, z, w) -> {})) {
+        runTwo(a, b, 8, seconds);
+      }
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
@@ -65,6 +75,44 @@ class WalThroughputTest {
       }
       return (System.nanoTime() - start) / 1e3 / n;
     }
+  }
+
+  private static void runTwo(WriteAheadLog a, WriteAheadLog b, int threadsEach, double seconds)
+      throws Exception {
+    LongAdder commits = new LongAdder();
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch done = new CountDownLatch(2 * threadsEach);
+    byte[] payload = new byte[32];
+    long forcesBefore = a.forceCount() + b.forceCount();
+    long start = System.nanoTime();
+    for (int t = 0; t < 2 * threadsEach; t++) {
+      WriteAheadLog log = t % 2 == 0 ? a : b;
+      Thread.ofPlatform().start(() -> {
+        try {
+          while (!stop.get()) {
+            if (log.remainingBytes() < log.capacityBytes() / 2) {
+              log.truncateBefore(log.durableLsn());
+            }
+            long end = log.append(16, payload);
+            log.commit(end);
+            commits.increment();
+          }
+        } finally {
+          done.countDown();
+        }
+      });
+    }
+    Thread.sleep((long) (seconds * 1000));
+    stop.set(true);
+    assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    long forces = a.forceCount() + b.forceCount() - forcesBefore;
+    long n = commits.sum();
+    assertThat(a.durableLsn()).isEqualTo(a.endLsn());
+    assertThat(b.durableLsn()).isEqualTo(b.endLsn());
+    System.out.printf("[throughput] SYNC, two logs, %d threads each: %,.0f commits/s,"
+            + " %,.0f forces/s, %.1f commits per force%n",
+        threadsEach, n / elapsed, forces / elapsed, (double) n / Math.max(1, forces));
   }
 
   private static void run(WriteAheadLog log, int threads, double seconds) throws Exception {
