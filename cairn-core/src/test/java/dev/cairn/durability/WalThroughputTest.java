@@ -79,50 +79,50 @@ class WalThroughputTest {
 
   private static void runTwo(WriteAheadLog a, WriteAheadLog b, int threadsEach, double seconds)
       throws Exception {
-    LongAdder commits = new LongAdder();
-    AtomicBoolean stop = new AtomicBoolean();
-    CountDownLatch done = new CountDownLatch(2 * threadsEach);
-    byte[] payload = new byte[32];
-    long forcesBefore = a.forceCount() + b.forceCount();
-    long start = System.nanoTime();
-    for (int t = 0; t < 2 * threadsEach; t++) {
-      WriteAheadLog log = t % 2 == 0 ? a : b;
-      Thread.ofPlatform().start(() -> {
-        try {
-          while (!stop.get()) {
-            if (log.remainingBytes() < log.capacityBytes() / 2) {
-              log.truncateBefore(log.durableLsn());
-            }
-            long end = log.append(16, payload);
-            log.commit(end);
-            commits.increment();
-          }
-        } finally {
-          done.countDown();
-        }
-      });
-    }
-    Thread.sleep((long) (seconds * 1000));
-    stop.set(true);
-    assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-    double elapsed = (System.nanoTime() - start) / 1e9;
-    long forces = a.forceCount() + b.forceCount() - forcesBefore;
-    long n = commits.sum();
-    assertThat(a.durableLsn()).isEqualTo(a.endLsn());
-    assertThat(b.durableLsn()).isEqualTo(b.endLsn());
+    Load load = commit(new WriteAheadLog[] {a, b}, 2 * threadsEach, seconds);
     System.out.printf("[throughput] SYNC, two logs, %d threads each: %,.0f commits/s,"
             + " %,.0f forces/s, %.1f commits per force%n",
-        threadsEach, n / elapsed, forces / elapsed, (double) n / Math.max(1, forces));
+        threadsEach, load.commitsPerSecond(), load.forcesPerSecond(), load.commitsPerForce());
   }
 
   private static void run(WriteAheadLog log, int threads, double seconds) throws Exception {
+    Load load = commit(new WriteAheadLog[] {log}, threads, seconds);
+    if (seconds >= 1) {
+      System.out.printf("[throughput] SYNC, %2d thread(s), 32-byte records: %,.0f commits/s,"
+              + " %,.0f forces/s, %.1f commits per force, %.0f us per commit%n",
+          threads, load.commitsPerSecond(), load.forcesPerSecond(), load.commitsPerForce(),
+          1e6 * threads / Math.max(1, load.commitsPerSecond()));
+    }
+  }
+
+  /** What {@link #commit} measured. */
+  private record Load(long commits, long forces, double seconds) {
+    double commitsPerSecond() {
+      return commits / seconds;
+    }
+
+    double forcesPerSecond() {
+      return forces / seconds;
+    }
+
+    double commitsPerForce() {
+      return (double) commits / Math.max(1, forces);
+    }
+  }
+
+  /**
+   * {@code threads} threads, spread over {@code logs} in turn, each appending a 32-byte record
+   * and committing it in a loop for {@code seconds}; asserts every log ends wholly durable.
+   */
+  private static Load commit(WriteAheadLog[] logs, int threads, double seconds) throws Exception {
     LongAdder commits = new LongAdder();
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(threads);
     byte[] payload = new byte[32];
-    long forcesBefore = log.forceCount();
+    long forcesBefore = forces(logs);
     long start = System.nanoTime();
     for (int t = 0; t < threads; t++) {
+      WriteAheadLog log = logs[t % logs.length];
       Thread.ofPlatform().start(() -> {
         try {
           while (!stop.get()) {
@@ -142,14 +142,17 @@ class WalThroughputTest {
     stop.set(true);
     assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
     double elapsed = (System.nanoTime() - start) / 1e9;
-    long forces = log.forceCount() - forcesBefore;
-    long n = commits.sum();
-    assertThat(log.durableLsn()).isEqualTo(log.endLsn());
-    if (seconds >= 1) {
-      System.out.printf("[throughput] SYNC, %2d thread(s), 32-byte records: %,.0f commits/s,"
-              + " %,.0f forces/s, %.1f commits per force, %.0f us per commit%n",
-          threads, n / elapsed, forces / elapsed, (double) n / Math.max(1, forces),
-          elapsed * 1e6 * threads / Math.max(1, n));
+    for (WriteAheadLog log : logs) {
+      assertThat(log.durableLsn()).isEqualTo(log.endLsn());
     }
+    return new Load(commits.sum(), forces(logs) - forcesBefore, elapsed);
+  }
+
+  private static long forces(WriteAheadLog[] logs) {
+    long forces = 0;
+    for (WriteAheadLog log : logs) {
+      forces += log.forceCount();
+    }
+    return forces;
   }
 }
