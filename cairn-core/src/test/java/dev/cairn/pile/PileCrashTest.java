@@ -513,8 +513,10 @@ class PileCrashTest {
   /**
    * A checkpoint without a log copies one instant's dirty pages and lets writers go on while it
    * writes them (SegmentWriter.snapshot): the marks writers set meanwhile must reach the next
-   * checkpoint. Writers churn while checkpoints run back to back; one last checkpoint after
-   * them, then the power goes: the files must hold every write.
+   * checkpoint. Writers churn while checkpoints run back to back (at least 40 rounds each, and
+   * on until four checkpoints have completed beside them: on a quick machine 40 rounds could end
+   * before the fourth, which failed the count below once in CI); one last checkpoint after them,
+   * then the power goes: the files must hold every write.
    */
   @Test
   void checkpointsWithoutALog_takenWhileWritersRun_loseNoWrite() throws Exception {
@@ -526,10 +528,13 @@ class PileCrashTest {
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.concurrent.atomic.AtomicBoolean writing =
         new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger checkpointsTaken =
+        new java.util.concurrent.atomic.AtomicInteger();
     Thread checkpointer = Thread.ofPlatform().start(() -> {
       try {
         while (writing.get()) {
           pile.checkpoint();
+          checkpointsTaken.incrementAndGet();
         }
       } catch (Throwable e) {
         failures.add(e);
@@ -542,7 +547,9 @@ class PileCrashTest {
       SplittableRandom random = new SplittableRandom(seed + w);
       threads.add(Thread.ofPlatform().start(() -> {
         try {
-          for (int round = 0; round < 40; round++) {
+          // bounded: a checkpointer that stopped shows as too few checkpoints below
+          for (int round = 0; round < 40 || (checkpointsTaken.get() < 4 && round < 4_000);
+              round++) {
             PersistentPileTest.churn(pile, model, random, 50);
           }
         } catch (Throwable e) {
