@@ -299,8 +299,9 @@ final class BenchCommand implements Callable<Integer> {
       description =
           "Before each store's timed load, put and read back N values (at most a tenth of --n) in a"
               + " throwaway store of the same kind, so that JIT compilation is not timed; 0 for"
-              + " none (default: ${DEFAULT-VALUE}). With --commits, any N but 0 means two seconds"
-              + " of commits (at most 10,000 with --count) in a throwaway store first.")
+              + " none (default: ${DEFAULT-VALUE}). With --commits, any N but 0 means commits in"
+              + " throwaway stores first, in rounds of two seconds until the JIT is quiet (at most"
+              + " 30 s; one round of at most 10,000 with --count).")
   private int warmup;
 
   @Option(

@@ -101,6 +101,29 @@ class BenchOnDiskCommandTest {
   }
 
   @Test
+  void bench_commitsForATime_warmUpInTwoThrowawayStores_andReportWhatTheJitLeft() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--commits", "--seconds", "1",
+            "--threads", "2", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"seconds\": 1", "\"warmupSeconds\": 1") // rounds no longer than the run
+        .contains("\"warmupSecs\": ", "\"commitJitMs\": ");
+    double warmUp = jsonNumber(run.out(), "warmupSecs");
+    assertThat(warmUp).isBetween(1.0, 6.0 + 1.0 + 1.0); // the limit, plus a round under way
+    assertThat(directory.resolve("pile-warmup")).doesNotExist();
+    assertThat(directory.resolve("pile-warmup-2")).doesNotExist();
+  }
+
+  private static double jsonNumber(String json, String key) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"" + key + "\": ([0-9.]+)").matcher(json);
+    assertThat(m.find()).as(key + " in " + json).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
   void bench_commitsWithoutWarmUp_saySo() {
     CliRun run =
         cairn("bench", "--dir", directory.toString(), "--commits", "--count", "50",

@@ -4,7 +4,6 @@ import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileFullException;
 import dev.cairn.pile.PileOptions;
 import java.io.IOException;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +26,7 @@ import org.HdrHistogram.Histogram;
  *       rounds of puts with the checkpoint loop (two seconds each, no longer than a phase), the
  *       first with checkpoints back to back even with {@code --checkpoint-every}, the others
  *       paced as the measured phase will be, until a round passes in which the JIT compiled for
- *       less than {@link #JIT_QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
+ *       less than {@link JitClock#QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
  *       at most {@link #WARM_UP_PHASES} phases' length). Why: with one checkpoint a second,
  *       {@code perf sched timehist} caught C1 and C2 compiling the checkpoint's code in the
  *       measured phase, a put waiting 4-6.5 ms for a core behind them, and a fixed three seconds
@@ -107,9 +106,6 @@ final class CheckpointLatencyBench {
 
   /** The longest the warm-up runs, in phases' lengths: a one-second test run stops at six. */
   static final int WARM_UP_PHASES = 6;
-
-  /** A warm-up round whose JIT compiled for less than this ends the warm-up. */
-  static final double JIT_QUIET_MILLIS = 10;
 
   private static final String WARM_UP_PHASE = "warmup";
 
@@ -313,18 +309,9 @@ final class CheckpointLatencyBench {
         throw new StoreFailedException(
             "cannot delete the warm-up pile in " + directory + ": " + e, e);
       }
-      quiet = !(warm.jitMillis() >= JIT_QUIET_MILLIS); // NaN (unknown): one round
+      quiet = JitClock.quiet(warm.jitMillis()); // NaN (unknown): one round
     }
     return (System.nanoTime() - start) / 1e9;
-  }
-
-  /** The JIT compilers' total compiling time so far, in milliseconds; NaN if unknown. */
-  private static double jitMillis() {
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-      return Double.NaN;
-    }
-    return jit.getTotalCompilationTime();
   }
 
   private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration,
@@ -447,14 +434,14 @@ final class CheckpointLatencyBench {
       LockSupport.parkNanos(recordFrom[0] - now);
     }
     GcPauseMonitor.Window gcWindow = gc.begin();
-    double jitBefore = jitMillis();
+    double jitBefore = JitClock.millis();
     CpuSteal.Reading stealBefore = CpuSteal.read();
     HiccupMeter hiccupMeter = HiccupMeter.start();
     for (Thread worker : workers) {
       worker.join();
     }
     Histogram hiccups = hiccupMeter.stop();
-    double jitDuring = jitMillis() - jitBefore;
+    double jitDuring = JitClock.millis() - jitBefore;
     double stealPercent = CpuSteal.percentSince(stealBefore);
     putsDone.set(true);
     GcPauses gcPauses = gc.end(gcWindow); // reads the counters first, then waits for the longest

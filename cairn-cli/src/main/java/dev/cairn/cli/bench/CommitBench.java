@@ -26,12 +26,21 @@ import org.HdrHistogram.Histogram;
  * <p><b>Values</b> are byte[]s from a {@link ValueSource} of kind bytes, the same for every store
  * (a string value would cost the pile an encoding that RocksDB, given bytes, would not pay).
  *
- * <p><b>Warm-up.</b> Before its timed run, each store commits the same way into a throwaway
- * store of its own kind ({@code DIR/<store>-warmup}, deleted afterwards) for {@link
- * #warmUpPlan}: two seconds, or at most {@value #WARM_UP_MAX_COUNT} commits of a run by count.
- * Without it the pile's first second ran interpreted and compiling (JFR: nearly two thirds of the commits that waited
- * more than 2 ms fell in that second), a cost RocksDB's native code does not pay, and the put
- * load's runs warm up the same way ({@code --warmup}). {@code --warmup 0} turns it off.
+ * <p><b>Warm-up.</b> Before its timed run, each store commits the same way, untimed, in rounds of
+ * {@link #WARM_UP_ROUND} (no longer than the run), until a round passes in which the JIT compiled
+ * for less than {@link JitClock#QUIET_MILLIS}, or {@link #WARM_UP_LIMIT} has passed (at most
+ * {@link #WARM_UP_RUNS} times the run's length). The first round commits into a throwaway store
+ * of the store's kind ({@code DIR/<store>-warmup}), every later one into a second throwaway store
+ * ({@code DIR/<store>-warmup-2}), both deleted afterwards. Why rounds, and why two stores: with
+ * one fixed round of two seconds, the timed run began by deoptimizing the pile's whole commit path
+ * (JFR {@code jdk.Deoptimization}: {@code unstable_if} traps in the branches a new store takes
+ * once, its first segments, its log's first file, which the first store had taken before the
+ * code was profiled) and recompiling it, and again when the log's ring first wrapped, 3 s in:
+ * C2 took a fifth of a core through the timed run ({@code -XX:+PrintCompilation}). A second
+ * store takes those branches again with the code compiled, and running it until the JIT is
+ * quiet lets its ring wrap. The run reports the warm-up's length ({@code warmupSecs}) and what
+ * the JIT still compiled in the timed run ({@code commitJitMs}). A run by count warms up with one
+ * round of at most {@value #WARM_UP_MAX_COUNT} commits; {@code --warmup 0} turns it off.
  *
  * <p><b>No progress bar</b>: a run lasts seconds, and a commit's latency is what is measured; a
  * bar's redraws would be one more thread competing for two cores.
@@ -42,7 +51,15 @@ final class CommitBench {
 
   private static final Duration FSYNC_PROBE_TIME = Duration.ofSeconds(1);
 
-  static final Duration WARM_UP_TIME = Duration.ofSeconds(2);
+  /** One warm-up round of a run by time (no longer than the run). */
+  static final Duration WARM_UP_ROUND = Duration.ofSeconds(2);
+
+  /** The longest a store's warm-up runs (and no longer than {@link #WARM_UP_RUNS} runs). */
+  static final Duration WARM_UP_LIMIT = Duration.ofSeconds(30);
+
+  /** The longest a warm-up runs, in run lengths: a one-second test run stops at six seconds. */
+  static final int WARM_UP_RUNS = 6;
+
   static final long WARM_UP_MAX_COUNT = 10_000;
 
   private final BenchConfig config;
@@ -70,11 +87,13 @@ final class CommitBench {
       CommitPlan warmUp = warmUpPlan(config);
       for (StoreKind kind : config.stores()) {
         try {
-          if (warmUp != null) {
-            warmUp(kind, warmUp);
-          }
+          double warmUpSeconds = warmUp == null ? 0 : warmUp(kind, warmUp);
           try (CommitStore store = open(kind, config.storeDirectory(kind))) {
-            results.add(measure(kind, store, config.commits()));
+            double jitBefore = JitClock.millis();
+            StoreResult result = measure(kind, store, config.commits());
+            results.add(result
+                .put(Metric.WARMUP_SECS, warmUpSeconds)
+                .put(Metric.COMMIT_JIT_MS, JitClock.millis() - jitBefore));
           }
         } catch (StoreUnavailableException e) {
           notices.accept(kind.label() + " skipped: " + e.getMessage());
@@ -88,7 +107,9 @@ final class CommitBench {
     return new BenchReport(config, results, machine);
   }
 
-  /** The warm-up of a run (see the class comment), or null if {@code --warmup 0}. */
+  /**
+   * One round of the warm-up of a run (see the class comment), or null if {@code --warmup 0}.
+   */
   static CommitPlan warmUpPlan(BenchConfig config) {
     CommitPlan plan = config.commits();
     if (config.warmupValues() == 0) {
@@ -98,16 +119,34 @@ final class CommitBench {
       return CommitPlan.forCount(Math.min(plan.count(), WARM_UP_MAX_COUNT));
     }
     return new CommitPlan(
-        plan.duration().compareTo(WARM_UP_TIME) < 0 ? plan.duration() : WARM_UP_TIME, 0);
+        plan.duration().compareTo(WARM_UP_ROUND) < 0 ? plan.duration() : WARM_UP_ROUND, 0);
   }
 
-  private void warmUp(StoreKind kind, CommitPlan plan)
+  /** Warms {@code kind} up in rounds of {@code round} (see the class comment); returns seconds. */
+  private double warmUp(StoreKind kind, CommitPlan round)
       throws IOException, StoreUnavailableException, InterruptedException {
-    Path directory = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind));
-    try (CommitStore store = open(kind, directory)) {
-      measure(kind, store, plan);
+    long start = System.nanoTime();
+    Path first = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind));
+    try (CommitStore store = open(kind, first)) {
+      measure(kind, store, round);
     }
-    BenchDirectory.deleteTree(directory);
+    BenchDirectory.deleteTree(first);
+    if (round.byCount()) {
+      return (System.nanoTime() - start) / 1e9;
+    }
+    Duration run = config.commits().duration();
+    long limit = Math.min(WARM_UP_LIMIT.toNanos(), run.multipliedBy(WARM_UP_RUNS).toNanos());
+    Path second = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind) + "-2");
+    try (CommitStore store = open(kind, second)) {
+      boolean quiet = false;
+      while (!quiet && System.nanoTime() - start < limit) {
+        double jitBefore = JitClock.millis();
+        measure(kind, store, round);
+        quiet = JitClock.quiet(JitClock.millis() - jitBefore);
+      }
+    }
+    BenchDirectory.deleteTree(second);
+    return (System.nanoTime() - start) / 1e9;
   }
 
   private CommitStore open(StoreKind kind, Path directory)
@@ -130,6 +169,7 @@ final class CommitBench {
   private StoreResult measure(StoreKind kind, CommitStore store, CommitPlan plan)
       throws InterruptedException {
     int threads = config.threads();
+    long storedBefore = store.valueCount(); // a warm-up store commits in several rounds
     CountDownLatch ready = new CountDownLatch(threads);
     CountDownLatch start = new CountDownLatch(1);
     Histogram[] latencies = new Histogram[threads];
@@ -185,10 +225,10 @@ final class CommitBench {
       lastFinish = Math.max(lastFinish, finishNanos[t]);
     }
     long stored = store.valueCount();
-    if (stored >= 0 && stored != total) {
+    if (stored >= 0 && storedBefore >= 0 && stored - storedBefore != total) {
       throw new StoreFailedException(
-          kind.label() + " lost commits: it holds " + stored + " values after " + total
-              + " acknowledged commits");
+          kind.label() + " lost commits: it holds " + stored + " values, " + storedBefore
+              + " from before the run and " + total + " acknowledged in it");
     }
     double seconds = Math.max(1, lastFinish - startNanos) / 1e9;
     return new StoreResult(kind)

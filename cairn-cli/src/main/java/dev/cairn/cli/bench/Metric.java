@@ -77,6 +77,11 @@ public enum Metric {
   COMMIT_P999_US("commitP999Us", "commit p99.9 us", 1, false),
   COMMIT_MAX_US("commitMaxUs", "commit max us", 1, false),
   /**
+   * With {@code --commits}: milliseconds the JIT compilers spent compiling during the timed
+   * commits, what the warm-up left (see {@code CommitBench}).
+   */
+  COMMIT_JIT_MS("commitJitMs", "JIT compiling ms (timed commits)", 0, false),
+  /**
    * With {@code --recovery}: bytes of log the crashed pile's recovery replayed (all written since
    * its last checkpoint), as a read-only inspection of the directory counted them.
    */
@@ -163,8 +168,8 @@ public enum Metric {
    */
   JIT_MS("jitMs", "JIT compiling ms (checkpointing)", 0, false),
   /**
-   * With {@code --latency-during-checkpoint}: how long the warm-up ran before the JIT was quiet
-   * (see {@code CheckpointLatencyBench}).
+   * With {@code --latency-during-checkpoint} or {@code --commits}: how long the warm-up ran
+   * before the JIT was quiet (see {@code CheckpointLatencyBench}, {@code CommitBench}).
    */
   WARMUP_SECS("warmupSecs", "warm-up s", 1, false),
   /**
