@@ -8,6 +8,7 @@ import dev.cairn.cli.bench.BenchValueKind;
 import dev.cairn.cli.bench.CommitPlan;
 import dev.cairn.cli.bench.GetOrder;
 import dev.cairn.cli.bench.JsonReport;
+import dev.cairn.cli.bench.Pacing;
 import dev.cairn.cli.bench.Progress;
 import dev.cairn.cli.bench.RecoveryPlan;
 import dev.cairn.cli.bench.StoreFailedException;
@@ -332,6 +333,15 @@ final class BenchCommand implements Callable<Integer> {
   private Integer rate;
 
   @Option(
+      names = "--pace",
+      paramLabel = "HOW",
+      description =
+          "With --rate: park (default) sleeps until each put is due, and the OS's late wake-ups"
+              + " count against the puts; spin busy-waits instead, as a thread with work queued"
+              + " would, taking a core per thread (use fewer threads than cores).")
+  private String pace;
+
+  @Option(
       names = "--checkpoint-every",
       paramLabel = "MS",
       description =
@@ -415,6 +425,18 @@ final class BenchCommand implements Callable<Integer> {
     if (!latencyDuringCheckpoint && rate != null) {
       throw new IllegalArgumentException("--rate applies to --latency-during-checkpoint");
     }
+    if (rate == null && pace != null) {
+      throw new IllegalArgumentException("--pace applies to --rate");
+    }
+    Pacing pacing = Pacing.PARK;
+    if (pace != null) {
+      pacing = switch (pace) {
+        case "park" -> Pacing.PARK;
+        case "spin" -> Pacing.SPIN;
+        default -> throw new IllegalArgumentException(
+            "--pace must be park or spin: --pace " + pace);
+      };
+    }
     if (!latencyDuringCheckpoint && checkpointEvery != null) {
       throw new IllegalArgumentException(
           "--checkpoint-every applies to --latency-during-checkpoint");
@@ -466,7 +488,8 @@ final class BenchCommand implements Callable<Integer> {
         hugePages,
         warmup,
         rate == null ? 0 : rate,
-        checkpointEvery == null ? 0 : checkpointEvery);
+        checkpointEvery == null ? 0 : checkpointEvery,
+        pacing);
   }
 
   /** The values --recovery puts unless told otherwise: 4 KiB, a page, of log each. */

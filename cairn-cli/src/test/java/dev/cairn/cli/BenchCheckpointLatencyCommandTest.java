@@ -59,6 +59,7 @@ class BenchCheckpointLatencyCommandTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"rate\": 20000", "\"putP999Us\": ", "\"baselineMaxUs\": ")
+        .contains("\"pace\": \"park\"")
         .doesNotContain("Corrected", "NaN");
     assertThat(figure(run.out(), "putsPerSec")).isBetween(10_000L, 21_000L);
     assertThat(figure(run.out(), "baselinePutsPerSec")).isBetween(10_000L, 21_000L);
@@ -67,6 +68,37 @@ class BenchCheckpointLatencyCommandTest {
         .isLessThanOrEqualTo(figure(run.out(), "baselineMaxUs"));
     assertThat(figure(run.out(), "baselineCallP999Us"))
         .isLessThanOrEqualTo(figure(run.out(), "baselineP999Us"));
+  }
+
+  /** Busy-waiting for each due time keeps the rate: a spinning thread must not put early. */
+  @Test
+  void bench_spinPaced_putsAtTheRateToo() {
+    CliRun run =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--seconds", "1", "--durability", "periodic", "--rate", "20k", "--threads", "1",
+            "--pace", "spin", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"rate\": 20000", "\"pace\": \"spin\"");
+    assertThat(figure(run.out(), "putsPerSec")).isBetween(10_000L, 21_000L);
+    assertThat(figure(run.out(), "baselinePutsPerSec")).isBetween(10_000L, 21_000L);
+    assertThat(figure(run.out(), "baselineCallMaxUs"))
+        .isLessThanOrEqualTo(figure(run.out(), "baselineMaxUs"));
+  }
+
+  @Test
+  void bench_paceWithoutRate_orUnknown_exitsTwo() {
+    CliRun withoutRate =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--pace", "spin");
+    assertThat(withoutRate.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(withoutRate.err()).contains("--pace applies to --rate");
+
+    CliRun unknown =
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
+            "--rate", "1000", "--pace", "yield");
+    assertThat(unknown.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(unknown.err()).contains("--pace must be park or spin: --pace yield");
   }
 
   /**

@@ -38,6 +38,7 @@ import java.util.Locale;
  *     each timed from when it was due; 0 for as fast as possible
  * @param checkpointEveryMillis with {@code --latency-during-checkpoint}: a checkpoint starts this
  *     often (back to back when one takes longer); 0 for back to back throughout
+ * @param pacing with {@code --rate}: how a thread waits for its next put's due time
  */
 public record BenchConfig(
     int n,
@@ -58,7 +59,8 @@ public record BenchConfig(
     boolean hugePages,
     int warmupValues,
     int putRate,
-    int checkpointEveryMillis) {
+    int checkpointEveryMillis,
+    Pacing pacing) {
 
   /** The largest n: the pile's pointers are kept in one {@code long[n]}. */
   public static final int MAX_N = Integer.MAX_VALUE - 8;
@@ -110,6 +112,12 @@ public record BenchConfig(
       throw new IllegalArgumentException(
           "rate must give each thread a put a second at least: rate=" + putRate + " threads="
               + threads);
+    }
+    if (pacing == null) {
+      pacing = Pacing.PARK;
+    }
+    if (pacing != Pacing.PARK && putRate == 0) {
+      throw new IllegalArgumentException("--pace applies to --rate");
     }
     if (checkpointEveryMillis < 0) {
       throw new IllegalArgumentException(
@@ -187,7 +195,7 @@ public record BenchConfig(
       boolean dropCaches,
       CommitPlan commits) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0, false, 0, 0, 0);
+        reopen, dropCaches, commits, null, null, 0, false, 0, 0, 0, Pacing.PARK);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -200,7 +208,7 @@ public record BenchConfig(
       GetOrder getOrder,
       int churnCycles) {
     this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0, false, 0, 0, 0);
+        false, false, null, null, null, 0, false, 0, 0, 0, Pacing.PARK);
   }
 
   /** Sets on {@code builder} what the run chose: the log file size, huge pages. */

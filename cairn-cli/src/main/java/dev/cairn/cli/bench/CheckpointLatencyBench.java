@@ -58,8 +58,9 @@ import org.HdrHistogram.Histogram;
  * pointers are dropped, as in {@link CommitBench}.
  *
  * <p><b>Paced ({@code --rate R}).</b> Each thread then puts at R/T a second: put k of a thread is
- * due at the phase's start plus k intervals, the thread parks until then if it is early, and the
- * put's latency runs from when it was due, not from when it began. A stall therefore counts
+ * due at the phase's start plus k intervals, the thread waits until then if it is early (parks,
+ * or with {@code --pace spin} busy-waits: see {@link Pacing}), and the put's latency runs from
+ * when it was due, not from when it began. A stall therefore counts
  * against every put queued behind it (no coordinated omission, so no correction is reported),
  * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
  * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
@@ -512,6 +513,7 @@ final class CheckpointLatencyBench {
       AtomicBoolean budgetReached) {
     int threads = config.threads();
     double intervalNanos = config.putRate() == 0 ? 0 : 1e9 * threads / config.putRate();
+    boolean spin = config.pacing() == Pacing.SPIN;
     long sequence = 0;
     long recorded = 0;
     while (!failed.get()) {
@@ -521,7 +523,11 @@ final class CheckpointLatencyBench {
       if (intervalNanos > 0) {
         long due = startNanos + (long) (sequence * intervalNanos);
         while (begin < due) {
-          LockSupport.parkNanos(due - begin);
+          if (spin) {
+            Thread.onSpinWait();
+          } else {
+            LockSupport.parkNanos(due - begin);
+          }
           begin = System.nanoTime();
         }
         begin = due; // timed from when it was due: lateness counts, whoever caused it

@@ -68,7 +68,7 @@ public final class JsonReport {
     if (config.latencyDuringCheckpoint() != null) {
       json.field("seconds", config.latencyDuringCheckpoint().toSeconds());
       if (config.putRate() > 0) {
-        json.field("rate", config.putRate());
+        json.field("rate", config.putRate()).field("pace", config.pacing().label());
       }
       if (config.checkpointEveryMillis() > 0) {
         json.field("checkpointEveryMs", config.checkpointEveryMillis());
