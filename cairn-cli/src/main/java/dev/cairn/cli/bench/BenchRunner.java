@@ -27,9 +27,10 @@ import java.util.function.Consumer;
  *
  * <ol>
  *   <li>the warm-up ({@code --warmup}): put and read back that many values in a throwaway store
- *       of the same kind (a persistent one in a sibling directory, deleted after), then close
- *       it. Why: the timed loops start cold otherwise, and JIT compilation of the put path
- *       (on 2 cores it competes with the puts) lands in the first store's put rate;
+ *       of the same kind (a persistent one in a sibling directory, deleted after), close it, and
+ *       do it again in a second one ({@link #warmUp} says why twice). Why: the timed loops start
+ *       cold otherwise, and JIT compilation of the put path (on 2 cores it competes with the
+ *       puts) lands in the first store's put rate;
  *   <li>open the store (for the pile, its {@code long[n]} of pointers, the caller's index);
  *   <li>full GC, then read the live heap;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
@@ -168,10 +169,24 @@ public final class BenchRunner {
     return result;
   }
 
-  /** Puts and reads back the warm-up's values in a throwaway store of {@code kind}. */
+  /**
+   * Puts and reads back the warm-up's values in a throwaway store of {@code kind}, then again in
+   * a second one. Why twice: a new store takes some branches once (its first segments; a
+   * persistent pile's first write, which marks its superblock in use), and in the first store
+   * they run before the code is profiled, so C2 compiles them as never taken; the timed store
+   * then trapped on them and ran its first puts deoptimized while C2 recompiled (JFR {@code
+   * jdk.Deoptimization}: {@code unstable_if} in {@code PersistentStore.admit} and
+   * {@code OffHeapPile.admit} at the timed store's first put). The second store takes them with
+   * the code compiled.
+   */
   private void warmUp(StoreKind kind) throws InterruptedException {
+    for (int round = 1; round <= 2; round++) {
+      warmUpIn(kind, kind.label() + " warm-up " + round);
+    }
+  }
+
+  private void warmUpIn(StoreKind kind, String name) throws InterruptedException {
     int count = config.warmupValues();
-    String name = kind.label() + " warm-up";
     Path directory = null;
     BenchStore store;
     try {
