@@ -25,8 +25,8 @@ import org.HdrHistogram.Histogram;
  *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted after each round, not measured:
  *       rounds of puts with the checkpoint loop (two seconds each, no longer than a phase), the
  *       first with checkpoints back to back even with {@code --checkpoint-every}, the others
- *       paced as the measured phase will be, until a round passes in which the JIT compiled for
- *       less than {@link JitClock#QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
+ *       paced as the measured phase will be, until {@link JitClock#QUIET_ROUNDS} rounds in a row
+ *       pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
  *       at most {@link #WARM_UP_PHASES} phases' length). Why: with one checkpoint a second,
  *       {@code perf sched timehist} caught C1 and C2 compiling the checkpoint's code in the
  *       measured phase, a put waiting 4-6.5 ms for a core behind them, and a fixed three seconds
@@ -300,6 +300,7 @@ final class CheckpointLatencyBench {
         ? phase.multipliedBy(WARM_UP_PHASES) : WARM_UP_LIMIT;
     long start = System.nanoTime();
     long paced = TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis());
+    JitClock.Settling settling = new JitClock.Settling();
     boolean quiet = false;
     for (int rounds = 0; !quiet && System.nanoTime() - start < limit.toNanos(); rounds++) {
       // back to back first: the checkpoint's code gets hot soonest
@@ -310,7 +311,7 @@ final class CheckpointLatencyBench {
         throw new StoreFailedException(
             "cannot delete the warm-up pile in " + directory + ": " + e, e);
       }
-      quiet = JitClock.quiet(warm.jitMillis()); // NaN (unknown): one round
+      quiet = settling.settledAfter(warm.jitMillis());
     }
     return (System.nanoTime() - start) / 1e9;
   }

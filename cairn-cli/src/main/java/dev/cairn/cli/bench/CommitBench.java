@@ -27,8 +27,8 @@ import org.HdrHistogram.Histogram;
  * (a string value would cost the pile an encoding that RocksDB, given bytes, would not pay).
  *
  * <p><b>Warm-up.</b> Before its timed run, each store commits the same way, untimed, in rounds of
- * {@link #WARM_UP_ROUND} (no longer than the run), until a round passes in which the JIT compiled
- * for less than {@link JitClock#QUIET_MILLIS}, or {@link #WARM_UP_LIMIT} has passed (at most
+ * {@link #WARM_UP_ROUND} (no longer than the run), until {@link JitClock#QUIET_ROUNDS} rounds in a
+ * row pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or {@link #WARM_UP_LIMIT} has passed (at most
  * {@link #WARM_UP_RUNS} times the run's length). The first round commits into a throwaway store
  * of the store's kind ({@code DIR/<store>-warmup}), every later one into a second throwaway store
  * ({@code DIR/<store>-warmup-2}), both deleted afterwards. Why rounds, and why two stores: with
@@ -138,11 +138,12 @@ final class CommitBench {
     long limit = Math.min(WARM_UP_LIMIT.toNanos(), run.multipliedBy(WARM_UP_RUNS).toNanos());
     Path second = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind) + "-2");
     try (CommitStore store = open(kind, second)) {
+      JitClock.Settling settling = new JitClock.Settling();
       boolean quiet = false;
       while (!quiet && System.nanoTime() - start < limit) {
         double jitBefore = JitClock.millis();
         measure(kind, store, round);
-        quiet = JitClock.quiet(JitClock.millis() - jitBefore);
+        quiet = settling.settledAfter(JitClock.millis() - jitBefore);
       }
     }
     BenchDirectory.deleteTree(second);
