@@ -101,9 +101,11 @@ class BenchOnDiskCommandTest {
   }
 
   @Test
-  void bench_commitsForATime_warmUpInTwoThrowawayStores_andReportWhatTheJitLeft() {
+  void bench_commitsForATime_warmUpInTwoThrowawayStores_andReportWhatTheJitLeft()
+      throws Exception {
+    Files.createDirectories(directory.resolve("pile-warmup-2").resolve("left-by-a-killed-run"));
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--commits", "--seconds", "1",
+        cairn("bench", "--dir", directory.toString(), "--fresh", "--commits", "--seconds", "1",
             "--threads", "2", "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();

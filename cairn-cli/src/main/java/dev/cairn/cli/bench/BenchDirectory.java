@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  * label ({@code pile/}, {@code mapped/}, {@code rocksdb/}), and the fsync probe its scratch file
  * beside them. A run starts from an empty directory, so that every figure is of a fresh store;
  * the files stay after the run, for {@code cairn inspect DIR/pile} and the like. A persistent
- * store's warm-up runs in {@code pile-warmup/} (or {@code mapped-warmup/}), deleted after it.
+ * store's warm-up runs in {@code pile-warmup/} (or {@code mapped-warmup/}), and the commit
+ * workload's later warm-up rounds in {@code pile-warmup-2/}, each deleted after it.
  *
  * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must
  * not delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only
@@ -73,7 +74,8 @@ public final class BenchDirectory {
     }
     return Files.isDirectory(entry)
         && Stream.of(StoreKind.values()).anyMatch(store -> store.label().equals(name)
-            || warmUpDirectoryName(store).equals(name));
+            || warmUpDirectoryName(store).equals(name)
+            || secondWarmUpDirectoryName(store).equals(name));
   }
 
   /**
@@ -82,6 +84,11 @@ public final class BenchDirectory {
    */
   static String warmUpDirectoryName(StoreKind store) {
     return store.label() + "-warmup";
+  }
+
+  /** The directory of a store's second warm-up store (see {@link CommitBench}). */
+  static String secondWarmUpDirectoryName(StoreKind store) {
+    return warmUpDirectoryName(store) + "-2";
   }
 
   /** Deletes {@code root} and everything under it. */

@@ -26,14 +26,14 @@ import org.HdrHistogram.Histogram;
  *       rounds of puts with the checkpoint loop (two seconds each, no longer than a phase), the
  *       first with checkpoints back to back even with {@code --checkpoint-every}, the others
  *       paced as the measured phase will be, until {@link JitClock#QUIET_ROUNDS} rounds in a row
- *       pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or the warm-up has run {@link #WARM_UP_LIMIT} (and
- *       at most {@link #WARM_UP_PHASES} phases' length). Why: with one checkpoint a second,
- *       {@code perf sched timehist} caught C1 and C2 compiling the checkpoint's code in the
- *       measured phase, a put waiting 4-6.5 ms for a core behind them, and a fixed three seconds
- *       of warm-up still left about ten compiles a second in it ({@code -XX:+PrintCompilation}):
- *       code that runs once a second crosses the JIT's thresholds late. The run reports how long
- *       it warmed up ({@code warmupSecs}) and how long the JIT compiled in each measured phase
- *       ({@code jitMs}, {@code baselineJitMs});
+ *       pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or the
+ *       warm-up has run {@link #WARM_UP_LIMIT} (and at most {@link #WARM_UP_PHASES} phases'
+ *       length). Why: with one checkpoint a second, {@code perf sched timehist} caught C1 and C2
+ *       compiling the checkpoint's code in the measured phase, a put waiting 4-6.5 ms for a core
+ *       behind them, and a fixed three seconds of warm-up still left about ten compiles a second
+ *       in it ({@code -XX:+PrintCompilation}): code that runs once a second crosses the JIT's
+ *       thresholds late. The run reports how long it warmed up ({@code warmupSecs}) and how
+ *       long the JIT compiled in each measured phase ({@code jitMs}, {@code baselineJitMs});
  *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
  *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
  *       with durability none there are none;
@@ -60,8 +60,8 @@ import org.HdrHistogram.Histogram;
  * <p><b>Paced ({@code --rate R}).</b> Each thread then puts at R/T a second: put k of a thread is
  * due at the phase's start plus k intervals, the thread waits until then if it is early (parks,
  * or with {@code --pace spin} busy-waits: see {@link Pacing}), and the put's latency runs from
- * when it was due, not from when it began. A stall therefore counts
- * against every put queued behind it (no coordinated omission, so no correction is reported),
+ * when it was due, not from when it began. A stall therefore counts against every put queued
+ * behind it (no coordinated omission, so no correction is reported),
  * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
  * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
  * latency a caller issuing puts at that rate would see. Paced runs also time each put from its

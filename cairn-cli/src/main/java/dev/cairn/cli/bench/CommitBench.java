@@ -28,19 +28,20 @@ import org.HdrHistogram.Histogram;
  *
  * <p><b>Warm-up.</b> Before its timed run, each store commits the same way, untimed, in rounds of
  * {@link #WARM_UP_ROUND} (no longer than the run), until {@link JitClock#QUIET_ROUNDS} rounds in a
- * row pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or {@link #WARM_UP_LIMIT} has passed (at most
- * {@link #WARM_UP_RUNS} times the run's length). The first round commits into a throwaway store
- * of the store's kind ({@code DIR/<store>-warmup}), every later one into a second throwaway store
- * ({@code DIR/<store>-warmup-2}), both deleted afterwards. Why rounds, and why two stores: with
- * one fixed round of two seconds, the timed run began by deoptimizing the pile's whole commit path
- * (JFR {@code jdk.Deoptimization}: {@code unstable_if} traps in the branches a new store takes
- * once, its first segments, its log's first file, which the first store had taken before the
- * code was profiled) and recompiling it, and again when the log's ring first wrapped, 3 s in:
- * C2 took a fifth of a core through the timed run ({@code -XX:+PrintCompilation}). A second
- * store takes those branches again with the code compiled, and running it until the JIT is
- * quiet lets its ring wrap. The run reports the warm-up's length ({@code warmupSecs}) and what
- * the JIT still compiled in the timed run ({@code commitJitMs}). A run by count warms up with one
- * round of at most {@value #WARM_UP_MAX_COUNT} commits; {@code --warmup 0} turns it off.
+ * row pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or {@link
+ * #WARM_UP_LIMIT} has passed (at most {@link #WARM_UP_RUNS} times the run's length). The first
+ * round commits into a throwaway store of the store's kind ({@code DIR/<store>-warmup}), every
+ * later one into a second throwaway store ({@code DIR/<store>-warmup-2}), both deleted
+ * afterwards. Why rounds, and why two stores: with one fixed round of two seconds, the timed run
+ * began by deoptimizing the pile's whole commit path (JFR {@code jdk.Deoptimization}: {@code
+ * unstable_if} traps in the branches a new store takes once, its first segments, its log's first
+ * file, which the first store had taken before the code was profiled) and recompiling it, and
+ * again when the log's ring first wrapped, 3 s in: C2 took a fifth of a core through the timed
+ * run ({@code -XX:+PrintCompilation}). A second store takes those branches again with the code
+ * compiled, and running it until the JIT is quiet lets its ring wrap. The run reports the
+ * warm-up's length ({@code warmupSecs}) and what the JIT still compiled in the timed run ({@code
+ * commitJitMs}). A run by count warms up with one round of at most {@value #WARM_UP_MAX_COUNT}
+ * commits; {@code --warmup 0} turns it off.
  *
  * <p><b>No progress bar</b>: a run lasts seconds, and a commit's latency is what is measured; a
  * bar's redraws would be one more thread competing for two cores.
@@ -136,7 +137,7 @@ final class CommitBench {
     }
     Duration run = config.commits().duration();
     long limit = Math.min(WARM_UP_LIMIT.toNanos(), run.multipliedBy(WARM_UP_RUNS).toNanos());
-    Path second = config.directory().resolve(BenchDirectory.warmUpDirectoryName(kind) + "-2");
+    Path second = config.directory().resolve(BenchDirectory.secondWarmUpDirectoryName(kind));
     try (CommitStore store = open(kind, second)) {
       JitClock.Settling settling = new JitClock.Settling();
       boolean quiet = false;
