@@ -28,7 +28,12 @@ class BenchOnDiskCommandTest {
         .contains("\"dir\": \"" + directory.toAbsolutePath() + "\"", "\"durability\": \"none\"")
         .contains("\"putsPerSec\": ", "\"closeSecs\": ", "\"reopenFirstGetMs\": ")
         .contains("\"readAllSecs\": ", "\"readAllMBps\": ", "\"coldCache\": false")
+        .contains("\"restartMainMs\": ", "\"restartFirstGetMs\": ")
         .doesNotContain("ddReadMBps", "NaN", "Infinity");
+    // a new JVM reaches main before its first get, and neither is instant
+    assertThat(jsonNumber(run.out(), "restartMainMs")).isPositive();
+    assertThat(jsonNumber(run.out(), "restartFirstGetMs"))
+        .isGreaterThan(jsonNumber(run.out(), "restartMainMs"));
     assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
   }
 

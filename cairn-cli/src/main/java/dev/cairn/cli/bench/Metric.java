@@ -50,6 +50,13 @@ public enum Metric {
   OPEN_MS("openMs", "open before the load ms", 1, false),
   /** With {@code --reopen}: from just before {@code Pile.open} to the first get's value. */
   REOPEN_FIRST_GET_MS("reopenFirstGetMs", "reopen to first get ms", 1, false),
+  /**
+   * With {@code --reopen}: a restart as an application sees it, in a new JVM ({@code
+   * FirstGetProbe}): from just before the process starts to its first get's value, the JVM's own
+   * start included; {@link #RESTART_MAIN_MS} is the part before {@code main}.
+   */
+  RESTART_FIRST_GET_MS("restartFirstGetMs", "new JVM: start to first get ms", 1, false),
+  RESTART_MAIN_MS("restartMainMs", "new JVM: start to main ms", 1, false),
   /** With {@code --reopen}: time to get every value back after the reopen, in index order. */
   READ_ALL_SECS("readAllSecs", "read all after reopen s", 2, false),
   /** With {@code --reopen}: bytes of the segment files, by {@link #READ_ALL_SECS}, in MB/s. */

@@ -81,6 +81,11 @@ final class PileStore implements BenchStore {
     return directory;
   }
 
+  /** The pointer the load got for value {@code index}. */
+  long pointer(int index) {
+    return pointers[index];
+  }
+
   /**
    * Reads every value with one {@link Pile#scan} and returns the sum of their {@link
    * ValueSource} checksums, the figure gets of every index add up to (sized kinds only).

@@ -2,14 +2,10 @@ package dev.cairn.cli.bench;
 
 import dev.cairn.durability.LogLayout;
 import dev.cairn.pile.Pile;
-import java.io.File;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -85,56 +81,15 @@ public final class RecoveryFiller {
     }
   }
 
-  /**
-   * The command that runs a filler: this JVM's java binary and class path, with a heap just large
-   * enough for the value pool (the values live in the pile's native memory).
-   */
+  /** The command that runs a filler in a JVM of its own ({@link ChildJvm}). */
   static List<String> command(
       Path directory, BenchValueKind kind, int size, int threads, RecoveryPlan plan) {
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    return List.of(
-        java,
-        "-Xmx512m",
-        "--enable-native-access=ALL-UNNAMED",
-        "-cp",
-        classPath(),
-        RecoveryFiller.class.getName(),
+    return ChildJvm.command(RecoveryFiller.class, List.of(
         directory.toString(),
         kind.label(),
         Integer.toString(size),
         Integer.toString(threads),
-        Long.toString(plan.logBytes()));
-  }
-
-  /**
-   * Where this class and cairn-core were loaded from, then this JVM's class path: ./cairn runs
-   * from cairn-cli.jar (whose manifest names the rest), a test runner from classes directories
-   * it may list only in a manifest of its own.
-   */
-  private static String classPath() {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(loadedFrom(RecoveryFiller.class));
-    entries.add(loadedFrom(Pile.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String loadedFrom(Class<?> type) {
-    try {
-      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the classes of " + type, e);
-    }
+        Long.toString(plan.logBytes())));
   }
 
   public static void main(String[] args) {

@@ -1,10 +1,15 @@
 package dev.cairn.cli.bench;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -28,7 +33,11 @@ import java.util.function.Consumer;
  *       the scan's code), then three times from a cold cache {@code Pile.prefetch()} and one
  *       {@code Pile.scan} on one thread, checked by the same checksum: {@code scanAllSecs} (the
  *       median of the three) and {@code scanAllMBps}, the bulk read a warm-up or an export would
- *       use.
+ *       use;
+ *   <li>drop the cache again if it was dropped, then a restart as an application sees it: a new
+ *       JVM ({@link FirstGetProbe}) opens the pile and gets value 0 by its pointer, timed from
+ *       just before the process starts: {@code restartFirstGetMs}, and {@code restartMainMs}
+ *       for the JVM's own start up to {@code main}.
  * </ol>
  *
  * <p>Index order, not the load's get order: each thread's share of indices was put by one thread
@@ -45,6 +54,9 @@ final class ReopenBench {
 
   /** Scans of the reopened pile from a warm cache before the timed ones, to compile the code. */
   private static final int SCAN_WARM_UP_ROUNDS = 3;
+
+  /** The longest a restart in a new JVM may take before the run fails. */
+  private static final Duration RESTART_TIMEOUT = Duration.ofMinutes(2);
 
   private final BenchConfig config;
   private final ValueSource values;
@@ -121,10 +133,62 @@ final class ReopenBench {
             .put(Metric.SCAN_ALL_SECS, seconds)
             .put(Metric.SCAN_ALL_MBPS, segmentBytes / seconds / 1e6);
       }
+      if (cold) {
+        PageCache.drop();
+      }
+      restartInANewJvm(closed, result, name);
     } catch (IOException e) {
       throw new StoreFailedException(
           name + " could not be reopened from " + directory + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Times a restart in a new JVM ({@link FirstGetProbe}) from just before its process starts: to
+   * its {@code main}, and to its first get's value.
+   *
+   * @throws StoreFailedException if the JVM cannot start, fails, or takes over {@link
+   *     #RESTART_TIMEOUT}
+   */
+  private void restartInANewJvm(PileStore closed, StoreResult result, String name)
+      throws InterruptedException {
+    List<String> command = FirstGetProbe.command(closed.directory(), config, closed.pointer(0));
+    long[] arrived = {-1, -1}; // when the probe's main and first-get lines came
+    long start = System.nanoTime();
+    Process child;
+    try {
+      child = new ProcessBuilder(command).redirectError(Redirect.INHERIT).start();
+    } catch (IOException e) {
+      throw new StoreFailedException(
+          "cannot start a JVM to reopen " + name + " in: " + command.getFirst() + ": " + e, e);
+    }
+    Thread reader = Thread.ofPlatform().daemon().name("restart-probe-stdout").start(() -> {
+      try (BufferedReader out = child.inputReader()) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          long now = System.nanoTime();
+          if (line.equals(FirstGetProbe.MAIN)) {
+            arrived[0] = now;
+          } else if (line.equals(FirstGetProbe.FIRST_GET)) {
+            arrived[1] = now;
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // the probe's output is lost: arrived stays -1
+      }
+    });
+    if (!child.waitFor(RESTART_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      child.destroyForcibly();
+      throw new StoreFailedException(name + " did not reopen in a new JVM within "
+          + RESTART_TIMEOUT.toMinutes() + " min");
+    }
+    reader.join();
+    if (child.exitValue() != 0 || arrived[0] < 0 || arrived[1] < 0) {
+      throw new StoreFailedException(name + " failed to reopen in a new JVM (exit code "
+          + child.exitValue() + "; its error output is above)");
+    }
+    result
+        .put(Metric.RESTART_MAIN_MS, (arrived[0] - start) / 1e6)
+        .put(Metric.RESTART_FIRST_GET_MS, (arrived[1] - start) / 1e6);
   }
 
   /**
