@@ -18,6 +18,13 @@ import java.util.Set;
 final class ChildJvm {
   private static final String HEAP = "-Xmx512m";
 
+  /**
+   * A system property of the bench's JVM: more flags for its child JVMs, separated by spaces. For
+   * what a deployment would add, such as the JDK's ahead-of-time cache (docs/BENCHMARKS.md,
+   * "Restart in a new JVM").
+   */
+  static final String OPTIONS_PROPERTY = "cairn.bench.childJavaOptions";
+
   private ChildJvm() {}
 
   /** {@code java ... main arguments...}. */
@@ -27,8 +34,14 @@ final class ChildJvm {
             .info()
             .command()
             .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new ArrayList<>(List.of(
-        java, HEAP, "--enable-native-access=ALL-UNNAMED", "-cp", classPath(main), main.getName()));
+    List<String> command =
+        new ArrayList<>(List.of(java, HEAP, "--enable-native-access=ALL-UNNAMED"));
+    for (String option : System.getProperty(OPTIONS_PROPERTY, "").trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        command.add(option);
+      }
+    }
+    command.addAll(List.of("-cp", classPath(main), main.getName()));
     command.addAll(arguments);
     return command;
   }
