@@ -169,7 +169,8 @@ final class BenchCommand implements Callable<Integer> {
       split = ",",
       description =
           "Stores to measure, comma-separated: pile, mapped (a persistent pile beside the"
-              + " volatile one; needs --dir), map, rocksdb (--commits only) (default: pile,map;"
+              + " volatile one; needs --dir), map, rocksdb (needs --dir; bytes or strings)"
+              + " (default: pile,map;"
               + " with --commits: pile). They always run in that order.")
   private List<StoreKind> stores;
 

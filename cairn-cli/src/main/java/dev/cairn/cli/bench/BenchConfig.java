@@ -164,6 +164,11 @@ public record BenchConfig(
           "give one of --commits, --recovery and --latency-during-checkpoint");
     }
     checkWorkload(stores, directory, durability, reopen, commits, churnCycles);
+    if (commits == null && stores.contains(StoreKind.ROCKSDB) && !valueKind.sized()) {
+      throw new IllegalArgumentException(
+          "rocksdb stores bytes and strings, not --kind " + valueKind.label()
+              + ": it would need a serializer the pile does not use");
+    }
     if (recovery != null || latencyDuringCheckpoint != null) {
       checkPileWorkload(
           recovery != null ? "--recovery" : "--latency-during-checkpoint",
@@ -277,9 +282,6 @@ public record BenchConfig(
       throw new IllegalArgumentException("--reopen needs a pile among --stores (pile or mapped)");
     }
     if (commits == null) {
-      if (stores.contains(StoreKind.ROCKSDB)) {
-        throw new IllegalArgumentException("rocksdb runs only with --commits");
-      }
       return;
     }
     for (StoreKind store : stores) {

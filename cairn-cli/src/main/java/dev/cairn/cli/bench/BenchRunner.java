@@ -1,5 +1,6 @@
 package dev.cairn.cli.bench;
 
+import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,12 @@ public final class BenchRunner {
     MachineFigures machine = new MachineFigures();
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
       for (StoreKind store : config.stores()) {
-        results.add(measure(store, gc, expectedChecksum, machine));
+        try {
+          results.add(measure(store, gc, expectedChecksum, machine));
+        } catch (StoreUnavailableException e) {
+          notices.accept(store.label() + " skipped: " + e.getMessage());
+          machine.skip(store, e.getMessage());
+        }
       }
     }
     return new BenchReport(config, results, machine);
@@ -95,7 +101,7 @@ public final class BenchRunner {
 
   private StoreResult measure(
       StoreKind kind, GcPauseMonitor gc, long expectedChecksum, MachineFigures machine)
-      throws InterruptedException {
+      throws InterruptedException, StoreUnavailableException {
     int n = config.n();
     StoreResult result = new StoreResult(kind);
     String name = kind.label();
@@ -155,6 +161,14 @@ public final class BenchRunner {
           new ReopenBench(config, values, loop, progress, notices).measure(pile, result, machine);
         }
       }
+      if (store instanceof RocksDbStore rocks) {
+        long closeStart = System.nanoTime();
+        rocks.close(); // flushes its memtable: a reopen then replays no log
+        result.put(Metric.CLOSE_SECS, (System.nanoTime() - closeStart) / 1e9);
+        if (config.reopen()) {
+          reopenRocksDb(rocks, result);
+        }
+      }
     } catch (OutOfMemoryError e) {
       throw new StoreFailedException(
           name
@@ -179,23 +193,26 @@ public final class BenchRunner {
    * {@code OffHeapPile.admit} at the timed store's first put). The second store takes them with
    * the code compiled.
    */
-  private void warmUp(StoreKind kind) throws InterruptedException {
+  private void warmUp(StoreKind kind) throws InterruptedException, StoreUnavailableException {
     for (int round = 1; round <= 2; round++) {
       warmUpIn(kind, kind.label() + " warm-up " + round);
     }
   }
 
-  private void warmUpIn(StoreKind kind, String name) throws InterruptedException {
+  private void warmUpIn(StoreKind kind, String name)
+      throws InterruptedException, StoreUnavailableException {
     int count = config.warmupValues();
     Path directory = null;
     BenchStore store;
     try {
-      if (config.persistentPile(kind)) {
+      if (config.persistentPile(kind) || kind == StoreKind.ROCKSDB) {
         directory = config.storeDirectory(kind).resolveSibling(BenchDirectory.warmUpDirectoryName(kind));
         if (Files.exists(directory)) {
           BenchDirectory.deleteTree(directory); // left by a run that was killed
         }
-        store = PileStore.open(directory, config);
+        store = kind == StoreKind.ROCKSDB
+            ? RocksDbStore.open(directory, config.durability() != Durability.NONE)
+            : PileStore.open(directory, config);
       } else if (kind == StoreKind.MAP) {
         store = MapStore.of(config.valueKind(), count);
       } else {
@@ -222,7 +239,34 @@ public final class BenchRunner {
     }
   }
 
-  private BenchStore open(StoreKind kind) {
+  /**
+   * {@code --reopen} for RocksDB, what the pile's {@link ReopenBench} measures first: from a cold
+   * cache if it can be dropped, the first get after reopening in this JVM, then a restart in a new
+   * one.
+   */
+  private void reopenRocksDb(RocksDbStore closed, StoreResult result)
+      throws InterruptedException, StoreUnavailableException {
+    boolean cold = config.dropCaches() && PageCache.drop();
+    byte[] buffer = values.newBuffer();
+    long openStart = System.nanoTime();
+    try (RocksDbStore reopened =
+        RocksDbStore.open(closed.directory(), config.durability() != Durability.NONE)) {
+      long checksum = reopened.get(0, buffer);
+      result.put(Metric.REOPEN_FIRST_GET_MS, (System.nanoTime() - openStart) / 1e6);
+      if (checksum != values.expectedChecksum(1)) {
+        throw new StoreFailedException("rocksdb returned a wrong value for index 0 after reopen");
+      }
+    } catch (IOException e) {
+      throw new StoreFailedException("rocksdb could not be reopened: " + e.getMessage(), e);
+    }
+    if (cold) {
+      PageCache.drop();
+    }
+    ReopenBench.restartInANewJvm(
+        FirstGetProbe.rocksDbCommand(closed.directory(), config), result, "rocksdb");
+  }
+
+  private BenchStore open(StoreKind kind) throws StoreUnavailableException {
     try {
       return kind.open(config);
     } catch (IOException e) {

@@ -4,12 +4,15 @@ import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
 
 /**
- * The reopen bench's child JVM ({@link ReopenBench}): opens the persistent pile a bench run
- * closed, gets one value by its pointer, checks it, closes the pile and exits. It prints {@value
+ * The reopen bench's child JVM ({@link ReopenBench}): opens the store a bench run closed (a
+ * persistent pile, or RocksDB), gets value 0, closes the store and exits. It prints {@value
  * #MAIN} on entering {@code main} and {@value #FIRST_GET} once the value is back, so that the
  * parent can time both from just before it started the process: a restart as an application
  * sees it, the JVM's own start included, which is how the peers' figures in the persistence
@@ -18,19 +21,19 @@ import java.util.Locale;
  * <p>The value is checked after {@value #FIRST_GET} is printed, and a wrong one exits with 1,
  * which the parent treats as a failed run.
  *
- * <p>Arguments: the directory, the value kind, the value size, the pointer, the durability, the
- * log file size in bytes (0: the pile's default), huge pages (true or false).
+ * <p>Arguments: {@code pile DIRECTORY KIND SIZE POINTER DURABILITY LOG_FILE_BYTES HUGE_PAGES}
+ * (the log file size 0 for the pile's default), or {@code rocksdb DIRECTORY KIND SIZE}.
  */
 public final class FirstGetProbe {
   static final String MAIN = "main";
   static final String FIRST_GET = "first-get";
-  private static final int ARGUMENTS = 7;
 
   private FirstGetProbe() {}
 
-  /** The command that runs the probe in a JVM of its own ({@link ChildJvm}). */
+  /** The command that reopens the pile in {@code directory} in a JVM of its own. */
   static List<String> command(Path directory, BenchConfig config, long pointer) {
     return ChildJvm.command(FirstGetProbe.class, List.of(
+        StoreKind.PILE.label(),
         directory.toString(),
         config.valueKind().label(),
         Integer.toString(config.valueSize()),
@@ -40,40 +43,77 @@ public final class FirstGetProbe {
         Boolean.toString(config.hugePages())));
   }
 
+  /** The command that reopens the RocksDB in {@code directory} in a JVM of its own. */
+  static List<String> rocksDbCommand(Path directory, BenchConfig config) {
+    return ChildJvm.command(FirstGetProbe.class, List.of(
+        StoreKind.ROCKSDB.label(),
+        directory.toString(),
+        config.valueKind().label(),
+        Integer.toString(config.valueSize())));
+  }
+
   public static void main(String[] args) {
     System.out.println(MAIN);
     System.out.flush();
-    if (args.length != ARGUMENTS) {
-      System.err.println("usage: FirstGetProbe DIRECTORY KIND SIZE POINTER DURABILITY"
-          + " LOG_FILE_BYTES HUGE_PAGES; got " + List.of(args));
+    boolean pile = args.length == 8 && args[0].equals(StoreKind.PILE.label());
+    boolean rocksDb = args.length == 4 && args[0].equals(StoreKind.ROCKSDB.label());
+    if (!pile && !rocksDb) {
+      System.err.println("usage: FirstGetProbe pile DIRECTORY KIND SIZE POINTER DURABILITY"
+          + " LOG_FILE_BYTES HUGE_PAGES, or rocksdb DIRECTORY KIND SIZE; got "
+          + Arrays.asList(args));
       System.exit(2);
     }
-    Path directory = Path.of(args[0]);
-    BenchValueKind kind = BenchValueKind.valueOf(args[1].toUpperCase(Locale.ROOT));
-    int size = Integer.parseInt(args[2]);
-    long pointer = Long.parseLong(args[3]);
+    Path directory = Path.of(args[1]);
+    BenchValueKind kind = BenchValueKind.valueOf(args[2].toUpperCase(Locale.ROOT));
+    int size = Integer.parseInt(args[3]);
+    long checksum;
+    try {
+      checksum = pile
+          ? firstGetOfPile(directory, kind, size, args)
+          : firstGetOfRocksDb(directory, size);
+    } catch (Exception e) {
+      System.err.println("cannot reopen the " + args[0] + " in " + directory + ": " + e);
+      System.exit(1);
+      return;
+    }
+    // checked after the line: building the bench's pool of values is not part of a restart
+    long expected = new ValueSource(kind, size, BenchRunner.SEED).expectedChecksum(1);
+    if (checksum != expected) {
+      System.err.println("wrong value 0 in the " + args[0] + " in " + directory + ": checksum "
+          + checksum + ", expected " + expected);
+      System.exit(1);
+    }
+  }
+
+  private static long firstGetOfPile(Path directory, BenchValueKind kind, int size, String[] args)
+      throws Exception {
     PileOptions.Builder options = PileOptions.builder()
-        .durability(Durability.valueOf(args[4]))
+        .durability(Durability.valueOf(args[5]))
         .codecs(kind.codecs())
-        .hugePages(Boolean.parseBoolean(args[6]));
-    long logFileBytes = Long.parseLong(args[5]);
+        .hugePages(Boolean.parseBoolean(args[7]));
+    long logFileBytes = Long.parseLong(args[6]);
     if (logFileBytes != 0) {
       options.logFileBytes(logFileBytes);
     }
     try (Pile pile = Pile.open(directory, options.build())) {
-      long checksum = PileStore.checksumOf(pile, kind, pointer, new byte[size]);
-      System.out.println(FIRST_GET);
-      System.out.flush();
-      // checked after the line: building the bench's pool of values is not part of a restart
-      long expected = new ValueSource(kind, size, BenchRunner.SEED).expectedChecksum(1);
-      if (checksum != expected) {
-        System.err.println("wrong value at pointer " + pointer + ": checksum " + checksum
-            + ", expected " + expected);
-        System.exit(1);
-      }
-    } catch (Exception e) {
-      System.err.println("cannot reopen the pile in " + directory + ": " + e);
-      System.exit(1);
+      long checksum = PileStore.checksumOf(pile, kind, Long.parseLong(args[4]), new byte[size]);
+      firstGetDone();
+      return checksum;
     }
+  }
+
+  private static long firstGetOfRocksDb(Path directory, int size) throws Exception {
+    RocksDB.loadLibrary();
+    try (Options options = new Options();
+        RocksDB db = RocksDB.open(options, directory.toString())) {
+      long checksum = RocksDbStore.checksumOf(db, 0, new byte[size]);
+      firstGetDone();
+      return checksum;
+    }
+  }
+
+  private static void firstGetDone() {
+    System.out.println(FIRST_GET);
+    System.out.flush();
   }
 }

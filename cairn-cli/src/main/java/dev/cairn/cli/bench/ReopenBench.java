@@ -136,7 +136,8 @@ final class ReopenBench {
       if (cold) {
         PageCache.drop();
       }
-      restartInANewJvm(closed, result, name);
+      restartInANewJvm(
+          FirstGetProbe.command(directory, config, closed.pointer(0)), result, name);
     } catch (IOException e) {
       throw new StoreFailedException(
           name + " could not be reopened from " + directory + ": " + e.getMessage(), e);
@@ -144,15 +145,14 @@ final class ReopenBench {
   }
 
   /**
-   * Times a restart in a new JVM ({@link FirstGetProbe}) from just before its process starts: to
-   * its {@code main}, and to its first get's value.
+   * Times a restart in a new JVM ({@link FirstGetProbe}, started by {@code command}) from just
+   * before its process starts: to its {@code main}, and to its first get's value.
    *
    * @throws StoreFailedException if the JVM cannot start, fails, or takes over {@link
    *     #RESTART_TIMEOUT}
    */
-  private void restartInANewJvm(PileStore closed, StoreResult result, String name)
+  static void restartInANewJvm(List<String> command, StoreResult result, String name)
       throws InterruptedException {
-    List<String> command = FirstGetProbe.command(closed.directory(), config, closed.pointer(0));
     long[] arrived = {-1, -1}; // when the probe's main and first-get lines came
     long start = System.nanoTime();
     Process child;

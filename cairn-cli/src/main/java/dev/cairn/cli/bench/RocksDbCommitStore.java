@@ -35,12 +35,7 @@ final class RocksDbCommitStore implements CommitStore {
    * @throws IOException if the database cannot be created in {@code directory}
    */
   static RocksDbCommitStore open(Path directory) throws StoreUnavailableException, IOException {
-    try {
-      RocksDB.loadLibrary();
-    } catch (LinkageError | RuntimeException e) {
-      throw new StoreUnavailableException(
-          "RocksDB's native library does not load on this machine (" + e + ")", e);
-    }
+    loadLibrary();
     Files.createDirectories(directory);
     Options options = new Options().setCreateIfMissing(true);
     WriteOptions syncWrites = new WriteOptions().setSync(true);
@@ -51,6 +46,20 @@ final class RocksDbCommitStore implements CommitStore {
       syncWrites.close();
       options.close();
       throw new IOException("RocksDB could not open " + directory + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Loads RocksDB's native library (unpacked from the jar on first use).
+   *
+   * @throws StoreUnavailableException if it cannot load on this machine
+   */
+  static void loadLibrary() throws StoreUnavailableException {
+    try {
+      RocksDB.loadLibrary();
+    } catch (LinkageError | RuntimeException e) {
+      throw new StoreUnavailableException(
+          "RocksDB's native library does not load on this machine (" + e + ")", e);
     }
   }
 

@@ -1,14 +1,15 @@
 package dev.cairn.cli.bench;
 
+import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.util.Locale;
 
 /**
  * A store the bench can measure. Declaration order is run order: see {@link BenchRunner}.
  *
- * <p>Two workloads exist: the load (puts, then gets, of n values), which every kind but {@link
- * #ROCKSDB} runs, and {@code --commits} (durable single-put commits), which {@link #PILE} and
- * {@link #ROCKSDB} run.
+ * <p>Two workloads exist: the load (puts, then gets, of n values), which every kind runs ({@link
+ * #ROCKSDB} with {@code --dir}, for values of bytes or strings), and {@code --commits} (durable
+ * single-put commits), which {@link #PILE} and {@link #ROCKSDB} run.
  */
 public enum StoreKind {
   /**
@@ -24,7 +25,10 @@ public enum StoreKind {
    * {@code --kind person}): the baseline.
    */
   MAP,
-  /** RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits. */
+  /**
+   * RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits, and for
+   * a restart with {@code --reopen}.
+   */
   ROCKSDB;
 
   /** The name used on the command line and in the reports. */
@@ -32,25 +36,25 @@ public enum StoreKind {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Whether it runs the load workload (puts and gets of n values). */
-  public boolean loads() {
-    return this != ROCKSDB;
-  }
-
   /** Whether it runs the {@code --commits} workload. */
   public boolean commits() {
     return this == PILE || this == ROCKSDB;
   }
 
-  /** Opens this store for the load workload. */
-  BenchStore open(BenchConfig config) throws IOException {
+  /**
+   * Opens this store for the load workload.
+   *
+   * @throws StoreUnavailableException if RocksDB's native library does not load here
+   */
+  BenchStore open(BenchConfig config) throws IOException, StoreUnavailableException {
     return switch (this) {
       case PILE, MAPPED ->
           config.persistentPile(this)
               ? PileStore.open(config.storeDirectory(this), config)
               : PileStore.offHeap(config.valueKind(), config.n(), config.hugePages());
       case MAP -> MapStore.of(config.valueKind(), config.n());
-      case ROCKSDB -> throw new IllegalStateException("rocksdb runs only with --commits");
+      case ROCKSDB -> RocksDbStore.open(
+          config.storeDirectory(this), config.durability() != Durability.NONE);
     };
   }
 }
