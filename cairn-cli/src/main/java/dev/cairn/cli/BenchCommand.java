@@ -221,7 +221,9 @@ final class BenchCommand implements Callable<Integer> {
       names = "--reopen",
       description =
           "After the load, close the persistent pile, drop the page cache if allowed, reopen it,"
-              + " and time the first get and a read of every value. Needs --dir.")
+              + " and time the first get and a read of every value; then restart it in a new JVM"
+              + " and time process start to first get (RocksDB too, with --stores pile,rocksdb)."
+              + " Needs --dir.")
   private boolean reopen;
 
   @Option(
