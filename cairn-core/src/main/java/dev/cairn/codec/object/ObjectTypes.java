@@ -139,9 +139,7 @@ public final class ObjectTypes {
       builtIns[Refs.primArrayTag(p)] = ValueCodecs.primArray(p);
     }
     builtIns[Refs.TAG_STRING] = ValueCodecs.STRING;
-    for (ValueKind k : ValueKind.values()) {
-      builtIns[k.tag()] = ValueCodecs.value(k);
-    }
+    // the JDK value types' codecs are left to builtInCodec: built on first use
     builtIns[Refs.TAG_COLLECTION] =
         new Containers.CollectionCodec(anyCodec, Object.class, "a collection in an any value");
     builtIns[Refs.TAG_MAP] =
@@ -497,7 +495,15 @@ public final class ObjectTypes {
   }
 
   ValueCodec builtInCodec(int tag) {
-    return tag > 0 && tag < builtIns.length ? builtIns[tag] : null;
+    if (tag <= 0 || tag >= builtIns.length) {
+      return null;
+    }
+    ValueCodec codec = builtIns[tag];
+    if (codec == null) {
+      ValueKind kind = ValueKind.byTag(tag);
+      codec = kind == null ? null : ValueCodecs.value(kind);
+    }
+    return codec;
   }
 
   /** The registered (user) codec id of {@code type}, or -1. */

@@ -25,6 +25,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Codecs of the leaf types: primitives (boxed), boxes, strings, primitive arrays and the JDK value
@@ -380,17 +381,24 @@ final class ValueCodecs {
 
   // ------------------------------------------------------------------------ JDK value types
 
+  /**
+   * The codec of {@code kind}, built on first use. Why not all at class initialization: each is
+   * a pair of lambdas, and linking about thirty of them took a third of a persistent pile's open
+   * in a fresh JVM (JFR execution samples of {@code Pile.open} in a new process), for piles that
+   * may never store a JDK value type. A race builds a codec twice; both are stateless, so either
+   * will do.
+   */
   static ValueCodec value(ValueKind kind) {
-    return VALUES[kind.ordinal()];
-  }
-
-  private static final ValueCodec[] VALUES = new ValueCodec[ValueKind.values().length];
-
-  static {
-    for (ValueKind k : ValueKind.values()) {
-      VALUES[k.ordinal()] = valueCodec(k);
+    ValueCodec codec = VALUES.getAcquire(kind.ordinal());
+    if (codec == null) {
+      codec = valueCodec(kind);
+      VALUES.setRelease(kind.ordinal(), codec);
     }
+    return codec;
   }
+
+  private static final AtomicReferenceArray<ValueCodec> VALUES =
+      new AtomicReferenceArray<>(ValueKind.values().length);
 
   /** Null folded into a varint: {@code 0} null, else {@code zigzag(v) + 1}. */
   private static void putNullableZigZag(Out out, long v) {

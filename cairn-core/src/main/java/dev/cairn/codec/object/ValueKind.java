@@ -89,6 +89,25 @@ enum ValueKind {
     return k;
   }
 
+  private static final ValueKind[] BY_TAG = byTagTable();
+
+  private static ValueKind[] byTagTable() {
+    int last = 0;
+    for (ValueKind k : values()) {
+      last = Math.max(last, k.tag);
+    }
+    ValueKind[] table = new ValueKind[last + 1];
+    for (ValueKind k : values()) {
+      table[k.tag] = k;
+    }
+    return table;
+  }
+
+  /** The kind whose built-in tag is {@code tag}, or null. */
+  static ValueKind byTag(int tag) {
+    return tag >= 0 && tag < BY_TAG.length ? BY_TAG[tag] : null;
+  }
+
   static ValueKind byName(String name) {
     for (ValueKind k : values()) {
       if (k.typeName.equals(name)) {
