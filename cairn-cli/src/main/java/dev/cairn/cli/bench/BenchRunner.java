@@ -1,6 +1,5 @@
 package dev.cairn.cli.bench;
 
-import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -211,7 +210,7 @@ public final class BenchRunner {
           BenchDirectory.deleteTree(directory); // left by a run that was killed
         }
         store = kind == StoreKind.ROCKSDB
-            ? RocksDbStore.open(directory, config.durability() != Durability.NONE)
+            ? RocksDbStore.open(directory, config)
             : PileStore.open(directory, config);
       } else if (kind == StoreKind.MAP) {
         store = MapStore.of(config.valueKind(), count);
@@ -249,8 +248,7 @@ public final class BenchRunner {
     boolean cold = config.dropCaches() && PageCache.drop();
     byte[] buffer = values.newBuffer();
     long openStart = System.nanoTime();
-    try (RocksDbStore reopened =
-        RocksDbStore.open(closed.directory(), config.durability() != Durability.NONE)) {
+    try (RocksDbStore reopened = RocksDbStore.open(closed.directory(), config)) {
       long checksum = reopened.get(0, buffer);
       result.put(Metric.REOPEN_FIRST_GET_MS, (System.nanoTime() - openStart) / 1e6);
       if (checksum != values.expectedChecksum(1)) {

@@ -1,5 +1,6 @@
 package dev.cairn.cli.bench;
 
+import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,12 +39,13 @@ final class RocksDbStore implements BenchStore {
    * @throws StoreUnavailableException if RocksDB's native library cannot load here
    * @throws IOException if the database cannot be opened in {@code directory}
    */
-  static RocksDbStore open(Path directory, boolean withLog)
+  static RocksDbStore open(Path directory, BenchConfig config)
       throws StoreUnavailableException, IOException {
     RocksDbCommitStore.loadLibrary();
     Files.createDirectories(directory);
     Options options = new Options().setCreateIfMissing(true);
-    WriteOptions writes = new WriteOptions().setDisableWAL(!withLog);
+    // the pile's none keeps no log: neither does RocksDB then
+    WriteOptions writes = new WriteOptions().setDisableWAL(config.durability() == Durability.NONE);
     try {
       RocksDB db = RocksDB.open(options, directory.toString());
       return new RocksDbStore(directory, options, writes, db);

@@ -1,6 +1,5 @@
 package dev.cairn.cli.bench;
 
-import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.util.Locale;
 
@@ -53,8 +52,7 @@ public enum StoreKind {
               ? PileStore.open(config.storeDirectory(this), config)
               : PileStore.offHeap(config.valueKind(), config.n(), config.hugePages());
       case MAP -> MapStore.of(config.valueKind(), config.n());
-      case ROCKSDB -> RocksDbStore.open(
-          config.storeDirectory(this), config.durability() != Durability.NONE);
+      case ROCKSDB -> RocksDbStore.open(config.storeDirectory(this), config);
     };
   }
 }
