@@ -38,6 +38,15 @@ final class LogFiles implements AutoCloseable {
       return valid && sequence == seq;
     }
 
+    /**
+     * Whether the header was written whole and damaged since: Cairn's magic with a checksum
+     * that does not hold. A header lies in one 512-byte sector, which a power loss leaves old
+     * or new, never torn, so this is damage on disk, not a write cut short.
+     */
+    boolean damaged() {
+      return !valid && problem.startsWith(CHECKSUM_MISMATCH);
+    }
+
     String describe() {
       if (!valid) {
         return "an invalid header (" + problem + ")";
@@ -45,6 +54,8 @@ final class LogFiles implements AutoCloseable {
       return sequence == SEQUENCE_UNUSED ? "an unused slot" : "sequence " + sequence;
     }
   }
+
+  private static final String CHECKSUM_MISMATCH = "header checksum mismatch";
 
   final FileLayer layer;
   final Path directory;
@@ -295,15 +306,17 @@ final class LogFiles implements AutoCloseable {
     if (magic != MAGIC) {
       return Header.invalid("magic is " + FileKind.describe(magic));
     }
-    int version = header.getInt(VERSION_OFFSET);
-    if (version != VERSION_CURRENT) {
-      throw new FormatVersionException(path, version, VERSION_CURRENT);
-    }
+    // the checksum before any field it covers: a damaged version byte is damage, not a file of
+    // a newer Cairn
     int stored = header.getInt(FILE_CRC_OFFSET);
     int computed = headerCrc(header);
     if (stored != computed) {
       return Header.invalid(String.format(
-          "header checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed));
+          CHECKSUM_MISMATCH + " (stored 0x%08x, computed 0x%08x)", stored, computed));
+    }
+    int version = header.getInt(VERSION_OFFSET);
+    if (version != VERSION_CURRENT) {
+      throw new FormatVersionException(path, version, VERSION_CURRENT);
     }
     long headerFileBytes = header.getLong(FILE_BYTES_OFFSET);
     int headerFileCount = header.getInt(FILE_COUNT_OFFSET);

@@ -48,7 +48,9 @@ package dev.cairn.durability;
  *
  * <ul>
  *   <li>{@code Magic} is the ASCII text {@code CAIRN-WL}; {@code Version} is {@link
- *       #VERSION_CURRENT} (any other version is {@link FormatVersionException}).
+ *       #VERSION_CURRENT} (any other version, in a header whose checksum holds, is {@link
+ *       FormatVersionException}; the checksum is checked first, so a damaged version byte is
+ *       reported as damage).
  *   <li>{@code Epoch}: the log epoch that (re)initialized the file for this sequence. Records in
  *       the file never have a smaller epoch.
  *   <li>{@code Sequence}: the file's sequence number {@code s}; {@link #SEQUENCE_UNUSED} (all ones)

@@ -96,7 +96,10 @@ final class LogScanner implements AutoCloseable {
           "fromLsn must be a non-negative multiple of 8: fromLsn=" + fromLsn);
     }
     long firstSequence = files.sequenceOf(fromLsn);
-    if (!files.holds(firstSequence) && fromLsn % files.dataBytes != 0) {
+    // at a file boundary the next file may rightly not be started yet; a damaged header is no
+    // such file
+    if (!files.holds(firstSequence) && (fromLsn % files.dataBytes != 0
+        || files.header(files.slotOf(firstSequence)).damaged())) {
       int slot = files.slotOf(firstSequence);
       throw new CorruptFileException(files.path(slot), 0,
           "the log continues at lsn " + fromLsn + " (byte " + files.fileOffset(fromLsn)

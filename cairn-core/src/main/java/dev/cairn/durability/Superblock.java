@@ -318,10 +318,8 @@ public final class Superblock implements AutoCloseable {
     if (magic != MAGIC) {
       return new Invalid("magic is " + FileKind.describe(magic), false, magic);
     }
-    int version = slot.getInt(VERSION_OFFSET);
-    if (version != VERSION_CURRENT) {
-      return new OtherVersion(version);
-    }
+    // the checksum before any field it covers: a damaged version byte is damage (the other
+    // slot then serves), not a slot of a newer Cairn
     int payloadLength = slot.getInt(PAYLOAD_LENGTH_OFFSET);
     if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
       return new Invalid("payload length " + payloadLength + " out of range", false, magic);
@@ -333,6 +331,10 @@ public final class Superblock implements AutoCloseable {
           String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
           false,
           magic);
+    }
+    int version = slot.getInt(VERSION_OFFSET);
+    if (version != VERSION_CURRENT) {
+      return new OtherVersion(version);
     }
     int flags = slot.getInt(FLAGS_OFFSET);
     if ((flags & ~FLAGS_KNOWN) != 0) {

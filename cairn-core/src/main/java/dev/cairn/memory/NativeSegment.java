@@ -50,6 +50,9 @@ public final class NativeSegment {
   // whether the segment's file holds its bytes as of some checkpoint; false for a segment born
   // in memory since, whose file must be (re)created from scratch. Checkpointer thread only.
   private boolean hasFile;
+  // the pages still to check against the checksums of the file they were mapped from, or null
+  // (a segment born in memory, or one whose pages are all checked): see PageCheck
+  private PageCheck pageCheck;
 
   // write sections may nest (a delete frees a link and its target in the same segment);
   // only the outermost one moves the sequence. Touched only under the owning stripe's lock.
@@ -235,6 +238,30 @@ public final class NativeSegment {
 
   public void setHasFile(boolean hasFile) {
     this.hasFile = hasFile;
+  }
+
+  /**
+   * The checks still owed to this segment's pages (see {@link PageCheck}), or null if none are:
+   * a segment born in memory, or one whose pages have all been checked.
+   */
+  public PageCheck pageCheck() {
+    return pageCheck;
+  }
+
+  void setPageCheck(PageCheck check) {
+    this.pageCheck = check;
+  }
+
+  /** Drops {@code check} if it is still this segment's (every page checked, or none to protect). */
+  void clearPageCheck(PageCheck check) {
+    if (pageCheck == check) {
+      pageCheck = null;
+    }
+  }
+
+  /** Drops the page checks: the segment no longer holds values read from its file. */
+  public void dropPageCheck() {
+    pageCheck = null;
   }
 
   /** Returns the memory to the OS. Idempotent. */

@@ -15,6 +15,7 @@ import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
+import dev.cairn.memory.PageCheck;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -83,6 +84,10 @@ final class OffHeapPile implements Pile {
   private long capacityBytes; // guarded by tableLock
   private int segmentCount; // guarded by tableLock
   private int nextSegmentIndex; // guarded by tableLock
+  // every segment index this pile has used is below it, until next-fit wraps round (then it is
+  // MAX_SEGMENTS); a persistent pile starts at MAX_SEGMENTS, since indexes of segments released
+  // before the open are unknown. Written under tableLock, read by failing gets.
+  private volatile int segmentIndexBound;
   private NativeSegment spare; // guarded by tableLock; a wholly free segment kept for reuse
   private final Stripe spareOwner = new Stripe(-1, this); // owner mark of the spare's slot
 
@@ -92,7 +97,15 @@ final class OffHeapPile implements Pile {
   private final long tagKey;
 
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
-  private final AtomicLong tagClock = new AtomicLong(1);
+  private final AtomicLong tagClock;
+
+  /**
+   * Where the tag clock started, a random value in [1, 2^23) chosen when the pile was made (0 for
+   * a persistent pile of an earlier build, which recorded none). Why random: two piles started at
+   * the same value put the same tag at the same address, so a pointer of one pile read another's
+   * value; and it tells a tag this pile never handed out from a stale one ({@link #tagHandedOut}).
+   */
+  private final long tagOrigin;
 
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
@@ -103,10 +116,15 @@ final class OffHeapPile implements Pile {
       new java.util.concurrent.atomic.AtomicLong();
 
   OffHeapPile(PileOptions options) {
-    this(options, null, new java.security.SecureRandom().nextLong() | 1);
+    this(options, null, new java.security.SecureRandom().nextLong() | 1, randomTagOrigin());
   }
 
-  OffHeapPile(PileOptions options, PersistentStore store, long tagKey) {
+  /** A tag clock's random starting point, in [1, 2^23). */
+  static long randomTagOrigin() {
+    return java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1L << Pointers.TAG_BITS);
+  }
+
+  OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin) {
     this.segmentBytes = options.segmentBytes();
     this.hugePages = options.hugePages();
     this.maxMemoryBytes = options.maxMemoryBytes();
@@ -114,6 +132,8 @@ final class OffHeapPile implements Pile {
     this.codecs = options.codecs();
     this.store = store;
     this.tagKey = tagKey;
+    this.tagOrigin = tagOrigin;
+    this.tagClock = new AtomicLong(Math.max(1, tagOrigin));
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new Stripe(i, this);
@@ -122,6 +142,7 @@ final class OffHeapPile implements Pile {
       }
     }
     this.stripeMask = stripes.length - 1;
+    this.segmentIndexBound = store == null ? 0 : Pointers.MAX_SEGMENTS;
   }
 
   // =========================================================================================
@@ -469,7 +490,7 @@ final class OffHeapPile implements Pile {
         MemorySegment memory = segment.memory();
         long offset = Pointers.offsetBytes(pointer);
         long sequence = segment.sequenceAcquire();
-        int length = plainLength(memory, offset, pointer);
+        int length = plainLength(segment, memory, offset, pointer);
         if (length >= 0 && (sequence & 1) == 0) {
           byte[] bytes = new byte[length];
           MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
@@ -493,7 +514,7 @@ final class OffHeapPile implements Pile {
         MemorySegment memory = segment.memory();
         long at = Pointers.offsetBytes(pointer);
         long sequence = segment.sequenceAcquire();
-        int length = plainLength(memory, at, pointer);
+        int length = plainLength(segment, memory, at, pointer);
         if (length >= 0 && length <= dst.length - offset && (sequence & 1) == 0) {
           MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at + HEADER_BYTES, dst, offset, length);
           if (segment.validate(sequence)) {
@@ -632,11 +653,17 @@ final class OffHeapPile implements Pile {
           Thread.onSpinWait();
           continue;
         }
+        long damaged = damagedPage(segment, offset, HEADER_BYTES);
         long header = memory.get(WORD, offset);
-        String problem = userBlockProblem(header, pointer, offset, memory.byteSize());
-        if (problem != null) {
+        String problem = damaged >= 0 ? null
+            : userBlockProblem(header, pointer, offset, memory.byteSize());
+        if (problem == null && damaged < 0) {
+          damaged = damagedPage(segment, offset, BlockLayout.sizeBytes(header));
+        }
+        if (problem != null || damaged >= 0) {
           if (segment.validate(sequence)) {
-            throw pointerProblem(pointer, header, problem);
+            throw damaged >= 0 ? damagedValue(pointer, segment, damaged)
+                : pointerProblem(pointer, header, problem);
           }
           continue;
         }
@@ -652,17 +679,27 @@ final class OffHeapPile implements Pile {
           String linkProblem =
               dataSegment == null || (dataSequence & 1) != 0
                   ? "link target segment missing"
-                  : targetProblem(dataSegment.memory(), dataOffset, target);
+                  : targetProblem(dataSegment, dataOffset, target);
           if (linkProblem != null) {
             if (segment.validate(sequence) && dataSegment != null && (dataSequence & 1) == 0
                 && dataSegment.validate(dataSequence)) {
-              throw new PileCorruptionException(
-                  "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
+              long damagedTarget = damagedPage(dataSegment, dataOffset, HEADER_BYTES);
+              throw damagedTarget >= 0 ? damagedValue(pointer, dataSegment, damagedTarget)
+                  : new PileCorruptionException(
+                      "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
             }
             Thread.onSpinWait();
             continue;
           }
           dataHeader = dataSegment.memory().get(WORD, dataOffset);
+          long damagedTarget =
+              damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
+          if (damagedTarget >= 0) {
+            if (segment.validate(sequence) && dataSegment.validate(dataSequence)) {
+              throw damagedValue(pointer, dataSegment, damagedTarget);
+            }
+            continue;
+          }
         }
         MemorySegment dataMemory = dataSegment.memory();
         R result;
@@ -711,11 +748,16 @@ final class OffHeapPile implements Pile {
     NativeSegment segment = segments[index];
     if (segment == null) {
       checkOpen();
-      if (Pointers.tag(pointer) == 0) {
-        throw new InvalidPointerException(pointer, "not a pointer (tag 0)");
+      InvalidPointerException foreign = foreignPointer(pointer);
+      if (foreign != null) {
+        throw foreign;
       }
-      throw new StalePointerException(
-          pointer, "no segment at that index: the value was deleted and its segment released");
+      if (index >= segmentIndexBound) {
+        throw new InvalidPointerException(pointer, "not a pointer of this pile: it never had a"
+            + " segment " + index + " (" + segmentIndexBound + " so far)");
+      }
+      throw new StalePointerException(pointer, "no segment " + index + " now: its values were"
+          + " deleted and the segment released");
     }
     return segment;
   }
@@ -736,9 +778,13 @@ final class OffHeapPile implements Pile {
    * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few
    * instructions, for the fast read paths. Must be validated against the segment's sequence.
    */
-  private int plainLength(MemorySegment memory, long offset, long pointer) {
+  private int plainLength(NativeSegment segment, MemorySegment memory, long offset, long pointer) {
     if (offset < SEGMENT_HEADER_BYTES) {
       return -1;
+    }
+    PageCheck check = segment.pageCheck();
+    if (check != null && !check.isChecked(PageCheck.pageOf(offset))) {
+      return -1; // the header's page is not checked yet: the general read checks it
     }
     long header = memory.get(WORD, offset);
     long size = BlockLayout.sizeGranules(header);
@@ -746,7 +792,8 @@ final class OffHeapPile implements Pile {
         || BlockLayout.kind(header) == KIND_LINK
         || BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))
         || size < BlockLayout.MIN_BLOCK_GRANULES
-        || offset + (size << GRANULE_SHIFT) > memory.byteSize()) {
+        || offset + (size << GRANULE_SHIFT) > memory.byteSize()
+        || check != null && !check.allChecked(offset, size << GRANULE_SHIFT)) {
       return -1;
     }
     return BlockLayout.length(header, memory, offset);
@@ -770,9 +817,14 @@ final class OffHeapPile implements Pile {
     return null;
   }
 
-  private String targetProblem(MemorySegment memory, long offset, long target) {
+  private String targetProblem(NativeSegment segment, long offset, long target) {
+    MemorySegment memory = segment.memory();
     if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
       return "target offset out of range";
+    }
+    long damaged = damagedPage(segment, offset, HEADER_BYTES);
+    if (damaged >= 0) {
+      return "target page " + damaged + " is damaged";
     }
     long header = memory.get(WORD, offset);
     if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
@@ -788,11 +840,107 @@ final class OffHeapPile implements Pile {
     return null;
   }
 
-  private static PointerException pointerProblem(long pointer, long header, String problem) {
+  /**
+   * -1 if every page of {@code [offset, offset + length)} of {@code segment} matches the checksum
+   * its file recorded, checking those not checked yet; else the first damaged page. Pages of a
+   * segment born in memory, or already checked, cost one bit test (see {@link PageCheck}).
+   */
+  private long damagedPage(NativeSegment segment, long offset, long length) {
+    PageCheck check = segment.pageCheck();
+    if (check == null || check.allChecked(offset, length)) {
+      return -1;
+    }
+    return checkPages(segment, check, offset, Math.min(length, segment.sizeBytes() - offset));
+  }
+
+  /** Checks pages under the lock of the segment's owner, so that no write changes them (I2). */
+  private long checkPages(NativeSegment segment, PageCheck check, long offset, long length) {
+    int index = segment.index();
+    while (true) {
+      Stripe owner = owners[index];
+      if (owner == null || segments[index] != segment) {
+        return -1; // released meanwhile: the read that asked finds that out itself
+      }
+      owner.lock();
+      try {
+        if (owners[index] == owner && segments[index] == segment) {
+          return check.checkRange(offset, length);
+        }
+      } finally {
+        owner.unlock();
+      }
+    }
+  }
+
+  /**
+   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock):
+   * checks the pages of {@code [offset, offset + length)} not checked yet.
+   *
+   * @throws CorruptValueException if one of them is damaged
+   */
+  void requireIntactPages(NativeSegment segment, long offset, long length) {
+    long damaged = damagedPage(segment, offset, length);
+    if (damaged >= 0) {
+      throw new CorruptValueException("page " + damaged + " of " + segmentFileName(segment)
+          + " does not match the checksum its last checkpoint recorded: the file was damaged on"
+          + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
+          + " still work; `cairn verify` lists every damaged page");
+    }
+  }
+
+  private String segmentFileName(NativeSegment segment) {
+    return store == null ? "segment " + segment.index()
+        : PileFiles.segmentFile(store.directory(), segment.index()).toString();
+  }
+
+  /** A read met a page whose bytes do not match the checksum its file recorded. */
+  private CorruptValueException damagedValue(long pointer, NativeSegment segment, long page) {
+    String file = segmentFileName(segment);
+    return new CorruptValueException("the value at " + Pointers.describe(pointer) + " lies on page "
+        + page + " (bytes " + page * NativeSegment.PAGE_BYTES + "-"
+        + ((page + 1) * NativeSegment.PAGE_BYTES - 1) + ") of " + file + ", whose bytes do not"
+        + " match the checksum its last checkpoint recorded: the file was damaged on disk. Values"
+        + " on other pages stay readable; `cairn verify` lists every damaged page");
+  }
+
+  private PointerException pointerProblem(long pointer, long header, String problem) {
+    PointerException foreign = foreignPointer(pointer);
+    if (foreign != null) {
+      return foreign;
+    }
     if (BlockLayout.isFree(header) || problem.startsWith("tag mismatch")) {
       return new StalePointerException(pointer, problem);
     }
     return new InvalidPointerException(pointer, problem);
+  }
+
+  /**
+   * An {@link InvalidPointerException} if {@code pointer} cannot be one this pile handed out, as
+   * far as its tag tells: tag 0, or a tag the clock never reached. Null if it may be one.
+   */
+  private InvalidPointerException foreignPointer(long pointer) {
+    int tag = Pointers.tag(pointer);
+    if (tag == 0) {
+      return new InvalidPointerException(pointer, "not a pointer: no pointer has tag 0");
+    }
+    if (!tagHandedOut(tag)) {
+      return new InvalidPointerException(pointer, "not a pointer of this pile: it never handed"
+          + " out tag " + tag + " (a pointer of another pile, or a number that is no pointer)");
+    }
+    return null;
+  }
+
+  /**
+   * Whether the tag clock has handed out {@code tag}, or may have: tags go out in order from
+   * {@link #tagOrigin}, so until the clock has gone once round the 2^23 tags, a tag outside
+   * [origin, clock) was never any pointer's. Chunks a stripe took count as handed out.
+   */
+  private boolean tagHandedOut(int tag) {
+    if (tagOrigin == 0) {
+      return true; // a pile of an earlier build: where its clock started is unknown
+    }
+    long span = tagClock.get() - tagOrigin;
+    return span >= 1L << Pointers.TAG_BITS || ((tag - tagOrigin) & Pointers.TAG_MASK) < span;
   }
 
   // =========================================================================================
@@ -1053,6 +1201,7 @@ final class OffHeapPile implements Pile {
       try {
         checkOpen();
         for (NativeSegment segment : stripe.segments) {
+          requireIntactPages(segment, 0, segment.sizeBytes());
           stripe.forEachBlock(segment, (offset, header) -> {
             if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
               long address = Pointers.address(segment.index(), offset);
@@ -1144,11 +1293,33 @@ final class OffHeapPile implements Pile {
     lockAll();
     try {
       checkOpen();
+      checkEveryPage();
       for (Stripe stripe : stripes) {
         new PileVerifier(this, stripe).verify();
       }
     } finally {
       unlockAll();
+    }
+  }
+
+  /**
+   * Checks every page of every segment mapped from a file that no read has checked yet against
+   * its checksum (PageCheck); all stripe locks held.
+   *
+   * @throws dev.cairn.durability.CorruptFileException naming the file and the first damaged page
+   */
+  private void checkEveryPage() {
+    for (NativeSegment segment : segments) {
+      PageCheck check = segment == null ? null : segment.pageCheck();
+      if (check == null) {
+        continue;
+      }
+      long pages = segment.sizeBytes() / NativeSegment.PAGE_BYTES;
+      for (long page = 0; page < pages; page++) {
+        if (!check.check(page)) {
+          throw ((SegmentChecksums) check.source()).damaged(page);
+        }
+      }
     }
   }
 
@@ -1347,7 +1518,7 @@ final class OffHeapPile implements Pile {
       NativeSegment segment = segments[Pointers.segment(target)];
       MemorySegment memory = segment.memory();
       long offset = Pointers.offsetBytes(target);
-      if (targetProblem(memory, offset, target) != null) {
+      if (targetProblem(segment, offset, target) != null) {
         return;
       }
       stripe.utilizedBytes -= lengthAt(target);
@@ -1796,6 +1967,8 @@ final class OffHeapPile implements Pile {
       // next-fit: a released index is reused as late as possible, so a stale pointer into a
       // released segment meets an empty slot for as long as possible
       nextSegmentIndex = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
+      segmentIndexBound = nextSegmentIndex == 0 ? Pointers.MAX_SEGMENTS
+          : Math.max(segmentIndexBound, index + 1);
       owners[index] = stripe;
       capacityBytes += segmentBytes;
       segmentCount++;
@@ -1836,6 +2009,7 @@ final class OffHeapPile implements Pile {
       synchronized (tableLock) {
         owners[index] = spareOwner;
       }
+      segment.dropPageCheck(); // wholly free: no value of its file is left to check
       from.journal.tableChanged(index, null);
       store.retire(segment);
       return;

@@ -14,6 +14,7 @@ import dev.cairn.durability.RealFileLayer;
 import dev.cairn.durability.Superblock;
 import dev.cairn.durability.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
+import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.PileFiles.Geometry;
 import java.io.EOFException;
 import java.io.IOException;
@@ -212,9 +213,11 @@ final class PersistentStore {
       store.geometry = geometry;
       store.openedState = state;
       store.lastCheckpointLsn = state.checkpointLsn();
-      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey());
+      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin());
       store.pile = pile;
       store.replay = new RedoReplay(pile, store);
+      store.replay.trustRewrittenPages(!state.cleanShutdown()
+          && checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
       store.load(readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(state, started);
       success = true;
@@ -255,7 +258,7 @@ final class PersistentStore {
     }
     long tagKey = new SecureRandom().nextLong() | 1;
     Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0, 0,
-        System.currentTimeMillis());
+        System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
     MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
     writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
     PileTypeCatalog.create(layer, directory);
@@ -264,6 +267,36 @@ final class PersistentStore {
     layer.syncDirectory(directory);
     Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true,
         geometry.encode()).close();
+  }
+
+  /**
+   * Whether a checkpoint after the current one was cut short once it could have written pages
+   * in place: it writes the metadata slot the superblock does not name, forced, before its first
+   * in-place page, so a valid metadata file there with a checkpoint LSN at or past the current
+   * one says it may have. Such pages may not match their checksums (the checkpoint wrote the one
+   * and not the other) until the log's replay rewrites them (RedoReplay.checkBeforeRewrite).
+   */
+  private static boolean checkpointWasCut(FileLayer layer, Path directory, Geometry geometry,
+      long checkpointLsn) throws IOException {
+    Path file = PileFiles.metaFile(directory, 1 - geometry.metaSlot());
+    MemorySegment bytes;
+    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
+      long size = handle.size();
+      if (size < PileFiles.META_HEADER_BYTES + 4 || size > PileFiles.metaBytes(
+          Pointers.MAX_SEGMENTS, geometry.stripes())) {
+        return false;
+      }
+      bytes = MemorySegment.ofArray(new byte[(int) size]);
+      if (handle.read(bytes, 0) < size) {
+        return false;
+      }
+    } catch (NoSuchFileException never) {
+      return false;
+    }
+    long end = bytes.byteSize() - 4;
+    return bytes.get(Journal.U64, 0) == PileFiles.META_MAGIC
+        && bytes.get(Journal.U32, end) == PileFiles.crc(bytes.asSlice(0, end))
+        && bytes.get(Journal.U64, 24) >= checkpointLsn;
   }
 
   private static int readFlags(byte[] payload) {
@@ -322,6 +355,10 @@ final class PersistentStore {
       NativeSegment segment = NativeSegment.of(index, arena, memory);
       segment.trackDirtyPages();
       segment.setHasFile(true);
+      // each page is checked against its checksum when first read, not here: the open stays
+      // instant, and no read returns a page damaged on disk (PageCheck)
+      PageCheck.attach(segment, new SegmentChecksums(layer, directory, index,
+          options.segmentBytes()));
       success = true;
       return segment;
     } catch (NoSuchFileException e) {

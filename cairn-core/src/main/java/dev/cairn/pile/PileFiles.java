@@ -111,13 +111,16 @@ final class PileFiles {
           ? "segment header is zero (the file was never written by a checkpoint)"
           : "not a Cairn segment file (magic 0x" + Long.toHexString(magic) + ")");
     }
+    // the checksum before any field it covers: a damaged version byte is damage, not a file of
+    // a newer Cairn
+    int stored = memory.get(Journal.U32, SEGMENT_CRC_OFFSET);
+    if (stored != crc(memory.asSlice(0, SEGMENT_CRC_OFFSET))) {
+      throw new CorruptFileException(file, SEGMENT_CRC_OFFSET, "segment header checksum mismatch:"
+          + " the file's first " + SEGMENT_CRC_OFFSET + " bytes were damaged on disk");
+    }
     int version = memory.get(Journal.U32, 8);
     if (version != FORMAT_VERSION) {
       throw new FormatVersionException(file, version, FORMAT_VERSION);
-    }
-    int stored = memory.get(Journal.U32, SEGMENT_CRC_OFFSET);
-    if (stored != crc(memory.asSlice(0, SEGMENT_CRC_OFFSET))) {
-      throw new CorruptFileException(file, SEGMENT_CRC_OFFSET, "segment header checksum mismatch");
     }
     if (memory.get(Journal.U32, 12) != index || memory.get(Journal.U64, 16) != segmentBytes) {
       throw new CorruptFileException(file, 12, "segment header names index "
@@ -132,12 +135,16 @@ final class PileFiles {
   static final long PAGE_CRC_MAGIC = magic("CAIRN-PC");
   static final int PAGE_CRC_HEADER_BYTES = 24;
 
+  /** Where the page checksum file's header keeps the CRC32C of the header bytes before it. */
+  static final int PAGE_CRC_HEADER_CRC_OFFSET = 20;
+
   /**
    * The header of a page checksum file; the CRC32C of page {@code p} follows at {@link
    * #pageCrcOffset}.
    *
    * <pre>
-   * PageCrcFile --> Magic:u64 ("CAIRN-PC"), Version:u32, Segment:u32, PageCount:u32, Zero:u32,
+   * PageCrcFile --> Magic:u64 ("CAIRN-PC"), Version:u32, Segment:u32, PageCount:u32,
+   *                 HeaderCrc32c:u32 (of the 20 bytes before it),
    *                 Crc32c:u32 ^ PageCount          each of one 4 KiB page of the segment file
    * </pre>
    */
@@ -147,6 +154,8 @@ final class PileFiles {
     header.set(Journal.U32, 8, FORMAT_VERSION);
     header.set(Journal.U32, 12, index);
     header.set(Journal.U32, 16, (int) pages);
+    header.set(Journal.U32, PAGE_CRC_HEADER_CRC_OFFSET,
+        crc(header.asSlice(0, PAGE_CRC_HEADER_CRC_OFFSET)));
     return header;
   }
 
@@ -156,7 +165,14 @@ final class PileFiles {
 
   static void checkPageCrcHeader(Path file, MemorySegment bytes, int index, long pages) {
     if (bytes.get(Journal.U64, 0) != PAGE_CRC_MAGIC) {
-      throw new FormatVersionException(file, "not a Cairn page checksum file", FORMAT_VERSION);
+      throw new CorruptFileException(file, 0, "not a Cairn page checksum file (magic 0x"
+          + Long.toHexString(bytes.get(Journal.U64, 0)) + ")");
+    }
+    if (bytes.get(Journal.U32, PAGE_CRC_HEADER_CRC_OFFSET)
+        != crc(bytes.asSlice(0, PAGE_CRC_HEADER_CRC_OFFSET))) {
+      throw new CorruptFileException(file, PAGE_CRC_HEADER_CRC_OFFSET, "page checksum file"
+          + " header checksum mismatch: its first " + PAGE_CRC_HEADER_CRC_OFFSET + " bytes were"
+          + " damaged on disk");
     }
     int version = bytes.get(Journal.U32, 8);
     if (version != FORMAT_VERSION) {
@@ -178,20 +194,25 @@ final class PileFiles {
    *
    * <pre>
    * Geometry --> Version:u32, Stripes:u32, SegmentBytes:u64, TagKey:u64,
-   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Zero:u32, CheckpointMillis:u64,
-   *              [TagBound:u64]
+   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Flags:u32, CheckpointMillis:u64,
+   *              [TagBound:u64, [TagOrigin:u64]]
    * </pre>
    *
    * <p>{@code TagBound} is not part of the record: the store adds it to every payload it writes
    * ({@link #withTagBound}), and files of earlier builds end before it (read as 0, "none").
+   * {@code TagOrigin} is where the pile's tag clock started, a random value in [1, 2^23) chosen
+   * at creation (0, or absent in files of earlier builds: unknown).
    */
   record Geometry(
       int stripes, long segmentBytes, long tagKey, int metaSlot, int metaLength, int metaCrc,
-      long checkpointMillis) {
+      long checkpointMillis, long tagOrigin) {
+    /** The bytes every payload has; TagBound and TagOrigin follow in files of this build. */
     static final int BYTES = 48;
+    static final int TAG_ORIGIN_OFFSET = BYTES + 8;
+    static final int ENCODED_BYTES = TAG_ORIGIN_OFFSET + 8;
 
     byte[] encode() {
-      MemorySegment out = MemorySegment.ofArray(new byte[BYTES]);
+      MemorySegment out = MemorySegment.ofArray(new byte[ENCODED_BYTES]);
       out.set(Journal.U32, 0, FORMAT_VERSION);
       out.set(Journal.U32, 4, stripes);
       out.set(Journal.U64, 8, segmentBytes);
@@ -200,6 +221,7 @@ final class PileFiles {
       out.set(Journal.U32, 28, metaLength);
       out.set(Journal.U32, 32, metaCrc);
       out.set(Journal.U64, 40, checkpointMillis);
+      out.set(Journal.U64, TAG_ORIGIN_OFFSET, tagOrigin);
       return (byte[]) out.heapBase().orElseThrow();
     }
 
@@ -213,22 +235,24 @@ final class PileFiles {
       if (version != FORMAT_VERSION) {
         throw new FormatVersionException(file, version, FORMAT_VERSION);
       }
+      long tagOrigin = payload.length >= ENCODED_BYTES ? in.get(Journal.U64, TAG_ORIGIN_OFFSET) : 0;
       Geometry geometry = new Geometry(in.get(Journal.U32, 4), in.get(Journal.U64, 8),
           in.get(Journal.U64, 16), in.get(Journal.U32, 24), in.get(Journal.U32, 28),
-          in.get(Journal.U32, 32), in.get(Journal.U64, 40));
+          in.get(Journal.U32, 32), in.get(Journal.U64, 40), tagOrigin);
       int stripes = geometry.stripes;
       long segmentBytes = geometry.segmentBytes;
       if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1
           || segmentBytes < PileOptions.MIN_SEGMENT_BYTES
           || segmentBytes > PileOptions.MAX_SEGMENT_BYTES || Long.bitCount(segmentBytes) != 1
-          || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0) {
+          || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0
+          || tagOrigin < 0 || tagOrigin > Pointers.TAG_MASK) {
         throw new CorruptFileException(file, 40, "superblock payload out of range: " + geometry);
       }
       return geometry;
     }
 
     Geometry withMeta(int slot, int length, int crc, long millis) {
-      return new Geometry(stripes, segmentBytes, tagKey, slot, length, crc, millis);
+      return new Geometry(stripes, segmentBytes, tagKey, slot, length, crc, millis, tagOrigin);
     }
 
     /** Where the optional TagBound field lives in the payload. */

@@ -1,6 +1,7 @@
 package dev.cairn.pile;
 
 import dev.cairn.memory.NativeSegment;
+import dev.cairn.memory.PageCheck;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -15,6 +16,9 @@ final class RedoReplay {
 
   private final long[] stateValues = new long[Stripe.STATE_FIELDS];
   private final long[] cursor = new long[1];
+  // whether the checkpoint after the one recovery starts from was cut short while writing pages
+  // in place: the pages the log rewrites are then taken as they are (see checkBeforeRewrite)
+  private boolean trustRewrittenPages;
 
   RedoReplay(OffHeapPile pile, PersistentStore store) {
     this.pile = pile;
@@ -28,6 +32,11 @@ final class RedoReplay {
    * @throws PileCorruptionException if the record does not fit the pile
    * @throws IndexOutOfBoundsException if a range lies outside its segment
    */
+  /** See {@link #checkBeforeRewrite}: set before the first record is applied. */
+  void trustRewrittenPages(boolean trust) {
+    this.trustRewrittenPages = trust;
+  }
+
   void applyOp(MemorySegment record) {
     int stripeWord = record.get(Journal.U32, 0);
     boolean compact = (stripeWord & Journal.COMPACT_STATE) != 0;
@@ -73,6 +82,10 @@ final class RedoReplay {
       long offset = record.get(Journal.U64, at + 8);
       NativeSegment segment = pile.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
+        PageCheck check = segment.pageCheck();
+        if (check != null) {
+          checkBeforeRewrite(segment, check, offset, length);
+        }
         MemorySegment.copy(record, at + Journal.RANGE_HEADER_BYTES, segment.memory(), offset,
             length);
         segment.markDirty(offset, length);
@@ -97,6 +110,30 @@ final class RedoReplay {
     for (int i = 0; i < headCount; i++) {
       long entry = headsAt + (long) i * Journal.HEAD_ENTRY_BYTES;
       stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
+    }
+  }
+
+  /**
+   * Before replay first writes a page mapped from a file, checks it against its checksum while
+   * the memory still shows the file's bytes (PageCheck I1): afterwards the page holds bytes of
+   * both, and a page damaged on disk would pass for the log's. A page a damaged check finds is
+   * remembered, and its values raise CorruptValueException. Only after a checkpoint that a crash
+   * cut short while it wrote pages in place (see {@code trustRewrittenPages}) are the pages the
+   * log rewrites taken as they are: such a page may rightly differ from its checksum, the
+   * checkpoint having written the one and not the other.
+   */
+  private void checkBeforeRewrite(NativeSegment segment, PageCheck check, long offset,
+      long length) {
+    long last = PageCheck.pageOf(offset + length - 1);
+    for (long page = PageCheck.pageOf(offset); page <= last; page++) {
+      if (segment.isDirty(page)) {
+        continue; // rewritten by an earlier record: checked then
+      }
+      if (trustRewrittenPages) {
+        check.trust(page);
+      } else {
+        check.check(page);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.OsMemory;
+import dev.cairn.memory.PageCheck;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -149,6 +150,7 @@ final class SegmentWriter {
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
     long[] pages = stagedPages;
+    checkBeforeWriting(segment);
     try (SegmentFiles files = open(segment, fresh)) {
       FileHandle handle = files.pages();
       FileHandle checksums = files.checksums();
@@ -165,6 +167,10 @@ final class SegmentWriter {
               if (page < 0 || page * PAGE >= segmentBytes) {
                 done = true;
                 break;
+              }
+              PageCheck check = segment.pageCheck();
+              if (check != null) {
+                check.check(page); // written since checkBeforeWriting: its file bytes, now
               }
               MemorySegment.copy(segment.memory(), page * PAGE, stage, (long) staged * PAGE, PAGE);
               segment.clearDirty(page);
@@ -185,11 +191,46 @@ final class SegmentWriter {
         if (log != null) {
           log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
         }
-        writeStaged(handle, checksums, stage, stagingView, pages, 0, staged);
+        writeStaged(segment, handle, checksums, stage, stagingView, pages, 0, staged);
       }
       handle.force();
       checksums.force();
     }
+  }
+
+  /**
+   * Checks every dirty page of a segment mapped from its file that is not checked yet against
+   * its checksum, from the file (PageCheck I1), before a checkpoint overwrites it: once written,
+   * the file would hold the page's new bytes and their checksum, and damage among its bytes the
+   * pile never rewrote would pass for data. Done before taking the owner's lock, which the
+   * copy then holds for less; a page written meanwhile is checked under it.
+   */
+  private static void checkBeforeWriting(NativeSegment segment) {
+    PageCheck check = segment.pageCheck();
+    if (check == null) {
+      return;
+    }
+    long limit = segment.sizeBytes() / PAGE;
+    // the dirty marks are read without the owner's lock: one missed here is checked under it
+    for (long page = segment.nextDirtyPage(0); page >= 0 && page < limit;
+        page = segment.nextDirtyPage(page + 1)) {
+      check.checkFile(page);
+    }
+  }
+
+  /**
+   * The checksum to record for a page written from {@code copy}: its CRC32C, unless the page was
+   * found damaged, whose old checksum is kept so that the damage stays visible after a reopen
+   * (the page's other values are unreadable either way).
+   */
+  private int pageCrcToRecord(NativeSegment segment, long page, ByteBuffer copy) {
+    PageCheck check = segment.pageCheck();
+    if (check != null && check.isDamaged(page)) {
+      return check.recordedCrc(page);
+    }
+    pageCrc.reset();
+    pageCrc.update(copy);
+    return (int) pageCrc.getValue();
   }
 
   /** The CRC32C of a page of zeros. */
@@ -212,8 +253,9 @@ final class SegmentWriter {
    * checksum file: the copy of page {@code pages[from + i]} is page {@code i} of {@code stage}
    * (whose buffer view is {@code view}).
    */
-  private void writeStaged(FileHandle handle, FileHandle checksums, MemorySegment stage,
-      ByteBuffer view, long[] pages, int from, int count) throws IOException {
+  private void writeStaged(NativeSegment segment, FileHandle handle, FileHandle checksums,
+      MemorySegment stage, ByteBuffer view, long[] pages, int from, int count)
+      throws IOException {
     if (pageCrcs.byteSize() < 4L * count) { // a snapshot's segment: up to all its pages
       pageCrcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
     }
@@ -222,9 +264,7 @@ final class SegmentWriter {
     // otherwise made three objects per page, 16,384 pages, as garbage for writers to pay for
     for (int i = 0; i < count; i++) {
       view.limit((i + 1) * PAGE).position(i * PAGE);
-      pageCrc.reset();
-      pageCrc.update(view);
-      crcs.set(Journal.U32, 4L * i, (int) pageCrc.getValue());
+      crcs.set(Journal.U32, 4L * i, pageCrcToRecord(segment, pages[from + i], view));
       if ((i + 1) % PAGES_PER_TURN == 0) {
         Thread.yield();
       }
@@ -355,8 +395,12 @@ final class SegmentWriter {
       fresh[i] = !segment.hasFile();
       first[i] = c;
       long limit = segment.sizeBytes() / PAGE;
+      PageCheck check = segment.pageCheck();
       for (long page = segment.nextDirtyPage(0); page >= 0 && page < limit;
           page = segment.nextDirtyPage(page + 1)) {
+        if (check != null) {
+          check.checkFile(page); // see checkBeforeWriting
+        }
         MemorySegment.copy(segment.memory(), page * PAGE, copies, (long) c * PAGE, PAGE);
         segment.clearDirty(page);
         pages[c++] = page;
@@ -382,7 +426,7 @@ final class SegmentWriter {
     }
     try (SegmentFiles files = open(segment, fresh)) {
       MemorySegment stage = snapshot.copies.asSlice((long) from * PAGE, (long) count * PAGE);
-      writeStaged(files.pages(), files.checksums(), stage, stage.asByteBuffer(),
+      writeStaged(segment, files.pages(), files.checksums(), stage, stage.asByteBuffer(),
           snapshot.pages, from, count);
       files.pages().force();
       files.checksums().force();

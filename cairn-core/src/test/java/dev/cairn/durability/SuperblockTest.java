@@ -150,7 +150,9 @@ class SuperblockTest {
     try (Superblock sb = Superblock.create(disk, FILE, 0, false, new byte[0])) {
       sb.write(10, false, new byte[0]);
     }
+    // a slot of a newer Cairn: its checksum holds over the other version
     corrupt(SuperblockLayout.SLOT_BYTES + SuperblockLayout.VERSION_OFFSET, (byte) 2);
+    resealSlot(1, 0);
     assertThatThrownBy(() -> Superblock.read(disk, FILE))
         .isInstanceOfSatisfying(FormatVersionException.class, e -> {
           assertThat(e.actual()).isEqualTo(3); // 1 ^ 2
@@ -202,6 +204,37 @@ class SuperblockTest {
     assertThatThrownBy(() -> Superblock.create(disk, FILE, 0, false, new byte[0]))
         .isInstanceOf(IOException.class).hasMessage("No space left on device");
     assertThat(disk.exists(FILE)).isFalse();
+  }
+
+  @Test
+  void aDamagedVersionByte_isAnInvalidSlot_andTheOtherSlotServes() throws IOException {
+    try (Superblock sb = Superblock.create(disk, FILE, 0, false, new byte[0])) {
+      sb.write(10, false, new byte[0]);
+    }
+    long newest = Superblock.read(disk, FILE).checkpointLsn();
+    // damage the version of each slot in turn: the checksum no longer holds, so the slot is
+    // damage, not a newer format, and the other slot serves
+    for (int slot = 0; slot < 2; slot++) {
+      long at = slot * (long) SuperblockLayout.SLOT_BYTES + SuperblockLayout.VERSION_OFFSET;
+      corrupt(at, (byte) 2);
+      assertThat(Superblock.read(disk, FILE).checkpointLsn()).isIn(0L, newest);
+      corrupt(at, (byte) 2); // repaired
+    }
+  }
+
+  /** Recomputes the checksum of slot {@code slot} (payload of {@code payloadLength} bytes). */
+  private void resealSlot(int slot, int payloadLength) throws IOException {
+    byte[] image = disk.currentContent(FILE);
+    int start = slot * SuperblockLayout.SLOT_BYTES;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(image, start, SuperblockLayout.CRC_OFFSET);
+    crc.update(image, start + SuperblockLayout.PAYLOAD_OFFSET, payloadLength);
+    ByteBuffer value = ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    value.putInt(0, (int) crc.getValue());
+    try (FileHandle h = disk.open(FILE, FileLayer.OpenMode.READ_WRITE)) {
+      h.write(value, start + SuperblockLayout.CRC_OFFSET);
+      h.force();
+    }
   }
 
   private void corrupt(long offset, byte xor) throws IOException {

@@ -1,0 +1,229 @@
+package dev.cairn.memory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.zip.CRC32C;
+
+/**
+ * Which pages of a segment mapped from a file have been checked against the CRC32C the file's
+ * last checkpoint recorded for them, and the check itself: a reopened pile checks each page the
+ * first time anything reads it, so the open stays instant and no read returns bytes of a page
+ * damaged on disk.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * State per page: unchecked, checked (matched its checksum) or damaged (did not). A page only
+ * ever goes from unchecked to one of the other two; the bits are set with atomic ORs, so
+ * readers may test them with plain loads (a stale 0 only sends a reader to the slow path).
+ *
+ * I1 A page is checked against the bytes the file holds for it: from the segment's memory while
+ *    the pile has not written the page since the open (the private mapping shows the file),
+ *    else from the file itself (Source.fileCrc), which changes only at a checkpoint, and a
+ *    checkpoint checks a page before it writes it.
+ * I2 The caller of check/checkRange keeps the page's bytes from changing meanwhile: it holds
+ *    the lock of the stripe owning the segment (every write to a segment's bytes holds it),
+ *    or it is the only thread (recovery at open).
+ * I3 When every page is checked the segment drops this object (NativeSegment.pageCheck() is
+ *    then null), so a reopened pile that has read everything pays nothing more.
+ * }</pre>
+ *
+ * <p>Thread-safety: the queries are safe from any thread; {@link #check}, {@link #checkRange}
+ * and {@link #trust} require I2.
+ */
+public final class PageCheck {
+  private static final VarHandle BITS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final int PAGE_SHIFT = 12;
+
+  /** Where the recorded checksums and the file's own pages come from. */
+  public interface Source {
+    /** The recorded CRC32C of every page of the segment, in page order. */
+    int[] recordedCrcs() throws IOException;
+
+    /** The CRC32C of page {@code page} as the segment's file holds it now. */
+    int fileCrc(long page) throws IOException;
+  }
+
+  private final NativeSegment segment;
+  private final Source source;
+  private final long pageCount;
+  private final long[] checked;
+  private final long[] damaged;
+  private long unchecked; // guarded by this
+  private volatile int[] recorded; // loaded on first use
+
+  /** Starts with every page of {@code segment} unchecked, and attaches itself to the segment. */
+  public static PageCheck attach(NativeSegment segment, Source source) {
+    PageCheck check = new PageCheck(segment, source);
+    segment.setPageCheck(check);
+    return check;
+  }
+
+  private PageCheck(NativeSegment segment, Source source) {
+    this.segment = segment;
+    this.source = source;
+    this.pageCount = segment.sizeBytes() >>> PAGE_SHIFT;
+    int words = (int) ((pageCount + 63) >>> 6);
+    this.checked = new long[words];
+    this.damaged = new long[words];
+    this.unchecked = pageCount;
+  }
+
+  /** The page holding byte {@code offset} of the segment. */
+  public static long pageOf(long offset) {
+    return offset >>> PAGE_SHIFT;
+  }
+
+  /** Whether {@code page} was checked and matched. */
+  public boolean isChecked(long page) {
+    return (checked[(int) (page >>> 6)] & (1L << page)) != 0;
+  }
+
+  /** Whether {@code page} was checked and did not match. */
+  public boolean isDamaged(long page) {
+    return (damaged[(int) (page >>> 6)] & (1L << page)) != 0;
+  }
+
+  /** Whether every page of {@code [offset, offset + length)} was checked and matched. */
+  public boolean allChecked(long offset, long length) {
+    long last = pageOf(offset + Math.max(length, 1) - 1);
+    for (long page = pageOf(offset); page <= last; page++) {
+      if (!isChecked(page)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Checks the pages of {@code [offset, offset + length)} not checked yet (I1, I2); returns the
+   * first damaged page among them, or -1 if all match.
+   */
+  public long checkRange(long offset, long length) {
+    long last = Math.min(pageOf(offset + Math.max(length, 1) - 1), pageCount - 1);
+    for (long page = pageOf(offset); page <= last; page++) {
+      if (!check(page)) {
+        return page;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Checks {@code page} if it was not checked yet (I1, I2): whether its bytes match the recorded
+   * checksum. A page that does not is remembered as damaged.
+   *
+   * @throws UncheckedIOException if the file could not be read
+   */
+  public boolean check(long page) {
+    if (isChecked(page)) {
+      return true;
+    }
+    if (isDamaged(page)) {
+      return false;
+    }
+    try {
+      return record(page, segment.isDirty(page) ? source.fileCrc(page) : memoryCrc(page));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private boolean record(long page, int actual) {
+    if (actual == recordedCrc(page)) {
+      mark(checked, page);
+      return true;
+    }
+    BITS.getAndBitwiseOr(damaged, (int) (page >>> 6), 1L << page);
+    return false;
+  }
+
+  /** Where the checksums come from. */
+  public Source source() {
+    return source;
+  }
+
+  /**
+   * Checks {@code page} against the file's bytes, whatever the memory holds: safe without the
+   * owner's lock (the file changes only at a checkpoint, whose thread calls this before it
+   * writes the page). Returns whether it matches.
+   *
+   * @throws UncheckedIOException if the file could not be read
+   */
+  public boolean checkFile(long page) {
+    if (isChecked(page)) {
+      return true;
+    }
+    if (isDamaged(page)) {
+      return false;
+    }
+    try {
+      return record(page, source.fileCrc(page));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Takes {@code page} as checked without reading it: a page recovery rewrote after a checkpoint
+   * that a crash cut short, whose file bytes may rightly differ from their checksum (I2).
+   */
+  public void trust(long page) {
+    if (!isChecked(page) && !isDamaged(page)) {
+      mark(checked, page);
+    }
+  }
+
+  /** The checksum the file records for {@code page}. */
+  public int recordedCrc(long page) {
+    int[] crcs = recorded;
+    if (crcs == null) {
+      crcs = load();
+    }
+    return crcs[(int) page];
+  }
+
+  /** Pages neither checked nor found damaged. */
+  public synchronized long uncheckedPages() {
+    return unchecked;
+  }
+
+  private synchronized int[] load() {
+    if (recorded == null) {
+      try {
+        int[] crcs = source.recordedCrcs();
+        if (crcs.length != pageCount) {
+          throw new IllegalArgumentException("recorded checksums for " + crcs.length
+              + " pages, the segment has " + pageCount);
+        }
+        recorded = crcs;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return recorded;
+  }
+
+  private void mark(long[] bits, long page) {
+    long before = (long) BITS.getAndBitwiseOr(bits, (int) (page >>> 6), 1L << page);
+    if ((before & (1L << page)) == 0) {
+      boolean done;
+      synchronized (this) {
+        done = --unchecked == 0;
+      }
+      if (done) {
+        segment.clearPageCheck(this); // I3
+      }
+    }
+  }
+
+  private int memoryCrc(long page) {
+    MemorySegment bytes = segment.memory().asSlice(page << PAGE_SHIFT, 1L << PAGE_SHIFT);
+    CRC32C crc = new CRC32C();
+    crc.update(bytes.asByteBuffer());
+    return (int) crc.getValue();
+  }
+}
