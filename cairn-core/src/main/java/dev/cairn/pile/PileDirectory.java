@@ -2,6 +2,7 @@ package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.LogDamage;
+import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogRecovery;
 import dev.cairn.durability.RealFileLayer;
 import java.io.IOException;
@@ -149,6 +150,20 @@ public final class PileDirectory {
    * @throws IOException if the files cannot be read or written, or the copy of the damaged log
    *     cannot be made (then nothing was changed)
    */
+  /**
+   * Salvages the pile in {@code directory} as {@link #salvage(Path, PileOptions)} does, with
+   * default options and the durability that keeps what the pile has: {@link Durability#SYNC} if
+   * it has a log, {@link Durability#NONE} if it has none (so that no log is added). For tools
+   * ({@code cairn recover}).
+   */
+  public static Salvage salvage(Path directory) throws IOException {
+    boolean hasLog = Files.exists(
+        directory.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.META_FILE_NAME));
+    return salvage(directory, PileOptions.builder()
+        .durability(hasLog ? Durability.SYNC : Durability.NONE)
+        .build());
+  }
+
   public static Salvage salvage(Path directory, PileOptions options) throws IOException {
     Path superblock = directory.resolve(PileFiles.SUPERBLOCK);
     if (!Files.exists(superblock)) {
