@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The top-level {@code cairn} command. It does nothing by itself; each task is a subcommand
- * ({@code bench}, {@code inspect}, {@code verify}), registered below.
+ * ({@code bench}, {@code inspect}, {@code verify}, {@code recover}), registered below.
  */
 @Command(
     name = "cairn",
@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       InspectCommand.class,
       VerifyCommand.class,
+      RecoverCommand.class,
       CommandLine.HelpCommand.class
     })
 final class CairnCommand implements Callable<Integer> {

@@ -11,28 +11,30 @@ import java.nio.file.Path;
  *
  * <p>What to check: the storage under the directory (a failing disk or a bad copy), and whether a
  * file from another directory or an older backup was copied in. Recovery from this state needs a
- * backup; Cairn never skips damaged records silently.
+ * backup; Cairn never skips damaged records silently. Damage in the middle of a write-ahead log
+ * is the subclass {@link CorruptLogException}, which says how to salvage the records before it.
  */
-public final class CorruptFileException extends PileException {
+public sealed class CorruptFileException extends PileException permits CorruptLogException {
+  private static final String RESTORE = "check the storage and whether files were copied in from"
+      + " elsewhere; restore from a backup";
+
   private final Path file;
   private final long offset;
 
   public CorruptFileException(Path file, long offset, String what) {
-    super(message(file, offset, what));
-    this.file = file;
-    this.offset = offset;
+    this(file, offset, what, RESTORE, null);
   }
 
   public CorruptFileException(Path file, long offset, String what, Throwable cause) {
-    super(message(file, offset, what), cause);
-    this.file = file;
-    this.offset = offset;
+    this(file, offset, what, RESTORE, cause);
   }
 
-  private static String message(Path file, long offset, String what) {
-    return "corrupt file " + file + " at offset " + offset + ": " + what
-        + " (check the storage and whether files were copied in from elsewhere; restore from a"
-        + " backup)";
+  /** With {@code advice}, what to do, in place of restoring from a backup. */
+  CorruptFileException(Path file, long offset, String what, String advice, Throwable cause) {
+    super("corrupt file " + file + " at offset " + offset + ": " + what + " (" + advice + ")",
+        cause);
+    this.file = file;
+    this.offset = offset;
   }
 
   /** The damaged file. */

@@ -251,6 +251,42 @@ final class LogFiles implements AutoCloseable {
     headers[slot] = new Header(true, sequence, epoch, null);
   }
 
+  /**
+   * Makes {@code lsn} the end of the log for good (a salvage): zeroes the file holding its
+   * sequence from {@code lsn} on, and turns every slot that could hold a record after it (an
+   * invalid header, or a later sequence) into an unused slot of zeros; forces each file it
+   * changed. Slots holding an earlier sequence, or none, keep their bytes: nothing in them
+   * follows {@code lsn}. Writer only, before appending.
+   */
+  void dropFrom(long lsn) throws IOException {
+    long sequence = sequenceOf(lsn);
+    ByteBuffer zeros = ByteBuffer.allocate(1 << 20);
+    for (int slot = 0; slot < fileCount; slot++) {
+      Header header = headers[slot];
+      if (header.holds(sequence)) {
+        zero(slot, fileOffset(lsn), zeros);
+      } else if (!header.valid()
+          || (header.sequence() != SEQUENCE_UNUSED && header.sequence() > sequence)) {
+        handles[slot].write(
+            encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes), 0);
+        zero(slot, FILE_HEADER_BYTES, zeros);
+        headers[slot] = new Header(true, SEQUENCE_UNUSED, 0, null);
+      } else {
+        continue;
+      }
+      handles[slot].force();
+    }
+  }
+
+  private void zero(int slot, long from, ByteBuffer zeros) throws IOException {
+    for (long at = from; at < fileBytes; ) {
+      zeros.clear().limit((int) Math.min(zeros.capacity(), fileBytes - at));
+      int n = zeros.remaining();
+      handles[slot].write(zeros, at);
+      at += n;
+    }
+  }
+
   /** Forces slot {@code slot}'s file. */
   void force(int slot) throws IOException {
     handles[slot].force();

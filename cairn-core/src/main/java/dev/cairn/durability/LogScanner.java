@@ -42,6 +42,13 @@ import java.util.zip.CRC32C;
  * candidate must lie wholly in one file. Proof found: CorruptFileException at p. No proof:
  * p is the end (a torn, zeroed, stale or never-written tail).
  *
+ * Salvage (LogRecovery.SALVAGE): where a strict scan throws CorruptLogException, a salvaging
+ * one ends the log there instead and keeps the exception as damage(); every record before it
+ * has been delivered. survey() then walks the rest of the log's ring from the damage, probing
+ * every 8-aligned LSN for a valid record (Lsn, type, length, epoch not below the last one seen
+ * nor the meta's start, checksum) and following each run of them: what it finds is what the
+ * salvage drops, counted for the report.
+ *
  * Cost: a scan reads the log from the checkpoint, then the rest of the last file (at most
  * fileBytes), plus any later-sequence or damaged slot. A caller that knows where the log ended
  * (a clean shutdown's checkpoint at the log's end) passes it as cleanEndLsn: a scan that ends
@@ -61,6 +68,9 @@ final class LogScanner implements AutoCloseable {
       ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   private final LogFiles files;
+  private final boolean salvage;
+  private CorruptLogException damage;
+  private MemorySegment spill; // survey: a record that runs past the chunk
   private final Arena arena = Arena.ofConfined();
   private final CRC32C crc = new CRC32C();
   private MemorySegment window;
@@ -74,7 +84,12 @@ final class LogScanner implements AutoCloseable {
   private long frame;
 
   LogScanner(LogFiles files) {
+    this(files, LogRecovery.STRICT);
+  }
+
+  LogScanner(LogFiles files, LogRecovery recovery) {
     this.files = files;
+    this.salvage = recovery == LogRecovery.SALVAGE;
     this.window = arena.allocate(WINDOW_BYTES, ALIGNMENT);
   }
 
@@ -101,10 +116,10 @@ final class LogScanner implements AutoCloseable {
     if (!files.holds(firstSequence) && (fromLsn % files.dataBytes != 0
         || files.header(files.slotOf(firstSequence)).damaged())) {
       int slot = files.slotOf(firstSequence);
-      throw new CorruptFileException(files.path(slot), 0,
+      return damaged(new CorruptLogException(files.path(slot), 0, fromLsn,
           "the log continues at lsn " + fromLsn + " (byte " + files.fileOffset(fromLsn)
               + " of this file), but the file holds " + files.header(slot).describe()
-              + " instead of sequence " + firstSequence);
+              + " instead of sequence " + firstSequence), fromLsn, 0, 0);
     }
     long p = fromLsn;
     long previousEpoch = 0;
@@ -133,18 +148,115 @@ final class LogScanner implements AutoCloseable {
       throws IOException {
     Proof proof = findProofOfDurability(p);
     if (proof != null) {
-      throw new CorruptFileException(files.pathOfLsn(p), files.fileOffset(p),
+      return damaged(new CorruptLogException(files.pathOfLsn(p), files.fileOffset(p), p,
           "the record at lsn " + p + " is invalid (" + problem + "), but the valid record at lsn "
               + proof.lsn() + " (" + files.path(proof.slot()).getFileName() + " offset "
               + proof.offset() + ") was appended when the log was durable through lsn "
-              + proof.durableLsn() + ", so lsn " + p + " had been written durably");
+              + proof.durableLsn() + ", so lsn " + p + " had been written durably"),
+          fromLsn, records, lastEpoch);
     }
     if (p < knownDurableLsn) {
-      throw new CorruptFileException(files.pathOfLsn(p), files.fileOffset(p),
+      return damaged(new CorruptLogException(files.pathOfLsn(p), files.fileOffset(p), p,
           "the log ends at lsn " + p + " (" + problem + "), but it was known to be durable"
-              + " through lsn " + knownDurableLsn);
+              + " through lsn " + knownDurableLsn), fromLsn, records, lastEpoch);
     }
     return new ScanResult(fromLsn, p, records, lastEpoch, problem);
+  }
+
+  /** Strict: throws {@code damage}. Salvage: ends the log at its LSN and keeps it. */
+  private ScanResult damaged(
+      CorruptLogException found, long fromLsn, long records, long lastEpoch) {
+    if (!salvage) {
+      throw found;
+    }
+    damage = found;
+    return new ScanResult(fromLsn, found.lsn(), records, lastEpoch,
+        "salvaged: " + found.problem());
+  }
+
+  /** The damage a salvaging scan ended the log at, or null if there was none. */
+  CorruptLogException damage() {
+    return damage;
+  }
+
+  /**
+   * What lies in the log from {@code p}, where the log was found damaged, up to {@code limitLsn}
+   * (the end of the ring from the scan's start): the valid records of {@code epochFloor} or
+   * later (the epoch of the last record before {@code p}), found by probing every 8-aligned LSN.
+   */
+  Survey survey(long p, long limitLsn, long epochFloor) throws IOException {
+    MemorySegment chunk = arena.allocate(PROBE_CHUNK_BYTES, ALIGNMENT);
+    long chunkStart = 0;
+    long chunkEnd = 0;
+    long floor = epochFloor;
+    long found = 0;
+    long foundBytes = 0;
+    long last = -1;
+    long end = p;
+    long x = p;
+    while (x + RECORD_HEADER_BYTES <= limitLsn) {
+      long sequence = files.sequenceOf(x);
+      LogFiles.Header header = files.header(files.slotOf(sequence));
+      if (header.valid()
+          && (header.sequence() == SEQUENCE_UNUSED || header.sequence() < sequence)) {
+        x = (sequence + 1) * files.dataBytes; // an older pass or unused: nothing of sequence
+        continue;
+      }
+      if (x < chunkStart || x + RECORD_HEADER_BYTES > chunkEnd) {
+        chunkStart = x;
+        chunkEnd = Math.min(limitLsn, x + chunk.byteSize());
+        files.read(chunkStart, chunk.asSlice(0, chunkEnd - chunkStart));
+      }
+      long at = x - chunkStart;
+      long frameBytes = chunk.get(LONG, at + LSN_OFFSET) == x
+          ? surveyed(x, chunk, at, chunkEnd - x, limitLsn, floor) : -1;
+      if (frameBytes < 0) {
+        x += ALIGNMENT;
+        continue;
+      }
+      floor = Integer.toUnsignedLong(chunk.get(INT, at + EPOCH_OFFSET));
+      found++;
+      foundBytes += frameBytes;
+      last = x;
+      end = x + frameBytes;
+      x = end;
+    }
+    return new Survey(found, foundBytes, last, end);
+  }
+
+  /** The valid records {@link #survey} found after the damage. */
+  record Survey(long records, long recordBytes, long lastLsn, long endLsn) {}
+
+  /** The frame size of the valid record at {@code x} (header at {@code at}), or -1. */
+  private long surveyed(long x, MemorySegment chunk, long at, long available, long limitLsn,
+      long floor) throws IOException {
+    int candidateLength = chunk.get(INT, at + LENGTH_OFFSET);
+    int candidateType = Byte.toUnsignedInt(chunk.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
+    long candidateEpoch = Integer.toUnsignedLong(chunk.get(INT, at + EPOCH_OFFSET));
+    if ((candidateType < FIRST_USER_TYPE && candidateType != LogLayout.TYPE_SKIP)
+        || candidateLength < 0
+        || candidateLength > MAX_PAYLOAD_BYTES
+        || x + RECORD_HEADER_BYTES + candidateLength > limitLsn
+        || candidateEpoch < floor
+        || candidateEpoch < files.meta.minEpochAt(x)
+        || candidateEpoch > files.metaEpoch) {
+      return -1;
+    }
+    long recordBytes = RECORD_HEADER_BYTES + (long) candidateLength;
+    MemorySegment record = chunk;
+    long recordAt = at;
+    if (recordBytes > available) {
+      if (spill == null || spill.byteSize() < recordBytes) {
+        spill = arena.allocate(Math.max(recordBytes, WINDOW_BYTES), ALIGNMENT);
+      }
+      record = spill.asSlice(0, recordBytes);
+      files.read(x, record);
+      recordAt = 0;
+    }
+    if (record.get(INT, recordAt + CRC_OFFSET) != recordCrc(record, recordAt, candidateLength)) {
+      return -1;
+    }
+    return LogLayout.frameBytes(candidateLength);
   }
 
   /** Parses and checks the record at {@code p}; returns null if valid, else the problem. */

@@ -126,6 +126,15 @@ import java.util.zip.CRC32C;
  * in the page cache only); then durable = written = reserved = end of the scan. The torn
  * tail is not zeroed: the epoch and LSN checks reject whatever is left there.
  *
+ * Salvage (LogRecovery.SALVAGE): where the scan finds damage that a strict open refuses
+ * (CorruptLogException at LSN p), it ends the log at p instead, having replayed everything
+ * before p. Before anything is written, the log's files are copied beside the log directory
+ * (forced, directories synced), and the records after p are surveyed for the report
+ * (LogDamage). Then, unlike a torn tail, the rest is zeroed (LogFiles.dropFrom): the records
+ * after p are valid and claim p was durable, so as proofs they would make the next open
+ * refuse the log again, and once the new incarnation wrote past them they would vouch for
+ * its end. A crash part way leaves a log a second salvage ends at the same p.
+ *
  * Failure: an I/O error in the flusher (write) or the forcer (force) fails the log for good
  * (I11): the
  * FAILED bit stops reservations, durable never moves again, every waiter and every later
@@ -177,6 +186,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private final int epoch;
   private final long dataBytes;
   private final ScanResult recovery;
+  private final LogDamage salvaged;
   private final int maxPayloadBytes;
 
   private final MemorySegment ring;
@@ -259,7 +269,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private WriteAheadLog(LogFiles files, LogOptions options, int epoch, ScanResult recovery,
-      long firstRetainedSequence) {
+      long firstRetainedSequence, LogDamage salvaged) {
+    this.salvaged = salvaged;
     this.files = files;
     this.options = options;
     this.mode = options.mode();
@@ -324,6 +335,33 @@ public final class WriteAheadLog implements AutoCloseable {
    */
   public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
       long fromLsn, long cleanEndLsn, RecordVisitor replay) throws IOException {
+    return open(layer, directory, options, fromLsn, cleanEndLsn, LogRecovery.STRICT, replay);
+  }
+
+  /**
+   * Opens the log as {@link #open(FileLayer, Path, LogOptions, long, long, RecordVisitor)} does,
+   * with a choice of what to do if the log is damaged where it had been durable. {@link
+   * LogRecovery#STRICT} throws {@link CorruptLogException}. {@link LogRecovery#SALVAGE} replays
+   * every record before the damage, copies the log's files to {@code <directory>.damaged-<UTC
+   * time>} beside {@code directory}, zeroes the log from the damage on, and opens a log that
+   * appends where the damage was; {@link #salvaged()} says what was dropped. A log without
+   * damage opens the same in both modes.
+   *
+   * <p>Point in time: a salvage keeps nothing after the damage, not even valid records, since
+   * they may depend on what was lost. The caller should checkpoint what it recovered before it
+   * relies on it, and must not reuse anything it derived from records it was not given.
+   *
+   * @throws CorruptLogException in {@link LogRecovery#STRICT} mode, if the log is damaged where
+   *     it had been durable
+   * @throws CorruptFileException if {@code wal.meta} or a log file is damaged or missing, which no
+   *     salvage repairs, or {@code replay} threw it
+   * @throws IOException if the files cannot be read or written, or the copy of a damaged log
+   *     cannot be made (a full disk, say: then nothing was changed)
+   */
+  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
+      long fromLsn, long cleanEndLsn, LogRecovery recovery, RecordVisitor replay)
+      throws IOException {
+    Objects.requireNonNull(recovery, "recovery");
     Objects.requireNonNull(layer, "layer");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(replay, "replay");
@@ -340,18 +378,31 @@ public final class WriteAheadLog implements AutoCloseable {
     try (Superblock metaBlock = Superblock.open(layer, meta)) {
       LogMeta logMeta = LogMeta.of(meta, metaBlock.current());
       files = LogFiles.open(layer, directory, logMeta, true);
-      ScanResult recovery;
-      try (LogScanner scanner = new LogScanner(files)) {
-        recovery = scanner.scan(fromLsn, -1, cleanEndLsn, replay);
+      ScanResult scan;
+      LogDamage damage = null;
+      try (LogScanner scanner = new LogScanner(files, recovery)) {
+        scan = scanner.scan(fromLsn, -1, cleanEndLsn, replay);
+        CorruptLogException found = scanner.damage();
+        if (found != null) {
+          long p = found.lsn();
+          LogScanner.Survey dropped = scanner.survey(
+              p, (files.sequenceOf(fromLsn) + files.fileCount) * files.dataBytes,
+              scan.lastEpoch());
+          Path copy = copyFiles(layer, directory); // before anything changes
+          files.dropFrom(p);
+          damage = new LogDamage(found.file(), found.offset(), p, found.problem(),
+              dropped.lastLsn(), dropped.endLsn(), dropped.endLsn() - p, dropped.records(),
+              dropped.endLsn() - p - dropped.recordBytes(), copy);
+        }
       }
       // the new epoch, and where it starts, durable before anything is appended
       Superblock.State next =
-          metaBlock.write(0, false, logMeta.next(fromLsn, recovery.endLsn()));
+          metaBlock.write(0, false, logMeta.next(fromLsn, scan.endLsn()));
       for (int slot = 0; slot < files.fileCount; slot++) {
         files.force(slot);
       }
-      WriteAheadLog log = new WriteAheadLog(files, options, (int) next.epoch(), recovery,
-          files.sequenceOf(fromLsn));
+      WriteAheadLog log = new WriteAheadLog(files, options, (int) next.epoch(), scan,
+          files.sequenceOf(fromLsn), damage);
       log.flusher.start();
       if (log.forcer != null) {
         log.forcer.start();
@@ -366,6 +417,48 @@ public final class WriteAheadLog implements AutoCloseable {
       }
     }
   }
+
+  /**
+   * Copies every file of the log in {@code directory} to a new directory beside it, {@code
+   * <name>.damaged-<UTC time>}, durably; returns its path.
+   */
+  private static Path copyFiles(FileLayer layer, Path directory) throws IOException {
+    String stamp = DAMAGED_STAMP.format(java.time.Instant.now());
+    String name = directory.getFileName() + ".damaged-" + stamp;
+    Path copy = directory.resolveSibling(name);
+    for (int n = 2; layer.exists(copy); n++) {
+      copy = directory.resolveSibling(name + "-" + n);
+    }
+    layer.createDirectories(copy);
+    Path parent = directory.getParent();
+    layer.syncDirectory(parent != null ? parent : directory.toAbsolutePath().getParent());
+    ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+    for (Path file : layer.list(directory)) {
+      try (FileHandle source = layer.open(file, FileLayer.OpenMode.READ);
+          FileHandle target =
+              layer.open(copy.resolve(file.getFileName()), FileLayer.OpenMode.CREATE_NEW)) {
+        long size = source.size();
+        for (long at = 0; at < size; ) {
+          buffer.clear();
+          int n = source.read(buffer, at);
+          if (n <= 0) {
+            throw new java.io.EOFException(file + " ended at byte " + at + " of " + size
+                + " while it was copied");
+          }
+          buffer.flip();
+          target.write(buffer, at);
+          at += n;
+        }
+        target.force();
+      }
+    }
+    layer.syncDirectory(copy);
+    return copy;
+  }
+
+  private static final java.time.format.DateTimeFormatter DAMAGED_STAMP =
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+          .withZone(java.time.ZoneOffset.UTC);
 
   private static void create(FileLayer layer, Path directory, LogOptions options)
       throws IOException {
@@ -887,6 +980,14 @@ public final class WriteAheadLog implements AutoCloseable {
   /** What recovery found when this log was opened. */
   public ScanResult recovery() {
     return recovery;
+  }
+
+  /**
+   * What a {@link LogRecovery#SALVAGE} open dropped from a damaged log, or null if it dropped
+   * nothing (the log was not damaged, or it was opened {@link LogRecovery#STRICT}).
+   */
+  public LogDamage salvaged() {
+    return salvaged;
   }
 
   /** This incarnation's epoch (every open for writing takes a new one). */

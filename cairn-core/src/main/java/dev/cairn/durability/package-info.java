@@ -26,8 +26,11 @@
  *   <li>A power loss tears pages: a log tail may hold half-written records, zeros, or records
  *       of an earlier pass over a reused file. Each record has a CRC32C, its own LSN and the
  *       writer's epoch, so none of these is ever read as a record (I9). Damage where the log had
- *       been durable is reported as {@link dev.cairn.durability.CorruptFileException}, never
- *       skipped: a later record carries how far the log was durable when it was appended.
+ *       been durable is reported as {@link dev.cairn.durability.CorruptLogException}, never
+ *       skipped: a later record carries how far the log was durable when it was appended. To
+ *       get back the records before the damage, open with {@link
+ *       dev.cairn.durability.LogRecovery#SALVAGE}, which drops everything from the damage on
+ *       and keeps a copy of the damaged files.
  *   <li>A failed fsync cannot be retried (Linux drops the dirty pages). The log and the
  *       superblock then fail for good, acknowledging nothing more ({@link
  *       dev.cairn.durability.DurabilityFailedException}, I11). Reopen to recover.

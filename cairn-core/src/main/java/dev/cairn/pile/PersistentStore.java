@@ -1,14 +1,17 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
+import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.DirectoryLock;
 import dev.cairn.durability.DurabilityFailedException;
 import dev.cairn.durability.DurabilityMode;
 import dev.cairn.durability.FileHandle;
 import dev.cairn.durability.FileLayer;
+import dev.cairn.durability.LogDamage;
 import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogOptions;
 import dev.cairn.durability.LogReader;
+import dev.cairn.durability.LogRecovery;
 import dev.cairn.durability.ScanResult;
 import dev.cairn.durability.RealFileLayer;
 import dev.cairn.durability.Superblock;
@@ -112,6 +115,8 @@ final class PersistentStore {
   private SegmentWriter segmentWriter; // checkpointing thread only
   private long checkpoints;
   private Recovery recovery;
+  private LogRecovery logRecovery = LogRecovery.STRICT;
+  private LogDamage salvaged; // what a salvage dropped from a damaged log, or null
   private volatile boolean inUseMarked = true;
   private boolean orphansPending = true; // guarded by checkpointLock
   private PileTypeCatalog catalog;
@@ -168,6 +173,16 @@ final class PersistentStore {
    */
   static OffHeapPile open(FileLayer layer, Path directory, PileOptions options, boolean readOnly)
       throws IOException {
+    return open(layer, directory, options, readOnly, LogRecovery.STRICT);
+  }
+
+  /**
+   * Opens the pile as {@link #open(FileLayer, Path, PileOptions, boolean)} does; {@code
+   * logRecovery} says what to do with a log damaged where it had been durable ({@link
+   * PileDirectory#salvage}).
+   */
+  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options, boolean readOnly,
+      LogRecovery logRecovery) throws IOException {
     long started = System.nanoTime();
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
     if (readOnly && !layer.exists(superblockFile)) {
@@ -210,6 +225,7 @@ final class PersistentStore {
           .build();
       store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly);
       store.catalog = catalog;
+      store.logRecovery = logRecovery;
       store.geometry = geometry;
       store.openedState = state;
       store.lastCheckpointLsn = state.checkpointLsn();
@@ -413,8 +429,16 @@ final class PersistentStore {
           .build();
       maxRecordBytes = logOptions.maxPayloadBytes();
       // a clean close checkpointed at the log's end: the scan need not look past it
-      log = WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
-          state.cleanShutdown() ? state.checkpointLsn() : -1, this::replay);
+      try {
+        log = WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
+            state.cleanShutdown() ? state.checkpointLsn() : -1, logRecovery, this::replay);
+      } catch (CorruptLogException e) {
+        throw e.withAdvice("check the storage; restore from a backup, or salvage the pile with"
+            + " `cairn recover " + directory + "` or PileDirectory.salvage(directory, options),"
+            + " which recovers every write before lsn " + e.lsn() + ", drops that record and"
+            + " everything logged after it, and keeps a copy of the damaged log");
+      }
+      salvaged = log.salvaged();
       records = log.recovery().records();
       bytes = log.recovery().endLsn() - log.recovery().fromLsn();
       long capacity = log.capacityBytes();
@@ -1222,6 +1246,11 @@ final class PersistentStore {
   /** Transactions recovery found unfinished and undid at this open. */
   int unfinishedTransactions() {
     return unfinishedTransactions;
+  }
+
+  /** What a salvage open dropped from a damaged log, or null if nothing. */
+  LogDamage salvaged() {
+    return salvaged;
   }
 
   Recovery recoveryInfo() {

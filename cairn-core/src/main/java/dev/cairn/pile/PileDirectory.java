@@ -1,13 +1,20 @@
 package dev.cairn.pile;
 
+import dev.cairn.durability.CorruptLogException;
+import dev.cairn.durability.LogDamage;
+import dev.cairn.durability.LogLayout;
+import dev.cairn.durability.LogRecovery;
 import dev.cairn.durability.RealFileLayer;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 
 /**
  * Looking at a persistent pile's directory without changing it: for tools ({@code cairn
- * inspect}, {@code cairn verify}) and for reading a pile another program wrote.
+ * inspect}, {@code cairn verify}) and for reading a pile another program wrote; and salvaging a
+ * pile whose log is damaged ({@link #salvage}, {@code cairn recover}).
  *
  * {@snippet :
  * PileDirectory.Inspection info = PileDirectory.inspect(Path.of("data/users"));
@@ -86,6 +93,90 @@ public final class PileDirectory {
       pile.verify(); // every page against its checksum, then the allocator's invariants
       return inspection(pile);
     }
+  }
+
+  /**
+   * What {@link #salvage} did.
+   *
+   * @param directory the pile's directory
+   * @param damage what was dropped from the damaged log, where the damage was and where the copy
+   *     of the damaged log is; null if the log was not damaged and nothing was dropped
+   * @param logRecordsReplayed log records recovered (applied) before the damage, or in all
+   * @param transactionsRolledBack transactions recovery found unfinished and undid: those open at
+   *     the crash, and those whose commit record was dropped
+   * @param objectCount values in the pile after the salvage
+   */
+  public record Salvage(Path directory, LogDamage damage, long logRecordsReplayed,
+      int transactionsRolledBack, long objectCount) {
+
+    /** Whether the salvage dropped part of a damaged log. */
+    public boolean dropped() {
+      return damage != null;
+    }
+  }
+
+  /**
+   * Opens the pile in {@code directory} salvaging a damaged log, checkpoints what it recovered
+   * and closes it. A pile whose log is not damaged is opened and closed as by {@link Pile#open}.
+   * A pile whose log is damaged where it had been durable, which {@link Pile#open} refuses with
+   * {@link CorruptLogException}, is recovered to a point in time: every write logged before the
+   * first damaged record is kept, and that record and everything logged after it are dropped,
+   * even records that are intact (they may depend on what was lost); a transaction whose commit
+   * was dropped is rolled back. Before the log is changed its files are copied to a directory
+   * beside it, {@code wal.damaged-<UTC time>}, which Cairn never deletes. Afterwards the pile
+   * opens normally.
+   *
+   * <p>Values put after the damage are lost, and pointers to them are stale: the application
+   * must not keep using pointers it holds from before the salvage without checking them.
+   *
+   * {@snippet :
+   * PileDirectory.Salvage result = PileDirectory.salvage(dir, options);
+   * if (result.dropped()) {
+   *   System.err.println(result.damage().describe());
+   * }
+   * try (Pile pile = Pile.open(dir, options)) { ... }
+   * }
+   *
+   * <p>Thread-safety: takes the directory's lock for its duration, like {@link Pile#open}.
+   *
+   * @param options as for {@link Pile#open}; a pile with a log should be given a durability
+   *     with one ({@link Durability#SYNC} or {@link Durability#PERIODIC}), or the log is retired
+   * @throws java.nio.file.NoSuchFileException if the directory holds no pile
+   * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
+   * @throws dev.cairn.durability.CorruptFileException if files other than the log's records are
+   *     damaged (a superblock, the checkpoint's metadata or segments, {@code wal.meta}, a missing
+   *     log file), which a salvage cannot repair
+   * @throws IOException if the files cannot be read or written, or the copy of the damaged log
+   *     cannot be made (then nothing was changed)
+   */
+  /**
+   * Salvages the pile in {@code directory} as {@link #salvage(Path, PileOptions)} does, with
+   * default options and the durability that keeps what the pile has: {@link Durability#SYNC} if
+   * it has a log, {@link Durability#NONE} if it has none (so that no log is added). For tools
+   * ({@code cairn recover}).
+   */
+  public static Salvage salvage(Path directory) throws IOException {
+    boolean hasLog = Files.exists(
+        directory.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.META_FILE_NAME));
+    return salvage(directory, PileOptions.builder()
+        .durability(hasLog ? Durability.SYNC : Durability.NONE)
+        .build());
+  }
+
+  public static Salvage salvage(Path directory, PileOptions options) throws IOException {
+    Path superblock = directory.resolve(PileFiles.SUPERBLOCK);
+    if (!Files.exists(superblock)) {
+      throw new NoSuchFileException(superblock.toString(), null, "no pile in " + directory);
+    }
+    Salvage result;
+    try (OffHeapPile pile = PersistentStore.open(
+        RealFileLayer.INSTANCE, directory, options, false, LogRecovery.SALVAGE)) {
+      PersistentStore store = pile.store();
+      result = new Salvage(directory, store.salvaged(),
+          store.recoveryInfo().recordsReplayed(), store.unfinishedTransactions(),
+          pile.stats().objectCount());
+    }
+    return result;
   }
 
   private static Inspection inspection(OffHeapPile pile) {
