@@ -49,13 +49,32 @@ public interface FileLayer {
   /** Whether {@code path} exists. */
   boolean exists(Path path) throws IOException;
 
+  /**
+   * Whether {@code path} is a directory: false if it is missing or a file. The default asks
+   * {@link #list}.
+   */
+  default boolean isDirectory(Path path) throws IOException {
+    if (!exists(path)) {
+      return false;
+    }
+    try {
+      list(path);
+      return true;
+    } catch (java.nio.file.NotDirectoryException | java.nio.file.NoSuchFileException e) {
+      return false;
+    }
+  }
+
   /** The entries of {@code directory}, sorted by name. */
   List<Path> list(Path directory) throws IOException;
 
   /** Creates {@code directory} and any missing parents; durable after {@link #syncDirectory}. */
   void createDirectories(Path directory) throws IOException;
 
-  /** Deletes {@code file} if it exists; durable after {@link #syncDirectory} of its parent. */
+  /**
+   * Deletes {@code file}, or an empty directory, if it exists; durable after {@link
+   * #syncDirectory} of its parent.
+   */
   void delete(Path file) throws IOException;
 
   /**

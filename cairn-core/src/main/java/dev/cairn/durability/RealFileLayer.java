@@ -91,6 +91,11 @@ public final class RealFileLayer implements FileLayer {
   }
 
   @Override
+  public boolean isDirectory(Path path) {
+    return Files.isDirectory(path);
+  }
+
+  @Override
   public List<Path> list(Path directory) throws IOException {
     try (Stream<Path> entries = Files.list(directory)) {
       List<Path> sorted = new ArrayList<>(entries.toList());

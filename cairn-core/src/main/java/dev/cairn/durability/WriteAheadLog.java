@@ -20,6 +20,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -460,13 +462,37 @@ public final class WriteAheadLog implements AutoCloseable {
       java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
           .withZone(java.time.ZoneOffset.UTC);
 
-  private static void create(FileLayer layer, Path directory, LogOptions options)
+  /**
+   * Creates an empty log in {@code directory}, and the directory if it is missing: {@code
+   * options.fileCount()} files of {@code options.fileBytes()} ({@link DurabilityMode#SYNC}: filled
+   * with zeros, so that every block is allocated now; {@link DurabilityMode#PERIODIC}: sized but
+   * sparse), then {@value LogLayout#META_FILE_NAME}, each forced and its name durable. A failure
+   * removes what this call made (files left by an earlier create that was interrupted, which hold
+   * no records, are reused and stay). {@link #open} creates the log itself when there is none;
+   * this is for an owner that creates its files up front, before it records that they exist.
+   *
+   * <p>Not thread-safe: nothing else may use the directory meanwhile.
+   *
+   * @throws FileAlreadyExistsException if the directory holds a log ({@value
+   *     LogLayout#META_FILE_NAME})
+   * @throws CorruptFileException if log files that hold records are there without {@value
+   *     LogLayout#META_FILE_NAME}; nothing is changed
+   * @throws FileSystemException if a file cannot be created or written (a full disk, say): the
+   *     message names the file, the bytes the log needs and the cause
+   */
+  public static void create(FileLayer layer, Path directory, LogOptions options)
       throws IOException {
-    createDirectoriesDurably(layer, directory);
+    Objects.requireNonNull(layer, "layer");
+    Objects.requireNonNull(options, "options");
+    Path meta = directory.resolve(LogLayout.META_FILE_NAME);
+    if (layer.exists(meta)) {
+      throw new FileAlreadyExistsException(meta.toString(), null,
+          "the directory holds a write-ahead log already");
+    }
     long fileBytes = options.fileBytes();
     int fileCount = options.fileCount();
     long dataBytes = fileBytes - LogLayout.FILE_HEADER_BYTES;
-    for (int slot = 0; slot < LogLayout.MAX_FILE_COUNT; slot++) {
+    for (int slot = 0; slot < LogLayout.MAX_FILE_COUNT && layer.exists(directory); slot++) {
       Path path = directory.resolve(LogLayout.fileName(slot));
       if (!layer.exists(path)) {
         if (slot >= fileCount) {
@@ -481,36 +507,94 @@ public final class WriteAheadLog implements AutoCloseable {
             .order(ByteOrder.LITTLE_ENDIAN);
         if (handle.read(header, 0) == LogLayout.FILE_HEADER_BYTES
             && LogFiles.isUsedHeader(header)) {
-          throw new CorruptFileException(directory.resolve(LogLayout.META_FILE_NAME), 0,
+          throw new CorruptFileException(meta, 0,
               "the log's meta file is missing, but " + path.getFileName()
                   + " holds log records; refusing to create a new log over them");
         }
       }
     }
-    for (int slot = 0; slot < fileCount; slot++) {
-      Path path = directory.resolve(LogLayout.fileName(slot));
-      try (FileHandle handle = layer.open(path, FileLayer.OpenMode.CREATE)) {
-        handle.truncate(0);
-        if (options.mode() == DurabilityMode.SYNC) {
-          // zeros: a commit's fdatasync in the first lap then has no block allocation to record
-          handle.preallocate(fileBytes);
-        } else {
-          // sized but sparse: forces are periodic, so allocating blocks as the log first fills
-          // them costs little, and a large log is created at once
-          handle.write(ByteBuffer.allocate(1), fileBytes - 1);
+    Path topCreated = createDirectoriesDurably(layer, directory);
+    List<Path> made = new ArrayList<>();
+    Path current = directory;
+    boolean success = false;
+    try {
+      for (int slot = 0; slot < fileCount; slot++) {
+        Path path = directory.resolve(LogLayout.fileName(slot));
+        current = path;
+        if (!layer.exists(path)) {
+          made.add(path);
         }
-        handle.write(LogFiles.encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes),
-            0);
-        handle.force();
+        try (FileHandle handle = layer.open(path, FileLayer.OpenMode.CREATE)) {
+          handle.truncate(0);
+          if (options.mode() == DurabilityMode.SYNC) {
+            // zeros: a commit's fdatasync in the first lap then has no block allocation to record
+            handle.preallocate(fileBytes);
+          } else {
+            // sized but sparse: forces are periodic, so allocating blocks as the log first fills
+            // them costs little, and a large log is created at once
+            handle.write(ByteBuffer.allocate(1), fileBytes - 1);
+          }
+          handle.write(
+              LogFiles.encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes), 0);
+          handle.force();
+        }
+      }
+      current = directory;
+      layer.syncDirectory(directory);
+      current = meta;
+      made.add(meta.resolveSibling(LogLayout.META_FILE_NAME + ".tmp")); // Superblock.create's
+      made.add(meta);
+      Superblock.create(layer, meta, 0, false, LogMeta.payload(fileBytes, fileCount)).close();
+      success = true;
+    } catch (IOException e) {
+      long total = fileBytes * fileCount;
+      FileSystemException failed = new FileSystemException(current.toString(), null,
+          "could not create the write-ahead log in " + directory + ", which needs " + total
+              + " bytes (" + fileCount + " files of " + fileBytes + " bytes, "
+              + (options.mode() == DurabilityMode.SYNC ? "written in full now" : "sparse")
+              + "): " + e.getMessage());
+      failed.initCause(e);
+      throw failed;
+    } finally {
+      if (!success) {
+        removeQuietly(layer, directory, made, topCreated);
       }
     }
-    layer.syncDirectory(directory);
-    Path meta = directory.resolve(LogLayout.META_FILE_NAME);
-    Superblock.create(layer, meta, 0, false, LogMeta.payload(fileBytes, fileCount)).close();
   }
 
-  /** Creates the missing directories of {@code directory} and syncs each one's parent. */
-  private static void createDirectoriesDurably(FileLayer layer, Path directory)
+  /** After a failed create: deletes {@code made}, then the directories it created, if empty. */
+  private static void removeQuietly(FileLayer layer, Path directory, List<Path> made,
+      Path topCreated) {
+    try {
+      for (Path path : made.reversed()) {
+        layer.delete(path);
+      }
+      if (layer.exists(directory)) {
+        layer.syncDirectory(directory);
+      }
+      if (topCreated != null) {
+        for (Path p = directory.toAbsolutePath(); p != null; p = p.getParent()) {
+          if (!layer.list(p).isEmpty()) {
+            break;
+          }
+          layer.delete(p);
+          layer.syncDirectory(p.getParent());
+          if (p.equals(topCreated)) {
+            break;
+          }
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // the create's own exception is the one to report; what remains holds no records, and a
+      // later create reuses it
+    }
+  }
+
+  /**
+   * Creates the missing directories of {@code directory} and syncs each one's parent; returns the
+   * topmost one it created, or null if none was missing.
+   */
+  private static Path createDirectoriesDurably(FileLayer layer, Path directory)
       throws IOException {
     Path absolute = directory.toAbsolutePath();
     Path topMissing = null;
@@ -518,7 +602,7 @@ public final class WriteAheadLog implements AutoCloseable {
       topMissing = p;
     }
     if (topMissing == null) {
-      return;
+      return null;
     }
     layer.createDirectories(absolute);
     for (Path p = absolute; ; p = p.getParent()) {
@@ -527,6 +611,7 @@ public final class WriteAheadLog implements AutoCloseable {
         break;
       }
     }
+    return topMissing;
   }
 
   // =========================================================================================

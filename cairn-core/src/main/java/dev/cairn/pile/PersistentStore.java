@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -185,18 +186,27 @@ final class PersistentStore {
       LogRecovery logRecovery) throws IOException {
     long started = System.nanoTime();
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
-    if (readOnly && !layer.exists(superblockFile)) {
-      throw new NoSuchFileException(superblockFile.toString(), null, "no pile in " + directory);
+    PileOptions.OpenMode mode = readOnly ? PileOptions.OpenMode.OPEN_EXISTING : options.openMode();
+    // judged before anything changes, the lock file included: a refused directory stays as it was
+    DirectoryContents found = DirectoryContents.of(layer, directory);
+    found.check(mode, readOnly);
+    if (found.kind() == DirectoryContents.Kind.MISSING) {
+      createDirectoriesDurably(layer, directory);
     }
-    layer.createDirectories(directory);
     DirectoryLock lock = layer instanceof RealFileLayer ? DirectoryLock.acquire(directory) : null;
     Superblock superblock = null;
     PersistentStore store = null;
     PileTypeCatalog catalog = null;
     boolean success = false;
     try {
-      if (!layer.exists(superblockFile)) {
+      // again under the lock: another process may have created a pile here meanwhile
+      DirectoryContents contents = DirectoryContents.of(layer, directory);
+      contents.check(mode, readOnly);
+      if (contents.kind() != DirectoryContents.Kind.PILE) { // empty, or a create of ours crashed
+        contents.removeLeftoversOfACreate(layer);
         create(layer, directory, options);
+      } else if (!readOnly) {
+        contents.removeLeftoversOfACreate(layer); // a marker a finished create left
       }
       Superblock.State state;
       if (readOnly) {
@@ -257,32 +267,97 @@ final class PersistentStore {
     }
   }
 
-  /** A new pile: leftovers of a creation that crashed first are removed, then the files. */
+  /**
+   * A new pile in {@code directory}, which is empty (DirectoryContents checked it under the
+   * lock): the marker first, then the metadata, the type catalog and the log, the superblock
+   * last (see DirectoryContents, C1-C4). A failure removes everything this create made.
+   *
+   * @throws FileSystemException if a file cannot be created (a full disk, say): the message
+   *     names the directory, the cause and the bytes a new pile needs
+   */
   private static void create(FileLayer layer, Path directory, PileOptions options)
       throws IOException {
-    for (Path entry : layer.list(directory)) {
-      String name = entry.getFileName().toString();
-      if (PileFiles.segmentIndexOf(entry) >= 0 || PileFiles.pageCrcIndexOf(entry) >= 0
-          || name.startsWith("pile-meta.")
-          || name.startsWith(PileFiles.SUPERBLOCK) || name.equals(PileTypeCatalog.FILE_NAME)) {
-        layer.delete(entry);
-      } else if (name.equals(PileFiles.LOG_DIRECTORY)) {
-        for (Path file : layer.list(entry)) {
-          layer.delete(file);
-        }
+    boolean success = false;
+    boolean creatingLog = false;
+    try {
+      DirectoryContents.writeMarker(layer, directory);
+      long tagKey = new SecureRandom().nextLong() | 1;
+      Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0,
+          0, System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
+      MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
+      writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
+      PileTypeCatalog.create(layer, directory);
+      geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
+          .checkpointMillis());
+      layer.syncDirectory(directory);
+      if (options.durability() != Durability.NONE) {
+        creatingLog = true; // its exception names the log's bytes itself
+        WriteAheadLog.create(layer, directory.resolve(PileFiles.LOG_DIRECTORY),
+            logOptions(options));
+      }
+      Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true,
+          geometry.encode()).close();
+      success = true;
+    } catch (IOException e) {
+      String removed = removeCreated(layer, directory);
+      long logBytes = options.logFileBytes() * options.logFileCount();
+      String advice = options.durability() == Durability.NONE ? ""
+          : (creatingLog ? "" : " A new pile needs about " + logBytes + " bytes there, nearly"
+              + " all of it for its write-ahead log (" + options.logFileCount() + " files of "
+              + options.logFileBytes() + " bytes).")
+              + " Free disk space, or make the log smaller with PileOptions.logFileBytes and"
+              + " logFileCount.";
+      FileSystemException failed = new FileSystemException(directory.toString(), null,
+          "could not create a pile: " + e.getMessage() + ". " + removed + advice);
+      failed.initCause(e);
+      throw failed;
+    } finally {
+      if (!success) {
+        removeCreated(layer, directory); // a no-op after the catch above
       }
     }
-    long tagKey = new SecureRandom().nextLong() | 1;
-    Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0, 0,
-        System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
-    MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
-    writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
-    PileTypeCatalog.create(layer, directory);
-    geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
-        .checkpointMillis());
-    layer.syncDirectory(directory);
-    Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true,
-        geometry.encode()).close();
+    DirectoryContents.removeMarker(layer, directory); // the pile exists from here on
+  }
+
+  /** After a failed create: deletes what it made; says whether that worked. */
+  private static String removeCreated(FileLayer layer, Path directory) {
+    try {
+      if (layer.exists(directory.resolve(DirectoryContents.CREATE_MARKER))) {
+        DirectoryContents.removeMadeByCreate(layer, directory);
+      }
+      return "Everything this create made was removed.";
+    } catch (IOException | RuntimeException e) {
+      return "Removing what this create made failed too (" + e.getMessage() + "); the next open"
+          + " removes it and creates the pile again.";
+    }
+  }
+
+  /** Creates the missing directories of {@code directory}, each one's name durable. */
+  private static void createDirectoriesDurably(FileLayer layer, Path directory)
+      throws IOException {
+    Path absolute = directory.toAbsolutePath();
+    List<Path> missing = new ArrayList<>();
+    for (Path p = absolute; p != null && !layer.exists(p); p = p.getParent()) {
+      missing.add(p);
+    }
+    layer.createDirectories(absolute);
+    for (Path p : missing) {
+      if (p.getParent() != null) {
+        layer.syncDirectory(p.getParent());
+      }
+    }
+  }
+
+  /** The log's settings for a pile's options. */
+  private static LogOptions logOptions(PileOptions options) {
+    return LogOptions.builder()
+        .fileBytes(options.logFileBytes())
+        .fileCount(options.logFileCount())
+        .bufferBytes(16 << 20)
+        .mode(options.durability() == Durability.SYNC
+            ? DurabilityMode.SYNC : DurabilityMode.PERIODIC)
+        .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
+        .build();
   }
 
   /**
@@ -419,14 +494,7 @@ final class PersistentStore {
       return;
     }
     if (logging || logExists) {
-      LogOptions logOptions = LogOptions.builder()
-          .fileBytes(options.logFileBytes())
-          .fileCount(options.logFileCount())
-          .bufferBytes(16 << 20)
-          .mode(options.durability() == Durability.SYNC
-              ? DurabilityMode.SYNC : DurabilityMode.PERIODIC)
-          .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
-          .build();
+      LogOptions logOptions = logOptions(options);
       maxRecordBytes = logOptions.maxPayloadBytes();
       // a clean close checkpointed at the log's end: the scan need not look past it
       try {
@@ -613,10 +681,8 @@ final class PersistentStore {
     if (readOnly) {
       throw new IllegalStateException("the pile in " + directory + " is open read-only");
     }
-    RuntimeException failed = failure;
-    if (failed != null) {
-      throw new DurabilityFailedException("the pile failed earlier and accepts no more writes;"
-          + " reopen it to recover: " + failed.getMessage(), failed);
+    if (failure != null) {
+      throw failedError();
     }
     if (!inUseMarked) {
       markInUse();
@@ -634,6 +700,9 @@ final class PersistentStore {
     long floor = pinsTheLog ? 0 : reserveBytes;
     if (free - need < floor) {
       awaitLogSpace(current, need, floor);
+      if (failure != null) { // the checkpoint the wait was for failed
+        throw failedError();
+      }
     }
     reservedBytes.addAndGet(need);
     threadReservation.get()[0] += need;
@@ -837,9 +906,8 @@ final class PersistentStore {
       return log.append(type, payload, length);
     } catch (RuntimeException e) {
       // the operation changed memory but could not log it: memory and log now disagree
-      fail(e);
-      throw new DurabilityFailedException("could not log a write (" + e.getMessage()
-          + "); the pile accepts no more writes: reopen it to recover", e);
+      fail(new DurabilityFailedException("could not log a write: " + e.getMessage(), e));
+      throw failedError();
     }
   }
 
@@ -945,6 +1013,48 @@ final class PersistentStore {
     }
   }
 
+  /**
+   * What every call of a failed pile throws (I11): one message, the same each time, that says
+   * what failed, that the pile accepts no more writes, what survives and what to do.
+   */
+  private DurabilityFailedException failedError() {
+    RuntimeException failed = failure;
+    String kept = log == null
+        ? "writes since the last checkpoint that finished are lost"
+        : options.durability() == Durability.SYNC
+            ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
+            : "the write-ahead log holds every acknowledged write it made durable";
+    return new DurabilityFailedException("the pile in " + directory + " accepts no more writes: "
+        + failed.getMessage() + "; " + kept + ". Free disk space (or fix the storage), then"
+        + " close the pile and reopen it" + (log == null ? "" : ": the open recovers from the log")
+        + ".", failed);
+  }
+
+  /**
+   * The message of a checkpoint that failed before it changed any file the pile uses, where the
+   * pile stays usable (an explicit checkpoint), closes anyway (close) or does not open (open).
+   */
+  private String checkpointFailedBeforeAnyChange(Exception e, boolean clean) {
+    String what = "checkpoint of " + directory + " failed before it changed any file the pile"
+        + " uses: " + e.getMessage() + ". ";
+    if (recovery == null) {
+      return what + "The open did not finish, and the files are as they were: free disk space"
+          + " (or fix the storage) and open the pile again.";
+    }
+    String kept = log != null
+        ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
+        : "the files hold the pile's last checkpoint";
+    if (clean) {
+      return what + "The pile is closed without it; " + kept + (log != null
+          ? ", and the next open recovers it" : ", and writes since it are lost")
+          + ". Free disk space before opening it again.";
+    }
+    return what + "The pile is intact and still accepts writes; " + kept + (log == null
+        ? ", and writes since it stay in memory until a checkpoint succeeds" : "")
+        + ". Free disk space (or fix the storage), then checkpoint again; close() checkpoints"
+        + " too.";
+  }
+
   // =========================================================================================
   // checkpoints
 
@@ -999,10 +1109,8 @@ final class PersistentStore {
     }
     checkpointLock.lock();
     try {
-      RuntimeException failed = failure;
-      if (failed != null) {
-        throw new DurabilityFailedException("the pile failed earlier: " + failed.getMessage(),
-            failed);
+      if (failure != null) {
+        throw failedError();
       }
       boolean quiesce = log == null;
       boolean inPlace = false; // from the first write a failure can leave half done
@@ -1079,16 +1187,22 @@ final class PersistentStore {
           orphansPending = false;
         }
       } catch (IOException | RuntimeException e) {
-        RuntimeException error = e instanceof DurabilityFailedException known ? known
-            : new DurabilityFailedException("checkpoint of " + directory + " failed: "
-                + e.getMessage() + (inPlace ? "" : " (before changing any file the pile uses:"
-                + " the pile is intact and a later checkpoint can succeed)"), e);
-        if (inPlace) {
-          fail(error); // the files' state is unknown: no further checkpoint may build on it
-        } else if (snapshot != null) {
+        if (!inPlace && snapshot != null) {
           snapshot.markAgain(); // the copies never reached the files: the next one takes them
         }
-        throw error;
+        // The pile fails when the files' state is unknown (in place: no further checkpoint may
+        // build on it), when the log or superblock failed (DurabilityFailedException), and on
+        // the checkpointer thread, where nobody would try again while the log fills up.
+        if (inPlace || e instanceof DurabilityFailedException
+            || Thread.currentThread() == checkpointer) {
+          fail(new DurabilityFailedException("checkpoint of " + directory + " failed " + (inPlace
+              ? "while it wrote segment files in place" + (log == null ? " (without a log they"
+                  + " may now mix two states, and an open then refuses them: restore from a"
+                  + " backup)" : "")
+              : "before it changed any file the pile uses") + ": " + e.getMessage(), e));
+          throw failedError();
+        }
+        throw new DurabilityFailedException(checkpointFailedBeforeAnyChange(e, clean), e);
       } finally {
         if (locked) {
           pile.unlockAll();

@@ -52,6 +52,18 @@ public interface Pile extends AutoCloseable {
    * <p>The geometry ({@code segmentBytes}, {@code stripes}) is fixed when the pile is created; an
    * existing pile keeps its own. Pointers stay valid across close and reopen.
    *
+   * <p>Which directories it takes ({@link PileOptions#openMode()}): a pile's directory (one
+   * with {@code pile.sb}) is opened; a missing or empty directory (a lone {@code cairn.lock}
+   * counts as empty) gets a new pile, unless the mode is {@link
+   * PileOptions.OpenMode#OPEN_EXISTING}; {@link PileOptions.OpenMode#CREATE_NEW} refuses a
+   * directory that holds a pile. Anything else is refused and left exactly as it was: Cairn
+   * never deletes, truncates or overwrites a file that the pile's own superblock, or its own
+   * interrupted create, does not account for. A create that failed (a full disk, say) removes
+   * what it made; a create that a crash interrupted is redone by the next open. See
+   * docs/DURABILITY.md, "Opening a directory".
+   *
+   * <p>Thread-safe: a directory has one owner at a time, in this process or another.
+   *
    * {@snippet :
    * PileOptions options = PileOptions.builder().durability(Durability.SYNC).build();
    * try (Pile pile = Pile.open(Path.of("data/users"), options)) {
@@ -65,10 +77,23 @@ public interface Pile extends AutoCloseable {
    * @throws dev.cairn.durability.DirectoryLockedException if another process or another open
    *     pile holds the directory
    * @throws dev.cairn.durability.CorruptFileException if a file is damaged in a way recovery
-   *     cannot explain; the message names the file and offset
+   *     cannot explain; the message names the file and offset. Also for a directory that holds
+   *     a pile's files (segments, metadata, type catalog, {@code wal/}) without its superblock
+   *     {@code pile.sb}: nothing is changed; restore {@code pile.sb} from a backup, or choose
+   *     another directory if the files are not a pile's
    * @throws dev.cairn.durability.FormatVersionException if a file is of another format version
    *     or kind
-   * @throws IOException if the files cannot be read or written (a full disk, say)
+   * @throws java.nio.file.NotDirectoryException if {@code directory} is a regular file
+   * @throws java.nio.file.DirectoryNotEmptyException if the directory holds no pile but other
+   *     files, and the mode would create one; nothing is changed
+   * @throws java.nio.file.FileAlreadyExistsException with {@link
+   *     PileOptions.OpenMode#CREATE_NEW}, if the directory holds a pile
+   * @throws java.nio.file.NoSuchFileException with {@link PileOptions.OpenMode#OPEN_EXISTING},
+   *     if the directory holds no pile; nothing is created
+   * @throws java.nio.file.FileSystemException if a new pile's files cannot be created (a full
+   *     disk, say): the message names the directory, the file, the bytes needed and the cause,
+   *     and what the create made is removed
+   * @throws IOException if the files cannot be read or written
    */
   static Pile open(java.nio.file.Path directory, PileOptions options) throws IOException {
     return PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, directory, options);

@@ -30,7 +30,12 @@ public final class PileDirectory {
    * segments, replays the log into memory and writes nothing. Every write throws {@link
    * IllegalStateException}.
    *
-   * @throws java.nio.file.NoSuchFileException if the directory holds no pile
+   * @throws java.nio.file.NoSuchFileException if the directory holds no pile: it is missing,
+   *     empty, holds only other files (the message lists them), or a create of a pile there was
+   *     interrupted
+   * @throws java.nio.file.NotDirectoryException if {@code directory} is a regular file
+   * @throws dev.cairn.durability.CorruptFileException if the directory holds a pile's files
+   *     without its superblock {@code pile.sb}
    * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
    */
   public static Pile openReadOnly(Path directory, PileOptions options) throws IOException {

@@ -45,6 +45,9 @@ import dev.cairn.codec.CodecRegistry;
  *     grows in 2 MiB steps. Off by default. Takes effect only where segments come from {@link
  *     dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent huge pages
  *     are {@code madvise} or {@code always}; ignored otherwise.
+ * @param openMode for a persistent pile ({@link Pile#open}): whether the open may create a new
+ *     pile, must create one, or must find one. Default {@link OpenMode#CREATE_OR_OPEN}. Ignored
+ *     by a volatile pile and by {@link PileDirectory#openReadOnly}, which always needs a pile.
  */
 public record PileOptions(
     long segmentBytes,
@@ -55,7 +58,34 @@ public record PileOptions(
     long logFileBytes,
     int logFileCount,
     long syncIntervalMillis,
-    boolean hugePages) {
+    boolean hugePages,
+    OpenMode openMode) {
+
+  /**
+   * What {@link Pile#open} does with the directory it is given, as RocksDB's {@code
+   * create_if_missing} and {@code error_if_exists} do. In every mode a directory that holds
+   * anything other than a pile (foreign files, or a pile's files without its superblock) is
+   * refused and left as it is; see {@link Pile#open}.
+   */
+  public enum OpenMode {
+    /**
+     * Opens the pile in the directory, or creates one there if the directory is missing or
+     * empty. The default.
+     */
+    CREATE_OR_OPEN,
+    /**
+     * Creates a new pile in a missing or empty directory; a directory that holds a pile is
+     * refused with {@link java.nio.file.FileAlreadyExistsException} and left untouched (RocksDB's
+     * {@code error_if_exists}).
+     */
+    CREATE_NEW,
+    /**
+     * Opens the pile in the directory; a missing or empty directory is refused with {@link
+     * java.nio.file.NoSuchFileException}, and nothing is created (RocksDB's {@code
+     * create_if_missing = false}).
+     */
+    OPEN_EXISTING
+  }
 
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
@@ -104,6 +134,9 @@ public record PileOptions(
       throw new IllegalArgumentException(
           "syncIntervalMillis must be positive: syncIntervalMillis=" + syncIntervalMillis);
     }
+    if (openMode == null) {
+      throw new IllegalArgumentException("openMode must not be null");
+    }
   }
 
   /** Default settings: 64 MiB segments, no budget, 2x-cores stripes, built-in codecs. */
@@ -126,6 +159,7 @@ public record PileOptions(
     private int logFileCount = 4;
     private long syncIntervalMillis = 10;
     private boolean hugePages;
+    private OpenMode openMode = OpenMode.CREATE_OR_OPEN;
 
     private Builder() {}
 
@@ -174,13 +208,19 @@ public record PileOptions(
       return this;
     }
 
+    /** See {@link PileOptions#openMode()}. */
+    public Builder openMode(OpenMode openMode) {
+      this.openMode = openMode;
+      return this;
+    }
+
     public PileOptions build() {
       long fileBytes = logFileBytes != 0 ? logFileBytes
           : durability == Durability.SYNC ? DEFAULT_SYNC_LOG_FILE_BYTES
           : DEFAULT_PERIODIC_LOG_FILE_BYTES;
       return new PileOptions(
           segmentBytes, maxMemoryBytes, stripes, codecs, durability, fileBytes, logFileCount,
-          syncIntervalMillis, hugePages);
+          syncIntervalMillis, hugePages, openMode);
     }
 
     private static int defaultStripes() {

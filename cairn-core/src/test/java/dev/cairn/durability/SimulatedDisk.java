@@ -31,7 +31,7 @@ import java.util.TreeSet;
  *
  * Names: creations, renames and deletions apply at once to the current namespace and are
  * queued per directory; syncDirectory(dir) makes that directory's queue durable. Directories
- * themselves are durable when created (simplification).
+ * themselves are durable when created, and an empty one deleted is gone durably (simplification).
  *
  * Power loss (powerLoss(seed), or crashAtOperation(n, seed) in the middle of the n-th mutating
  * operation): per directory a random prefix of the queued name operations survives (journaled
@@ -312,6 +312,12 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   @Override
+  public synchronized boolean isDirectory(Path path) throws IOException {
+    checkUp();
+    return directories.contains(normalize(path));
+  }
+
+  @Override
   public synchronized List<Path> list(Path directory) throws IOException {
     checkUp();
     Path dir = normalize(directory);
@@ -347,6 +353,21 @@ public final class SimulatedDisk implements FileLayer {
     checkUp();
     Path path = normalize(file);
     if (!names.containsKey(path)) {
+      if (directories.contains(path)) { // an empty one only, durable at once (simplification)
+        for (Path p : names.keySet()) {
+          if (path.equals(p.getParent())) {
+            throw new java.nio.file.DirectoryNotEmptyException(path.toString());
+          }
+        }
+        for (Path sub : directories) {
+          if (path.equals(sub.getParent())) {
+            throw new java.nio.file.DirectoryNotEmptyException(path.toString());
+          }
+        }
+        mutation();
+        directories.remove(path);
+        checkCrashAfter();
+      }
       return;
     }
     mutation();

@@ -331,12 +331,19 @@ class WriteAheadLogTest {
   }
 
   @Test
-  void creatingALogOnAFullDisk_throwsIOException() throws IOException {
+  void creatingALogOnAFullDisk_namesTheFileAndTheBytes_andRemovesWhatItMade()
+      throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     disk.setCapacityBytes(40 << 10);
-    assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    LogOptions options = small(DurabilityMode.SYNC);
+    assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, options, 0,
         collect(new ArrayList<>())))
-        .isInstanceOf(IOException.class).hasMessage("No space left on device");
+        .isInstanceOf(java.nio.file.FileSystemException.class)
+        .hasMessageContaining(DIR.resolve(LogLayout.fileName(2)).toString()) // the one that failed
+        .hasMessageContaining(Long.toString(options.fileBytes() * options.fileCount()))
+        .hasMessageContaining("No space left on device");
+    assertThat(disk.exists(DIR)).as("the log's directory, made by the failed create").isFalse();
+    assertThat(disk.usedBytes()).isZero();
     // with room, the interrupted creation is simply redone
     disk.setCapacityBytes(Long.MAX_VALUE);
     WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0, collect(new ArrayList<>())).close();
