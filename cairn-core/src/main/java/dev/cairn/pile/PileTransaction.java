@@ -150,7 +150,13 @@ final class PileTransaction implements Transaction {
     rollback();
   }
 
+  /**
+   * @throws PileClosedException if the pile closed (which rolled back whatever was open), before
+   *     any other check: that is what the caller must learn
+   * @throws IllegalStateException if this transaction already ended
+   */
   private void checkOpen() {
+    pile.checkNotClosed();
     if (state != State.OPEN) {
       throw new IllegalStateException("transaction " + id + " is " + state.name().toLowerCase()
           .replace('_', ' '));
