@@ -113,7 +113,7 @@ final class PileTransaction implements Transaction {
           + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
     }
     commit(switch (level) {
-      case SYNC -> OffHeapPile.CommitWait.BLOCK;
+      case SYNC -> OffHeapPile.CommitWait.FORCE; // on stable storage whatever the pile's level
       case PERIODIC -> OffHeapPile.CommitWait.FORCE_SOON;
       case NONE -> OffHeapPile.CommitWait.NONE;
     });
