@@ -61,13 +61,15 @@ public final class CodecRegistry {
   // what the registry was built from, for withCatalog
   private final Set<Class<?>> allowed;
   private final Set<String> packages;
+  private final List<ClassLoader> loaders;
 
   private CodecRegistry(Codec<?>[] byId, ObjectTypes objects, Set<Class<?>> allowed,
-      Set<String> packages) {
+      Set<String> packages, List<ClassLoader> loaders) {
     this.byId = byId;
     this.objects = objects;
     this.allowed = Set.copyOf(allowed);
     this.packages = Set.copyOf(packages);
+    this.loaders = List.copyOf(loaders);
     Map<Class<?>, Integer> ids = new HashMap<>();
     for (int id = 0; id < byId.length; id++) {
       if (byId[id] != null) {
@@ -106,10 +108,7 @@ public final class CodecRegistry {
       if (objects != null) {
         return objects.typeIdOf(type);
       }
-      throw new UnknownTypeException(
-          "no codec registered for type "
-              + type.getName()
-              + ": register one with CodecRegistry.builder().register(id, codec)");
+      throw ObjectTypes.notAllowed(type);
     }
     return id;
   }
@@ -143,8 +142,8 @@ public final class CodecRegistry {
    */
   public CodecRegistry withCatalog(TypeCatalog catalog) {
     Objects.requireNonNull(catalog, "catalog");
-    return new CodecRegistry(byId, new ObjectTypes(byId, allowed, packages, catalog), allowed,
-        packages);
+    return new CodecRegistry(byId, new ObjectTypes(byId, allowed, packages, loaders, catalog),
+        allowed, packages, loaders);
   }
 
   /**
@@ -157,9 +156,13 @@ public final class CodecRegistry {
 
   /** Builder of a {@link CodecRegistry}; starts with the built-in codecs. */
   public static final class Builder {
+    private static final StackWalker CALLER =
+        StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
     private Codec<?>[] byId = new Codec<?>[FIRST_USER_TYPE_ID];
     private final Set<Class<?>> allowed = new LinkedHashSet<>();
     private final Set<String> packages = new LinkedHashSet<>();
+    private final Set<ClassLoader> loaders = new LinkedHashSet<>();
     private TypeCatalog catalog;
 
     private Builder() {
@@ -230,8 +233,12 @@ public final class CodecRegistry {
 
     /**
      * Allows every class of a package (not of its subpackages) to be stored and read, as {@link
-     * #allow} does for one class. Stored objects of a class allowed only this way can be read once
-     * the class has been used in this process; allow it by class to read it first.
+     * #allow} does for one class. A stored object of such a class is readable at once, also in a
+     * new process that has not used the class yet: the registry finds the class by its stored
+     * name, which is its binary name, through the class loader of the code that called this
+     * method (else the thread's context class loader), without initializing it, and only in the
+     * allowed packages. A class stored under a {@link CairnName} other than its binary name cannot
+     * be found so: allow it by class as well.
      *
      * @throws IllegalArgumentException if the name is empty or a JDK package
      */
@@ -243,6 +250,10 @@ public final class CodecRegistry {
             "not a package that may be allowed: \"" + packageName + "\"");
       }
       packages.add(packageName);
+      ClassLoader loader = CALLER.getCallerClass().getClassLoader();
+      if (loader != null) {
+        loaders.add(loader);
+      }
       return this;
     }
 
@@ -265,9 +276,9 @@ public final class CodecRegistry {
       Codec<?>[] codecs = byId.clone();
       ObjectTypes objects = allowed.isEmpty() && packages.isEmpty() && catalog == null
           ? null
-          : new ObjectTypes(codecs, allowed, packages,
+          : new ObjectTypes(codecs, allowed, packages, List.copyOf(loaders),
               catalog != null ? catalog : TypeCatalog.inMemory());
-      return new CodecRegistry(codecs, objects, allowed, packages);
+      return new CodecRegistry(codecs, objects, allowed, packages, List.copyOf(loaders));
     }
   }
 }

@@ -15,7 +15,10 @@ public enum DurabilityMode {
   NONE,
   /**
    * As {@link #NONE}, and the log also forces every period when it holds unforced records: a
-   * power loss loses at most about one period of commits. {@code commit} returns at once.
+   * power loss loses about one period of commits plus the time of a force (two when forces are
+   * slower than the period). {@code commit} returns at once. While it waits for the next force
+   * the flusher still looks for new records every write delay, so they reach the OS as soon as
+   * in {@link #NONE}.
    */
   PERIODIC,
   /**

@@ -117,7 +117,12 @@ import java.util.zip.CRC32C;
  *           commit, and one that closes the log would deadlock).
  *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
  *           wakers publish their work (volatile) and then read the state. Both sides use
- *           volatile accesses (the Type byte too), so no wake-up is lost.
+ *           volatile accesses (the Type byte too), so no wake-up is lost. An appender wakes
+ *           only an idle flusher (or one that must write: a sync, a quarter of the ring), so
+ *           a flusher parked until the next PERIODIC force with nothing to write looks for new
+ *           records every write delay: each record reaches the OS, and so survives a process
+ *           crash, within about two write delays of its append plus the flusher's scheduling,
+ *           not one period.
  *
  * Recovery (open): scan from the caller's checkpoint LSN (LogScanner); bump the epoch in
  * wal.meta and record that it starts at the end of the scan (forced), so that this
@@ -1293,6 +1298,9 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
+  /** The shortest sleep of a flusher that looks for records while it waits for a force. */
+  private static final long MIN_POLL_NANOS = 100_000;
+
   /** The longest an idle flusher sleeps before looking for work anyway. */
   private static final long IDLE_BACKSTOP_NANOS = 20_000_000;
 
@@ -1304,6 +1312,12 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     if (mode == DurabilityMode.PERIODIC && forceRequested < Math.max(scanned, w)) {
       timeout = Math.min(timeout, lastForce + options.periodNanos() - now);
+      if (scanned <= w) {
+        // appenders wake only an idle flusher, so a record appended during this park would wait
+        // for the next force, up to a whole period, before reaching the OS (what survives a
+        // process crash): look for records every write delay instead
+        timeout = Math.min(timeout, Math.max(options.writeDelayNanos(), MIN_POLL_NANOS));
+      }
     }
     if (syncWanted || ((long) RESERVED.getVolatile(this) & CLOSED) != 0) {
       // waiting for a record still being copied: its appender wakes us; poll as a backstop

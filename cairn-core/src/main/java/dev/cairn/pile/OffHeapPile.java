@@ -1542,6 +1542,8 @@ final class OffHeapPile implements Pile {
   enum CommitWait {
     /** The pile's own durability: in SYNC, the force. */
     BLOCK,
+    /** The force, whatever the pile's durability: {@code commit(Durability.SYNC)}. */
+    FORCE,
     /** Nothing; a future completes when the commit is durable. */
     FUTURE,
     /** Nothing; a force is asked for. */
@@ -1627,6 +1629,10 @@ final class OffHeapPile implements Pile {
     return switch (wait) {
       case BLOCK -> {
         store.commit();
+        yield CompletableFuture.completedFuture(null);
+      }
+      case FORCE -> {
+        store.commitForced();
         yield CompletableFuture.completedFuture(null);
       }
       case FUTURE, FORCE_SOON -> store.commitAsync();

@@ -970,6 +970,23 @@ final class PersistentStore {
     }
   }
 
+  /**
+   * After an operation released its locks: waits until its record is forced, in every mode (a
+   * {@code commit(Durability.SYNC)} in a PERIODIC pile). Concurrent callers share forces.
+   */
+  void commitForced() {
+    long lsn = Journal.takeThreadLsn();
+    if (lsn == 0 || log == null) {
+      return;
+    }
+    try {
+      log.syncTo(lsn);
+    } catch (DurabilityFailedException e) {
+      fail(e);
+      throw e;
+    }
+  }
+
   /** A segment left its stripe: released after the next checkpoint, see the class note. */
   void retire(NativeSegment segment) {
     int pending;

@@ -37,7 +37,11 @@ import dev.cairn.codec.CodecRegistry;
  *     writers run at disk speed, and with 4 x 64 MiB they waited up to 0.6 s for checkpoints to
  *     free log space, against 75-211 ms with 4 x 256 MiB (docs/BENCHMARKS.md).
  * @param logFileCount number of log files in the ring (default 4)
- * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10)
+ * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10).
+ *     What a power loss can lose: the writes of about one interval plus the time of a log force
+ *     (two forces when they are slower than the interval). A kill -9 loses less, only what the
+ *     log had not yet handed to the OS, which does not depend on this interval; see {@link
+ *     Durability#PERIODIC} for both windows and what they depend on.
  * @param hugePages whether to ask the OS for transparent huge pages (2 MiB) for segments held in
  *     memory (a volatile pile's, and a persistent pile's new ones until a checkpoint maps their
  *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random

@@ -113,7 +113,7 @@ final class PileTransaction implements Transaction {
           + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
     }
     commit(switch (level) {
-      case SYNC -> OffHeapPile.CommitWait.BLOCK;
+      case SYNC -> OffHeapPile.CommitWait.FORCE; // on stable storage whatever the pile's level
       case PERIODIC -> OffHeapPile.CommitWait.FORCE_SOON;
       case NONE -> OffHeapPile.CommitWait.NONE;
     });
@@ -150,7 +150,13 @@ final class PileTransaction implements Transaction {
     rollback();
   }
 
+  /**
+   * @throws PileClosedException if the pile closed (which rolled back whatever was open), before
+   *     any other check: that is what the caller must learn
+   * @throws IllegalStateException if this transaction already ended
+   */
   private void checkOpen() {
+    pile.checkNotClosed();
     if (state != State.OPEN) {
       throw new IllegalStateException("transaction " + id + " is " + state.name().toLowerCase()
           .replace('_', ' '));

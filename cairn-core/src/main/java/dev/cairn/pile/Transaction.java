@@ -34,6 +34,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>A transaction belongs to one thread at a time. Open transactions hold back the log's
  * truncation (recovery must see their allocations), so keep them short.
+ *
+ * <p><b>Closing the pile</b> rolls back every open transaction. From then on each operation of a
+ * transaction of that pile throws {@link PileClosedException}, except {@link #rollback()} and
+ * {@link #close()}, which do nothing.
  */
 public interface Transaction extends AutoCloseable {
 
@@ -55,6 +59,7 @@ public interface Transaction extends AutoCloseable {
    *
    * @throws StalePointerException if a pointer it updates or deletes is gone; nothing applied
    * @throws IllegalStateException if the transaction already ended
+   * @throws PileClosedException if the pile was closed (the transaction was rolled back)
    */
   void commit();
 

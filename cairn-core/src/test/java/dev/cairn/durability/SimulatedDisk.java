@@ -96,6 +96,7 @@ public final class SimulatedDisk implements FileLayer {
   private long forceFailureSeed;
   private Path failWritesOf;
   private int writesBeforeFailing;
+  private final TreeMap<Path, Long> forces = new TreeMap<>();
 
   public SimulatedDisk() {
     directories.add(root());
@@ -185,6 +186,20 @@ public final class SimulatedDisk implements FileLayer {
 
   public synchronized long powerLosses() {
     return powerLosses;
+  }
+
+  /**
+   * Completed forces of the files at or under {@code path} (a file or a directory), since the
+   * disk was made: how a test sees whether a commit asked for the disk's guarantee.
+   */
+  public synchronized long forceCount(Path path) {
+    long n = 0;
+    for (Map.Entry<Path, Long> e : forces.entrySet()) {
+      if (e.getKey().startsWith(path)) {
+        n += e.getValue();
+      }
+    }
+    return n;
   }
 
   /** The next force of {@code file} (any file if null) fails; see the class comment. */
@@ -719,6 +734,7 @@ public final class SimulatedDisk implements FileLayer {
         inode.durable = Arrays.copyOf(inode.data, (int) inode.length);
         inode.durableLength = inode.length;
         inode.dirtyPages.clear();
+        forces.merge(path, 1L, Long::sum);
       }
     }
 

@@ -54,7 +54,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   I2  An id is never reused for another layout within a registry, and never collides with a
  *       registered codec's id.
  *   I3  Only allowed classes get entries; a stored id or name selects among entries and known
- *       classes and never makes Cairn load a class (no Class.forName anywhere).
+ *       classes. The one load by name: a stored name that is the binary name of a class in an
+ *       allowed package (findInAllowedPackage), never initialized there; a name outside the
+ *       allowed packages makes Cairn load nothing.
  *   I4  Allowed = registered by class (plus, transitively, the declared types of their fields
  *       and the permitted subclasses of sealed types, all fixed by the allowed code) or in an
  *       allowed package; never a JDK class other than an enum.
@@ -71,6 +73,7 @@ public final class ObjectTypes {
   private final Codec<?>[] explicit;
   private final Map<Class<?>, Integer> explicitIds = new HashMap<>();
   private final Set<String> packages;
+  private final List<ClassLoader> loaders;
   private final TypeCatalog catalog;
   private final FieldTypes fieldTypes = new FieldTypes(this);
 
@@ -106,12 +109,14 @@ public final class ObjectTypes {
    *     are the built-in boxes)
    * @param classes classes allowed by name
    * @param packages packages whose classes are allowed
+   * @param loaders where to look for a stored class of an allowed package that this registry has
+   *     not met yet: the loaders of the code that allowed the packages
    * @param catalog where schemas are kept
    * @throws IllegalArgumentException if an allowed class cannot be stored, two allowed classes
    *     share a stored name, or the catalog's ids collide with registered codecs
    */
   public ObjectTypes(Codec<?>[] explicit, Collection<Class<?>> classes, Collection<String> packages,
-      TypeCatalog catalog) {
+      Collection<ClassLoader> loaders, TypeCatalog catalog) {
     this.explicit = explicit.clone();
     for (int id = FIRST; id < this.explicit.length; id++) {
       if (this.explicit[id] != null) {
@@ -119,6 +124,7 @@ public final class ObjectTypes {
       }
     }
     this.packages = Set.copyOf(packages);
+    this.loaders = List.copyOf(loaders);
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     for (TypeSchema s : catalog.load()) {
       if (s.typeId() < this.explicit.length && this.explicit[s.typeId()] != null) {
@@ -240,10 +246,15 @@ public final class ObjectTypes {
       }
       Class<?> type = byName.get(schema.typeName());
       if (type == null) {
+        type = findInAllowedPackage(schema.typeName());
+      }
+      if (type == null) {
         throw new UnknownTypeException(
             "stored type " + schema.typeName() + " (type id " + id + ") is not an allowed class"
-                + " of this registry: allow it by class, CodecRegistry.builder().allow(...), to"
-                + " read it (a class allowed only by package must have been used first)");
+                + " of this registry: allow the class stored under that name with"
+                + " CodecRegistry.builder().allow(TheClass.class), or its package with"
+                + " .allowPackage(...), and pass the registry to PileOptions.builder().codecs(...)"
+                + " (a class whose @CairnName is not its class name must be allowed by class)");
       }
       Entry now = byClass.get(type);
       if (now.id == id) {
@@ -253,6 +264,41 @@ public final class ObjectTypes {
       entries.set(id, e);
       return e;
     }
+  }
+
+  /**
+   * Under the lock: the class a stored schema names when this registry has not met it yet, found
+   * by name if that is the binary name of a class in an allowed package (I3, I4), or null. It is
+   * loaded without being initialized, through the loaders of the code that allowed the packages,
+   * the thread's context loader, then Cairn's own; a name outside the allowed packages loads
+   * nothing. The class then joins the allowed classes, with what its code fixes.
+   */
+  private Class<?> findInAllowedPackage(String storedName) {
+    int dot = storedName.lastIndexOf('.');
+    if (dot <= 0 || !packages.contains(storedName.substring(0, dot))) {
+      return null;
+    }
+    List<ClassLoader> candidates = new ArrayList<>(loaders);
+    candidates.add(Thread.currentThread().getContextClassLoader());
+    candidates.add(ObjectTypes.class.getClassLoader());
+    for (ClassLoader loader : candidates) {
+      if (loader == null) {
+        continue;
+      }
+      Class<?> type;
+      try {
+        type = Class.forName(storedName, false, loader);
+      } catch (ClassNotFoundException | LinkageError notThere) {
+        continue;
+      }
+      if (!type.getName().equals(storedName) || !isAllowed(type)
+          || !StructModel.storedName(type).equals(storedName)) {
+        continue; // stored under another name (@CairnName): only allow-by-class reads it
+      }
+      addClosure(type);
+      return byName.get(storedName);
+    }
+    return null;
   }
 
   /** Under the lock: creates the entry of a class, or throws if it may not be stored. */
@@ -280,16 +326,54 @@ public final class ObjectTypes {
     }
   }
 
-  private UnknownTypeException notAllowed(Class<?> type) {
-    if (Refs.builtInTagOf(type) != 0) {
-      return new UnknownTypeException(
-          "no codec registered for type " + type.getName() + ": a JDK value type can be stored"
-              + " inside an object, not on its own; wrap it in a record, or register a codec");
+  /**
+   * The refusal of a class that is neither registered nor allowed, saying what the user most
+   * likely wants, with calls that work when made (never one that would then throw): allow a class
+   * of their own, by class or package; wrap a JDK value type in a record of their own; for any
+   * other JDK class, why it cannot be stored.
+   */
+  public static UnknownTypeException notAllowed(Class<?> type) {
+    String name = type.getName();
+    String registry = "PileOptions.builder().codecs(CodecRegistry.builder()";
+    if (Refs.builtInTagOf(type) != 0 || type.isArray()) {
+      return new UnknownTypeException("type " + name + " cannot be stored on its own: "
+          + (type.isArray() ? "an array" : "a JDK value type (date, number, UUID, collection,"
+              + " ...)") + " is stored as a field of your own records and classes: wrap it in a"
+          + " record, e.g. record Holder(" + type.getSimpleName() + " value) {}, and allow that: "
+          + registry + ".allow(Holder.class).build())");
     }
-    return new UnknownTypeException(
-        "no codec registered for type " + type.getName() + ", and it is not allowed: allow it with"
-            + " CodecRegistry.builder().allow(" + type.getSimpleName() + ".class) or"
-            + " .allowPackage(\"" + type.getPackageName() + "\"), or register a codec");
+    if (type.isAnonymousClass() || type.isHidden()) {
+      return new UnknownTypeException("type " + name + " cannot be stored: it is an "
+          + (type.isHidden() ? "hidden class (a lambda?)" : "anonymous class")
+          + ", which has no name to store. Declare a named record or class for the value and"
+          + " allow it: " + registry + ".allow(YourRecord.class).build())");
+    }
+    if (isJdk(type) && type.isEnum()) {
+      return new UnknownTypeException("type " + name + " is not allowed in this pile's codec"
+          + " registry. A JDK enum can be allowed by class: " + registry + ".allow("
+          + type.getCanonicalName() + ".class).build())");
+    }
+    if (isJdk(type)) {
+      String why = type == Object.class
+          ? "a plain java.lang.Object has no state to store"
+          : "Cairn stores JDK classes only as the values of fields (String, numbers, dates,"
+              + " UUID, collections, ...), and no JDK class other than an enum can be allowed";
+      return new UnknownTypeException("type " + name + " cannot be stored: " + why + ". Store"
+          + " the data in a record or class of your own and allow it with " + registry
+          + ".allow(YourRecord.class).build()), or register a hand-written Codec<"
+          + type.getSimpleName() + "> with CodecRegistry.builder().register(id, codec), id from "
+          + CodecRegistry.FIRST_USER_TYPE_ID + " up");
+    }
+    String canonical = type.getCanonicalName();
+    String written = canonical == null ? type.getSimpleName() // a local class
+        : type.getPackageName().isEmpty() ? canonical
+        : canonical.substring(type.getPackageName().length() + 1);
+    String byPackage = type.getPackageName().isEmpty() ? ""
+        : ", or every class of its package with .allowPackage(\"" + type.getPackageName() + "\")";
+    return new UnknownTypeException("type " + name + " is not allowed in this pile's codec"
+        + " registry. Allow it: " + registry + ".allow(" + written + ".class).build())"
+        + byPackage + "; a class with a hand-written Codec is registered with"
+        + " .register(id, codec) instead");
   }
 
   private Entry createEnum(Class<?> type) {
