@@ -27,7 +27,7 @@ final class PileDirectoryAccess {
   static <T> T read(Path directory, Read<T> read) {
     try {
       return read.apply(directory);
-    } catch (NoSuchFileException e) {
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
       throw new CommandFailedException(noPile(directory), e);
     } catch (DirectoryLockedException e) {
       // a pile is opened by one owner at a time, readers included: wait for the owner to close

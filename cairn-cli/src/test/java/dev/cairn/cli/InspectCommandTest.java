@@ -46,6 +46,17 @@ class InspectCommandTest {
   }
 
   @Test
+  void inspect_ofARegularFile_exitsOneSayingItIsAFile() throws Exception {
+    Path file = Files.writeString(directory.resolve("notes.txt"), "not a pile");
+
+    CliRun run = cairn("inspect", file.toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("it is a file, not a pile's directory");
+    assertThat(Files.readString(file)).isEqualTo("not a pile");
+  }
+
+  @Test
   void inspect_ofAnEmptyDirectory_exitsOneSayingThereIsNoPile() {
     CliRun run = cairn("inspect", directory.toString());
 
