@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,32 +140,8 @@ class KillNineTest {
     return command;
   }
 
-  /**
-   * The main and test classes of this module, for the child's class path. Surefire may run the
-   * tests on the module path (the main classes as a module patched with the test classes),
-   * which leaves them out of {@code java.class.path}; so take the places the two classes were
-   * really loaded from, then both path properties.
-   */
   private static String childClassPath() {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(loadedFrom(CrashWorkload.class));
-    entries.add(loadedFrom(Pile.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String loadedFrom(Class<?> type) {
-    try {
-      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the classes of " + type, e);
-    }
+    return KilledChild.classPath(CrashWorkload.class);
   }
 
   private static void waitForExit(Process child, String label) throws InterruptedException {

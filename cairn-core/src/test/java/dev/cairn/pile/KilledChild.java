@@ -121,8 +121,12 @@ final class KilledChild {
     return "\n  command: " + String.join(" ", command) + "\n  stderr:\n" + errors;
   }
 
-  /** Where this module's main and test classes were loaded from, then the path properties. */
-  private static String classPath(Class<?> main) {
+  /**
+   * A child JVM's class path: where this module's main and test classes were loaded from, then
+   * the path properties. Surefire may run the tests on the module path (the main classes as a
+   * module patched with the test classes), which leaves them out of {@code java.class.path}.
+   */
+  static String classPath(Class<?> main) {
     Set<String> entries = new LinkedHashSet<>();
     entries.add(loadedFrom(main));
     entries.add(loadedFrom(Pile.class));

@@ -53,7 +53,7 @@ class PileCorruptionFuzzTest {
     int reported = 0;
     for (int trial = 0; trial < TRIALS; trial++) {
       Path dir = root.resolve("trial-" + trial);
-      copy(template, dir);
+      PileTestSupport.copyTree(template, dir);
       Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
       String damage = damage(victim, random);
       String where = "seed " + seed + " trial " + trial + ": " + damage;
@@ -154,18 +154,6 @@ class PileCorruptionFuzzTest {
     }
   }
 
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path source : walk.sorted().toList()) {
-        Path target = to.resolve(from.relativize(source));
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
-    }
-  }
 
   private static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> walk = Files.walk(dir)) {

@@ -208,7 +208,7 @@ class PileDamageTest {
     // the slot written last holds the newest state; damage the version of both in turn
     for (long slotStart : new long[] {0, 4096}) {
       Path copy = scratch.resolve("copy-" + slotStart);
-      copyTree(dir, copy);
+      PileTestSupport.copyTree(dir, copy);
       flipFileByte(copy.resolve(PileFiles.SUPERBLOCK), slotStart + 8);
       try (Pile pile = Pile.open(copy, PersistentPileTest.options(Durability.SYNC))) {
         PersistentPileTest.assertMatches(pile, model);
@@ -289,16 +289,4 @@ class PileDamageTest {
     }
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path source : walk.sorted().toList()) {
-        Path target = to.resolve(from.relativize(source));
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else if (!source.getFileName().toString().equals("cairn.lock")) {
-          Files.copy(source, target);
-        }
-      }
-    }
-  }
 }

@@ -231,4 +231,19 @@ public final class PileTestSupport {
     }
     return null;
   }
+
+  /** Copies the directory tree {@code from} to {@code to}, lock files left out. */
+  public static void copyTree(java.nio.file.Path from, java.nio.file.Path to)
+      throws java.io.IOException {
+    try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(from)) {
+      for (java.nio.file.Path source : walk.sorted().toList()) {
+        java.nio.file.Path target = to.resolve(from.relativize(source));
+        if (java.nio.file.Files.isDirectory(source)) {
+          java.nio.file.Files.createDirectories(target);
+        } else if (!source.getFileName().toString().equals("cairn.lock")) {
+          java.nio.file.Files.copy(source, target);
+        }
+      }
+    }
+  }
 }
