@@ -1281,8 +1281,6 @@ final class OffHeapPile implements Pile {
   private void beforeTransactionAllocation(PileTransaction tx, Object value) {
     if (store != null) {
       store.admitTransaction(tx.id(), recordBytesFor(value), allocations(tx) + 1, false);
-    }
-    if (store != null) {
       store.transactionAllocates(tx.id());
     }
   }

@@ -75,7 +75,10 @@ import java.util.function.BooleanSupplier;
  *
  * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
  * segment it lists (headers checked), replay the log from C (Journal records: table changes,
- * ranges, counters, heads), then checkpoint. Time is bounded by the log since C.
+ * ranges, counters, heads), free the allocations of transactions with no end record (logged, in
+ * the room admitTransaction kept for it; unlogged, then checkpointed before open returns, if a
+ * log written without that room has none), then checkpoint. Time is bounded by the log since
+ * C. A read-only open does the same in memory and writes nothing.
  * }</pre>
  */
 final class PersistentStore {
