@@ -3,10 +3,13 @@ package dev.cairn.cli;
 import static dev.cairn.cli.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.durability.DirectoryLock;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
+import dev.cairn.pile.Transaction;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -43,6 +46,46 @@ class InspectCommandTest {
         .contains("\"checkpointLsn\": ", "\"lastCheckpoint\": \"20", "\"logEndLsn\": ")
         .contains("\"logRecordsSinceCheckpoint\": 0", "\"lastCloseClean\": true")
         .containsPattern("\"tagBound\": [1-9]");
+  }
+
+  /**
+   * The files of a running pile, copied while a transaction is open, are what a crash leaves:
+   * inspect says the close was not clean, counts the transaction the next open rolls back, and
+   * leaves its values out of the figures, as that open will.
+   */
+  @Test
+  void inspect_ofACrashWithATransactionOpen_reportsTheRollbackRecoveryWillMake() throws Exception {
+    Path running = directory.resolve("running");
+    Path crashed = directory.resolve("crashed");
+    try (Pile pile = Pile.open(running, TestPiles.options(Durability.SYNC))) {
+      for (int i = 0; i < 100; i++) {
+        pile.put("committed " + i);
+      }
+      Transaction open = pile.beginTransaction();
+      for (int i = 0; i < 50; i++) {
+        open.put("never committed " + i);
+      }
+      pile.put("forces the log"); // a SYNC write: every record before it is durable
+      try (Stream<Path> files = Files.walk(running)) {
+        for (Path file : (Iterable<Path>) files::iterator) {
+          Path copy = crashed.resolve(running.relativize(file).toString());
+          if (Files.isDirectory(file)) {
+            Files.createDirectories(copy);
+          } else if (!file.getFileName().toString().equals(DirectoryLock.LOCK_FILE_NAME)) {
+            Files.copy(file, copy);
+          }
+        }
+      }
+      open.rollback();
+    }
+
+    CliRun run = cairn("inspect", crashed.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("objects         101", "last close      NOT clean")
+        .contains("unfinished      1 transaction the crash left open: the next open rolls it"
+            + " back");
   }
 
   @Test

@@ -1100,6 +1100,15 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
+   * The bytes of log each file holds ({@link #capacityBytes()} over the number of files): the
+   * log reaches at most {@code (lsn / fileDataBytes() + fileCount) * fileDataBytes()} while the
+   * records from {@code lsn} on are needed.
+   */
+  public long fileDataBytes() {
+    return dataBytes;
+  }
+
+  /**
    * Declares that records before {@code lsn} are no longer needed, because a checkpoint at
    * {@code lsn} is durable (its superblock write returned): the files wholly before it may be
    * reused. Recovery must then start at {@code lsn} or later.

@@ -80,7 +80,10 @@ import java.util.function.BooleanSupplier;
  *
  * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
  * segment it lists (headers checked), replay the log from C (Journal records: table changes,
- * ranges, counters, heads), then checkpoint. Time is bounded by the log since C.
+ * ranges, counters, heads), free the allocations of transactions with no end record (logged, in
+ * the room admitTransaction kept for it; unlogged, then checkpointed before open returns, if a
+ * log written without that room has none), then checkpoint. Time is bounded by the log since
+ * C. A read-only open does the same in memory and writes nothing.
  * }</pre>
  */
 final class PersistentStore {
@@ -126,6 +129,12 @@ final class PersistentStore {
   private int unfinishedTransactions;
   // transactions that allocated and have not ended: id -> the log's end before their first record
   private final ConcurrentHashMap<Long, Long> openTransactions = new ConcurrentHashMap<>();
+  // log kept free for the rollback of every open transaction (admitTransaction), and each one's
+  private final java.util.concurrent.atomic.AtomicLong undoReservedBytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final ConcurrentHashMap<Long, Long> undoReservations = new ConcurrentHashMap<>();
+  private boolean keepUndoSpace = true; // false only in tests that play an earlier build
+  private boolean appendsSuppressed; // recovery's undo of a log too full to take it
   private long logEndLsn;
   private Superblock.State openedState;
   // the tag bound (see reserveTags): what the next superblock write records, guarded by the
@@ -140,7 +149,8 @@ final class PersistentStore {
   /**
    * What opening found.
    *
-   * @param lastCloseClean whether the pile was closed cleanly before this open
+   * @param lastCloseClean whether the pile was closed cleanly before this open: its last
+   *     checkpoint was a clean close's, and no log record follows it
    * @param recordsReplayed log records applied by recovery
    * @param bytesReplayed bytes of log applied
    * @param openMillis time from the start of open until the pile was usable
@@ -481,15 +491,10 @@ final class PersistentStore {
           logEndLsn = scan.endLsn();
         }
       }
-      for (List<long[]> allocations : unfinished.values()) { // left as they are, but known
-        for (long[] allocation : allocations) {
-          if (allocation[0] == Journal.TX_TARGET && pile.segmentAt(
-              Pointers.segment(allocation[1])) != null) {
-            pile.stripeOwning(allocation[1]).pendingTargets++;
-          }
-        }
-      }
-      recovery = new Recovery(state.cleanShutdown(), records, bytes,
+      // undone in memory only (nothing is logged or written): the view read-write recovery
+      // will produce from the same files
+      undoUnfinished();
+      recovery = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
       return;
     }
@@ -514,13 +519,22 @@ final class PersistentStore {
       reserveBytes = capacity / 4;
       maxRecordBytes = Math.min(maxRecordBytes, capacity / 8); // a record always fits the reserve
     }
-    for (List<long[]> allocations : unfinished.values()) { // transactions that never ended
-      for (long[] allocation : allocations) {
-        pile.releaseUnfinished((int) allocation[0], allocation[1]);
-      }
+    // Transactions that never ended: their undo is logged like any write, in the room the
+    // undo rule kept for it (see admitTransaction). A log written without that room (by an
+    // earlier build) may not hold it: then the undo is not logged, and the checkpoint below
+    // writes it to the files before the pile is used. A crash before that checkpoint is
+    // durable replays the same log and undoes the same allocations again.
+    long undoBytes = 0;
+    for (List<long[]> allocations : unfinished.values()) {
+      undoBytes += undoBytesFor(allocations.size());
     }
-    unfinishedTransactions = unfinished.size();
-    unfinished.clear();
+    boolean undoUnlogged = log != null && logging && undoBytes > log.remainingBytes();
+    appendsSuppressed = undoUnlogged;
+    try {
+      undoUnfinished();
+    } finally {
+      appendsSuppressed = false;
+    }
     synchronized (superblock) {
       tagBound = bound;
     }
@@ -536,7 +550,7 @@ final class PersistentStore {
       OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted, wanted));
     }
     if (records > 0 || !state.cleanShutdown()) {
-      if (logging) {
+      if (logging && !undoUnlogged) {
         // the log, forced by its open, holds the recovered state: the checkpoint that makes
         // the files hold it too can run in the background, so open returns after the replay
         requestCheckpoint();
@@ -554,12 +568,27 @@ final class PersistentStore {
         segmentWriter = null; // it forced that log; without one it must not
       }
     }
-    recovery = new Recovery(state.cleanShutdown(), records, bytes,
+    recovery = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     if (log != null) {
       checkpointer = Thread.ofPlatform().daemon().name("cairn-checkpointer " + directory)
           .start(this::checkpointLoop);
     }
+  }
+
+  /** Frees what the transactions found unfinished allocated, last allocation first. */
+  private void undoUnfinished() {
+    for (List<long[]> allocations : unfinished.values()) {
+      LongList puts = new LongList();
+      LongList targets = new LongList();
+      for (long[] allocation : allocations) {
+        (allocation[0] == Journal.TX_TARGET ? targets : puts).add(allocation[1]);
+      }
+      pile.releaseAll(puts, Journal.TX_PUT);
+      pile.releaseAll(targets, Journal.TX_TARGET);
+    }
+    unfinishedTransactions = unfinished.size();
+    unfinished.clear();
   }
 
   private void replay(long lsn, long end, int type, MemorySegment payload) {
@@ -678,6 +707,109 @@ final class PersistentStore {
    *     or the disk cannot keep up; nothing was written
    */
   void admit(long recordBytes, boolean pinsTheLog) {
+    admit(recordBytes, pinsTheLog, 0);
+  }
+
+  /**
+   * A bound on the log a transaction's rollback takes per allocation (a put, or an update's
+   * prepared target): the free's record, with the rollback's frees batched per stripe in
+   * reverse order (OffHeapPile.abortTransaction). Measured: 30 to 190 bytes; a free that merges
+   * both neighbours and relinks three lists writes about ten words.
+   */
+  static final long UNDO_BYTES_PER_ALLOCATION = 256;
+
+  /** The log a transaction with {@code allocations} allocations keeps for its rollback. */
+  static long undoBytesFor(long allocations) {
+    return allocations == 0 ? 0
+        : allocations * UNDO_BYTES_PER_ALLOCATION + Journal.SMALL_RECORD_BYTES;
+  }
+
+  /**
+   * {@link #admit} for a write of transaction {@code txId}.
+   *
+   * <p>Why: every record from a transaction's first one on stays in the log until it ends (no
+   * checkpoint truncates past it, so that recovery can undo it), so the log end can reach at
+   * most {@code reach} = the end of the ring that starts at the file of that first record, and
+   * the rollback, or recovery's undo after a crash, must log a free per allocation. Admission
+   * keeps the room for those frees (the undo rule: log end + the undo room of every open
+   * transaction <= the log's limit, for every write admitted; {@link #undoBytesFor}). At a
+   * crash the log's durable end is where some record ended, when exactly the transactions with
+   * allocations and no end record before it were open, so recovery finds room for their undo
+   * in the log it opens (whose limit is at least the one of that moment). A rollback never waits
+   * and recovery always has the log its undo needs. A write that would take the transaction's
+   * own span, plus its undo room, past {@code reach} can never be made: it fails at once,
+   * where waiting for a checkpoint would be waiting for the transaction itself.
+   *
+   * @param allocations the transaction's allocations once this write is made
+   * @param ending a commit or rollback: it uses the transaction's own undo room, and a rollback
+   *     ({@code recordBytes} 0) never waits
+   * @throws TransactionTooLargeException if the transaction cannot fit the log with this write;
+   *     nothing was written and the transaction is still open
+   */
+  void admitTransaction(long txId, long recordBytes, long allocations, boolean ending) {
+    Long first = openTransactions.get(txId);
+    WriteAheadLog current = log;
+    if (current == null || ending || !keepUndoSpace) {
+      if (ending && recordBytes == 0) {
+        admitNothing();
+      } else if (ending && current != null) {
+        long own = undoReservations.getOrDefault(txId, 0L);
+        admit(recordBytes, true, own);
+      } else {
+        admit(recordBytes, first != null);
+      }
+      return;
+    }
+    long need = Math.min(recordBytes, maxRecordBytes);
+    long undo = undoBytesFor(allocations);
+    long end = current.endLsn();
+    long from = first != null ? first : end;
+    long fileBytes = current.fileDataBytes();
+    long fileCount = current.capacityBytes() / fileBytes;
+    long reach = (from / fileBytes + fileCount) * fileBytes;
+    if (end + need + undo > reach) {
+      throw new TransactionTooLargeException(String.format(java.util.Locale.ROOT,
+          "transaction %d is too large for the write-ahead log of %s: the log holds %,d bytes"
+              + " (%d files of %,d bytes), and the transaction's records so far span %,d bytes"
+              + " of it (%,d allocations); with this write (up to %,d bytes) and the room kept"
+              + " to roll it back (%,d bytes) it would need %,d bytes. The write was not made;"
+              + " the transaction is still open: commit or roll back what it has. Split the"
+              + " work into smaller transactions, or create the pile with a larger log"
+              + " (PileOptions.logFileBytes, PileOptions.logFileCount: they apply when the log"
+              + " is created)",
+          txId, directory, current.capacityBytes(), fileCount,
+          fileBytes + dev.cairn.durability.LogLayout.FILE_HEADER_BYTES, end - from,
+          allocations - 1, need, undo, end + need + undo - from));
+    }
+    long own = undoReservations.getOrDefault(txId, 0L);
+    admit(recordBytes, first != null, own - undo);
+    undoReservations.put(txId, undo);
+    undoReservedBytes.addAndGet(undo - own);
+  }
+
+  /**
+   * {@link #admit(long, boolean)}, with {@code ownUndo} of the undo room counted as this
+   * writer's own (positive: it may use it; negative: it must keep that much more).
+   */
+  private void admit(long recordBytes, boolean pinsTheLog, long ownUndo) {
+    admitNothing();
+    WriteAheadLog current = log;
+    if (current == null) {
+      return;
+    }
+    long need = Math.min(recordBytes, maxRecordBytes);
+    // a write of a transaction that already pins the log may use the reserve (see the caller);
+    // no write may use the room kept to roll back open transactions, except its own
+    awaitLogSpace(current, need, (pinsTheLog ? 0 : reserveBytes) - ownUndo);
+    if (failure != null) { // the checkpoint the wait was for failed
+      throw failedError();
+    }
+    reservedBytes.addAndGet(need);
+    threadReservation.get()[0] += need;
+  }
+
+  /** The checks of {@link #admit} for a write that needs no log space of its own. */
+  private void admitNothing() {
     if (readOnly) {
       throw new IllegalStateException("the pile in " + directory + " is open read-only");
     }
@@ -687,25 +819,13 @@ final class PersistentStore {
     if (!inUseMarked) {
       markInUse();
     }
-    WriteAheadLog current = log;
-    if (current == null) {
-      return;
-    }
-    long need = Math.min(recordBytes, maxRecordBytes);
-    long free = current.remainingBytes() - reservedBytes.get();
-    if (current.endLsn() - lastCheckpointLsn > triggerBytes || free < 2 * reserveBytes) {
-      requestCheckpoint();
-    }
-    // a write of a transaction that already pins the log may use the reserve (see the caller)
-    long floor = pinsTheLog ? 0 : reserveBytes;
-    if (free - need < floor) {
-      awaitLogSpace(current, need, floor);
-      if (failure != null) { // the checkpoint the wait was for failed
-        throw failedError();
-      }
-    }
-    reservedBytes.addAndGet(need);
-    threadReservation.get()[0] += need;
+  }
+
+  /** Tests: admit as earlier builds did, keeping no log room for rollbacks. */
+  void keepNoUndoSpaceForTests() {
+    keepUndoSpace = false;
+    undoReservedBytes.set(0);
+    undoReservations.clear();
   }
 
   // =========================================================================================
@@ -873,11 +993,20 @@ final class PersistentStore {
     }
   }
 
-  private void awaitLogSpace(WriteAheadLog current, long need, long floor) {
+  /** Waits until the log can take {@code need} bytes above {@code floorBase} + the undo room. */
+  private void awaitLogSpace(WriteAheadLog current, long need, long floorBase) {
+    if (current.endLsn() - lastCheckpointLsn > triggerBytes
+        || current.remainingBytes() - reservedBytes.get() < 2 * reserveBytes) {
+      requestCheckpoint();
+    }
+    if (current.remainingBytes() - reservedBytes.get() - need
+        >= floorBase + undoReservedBytes.get()) {
+      return;
+    }
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
     synchronized (signal) {
-      while (current.remainingBytes() - reservedBytes.get() - need < floor
-          && failure == null && !closing) {
+      while (current.remainingBytes() - reservedBytes.get() - need
+          < floorBase + undoReservedBytes.get() && failure == null && !closing) {
         if (System.nanoTime() > deadline) {
           throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
               + " a minute: " + current.remainingBytes() + " bytes free; an open transaction"
@@ -902,6 +1031,9 @@ final class PersistentStore {
 
   /** Logs the first {@code length} bytes of {@code payload} (no slice to allocate). */
   long append(int type, MemorySegment payload, long length) {
+    if (appendsSuppressed) {
+      return 0; // recovery's undo, made durable by the checkpoint that ends the open
+    }
     try {
       return log.append(type, payload, length);
     } catch (RuntimeException e) {
@@ -921,6 +1053,10 @@ final class PersistentStore {
 
   void transactionEnded(long txId) {
     openTransactions.remove(txId);
+    Long undo = undoReservations.remove(txId);
+    if (undo != null) {
+      undoReservedBytes.addAndGet(-undo);
+    }
   }
 
   void appendTransactionEnd(long txId) {
@@ -1187,7 +1323,10 @@ final class PersistentStore {
         for (int i : existing) {
           writeSegment(image, i, snapshot);
         }
-        writeSuperblock(checkpointLsn, clean, next.encode());
+        // clean only if nothing follows the checkpoint: records of a transaction left open
+        // (a rollback that failed at close) must be replayed and undone by the next open
+        writeSuperblock(checkpointLsn, clean && (log == null || checkpointLsn == log.endLsn()),
+            next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints++;

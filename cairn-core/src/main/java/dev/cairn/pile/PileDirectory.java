@@ -56,6 +56,9 @@ public final class PileDirectory {
    * @param logEndLsn where the log ends
    * @param logRecordsSinceCheckpoint records a recovery would replay
    * @param logBytesSinceCheckpoint bytes of log a recovery would replay
+   * @param unfinishedTransactions transactions the log shows begun and never ended (the pile
+   *     crashed while they were open): recovery rolls them back, and {@link #stats()} already
+   *     leaves them out
    * @param tagBound the tag clock's bound on disk: after a crash the clock restarts there, past
    *     every pointer tag handed out before it; 0 in a file of an earlier build, which recorded
    *     none (a crash then skips the clock by a random amount)
@@ -73,6 +76,7 @@ public final class PileDirectory {
       long logEndLsn,
       long logRecordsSinceCheckpoint,
       long logBytesSinceCheckpoint,
+      int unfinishedTransactions,
       long tagBound,
       PileStats stats) {}
 
@@ -194,6 +198,7 @@ public final class PileDirectory {
         Instant.ofEpochMilli(geometry.checkpointMillis()),
         store.logEndLsn() > 0 || recovery.recordsReplayed() > 0,
         Math.max(checkpointLsn, store.logEndLsn()), recovery.recordsReplayed(),
-        recovery.bytesReplayed(), store.tagBoundOnDisk(), pile.stats());
+        recovery.bytesReplayed(), store.unfinishedTransactions(), store.tagBoundOnDisk(),
+        pile.stats());
   }
 }

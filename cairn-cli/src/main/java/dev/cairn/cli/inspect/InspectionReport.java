@@ -44,6 +44,13 @@ public final class InspectionReport {
     rows.add(row("checkpoint", String.format(Locale.ROOT, "LSN %,d at %s",
         inspection.checkpointLsn(), inspection.lastCheckpoint())));
     rows.add(row("log", logText(inspection)));
+    if (inspection.unfinishedTransactions() > 0) {
+      rows.add(row("unfinished", String.format(Locale.ROOT, "%,d transaction%s the crash left"
+          + " open: the next open rolls %s back (the figures above leave %s out)",
+          inspection.unfinishedTransactions(), inspection.unfinishedTransactions() == 1 ? ""
+              : "s", inspection.unfinishedTransactions() == 1 ? "it" : "them",
+          inspection.unfinishedTransactions() == 1 ? "it" : "them")));
+    }
     rows.add(row("tag bound", inspection.tagBound() > 0
         ? String.format(Locale.ROOT, "%,d (after a crash the pointer tag clock restarts here)",
             inspection.tagBound())
@@ -51,7 +58,8 @@ public final class InspectionReport {
             + " random)"));
     rows.add(row("last close", inspection.lastCloseClean()
         ? "clean"
-        : "NOT clean: the pile crashed or was killed; the next open recovers it from the log"));
+        : "NOT clean: the pile crashed or was killed, or its log holds records past the last"
+            + " checkpoint; the next open recovers it from the log"));
 
     StringBuilder text = new StringBuilder("pile ").append(inspection.directory()).append('\n');
     int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
@@ -91,6 +99,7 @@ public final class InspectionReport {
         .field("logEndLsn", inspection.logEndLsn())
         .field("logRecordsSinceCheckpoint", inspection.logRecordsSinceCheckpoint())
         .field("logBytesSinceCheckpoint", inspection.logBytesSinceCheckpoint())
+        .field("unfinishedTransactions", inspection.unfinishedTransactions())
         .field("tagBound", inspection.tagBound())
         .field("lastCloseClean", inspection.lastCloseClean());
   }
