@@ -692,6 +692,13 @@ final class OffHeapPile implements Pile {
             continue;
           }
           dataHeader = dataSegment.memory().get(WORD, dataOffset);
+          if (BlockLayout.isFree(dataHeader) || !BlockLayout.isTarget(dataHeader)
+              || dataOffset + BlockLayout.sizeBytes(dataHeader) > dataSegment.sizeBytes()) {
+            // changed since targetProblem checked it: a writer is at work (read on, its size
+            // could be anything up to 1 GiB, and a reader would allocate that much)
+            Thread.onSpinWait();
+            continue;
+          }
           long damagedTarget =
               damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
           if (damagedTarget >= 0) {
