@@ -8,10 +8,11 @@ import java.util.Arrays;
 
 /**
  * What one operation on a stripe of a persistent pile wrote: the byte ranges of its segments,
- * the free-list heads and segment-table entries it changed. When the stripe's lock is released
- * the journal marks the pages dirty for the next checkpoint and, if the pile keeps a log, turns
- * all of it into one redo record ({@link #TYPE_OP}) holding the after-images of those ranges and
- * the stripe's counters.
+ * the free-list heads and segment-table entries it changed. Each write marks its pages dirty for
+ * the next checkpoint; when the operation ends ({@link Stripe#unlockAndLog}), if the pile keeps a
+ * log, the journal turns all of it into one redo record ({@link #TYPE_OP}, or {@link
+ * #TYPE_TX_ALLOC} in a transaction's {@link WriteContext}) holding the after-images of those
+ * ranges and the stripe's counters, and returns the record's end LSN to the operation.
  *
  * <h2>Implementation note</h2>
  *
@@ -20,7 +21,7 @@ import java.util.Arrays;
  * interpretation, so recovery is correct over segment files that are any mix of the last
  * checkpoint and later pages, and the allocator never runs during replay.
  *
- * Why the record is built at unlock: every byte a stripe owns is written only under its lock,
+ * Why the record is built as the lock is released: every byte a stripe owns is written only under its lock,
  * so the order of records of one stripe in the log is the order of its writes, and the bytes
  * copied at unlock are the operation's final ones. Segment bytes are never shared between
  * stripes: a retired segment's index is reused only after the next checkpoint (OffHeapPile).
@@ -81,12 +82,6 @@ final class Journal {
   static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
   static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
   static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
-
-  /** The end LSN of the last record this thread logged, or 0: what its operation waits for. */
-  private static final ThreadLocal<long[]> THREAD_LSN = ThreadLocal.withInitial(() -> new long[1]);
-
-  /** The transaction (id, kind) the calling thread is allocating for, or id 0. */
-  private static final ThreadLocal<long[]> THREAD_TX = ThreadLocal.withInitial(() -> new long[2]);
 
   private final Stripe stripe;
   private final PersistentStore store;
@@ -173,30 +168,28 @@ final class Journal {
   }
 
   /**
-   * Appends the operation's record, if it wrote anything, and remembers its end LSN for the
-   * calling thread ({@link #takeThreadLsn()}). Called with the stripe's lock held, just before
-   * it is released.
+   * Appends the operation's record, if it wrote anything, as {@code context} says, and returns
+   * its end LSN: what the operation waits for to be durable; 0 if nothing was logged. Called
+   * with the stripe's lock held, just before it is released ({@link Stripe#unlockAndLog}).
    */
-  void flush() {
+  long flush(WriteContext context) {
     if (isEmpty()) {
-      return;
+      return 0;
     }
     try {
       long bytes = prepare();
-      long[] tx = THREAD_TX.get();
-      if (tx[0] != 0) {
+      if (context.inTransaction()) {
         MemorySegment out = scratch(TX_ALLOC_PREFIX_BYTES + bytes);
-        out.set(U64, 0, tx[0]);
-        out.set(U32, 8, (int) tx[1]);
+        out.set(U64, 0, context.transactionId());
+        out.set(U32, 8, context.allocationKind());
         out.set(U32, 12, 0);
         out.set(U64, 16, stripe.lastPointer);
         encodeInto(out, TX_ALLOC_PREFIX_BYTES);
-        setThreadLsn(store.append(TYPE_TX_ALLOC, out, TX_ALLOC_PREFIX_BYTES + bytes));
-      } else {
-        MemorySegment out = scratch(bytes);
-        encodeInto(out, 0);
-        setThreadLsn(store.append(TYPE_OP, out, bytes));
+        return store.append(TYPE_TX_ALLOC, out, TX_ALLOC_PREFIX_BYTES + bytes);
       }
+      MemorySegment out = scratch(bytes);
+      encodeInto(out, 0);
+      return store.append(TYPE_OP, out, bytes);
     } catch (RuntimeException | Error e) {
       forgetLoggedState(); // the record may not be in the log: the next one carries all fields
       throw e;
@@ -212,9 +205,9 @@ final class Journal {
 
   /**
    * Logs one commit record holding the operations recorded so far in every stripe (whose
-   * locks the caller holds) and forgets them.
+   * locks the caller holds), forgets them, and returns the record's end LSN.
    */
-  static void appendCommit(PersistentStore store, long txId, Stripe[] stripes) {
+  static long appendCommit(PersistentStore store, long txId, Stripe[] stripes) {
     long total = TX_COMMIT_PREFIX_BYTES;
     long[] sizes = new long[stripes.length];
     int count = 0;
@@ -240,7 +233,7 @@ final class Journal {
       }
     }
     try {
-      setThreadLsn(store.append(TYPE_TX_COMMIT, out));
+      return store.append(TYPE_TX_COMMIT, out);
     } catch (RuntimeException | Error e) {
       for (Stripe stripe : stripes) {
         stripe.journal.forgetLoggedState();
@@ -328,13 +321,6 @@ final class Journal {
     }
   }
 
-  /** Marks the calling thread's next records as allocations of transaction {@code txId}. */
-  static void tagTransaction(long txId, int kind) {
-    long[] tx = THREAD_TX.get();
-    tx[0] = txId;
-    tx[1] = kind;
-  }
-
   /** Forgets what was recorded (the caller logs the operation another way). */
   void discard() {
     reset();
@@ -354,17 +340,5 @@ final class Journal {
       scratch = Arena.ofAuto().allocate(Math.max(bytes, scratch.byteSize() * 2), 8);
     }
     return scratch;
-  }
-
-  static void setThreadLsn(long lsn) {
-    THREAD_LSN.get()[0] = lsn;
-  }
-
-  /** The end LSN of the last record the calling thread logged, and forgets it; 0 if none. */
-  static long takeThreadLsn() {
-    long[] holder = THREAD_LSN.get();
-    long lsn = holder[0];
-    holder[0] = 0;
-    return lsn;
   }
 }

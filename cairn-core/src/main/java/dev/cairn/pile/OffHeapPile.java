@@ -110,6 +110,9 @@ final class OffHeapPile implements Pile {
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
 
+  /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
+  private final WriteHooks writes;
+
   private final java.util.Set<PileTransaction> openTransactions =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final java.util.concurrent.atomic.AtomicLong nextTransactionId =
@@ -131,6 +134,7 @@ final class OffHeapPile implements Pile {
     this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
     this.codecs = options.codecs();
     this.store = store;
+    this.writes = store != null ? store : WriteHooks.VOLATILE;
     this.tagKey = tagKey;
     this.tagOrigin = tagOrigin;
     this.tagClock = new AtomicLong(Math.max(1, tagOrigin));
@@ -161,20 +165,27 @@ final class OffHeapPile implements Pile {
           "extraCapacityBytes must not be negative: " + extraCapacityBytes);
     }
     checkOpen();
-    admit(recordBytesFor(value));
+    long reserved = writes.admit(recordBytesFor(value));
     long pointer;
+    long lsn;
     try {
-      pointer = putValue(value, extraCapacityBytes);
+      Stripe stripe = writeNew(value, extraCapacityBytes);
+      pointer = stripe.lastPointer;
+      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     } finally {
-      release();
+      writes.release(reserved);
     }
-    if (store != null) {
-      store.commit(); // after the stripe's lock is released, so writers share the force
-    }
+    writes.awaitDurable(lsn); // after the stripe's lock is released, so writers share the force
     return pointer;
   }
 
-  private long putValue(Object value, int extraCapacityBytes) {
+  /**
+   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with
+   * the new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
+   * Stripe#unlockAndLog} in its own context. On a failure the stripe is unlocked, and what was
+   * undone (a block freed again) is logged as a plain operation.
+   */
+  private Stripe writeNew(Object value, int extraCapacityBytes) {
     return switch (value) {
       case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
       case String string -> {
@@ -186,22 +197,27 @@ final class OffHeapPile implements Pile {
     };
   }
 
-  private long putRaw(int kind, byte[] source, int length, int extra) {
+  private Stripe putRaw(int kind, byte[] source, int length, int extra) {
     long granules = granulesFor(length, extra);
     Stripe stripe = lockForAllocation(granules);
+    boolean success = false;
     try {
       long address = stripe.lastAddress;
       NativeSegment segment = segments[Pointers.segment(address)];
       MemorySegment memory = segment.memory();
       long offset = Pointers.offsetBytes(address);
       MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
-      return publish(stripe, memory, segment.index(), offset, kind, length);
+      publish(stripe, memory, segment.index(), offset, kind, length);
+      success = true;
+      return stripe;
     } finally {
-      stripe.unlock();
+      if (!success) {
+        stripe.unlockAndLog(WriteContext.PLAIN);
+      }
     }
   }
 
-  private <T> long putObject(T value, int extra) {
+  private <T> Stripe putObject(T value, int extra) {
     @SuppressWarnings("unchecked")
     Class<T> type = (Class<T>) value.getClass();
     int typeId = codecs.typeIdOf(type);
@@ -215,6 +231,7 @@ final class OffHeapPile implements Pile {
     long length = (long) idBytes + encoded;
     long granules = granulesFor(length, extra);
     Stripe stripe = lockForAllocation(granules);
+    boolean published = false;
     try {
       long address = stripe.lastAddress;
       NativeSegment segment = segments[Pointers.segment(address)];
@@ -232,9 +249,13 @@ final class OffHeapPile implements Pile {
           stripe.free(address);
         }
       }
-      return publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
+      publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
+      published = true;
+      return stripe;
     } finally {
-      stripe.unlock();
+      if (!published) {
+        stripe.unlockAndLog(WriteContext.PLAIN);
+      }
     }
   }
 
@@ -267,10 +288,10 @@ final class OffHeapPile implements Pile {
 
   private long granulesFor(long length, long extra) {
     long payload = length + extra;
-    if (store != null && length > store.maxValueBytes()) {
+    if (length > writes.maxValueBytes()) {
       throw new IllegalArgumentException(
           "value larger than a log record can hold: size=" + length + " limit="
-              + store.maxValueBytes() + " (a pile with a log writes each value in one record;"
+              + writes.maxValueBytes() + " (a pile with a log writes each value in one record;"
               + " use durability NONE for larger values)");
     }
     if (payload > maxPayloadBytes) {
@@ -984,19 +1005,24 @@ final class OffHeapPile implements Pile {
   @Override
   public void delete(long pointer) {
     checkOpen();
-    admit(Journal.SMALL_RECORD_BYTES);
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
+    long lsn;
     try {
-      deleteLocked(pointer);
+      lsn = deleteLocked(pointer);
     } finally {
-      release();
+      writes.release(reserved);
     }
-    if (store != null) {
-      store.commit();
-    }
+    writes.awaitDurable(lsn);
   }
 
-  private void deleteLocked(long pointer) {
+  /**
+   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns
+   * the end LSN of the record that logs it, or 0 if the caller holds the lock already and logs
+   * the whole operation (a commit, a rollback's run of frees).
+   */
+  private long deleteLocked(long pointer) {
     Stripe stripe = lockOwner(pointer);
+    long lsn;
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
       MemorySegment memory = segment.memory();
@@ -1018,23 +1044,23 @@ final class OffHeapPile implements Pile {
         segment.endWrite();
       }
     } finally {
-      stripe.unlock();
+      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     }
+    return lsn;
   }
 
   @Override
   public void update(long pointer, Object value) {
     Objects.requireNonNull(value, "value");
     checkOpen();
-    admit(recordBytesFor(value));
+    long reserved = writes.admit(recordBytesFor(value));
+    long lsn;
     try {
-      updateLocked(pointer, value);
+      lsn = updateLocked(pointer, value);
     } finally {
-      release();
+      writes.release(reserved);
     }
-    if (store != null) {
-      store.commit();
-    }
+    writes.awaitDurable(lsn);
   }
 
   /**
@@ -1064,12 +1090,14 @@ final class OffHeapPile implements Pile {
     return scratch;
   }
 
-  private void updateLocked(long pointer, Object value) {
+  /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
+  private long updateLocked(long pointer, Object value) {
     Scratch scratch = encodeForRewrite(value);
     int kind = scratch.kind;
     byte[] source = scratch.source;
     int length = scratch.length;
     Stripe stripe = lockOwner(pointer);
+    long lsn;
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
       MemorySegment memory = segment.memory();
@@ -1140,8 +1168,9 @@ final class OffHeapPile implements Pile {
       }
       stripe.utilizedBytes += length - oldLength;
     } finally {
-      stripe.unlock();
+      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     }
+    return lsn;
   }
 
   /**
@@ -1446,21 +1475,23 @@ final class OffHeapPile implements Pile {
 
   long putInTransaction(PileTransaction tx, Object value) {
     checkOpen();
-    beforeTransactionAllocation(tx, value);
-    Journal.tagTransaction(tx.id(), Journal.TX_PUT);
+    long reserved = beforeTransactionAllocation(tx, value);
     try {
-      return putValue(value, 0); // no wait: the commit's wait covers this record too
+      Stripe stripe = writeNew(value, 0);
+      long pointer = stripe.lastPointer;
+      stripe.unlockAndLog(tx.putContext()); // no wait: the commit's wait covers this record too
+      return pointer;
     } finally {
-      Journal.tagTransaction(0, 0);
-      release();
+      writes.release(reserved);
     }
   }
 
-  private void beforeTransactionAllocation(PileTransaction tx, Object value) {
-    if (store != null) {
-      store.admitTransaction(tx.id(), recordBytesFor(value), allocations(tx) + 1, false);
-      store.transactionAllocates(tx.id());
-    }
+  /** Admits a transaction's next allocation; returns the log bytes reserved for its record. */
+  private long beforeTransactionAllocation(PileTransaction tx, Object value) {
+    long reserved =
+        writes.admitTransaction(tx.id(), recordBytesFor(value), allocations(tx) + 1, false);
+    writes.transactionAllocates(tx.id());
+    return reserved;
   }
 
   /**
@@ -1470,14 +1501,15 @@ final class OffHeapPile implements Pile {
   long prepareUpdate(PileTransaction tx, long pointer, Object value) {
     checkOpen();
     Scratch scratch = encodeForRewrite(value);
-    beforeTransactionAllocation(tx, value);
+    long reserved = beforeTransactionAllocation(tx, value);
     Stripe stripe;
     try {
       stripe = lockOwner(pointer);
     } catch (RuntimeException e) {
-      release();
+      writes.release(reserved);
       throw e;
     }
+    boolean prepared = false;
     try {
       MemorySegment memory = segments[Pointers.segment(pointer)].memory();
       lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
@@ -1500,12 +1532,12 @@ final class OffHeapPile implements Pile {
       stripe.utilizedBytes += scratch.length; // counted from now on, as a put's value is
       long target = Pointers.pointer(tag, targetSegment.index(), targetOffset);
       stripe.lastPointer = target;
-      Journal.tagTransaction(tx.id(), Journal.TX_TARGET);
+      prepared = true;
       return target;
     } finally {
-      stripe.unlock();
-      Journal.tagTransaction(0, 0);
-      release();
+      // a failed preparation allocated nothing the transaction holds: logged as plain
+      stripe.unlockAndLog(prepared ? tx.targetContext() : WriteContext.PLAIN);
+      writes.release(reserved);
     }
   }
 
@@ -1537,7 +1569,7 @@ final class OffHeapPile implements Pile {
       }
       stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
     } finally {
-      stripe.unlock();
+      stripe.unlockAndLog(WriteContext.PLAIN); // not waited for: a commit or rollback follows
     }
   }
 
@@ -1560,36 +1592,18 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * Before a write to a persistent pile: fails fast if it failed, and reserves room in the log
-   * for the write's record, waiting while a checkpoint frees some. {@link #release()} after.
-   */
-  /**
-   * {@link #admit} for a write of {@code tx}. Once the transaction has allocated, its first record
+   * {@link WriteHooks#admitTransaction} for a commit or rollback of {@code tx}. Once the transaction has allocated, its first record
    * pins the log (no checkpoint may truncate past it), so its later writes may use the log space
    * kept in reserve: waiting for checkpoints to free space would be waiting for itself.
-   * (PersistentPileTest.manyWritersAndCheckpointsAtOnceThenReopen once waited a minute so.)
+   * A test of many writers and checkpoints at once waits on exactly that.
    */
-  private void admitForTransaction(PileTransaction tx, long recordBytes) {
-    if (store != null) {
-      store.admitTransaction(tx.id(), recordBytes, allocations(tx), true);
-    }
+  private long admitForTransaction(PileTransaction tx, long recordBytes) {
+    return writes.admitTransaction(tx.id(), recordBytes, allocations(tx), true);
   }
 
   /** The blocks {@code tx} holds: its puts and its prepared update targets. */
   private static long allocations(PileTransaction tx) {
     return tx.puts().size() + tx.prepared().size();
-  }
-
-  private void admit(long recordBytes) {
-    if (store != null) {
-      store.admit(recordBytes, false);
-    }
-  }
-
-  private void release() {
-    if (store != null) {
-      store.release();
-    }
   }
 
   /** A generous bound on the log record a write of {@code value} makes. */
@@ -1603,14 +1617,15 @@ final class OffHeapPile implements Pile {
   }
 
   boolean hasLog() {
-    return store != null && store.logging();
+    return writes.logging();
   }
 
   CompletableFuture<Void> commitTransaction(PileTransaction tx,
       CommitWait wait) {
     checkOpen();
-    admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
+    long reserved = admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
         + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size()));
+    long lsn = 0;
     lockAll();
     try {
       checkOpen();
@@ -1626,32 +1641,26 @@ final class OffHeapPile implements Pile {
       for (long pointer : tx.deletes()) {
         deleteLocked(pointer);
       }
-      if (store != null && store.logging()) {
-        Journal.appendCommit(store, tx.id(), stripes);
+      if (writes.logging()) {
+        lsn = Journal.appendCommit(store, tx.id(), stripes);
       }
     } finally {
       unlockAll();
-      release();
+      writes.release(reserved);
     }
     openTransactions.remove(tx);
-    if (store == null) {
-      return CompletableFuture.completedFuture(null);
-    }
-    store.transactionEnded(tx.id());
+    writes.transactionEnded(tx.id());
     return switch (wait) {
       case BLOCK -> {
-        store.commit();
+        writes.awaitDurable(lsn);
         yield CompletableFuture.completedFuture(null);
       }
       case FORCE -> {
-        store.commitForced();
+        writes.awaitForced(lsn);
         yield CompletableFuture.completedFuture(null);
       }
-      case FUTURE, FORCE_SOON -> store.commitAsync();
-      case NONE -> {
-        Journal.takeThreadLsn();
-        yield CompletableFuture.completedFuture(null);
-      }
+      case FUTURE, FORCE_SOON -> writes.durableFuture(lsn);
+      case NONE -> CompletableFuture.completedFuture(null);
     };
   }
 
@@ -1682,7 +1691,7 @@ final class OffHeapPile implements Pile {
       return; // the memory is gone; a persistent pile's recovery frees what was logged
     }
     // the log room for this was kept when the transaction allocated: no waiting for it
-    admitForTransaction(tx, 0);
+    long reserved = admitForTransaction(tx, 0);
     try {
       releaseAll(tx.puts(), Journal.TX_PUT);
       LongList targets = new LongList();
@@ -1690,14 +1699,12 @@ final class OffHeapPile implements Pile {
         targets.add(target);
       }
       releaseAll(targets, Journal.TX_TARGET);
-      if (store != null) {
-        store.transactionEnded(tx.id());
-        if (store.logging()) {
-          store.appendTransactionEnd(tx.id());
-        }
+      writes.transactionEnded(tx.id());
+      if (writes.logging()) {
+        store.appendTransactionEnd(tx.id());
       }
     } finally {
-      release();
+      writes.release(reserved);
     }
   }
 
@@ -1739,7 +1746,7 @@ final class OffHeapPile implements Pile {
         releaseUnfinished(kind, block);
       }
     } finally {
-      stripe.unlock();
+      stripe.unlockAndLog(WriteContext.PLAIN); // not waited for: see abortTransaction
     }
     return i;
   }
@@ -1820,7 +1827,8 @@ final class OffHeapPile implements Pile {
   }
 
   private void purgePersistent() {
-    admit(Journal.SMALL_RECORD_BYTES);
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
+    long lsn = 0;
     lockAll();
     try {
       checkOpen();
@@ -1832,13 +1840,13 @@ final class OffHeapPile implements Pile {
         stripe.journal.discard(); // one purge record stands for all of it
       }
       if (store.logging()) {
-        store.appendPurge();
+        lsn = store.appendPurge();
       }
     } finally {
       unlockAll();
-      release();
+      writes.release(reserved);
     }
-    store.commit();
+    writes.awaitDurable(lsn);
   }
 
   private void closePersistent() {

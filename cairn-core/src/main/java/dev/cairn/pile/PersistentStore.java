@@ -86,7 +86,7 @@ import java.util.function.BooleanSupplier;
  * C. A read-only open does the same in memory and writes nothing.
  * }</pre>
  */
-final class PersistentStore {
+final class PersistentStore implements WriteHooks {
 
   private static final int FLAG_UNLOGGED_CHECKPOINT = 1;
 
@@ -115,7 +115,6 @@ final class PersistentStore {
   private long reserveBytes; // log kept free for records of writers already admitted
   private final java.util.concurrent.atomic.AtomicLong reservedBytes =
       new java.util.concurrent.atomic.AtomicLong();
-  private final ThreadLocal<long[]> threadReservation = ThreadLocal.withInitial(() -> new long[1]);
   private SegmentWriter segmentWriter; // checkpointing thread only
   private long checkpoints;
   private Recovery recovery;
@@ -680,12 +679,14 @@ final class PersistentStore {
   // =========================================================================================
   // the write path
 
-  boolean logging() {
+  @Override
+  public boolean logging() {
     return logging;
   }
 
   /** The largest value a record can carry: the log buffer less room for the rest of an op. */
-  long maxValueBytes() {
+  @Override
+  public long maxValueBytes() {
     return log == null ? Long.MAX_VALUE : maxRecordBytes - Journal.SMALL_RECORD_BYTES;
   }
 
@@ -706,8 +707,13 @@ final class PersistentStore {
    *     transaction holds the log (it cannot be truncated past the transaction's first record),
    *     or the disk cannot keep up; nothing was written
    */
-  void admit(long recordBytes, boolean pinsTheLog) {
-    admit(recordBytes, pinsTheLog, 0);
+  long admit(long recordBytes, boolean pinsTheLog) {
+    return admit(recordBytes, pinsTheLog, 0);
+  }
+
+  @Override
+  public long admit(long recordBytes) {
+    return admit(recordBytes, false, 0);
   }
 
   /**
@@ -746,19 +752,20 @@ final class PersistentStore {
    * @throws TransactionTooLargeException if the transaction cannot fit the log with this write;
    *     nothing was written and the transaction is still open
    */
-  void admitTransaction(long txId, long recordBytes, long allocations, boolean ending) {
+  @Override
+  public long admitTransaction(long txId, long recordBytes, long allocations, boolean ending) {
     Long first = openTransactions.get(txId);
     WriteAheadLog current = log;
     if (current == null || ending || !keepUndoSpace) {
       if (ending && recordBytes == 0) {
         admitNothing();
+        return 0;
       } else if (ending && current != null) {
         long own = undoReservations.getOrDefault(txId, 0L);
-        admit(recordBytes, true, own);
+        return admit(recordBytes, true, own);
       } else {
-        admit(recordBytes, first != null);
+        return admit(recordBytes, first != null);
       }
-      return;
     }
     long need = Math.min(recordBytes, maxRecordBytes);
     long undo = undoBytesFor(allocations);
@@ -782,20 +789,21 @@ final class PersistentStore {
           allocations - 1, need, undo, end + need + undo - from));
     }
     long own = undoReservations.getOrDefault(txId, 0L);
-    admit(recordBytes, first != null, own - undo);
+    long reserved = admit(recordBytes, first != null, own - undo);
     undoReservations.put(txId, undo);
     undoReservedBytes.addAndGet(undo - own);
+    return reserved;
   }
 
   /**
    * {@link #admit(long, boolean)}, with {@code ownUndo} of the undo room counted as this
    * writer's own (positive: it may use it; negative: it must keep that much more).
    */
-  private void admit(long recordBytes, boolean pinsTheLog, long ownUndo) {
+  private long admit(long recordBytes, boolean pinsTheLog, long ownUndo) {
     admitNothing();
     WriteAheadLog current = log;
     if (current == null) {
-      return;
+      return 0;
     }
     long need = Math.min(recordBytes, maxRecordBytes);
     // a write of a transaction that already pins the log may use the reserve (see the caller);
@@ -805,7 +813,7 @@ final class PersistentStore {
       throw failedError();
     }
     reservedBytes.addAndGet(need);
-    threadReservation.get()[0] += need;
+    return need;
   }
 
   /** The checks of {@link #admit} for a write that needs no log space of its own. */
@@ -984,12 +992,11 @@ final class PersistentStore {
     });
   }
 
-  /** Gives back what the calling thread's {@link #admit} reserved. */
-  void release() {
-    long[] mine = threadReservation.get();
-    if (mine[0] != 0) {
-      reservedBytes.addAndGet(-mine[0]);
-      mine[0] = 0;
+  /** Gives back what {@link #admit} reserved. */
+  @Override
+  public void release(long reserved) {
+    if (reserved != 0) {
+      reservedBytes.addAndGet(-reserved);
     }
   }
 
@@ -1044,14 +1051,16 @@ final class PersistentStore {
   }
 
   /** A transaction is about to allocate: the log from here on must outlive checkpoints. */
-  void transactionAllocates(long txId) {
+  @Override
+  public void transactionAllocates(long txId) {
     WriteAheadLog current = log;
     if (current != null && !openTransactions.containsKey(txId)) {
       openTransactions.putIfAbsent(txId, current.endLsn());
     }
   }
 
-  void transactionEnded(long txId) {
+  @Override
+  public void transactionEnded(long txId) {
     openTransactions.remove(txId);
     Long undo = undoReservations.remove(txId);
     if (undo != null) {
@@ -1069,8 +1078,8 @@ final class PersistentStore {
    * A future completed when the thread's last record is durable; asks for a force in every mode
    * (what a caller who chose an asynchronous commit wants, even in a PERIODIC pile).
    */
-  CompletableFuture<Void> commitAsync() {
-    long lsn = Journal.takeThreadLsn();
+  @Override
+  public CompletableFuture<Void> durableFuture(long lsn) {
     if (lsn == 0 || log == null) {
       return CompletableFuture.completedFuture(null);
     }
@@ -1088,13 +1097,13 @@ final class PersistentStore {
   }
 
   /** Logs a purge: one record, so that recovery drops everything or nothing. */
-  void appendPurge() {
-    Journal.setThreadLsn(append(Journal.TYPE_PURGE, MemorySegment.ofArray(new byte[0])));
+  long appendPurge() {
+    return append(Journal.TYPE_PURGE, MemorySegment.ofArray(new byte[0]));
   }
 
   /** After an operation released its locks: waits for its record as the durability says. */
-  void commit() {
-    long lsn = Journal.takeThreadLsn();
+  @Override
+  public void awaitDurable(long lsn) {
     if (lsn == 0 || log == null) {
       return;
     }
@@ -1110,8 +1119,8 @@ final class PersistentStore {
    * After an operation released its locks: waits until its record is forced, in every mode (a
    * {@code commit(Durability.SYNC)} in a PERIODIC pile). Concurrent callers share forces.
    */
-  void commitForced() {
-    long lsn = Journal.takeThreadLsn();
+  @Override
+  public void awaitForced(long lsn) {
     if (lsn == 0 || log == null) {
       return;
     }

@@ -44,9 +44,24 @@ final class PileTransaction implements Transaction {
   private final Set<Long> deletes = new LinkedHashSet<>();
   private State state = State.OPEN;
 
+  private final WriteContext putContext;
+  private final WriteContext targetContext;
+
   PileTransaction(OffHeapPile pile, long id) {
     this.pile = pile;
     this.id = id;
+    this.putContext = WriteContext.transactionPut(id);
+    this.targetContext = WriteContext.transactionTarget(id);
+  }
+
+  /** How this transaction's puts are logged: allocations undone unless it commits. */
+  WriteContext putContext() {
+    return putContext;
+  }
+
+  /** How this transaction's prepared update targets are logged. */
+  WriteContext targetContext() {
+    return targetContext;
   }
 
   long id() {

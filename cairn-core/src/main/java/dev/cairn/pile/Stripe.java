@@ -23,8 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Concurrency: every method that changes state is called with this stripe's lock held (the
- * lock is this object). Each segment belongs to exactly one stripe for its whole life, so a
+ * Concurrency: every method that changes state is called with this stripe's lock held
+ * (lock(), then unlockAndLog(context) after a write, unlock() after a section that wrote
+ * nothing). Each segment belongs to exactly one stripe for its whole life, so a
  * delete or update of any pointer takes the lock of the stripe owning the pointer's segment,
  * and every block, free list and counter of that segment is guarded by that one lock.
  *
@@ -52,13 +53,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *   S5 allocatedBytes + freeBytes + headers = capacity; the counters equal what a walk finds.
  * }</pre>
  */
-final class Stripe extends ReentrantLock {
+final class Stripe {
 
   /** Tries before {@link #lock} queues; a few critical sections' worth of spinning. */
   private static final int LOCK_SPINS = 128;
 
   final int id;
   private final OffHeapPile pile;
+  private final ReentrantLock lock = new ReentrantLock();
   private final long[] heads = new long[SizeClasses.COUNT];
   private final long[] nonEmpty = new long[(SizeClasses.COUNT + 63) >>> 6];
   final List<NativeSegment> segments = new ArrayList<>();
@@ -114,32 +116,51 @@ final class Stripe extends ReentrantLock {
    * The spin is bounded, so with more threads than cores a waiter whose owner is descheduled
    * still parks.
    */
-  @Override
-  public void lock() {
+  void lock() {
     for (int i = 0; i < LOCK_SPINS; i++) {
-      if (tryLock()) {
+      if (lock.tryLock()) {
         return;
       }
       Thread.onSpinWait();
     }
-    super.lock();
+    lock.lock();
+  }
+
+  boolean tryLock() {
+    return lock.tryLock();
   }
 
   /**
-   * Releases the lock; in a persistent pile the outermost release first hands what the
-   * operation wrote to the journal (dirty pages, and the redo record if the pile keeps a log),
-   * so that records of one stripe are in the log in the order of its writes.
+   * Ends a write: in a persistent pile that keeps a log, the outermost release first logs what
+   * the operation wrote under the lock as one record, as {@code context} says (logged while the
+   * lock is held, so the records of one stripe are in the log in the order of its writes), and
+   * returns the record's end LSN,
+   * which the caller waits for as the pile's durability says; 0 if nothing was logged. A nested
+   * release logs nothing: the outermost holder logs the whole operation (a commit, under every
+   * stripe lock, logs one commit record for all of them).
    */
-  @Override
-  public void unlock() {
-    if (journal != null && getHoldCount() == 1 && !journal.isEmpty()) {
-      try {
-        journal.flush();
-      } finally {
-        super.unlock();
-      }
+  long unlockAndLog(WriteContext context) {
+    try {
+      Journal j = journal;
+      return j != null && lock.getHoldCount() == 1 ? j.flush(context) : 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Releases the lock after a section that wrote nothing the log must hold (a lookup, a failed
+   * allocation, a checkpoint's copy). A write ends with {@link #unlockAndLog} instead; should an
+   * allocation that moved on to another stripe have left a write here (a segment it took), that
+   * write is logged now as a plain record, ahead of the operation's own, which is the one waited
+   * for, so that nothing written is ever missing from the log.
+   */
+  void unlock() {
+    Journal j = journal;
+    if (j != null && lock.getHoldCount() == 1 && !j.isEmpty()) {
+      unlockAndLog(WriteContext.PLAIN);
     } else {
-      super.unlock();
+      lock.unlock();
     }
   }
 
