@@ -60,6 +60,8 @@ final class Journal {
   static final int TYPE_TX_COMMIT = 19;
   /** A transaction's rollback is complete. */
   static final int TYPE_TX_END = 20;
+  /** A named root set or removed: a RootRecord (see {@link RootDirectory}). */
+  static final int TYPE_ROOT = 21;
 
   /** A bound on a record's bytes besides the value: counters, heads, free-list words. */
   static final int SMALL_RECORD_BYTES = 4096;

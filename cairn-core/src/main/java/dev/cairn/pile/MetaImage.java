@@ -32,8 +32,9 @@ final class MetaImage {
    * lock, and passes the segments in table order.
    */
   static MetaImage capture(Stripe[] stripes, NativeSegment[] segments, Stripe[] owners,
-      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable) {
-    MemorySegment out = header(segments.length, stripes.length, segmentBytes, checkpointLsn);
+      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable, byte[] roots) {
+    MemorySegment out =
+        header(segments.length, stripes.length, segmentBytes, checkpointLsn, roots.length);
     long at = PileFiles.META_HEADER_BYTES;
     for (int i = 0; i < segments.length; i++, at += 8) {
       out.set(Journal.U32, at, segments[i].index());
@@ -46,13 +47,14 @@ final class MetaImage {
       }
       at += PileFiles.META_STRIPE_BYTES;
     }
+    MemorySegment.copy(MemorySegment.ofArray(roots), 0, out, at, roots.length);
     seal(out);
     return new MetaImage(out, segments, owners, releasable);
   }
 
   /** The metadata of a new pile: no segments, every stripe empty. */
   static MemorySegment empty(int stripes, long segmentBytes) {
-    MemorySegment out = header(0, stripes, segmentBytes, 0);
+    MemorySegment out = header(0, stripes, segmentBytes, 0, 0);
     long at = PileFiles.META_HEADER_BYTES;
     for (int s = 0; s < stripes; s++, at += PileFiles.META_STRIPE_BYTES) {
       out.set(Journal.U64, at, -1); // no bump segment
@@ -66,15 +68,16 @@ final class MetaImage {
   }
 
   private static MemorySegment header(int tableCount, int stripes, long segmentBytes,
-      long checkpointLsn) {
-    MemorySegment out =
-        MemorySegment.ofArray(new byte[(int) PileFiles.metaBytes(tableCount, stripes)]);
+      long checkpointLsn, int rootsBytes) {
+    MemorySegment out = MemorySegment.ofArray(
+        new byte[(int) PileFiles.metaBytes(tableCount, stripes, rootsBytes)]);
     out.set(Journal.U64, 0, PileFiles.META_MAGIC);
     out.set(Journal.U32, 8, PileFiles.FORMAT_VERSION);
     out.set(Journal.U32, 12, stripes);
     out.set(Journal.U64, 16, segmentBytes);
     out.set(Journal.U64, 24, checkpointLsn);
     out.set(Journal.U32, 32, tableCount);
+    out.set(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET, rootsBytes);
     return out;
   }
 
@@ -98,12 +101,14 @@ final class MetaImage {
     }
     int stripes = in.get(Journal.U32, 12);
     int tableCount = in.get(Journal.U32, 32);
+    int rootsBytes = in.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
     if (stripes != geometry.stripes() || in.get(Journal.U64, 16) != geometry.segmentBytes()
         || tableCount < 0 || tableCount > Pointers.MAX_SEGMENTS
-        || PileFiles.metaBytes(tableCount, stripes) != in.byteSize()) {
+        || rootsBytes < 0 || rootsBytes > RootDirectory.MAX_SECTION_BYTES
+        || PileFiles.metaBytes(tableCount, stripes, rootsBytes) != in.byteSize()) {
       throw new CorruptFileException(file, 12, "metadata does not match the superblock: stripes="
           + stripes + " segmentBytes=" + in.get(Journal.U64, 16) + " segments=" + tableCount
-          + " bytes=" + in.byteSize());
+          + " rootsBytes=" + rootsBytes + " bytes=" + in.byteSize());
     }
     if (in.get(Journal.U64, 24) != checkpointLsn) {
       throw new CorruptFileException(file, 24, "metadata is of checkpoint LSN "

@@ -110,6 +110,9 @@ final class OffHeapPile implements Pile {
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
 
+  /** The named roots (see {@link Pile#root}). */
+  private final RootDirectory roots = new RootDirectory();
+
   /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
   private final WriteHooks writes;
 
@@ -1463,6 +1466,48 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
+  // named roots (see RootDirectory)
+
+  @Override
+  public long root(String name) {
+    Objects.requireNonNull(name, "name");
+    checkOpen();
+    return roots.get(name);
+  }
+
+  @Override
+  public void setRoot(String name, long pointer) {
+    Objects.requireNonNull(name, "name");
+    byte[] nameBytes = RootDirectory.checkName(name);
+    checkOpen();
+    if (pointer != NULL) {
+      sizeOf(pointer); // a root names a live value: a stale or foreign pointer fails here
+    }
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
+    long lsn;
+    try {
+      synchronized (roots) { // R1: applied, then logged, in one order
+        roots.applyLocked(name, pointer);
+        lsn = writes.appendRecord(Journal.TYPE_ROOT, RootDirectory.record(nameBytes, pointer));
+      }
+    } finally {
+      writes.release(reserved);
+    }
+    writes.awaitDurable(lsn);
+  }
+
+  @Override
+  public java.util.Map<String, Long> roots() {
+    checkOpen();
+    return java.util.Collections.unmodifiableMap(roots.copy());
+  }
+
+  /** The directory itself, for the store's checkpoint, load and replay. */
+  RootDirectory rootDirectory() {
+    return roots;
+  }
+
+  // =========================================================================================
   // transactions (see PileTransaction)
 
   @Override
@@ -1964,7 +2009,8 @@ final class OffHeapPile implements Pile {
           }
         }
         MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
-            liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired());
+            liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired(),
+            RootDirectory.encode(roots.copy()));
         for (Stripe stripe : stripes) {
           // replay may start at this image: each stripe's next record must not lean on records
           // before it, so it carries every state field

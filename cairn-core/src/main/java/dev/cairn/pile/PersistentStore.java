@@ -253,7 +253,8 @@ final class PersistentStore implements WriteHooks {
       store.replay = new RedoReplay(pile, store);
       store.replay.trustRewrittenPages(!state.cleanShutdown()
           && checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
-      store.load(readMeta(layer, directory, geometry, state.checkpointLsn()));
+      store.load(PileFiles.metaFile(directory, geometry.metaSlot()),
+          readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(state, started);
       success = true;
       return pile;
@@ -383,7 +384,7 @@ final class PersistentStore implements WriteHooks {
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
       long size = handle.size();
       if (size < PileFiles.META_HEADER_BYTES + 4 || size > PileFiles.metaBytes(
-          Pointers.MAX_SEGMENTS, geometry.stripes())) {
+          Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES)) {
         return false;
       }
       bytes = MemorySegment.ofArray(new byte[(int) size]);
@@ -425,7 +426,7 @@ final class PersistentStore implements WriteHooks {
   }
 
   /** Maps every segment the metadata lists and restores every stripe's state. */
-  private void load(MemorySegment meta) throws IOException {
+  private void load(Path metaFile, MemorySegment meta) throws IOException {
     int tableCount = meta.get(Journal.U32, 32);
     long at = PileFiles.META_HEADER_BYTES;
     for (int i = 0; i < tableCount; i++, at += 8) {
@@ -440,6 +441,8 @@ final class PersistentStore implements WriteHooks {
         stripe.restoreHead(c, meta.get(Journal.U64, at + Stripe.STATE_BYTES + 8L * c));
       }
     }
+    pile.rootDirectory().load(metaFile, meta, at,
+        meta.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET));
   }
 
   private NativeSegment mapSegment(int index) throws IOException {
@@ -611,6 +614,7 @@ final class PersistentStore implements WriteHooks {
           unfinished.remove(payload.get(Journal.U64, 0));
         }
         case Journal.TYPE_TX_END -> unfinished.remove(payload.get(Journal.U64, 0));
+        case Journal.TYPE_ROOT -> pile.rootDirectory().replay(payload);
         default -> throw new CorruptFileException(log == null ? directory : directory
             .resolve(PileFiles.LOG_DIRECTORY), lsn, "unknown pile record type " + type);
       }
@@ -1034,6 +1038,11 @@ final class PersistentStore implements WriteHooks {
 
   long append(int type, MemorySegment payload) {
     return append(type, payload, payload.byteSize());
+  }
+
+  @Override
+  public long appendRecord(int type, MemorySegment payload) {
+    return logging ? append(type, payload) : 0;
   }
 
   /** Logs the first {@code length} bytes of {@code payload} (no slice to allocate). */

@@ -219,6 +219,47 @@ public interface Pile extends AutoCloseable {
    */
   void verify();
 
+  /**
+   * The pointer stored under {@code name} by {@link #setRoot}, or {@link #NULL} if there is
+   * none: how data in a persistent pile is found again after a restart without keeping pointers
+   * elsewhere. A root names a pointer, not a value: after the value is deleted the root still
+   * returns its (now stale) pointer, until it is set again or removed.
+   *
+   * <pre>{@code
+   * try (Pile pile = Pile.open(dir, PileOptions.defaults())) {
+   *   long orders = pile.root("orders");
+   *   if (orders == Pile.NULL) {
+   *     orders = pile.put(new Order(1, "first"));
+   *     pile.setRoot("orders", orders);
+   *   }
+   * }
+   * }</pre>
+   *
+   * <p>Thread-safe; lock-free.
+   *
+   * @throws PileClosedException if the pile is closed
+   */
+  long root(String name);
+
+  /**
+   * Stores {@code pointer} under {@code name}, replacing what was there; {@link #NULL} removes
+   * the root. In a persistent pile the change is logged, and is as durable as a put (with
+   * {@link Durability#SYNC} it is on stable storage when this returns); a checkpoint writes
+   * every root into the pile's metadata. A pile holds at most 4,096 roots.
+   *
+   * <p>Thread-safe.
+   *
+   * @throws IllegalArgumentException if the name is blank or longer than 255 bytes of UTF-8
+   * @throws IllegalStateException if the pile holds 4,096 roots already and {@code name} is new
+   * @throws StalePointerException if {@code pointer} names a deleted value
+   * @throws InvalidPointerException if this pile never handed {@code pointer} out
+   * @throws PileClosedException if the pile is closed
+   */
+  void setRoot(String name, long pointer);
+
+  /** Every root, by name, sorted: a copy. Thread-safe. */
+  java.util.Map<String, Long> roots();
+
   /** Starts a transaction: puts, updates and deletes that take effect together. */
   Transaction beginTransaction();
 

@@ -287,19 +287,25 @@ final class PileFiles {
   // checkpoint metadata
 
   /**
-   * Bytes of a metadata file for {@code tableCount} segments and {@code stripes} stripes.
+   * Bytes of a metadata file for {@code tableCount} segments, {@code stripes} stripes and a
+   * Roots section of {@code rootsBytes} ({@link RootDirectory}).
    *
    * <pre>
    * MetaFile --> Magic:u64 ("CAIRN-PM"), Version:u32, Stripes:u32, SegmentBytes:u64,
-   *              CheckpointLsn:u64, TableCount:u32, Zero:u32,
+   *              CheckpointLsn:u64, TableCount:u32, RootsBytes:u32,
    *              (Segment:u32, Owner:u32)^TableCount,                 owner = stripe + 1
    *              (StripeState[80], Head:u64 ^ SizeClasses.COUNT)^Stripes,
+   *              Roots[RootsBytes],                                   see RootDirectory
    *              Crc32c:u32                                         of all bytes before it
    * </pre>
    */
-  static long metaBytes(int tableCount, int stripes) {
-    return META_HEADER_BYTES + 8L * tableCount + (long) stripes * META_STRIPE_BYTES + 4;
+  static long metaBytes(int tableCount, int stripes, long rootsBytes) {
+    return META_HEADER_BYTES + 8L * tableCount + (long) stripes * META_STRIPE_BYTES + rootsBytes
+        + 4;
   }
+
+  /** The offset of RootsBytes in a metadata file's header. */
+  static final int META_ROOTS_BYTES_OFFSET = 36;
 
   static final int META_HEADER_BYTES = 40;
   static final int META_STRIPE_BYTES = Stripe.STATE_BYTES + 8 * SizeClasses.COUNT;

@@ -46,6 +46,14 @@ interface WriteHooks {
   /** Transaction {@code txId} committed or rolled back. */
   default void transactionEnded(long txId) {}
 
+  /**
+   * Logs a record that is not a stripe's operation (a named root, a participant's record) when
+   * the pile keeps a log; returns its end LSN, or 0 if nothing was logged.
+   */
+  default long appendRecord(int type, java.lang.foreign.MemorySegment payload) {
+    return 0;
+  }
+
   /** Whether writes are logged: a persistent pile whose durability is not NONE. */
   default boolean logging() {
     return false;
