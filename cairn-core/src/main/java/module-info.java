@@ -10,4 +10,6 @@ module dev.cairn.core {
   exports dev.cairn.pile;
   exports dev.cairn.codec;
   exports dev.cairn.durability;
+  // participants share a pile's log: Cairn's own durable structures (the cache's index) only
+  exports dev.cairn.pile.participant to dev.cairn.cache;
 }

@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What one operation on a stripe of a persistent pile wrote: the byte ranges of its segments,
@@ -31,7 +32,9 @@ import java.util.Arrays;
  *
  * <pre>
  * TxAlloc  --> TxId:u64, Kind:u32 (0 put, 1 update target), Zero:u32, Pointer:u64, OpRecord
- * TxCommit --> TxId:u64, Count:u32, Zero:u32, (Length:u32, Zero:u32, OpRecord[Length])^Count
+ * TxCommit --> TxId:u64, Count:u32, Attachments:u32, (Length:u32, Zero:u32, OpRecord[Length])^Count,
+ *              (ParticipantHeader, Payload)^Attachments    see ParticipantRegistry
+ * ParticipantOp --> ParticipantHeader, Payload, OpRecord   a participant's record and the op
  * TxEnd    --> TxId:u64                                   a rollback's allocations are undone
  * OpRecord --> StripeWord:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
  *              State,
@@ -62,6 +65,10 @@ final class Journal {
   static final int TYPE_TX_END = 20;
   /** A named root set or removed: a RootRecord (see {@link RootDirectory}). */
   static final int TYPE_ROOT = 21;
+  /** A participant's record of its own (see {@link ParticipantRegistry}). */
+  static final int TYPE_PARTICIPANT = 22;
+  /** A stripe operation with a participant's record attached: both apply, or neither. */
+  static final int TYPE_PARTICIPANT_OP = 23;
 
   /** A bound on a record's bytes besides the value: counters, heads, free-list words. */
   static final int SMALL_RECORD_BYTES = 4096;
@@ -81,6 +88,7 @@ final class Journal {
   static final int TABLE_ENTRY_BYTES = 8;
   static final int RANGE_HEADER_BYTES = 16;
 
+  static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
   static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
   static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
   static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -165,6 +173,10 @@ final class Journal {
     tableCount++;
   }
 
+  boolean logging() {
+    return logging;
+  }
+
   boolean isEmpty() {
     return rangeCount == 0 && headCount == 0 && tableCount == 0;
   }
@@ -200,6 +212,34 @@ final class Journal {
     }
   }
 
+  /**
+   * {@link #flush} of a plain operation with participant {@code participant}'s record ({@code
+   * type}, {@code payload}) attached, as one {@link #TYPE_PARTICIPANT_OP} record; logs the
+   * participant's record alone if the operation wrote nothing.
+   */
+  long flush(int participant, int type, MemorySegment payload) {
+    long prefix = ParticipantRegistry.HEADER_BYTES + payload.byteSize();
+    if (isEmpty()) {
+      MemorySegment out = scratch(prefix);
+      ParticipantRegistry.writeHeader(out, 0, participant, type, payload.byteSize());
+      MemorySegment.copy(payload, 0, out, ParticipantRegistry.HEADER_BYTES, payload.byteSize());
+      return store.append(TYPE_PARTICIPANT, out, prefix);
+    }
+    try {
+      long bytes = prepare();
+      MemorySegment out = scratch(prefix + bytes);
+      ParticipantRegistry.writeHeader(out, 0, participant, type, payload.byteSize());
+      MemorySegment.copy(payload, 0, out, ParticipantRegistry.HEADER_BYTES, payload.byteSize());
+      encodeInto(out, prefix);
+      return store.append(TYPE_PARTICIPANT_OP, out, prefix + bytes);
+    } catch (RuntimeException | Error e) {
+      forgetLoggedState(); // the record may not be in the log: the next one carries all fields
+      throw e;
+    } finally {
+      reset();
+    }
+  }
+
   /** Makes the stripe's next record carry every state field (see {@link #stateLogged}). */
   void forgetLoggedState() {
     stateLoggedValid = false;
@@ -209,8 +249,12 @@ final class Journal {
    * Logs one commit record holding the operations recorded so far in every stripe (whose
    * locks the caller holds), forgets them, and returns the record's end LSN.
    */
-  static long appendCommit(PersistentStore store, long txId, Stripe[] stripes) {
+  static long appendCommit(PersistentStore store, long txId, Stripe[] stripes,
+      List<PileTransaction.Attached> attached) {
     long total = TX_COMMIT_PREFIX_BYTES;
+    for (PileTransaction.Attached a : attached) {
+      total += ParticipantRegistry.HEADER_BYTES + a.record().byteSize();
+    }
     long[] sizes = new long[stripes.length];
     int count = 0;
     for (int i = 0; i < stripes.length; i++) {
@@ -224,6 +268,7 @@ final class Journal {
     MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(total)]);
     out.set(U64, 0, txId);
     out.set(U32, 8, count);
+    out.set(U32, 12, attached.size());
     long at = TX_COMMIT_PREFIX_BYTES;
     for (int i = 0; i < stripes.length; i++) {
       Journal journal = stripes[i].journal;
@@ -233,6 +278,12 @@ final class Journal {
         at += 8 + sizes[i];
         journal.reset();
       }
+    }
+    for (PileTransaction.Attached a : attached) {
+      long length = a.record().byteSize();
+      ParticipantRegistry.writeHeader(out, at, a.participant(), a.type(), length);
+      MemorySegment.copy(a.record(), 0, out, at + ParticipantRegistry.HEADER_BYTES, length);
+      at += ParticipantRegistry.HEADER_BYTES + length;
     }
     try {
       return store.append(TYPE_TX_COMMIT, out);

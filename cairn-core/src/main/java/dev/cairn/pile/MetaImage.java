@@ -18,6 +18,7 @@ final class MetaImage {
   private final NativeSegment[] segments;
   private final Stripe[] owners;
   private final List<NativeSegment> releasable;
+  private long logEndAtCapture;
 
   private MetaImage(MemorySegment bytes, NativeSegment[] segments, Stripe[] owners,
       List<NativeSegment> releasable) {
@@ -32,9 +33,10 @@ final class MetaImage {
    * lock, and passes the segments in table order.
    */
   static MetaImage capture(Stripe[] stripes, NativeSegment[] segments, Stripe[] owners,
-      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable, byte[] roots) {
-    MemorySegment out =
-        header(segments.length, stripes.length, segmentBytes, checkpointLsn, roots.length);
+      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable, byte[] roots,
+      byte[] states) {
+    MemorySegment out = header(segments.length, stripes.length, segmentBytes, checkpointLsn,
+        roots.length, states.length);
     long at = PileFiles.META_HEADER_BYTES;
     for (int i = 0; i < segments.length; i++, at += 8) {
       out.set(Journal.U32, at, segments[i].index());
@@ -48,13 +50,14 @@ final class MetaImage {
       at += PileFiles.META_STRIPE_BYTES;
     }
     MemorySegment.copy(MemorySegment.ofArray(roots), 0, out, at, roots.length);
+    MemorySegment.copy(MemorySegment.ofArray(states), 0, out, at + roots.length, states.length);
     seal(out);
     return new MetaImage(out, segments, owners, releasable);
   }
 
   /** The metadata of a new pile: no segments, every stripe empty. */
   static MemorySegment empty(int stripes, long segmentBytes) {
-    MemorySegment out = header(0, stripes, segmentBytes, 0, 0);
+    MemorySegment out = header(0, stripes, segmentBytes, 0, 0, 0);
     long at = PileFiles.META_HEADER_BYTES;
     for (int s = 0; s < stripes; s++, at += PileFiles.META_STRIPE_BYTES) {
       out.set(Journal.U64, at, -1); // no bump segment
@@ -68,9 +71,9 @@ final class MetaImage {
   }
 
   private static MemorySegment header(int tableCount, int stripes, long segmentBytes,
-      long checkpointLsn, int rootsBytes) {
+      long checkpointLsn, int rootsBytes, int statesBytes) {
     MemorySegment out = MemorySegment.ofArray(
-        new byte[(int) PileFiles.metaBytes(tableCount, stripes, rootsBytes)]);
+        new byte[(int) PileFiles.metaBytes(tableCount, stripes, rootsBytes, statesBytes)]);
     out.set(Journal.U64, 0, PileFiles.META_MAGIC);
     out.set(Journal.U32, 8, PileFiles.FORMAT_VERSION);
     out.set(Journal.U32, 12, stripes);
@@ -78,6 +81,7 @@ final class MetaImage {
     out.set(Journal.U64, 24, checkpointLsn);
     out.set(Journal.U32, 32, tableCount);
     out.set(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET, rootsBytes);
+    out.set(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET, statesBytes);
     return out;
   }
 
@@ -102,13 +106,16 @@ final class MetaImage {
     int stripes = in.get(Journal.U32, 12);
     int tableCount = in.get(Journal.U32, 32);
     int rootsBytes = in.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
+    int statesBytes = in.get(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET);
     if (stripes != geometry.stripes() || in.get(Journal.U64, 16) != geometry.segmentBytes()
         || tableCount < 0 || tableCount > Pointers.MAX_SEGMENTS
         || rootsBytes < 0 || rootsBytes > RootDirectory.MAX_SECTION_BYTES
-        || PileFiles.metaBytes(tableCount, stripes, rootsBytes) != in.byteSize()) {
+        || statesBytes < 0 || statesBytes > ParticipantRegistry.MAX_SECTION_BYTES
+        || PileFiles.metaBytes(tableCount, stripes, rootsBytes, statesBytes) != in.byteSize()) {
       throw new CorruptFileException(file, 12, "metadata does not match the superblock: stripes="
           + stripes + " segmentBytes=" + in.get(Journal.U64, 16) + " segments=" + tableCount
-          + " rootsBytes=" + rootsBytes + " bytes=" + in.byteSize());
+          + " rootsBytes=" + rootsBytes + " statesBytes=" + statesBytes
+          + " bytes=" + in.byteSize());
     }
     if (in.get(Journal.U64, 24) != checkpointLsn) {
       throw new CorruptFileException(file, 24, "metadata is of checkpoint LSN "
@@ -123,6 +130,18 @@ final class MetaImage {
             + index + " owner=" + owner);
       }
     }
+  }
+
+  /**
+   * The log's end once the image was captured: every root and participant state in it was
+   * logged before this, so the log must be durable up to it before the image is (WAL rule).
+   */
+  long logEndAtCapture() {
+    return logEndAtCapture;
+  }
+
+  void logEndAtCapture(long lsn) {
+    logEndAtCapture = lsn;
   }
 
   MemorySegment bytes() {

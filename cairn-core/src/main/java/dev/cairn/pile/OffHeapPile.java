@@ -16,6 +16,8 @@ import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
+import dev.cairn.pile.participant.Attachment;
+import dev.cairn.pile.participant.Participants;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -110,6 +112,13 @@ final class OffHeapPile implements Pile {
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
 
+  static {
+    dev.cairn.pile.participant.Participants.install(new ParticipantAccess());
+  }
+
+  /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
+  private final ParticipantRegistry participants;
+
   /** The named roots (see {@link Pile#root}). */
   private final RootDirectory roots = new RootDirectory();
 
@@ -122,7 +131,12 @@ final class OffHeapPile implements Pile {
       new java.util.concurrent.atomic.AtomicLong();
 
   OffHeapPile(PileOptions options) {
-    this(options, null, new java.security.SecureRandom().nextLong() | 1, randomTagOrigin());
+    this(options, ParticipantRegistry.NONE);
+  }
+
+  OffHeapPile(PileOptions options, ParticipantRegistry participants) {
+    this(options, null, new java.security.SecureRandom().nextLong() | 1, randomTagOrigin(),
+        participants);
   }
 
   /** A tag clock's random starting point, in [1, 2^23). */
@@ -130,7 +144,9 @@ final class OffHeapPile implements Pile {
     return java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1L << Pointers.TAG_BITS);
   }
 
-  OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin) {
+  OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
+      ParticipantRegistry participants) {
+    this.participants = participants;
     this.segmentBytes = options.segmentBytes();
     this.hugePages = options.hugePages();
     this.maxMemoryBytes = options.maxMemoryBytes();
@@ -1502,6 +1518,103 @@ final class OffHeapPile implements Pile {
     return java.util.Collections.unmodifiableMap(roots.copy());
   }
 
+  // =========================================================================================
+  // participants (see dev.cairn.pile.participant)
+
+  ParticipantRegistry participants() {
+    return participants;
+  }
+
+  /** ParticipantLog.put: a put and the participant's change, in one record. */
+  long putWith(Object value, int participant, int type, Attachment attachment) {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(attachment, "attachment");
+    checkOpen();
+    long reserved = writes.admit(recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
+    long pointer;
+    long lsn;
+    try {
+      Stripe stripe = writeNew(value, 0);
+      pointer = stripe.lastPointer;
+      MemorySegment record;
+      try {
+        record = ParticipantRegistry.checked(type, attachment.apply(pointer));
+      } catch (RuntimeException | Error e) {
+        try {
+          deleteLocked(pointer); // nested: logged with the put, as one operation
+        } finally {
+          stripe.unlockAndLog(WriteContext.PLAIN);
+        }
+        throw e;
+      }
+      lsn = stripe.unlockAndLog(participant, type, record);
+    } finally {
+      writes.release(reserved);
+    }
+    writes.awaitDurable(lsn);
+    return pointer;
+  }
+
+  /** ParticipantLog.delete: a delete and the participant's change, in one record. */
+  void deleteWith(long pointer, int participant, int type, Attachment attachment) {
+    Objects.requireNonNull(attachment, "attachment");
+    checkOpen();
+    long reserved =
+        writes.admit(Journal.SMALL_RECORD_BYTES + Participants.MAX_ATTACHMENT_BYTES);
+    long lsn = 0;
+    try {
+      Stripe stripe = lockOwner(pointer);
+      boolean logged = false;
+      try {
+        deleteLocked(pointer); // nested: logged below, with the participant's record
+        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
+        logged = true;
+        lsn = stripe.unlockAndLog(participant, type, record);
+      } finally {
+        if (!logged) {
+          stripe.unlockAndLog(WriteContext.PLAIN);
+        }
+      }
+    } finally {
+      writes.release(reserved);
+    }
+    writes.awaitDurable(lsn);
+  }
+
+  /**
+   * ParticipantLog.append: a change of the participant's own, applied and logged under the
+   * calling thread's stripe lock, so that a checkpoint (under every stripe lock) never sees it
+   * half done.
+   */
+  long appendParticipant(int participant, int type, Attachment attachment) {
+    checkOpen();
+    long reserved =
+        writes.admit(ParticipantRegistry.HEADER_BYTES + Participants.MAX_ATTACHMENT_BYTES);
+    long lsn;
+    try {
+      Stripe stripe = stripes[PROBE.get()[0] & stripeMask];
+      stripe.lock();
+      boolean logged = false;
+      try {
+        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(NULL));
+        logged = true;
+        lsn = stripe.unlockAndLog(participant, type, record);
+      } finally {
+        if (!logged) {
+          stripe.unlock();
+        }
+      }
+    } finally {
+      writes.release(reserved);
+    }
+    return lsn;
+  }
+
+  /** Waits for {@code lsn} as the pile's durability says. */
+  void awaitDurable(long lsn) {
+    writes.awaitDurable(lsn);
+  }
+
   /** The directory itself, for the store's checkpoint, load and replay. */
   RootDirectory rootDirectory() {
     return roots;
@@ -1669,7 +1782,10 @@ final class OffHeapPile implements Pile {
       CommitWait wait) {
     checkOpen();
     long reserved = admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
-        + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size()));
+        + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size())
+        + (long) (ParticipantRegistry.HEADER_BYTES + Participants.MAX_ATTACHMENT_BYTES)
+            * tx.attachments().size());
+    List<PileTransaction.Attached> attached = new ArrayList<>(tx.attachments().size());
     long lsn = 0;
     lockAll();
     try {
@@ -1680,6 +1796,11 @@ final class OffHeapPile implements Pile {
       for (long pointer : tx.deletes()) {
         requireLive(pointer);
       }
+      // the participants' changes first, then the pile's: one throwing leaves the pile as it was
+      for (PileTransaction.Attached a : tx.attachments()) {
+        attached.add(new PileTransaction.Attached(a.participant(), a.type(), a.attachment(),
+            ParticipantRegistry.checked(a.type(), a.attachment().apply(NULL))));
+      }
       for (java.util.Map.Entry<Long, Long> update : tx.prepared().entrySet()) {
         linkToPrepared(update.getKey(), update.getValue());
       }
@@ -1687,7 +1808,7 @@ final class OffHeapPile implements Pile {
         deleteLocked(pointer);
       }
       if (writes.logging()) {
-        lsn = Journal.appendCommit(store, tx.id(), stripes);
+        lsn = Journal.appendCommit(store, tx.id(), stripes, attached);
       }
     } finally {
       unlockAll();
@@ -2010,7 +2131,8 @@ final class OffHeapPile implements Pile {
         }
         MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
             liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired(),
-            RootDirectory.encode(roots.copy()));
+            RootDirectory.encode(roots.copy()), participants.checkpoint(checkpointLsn));
+        image.logEndAtCapture(store.logEndLsn());
         for (Stripe stripe : stripes) {
           // replay may start at this image: each stripe's next record must not lean on records
           // before it, so it carries every state field

@@ -193,6 +193,18 @@ final class PersistentStore implements WriteHooks {
    */
   static OffHeapPile open(FileLayer layer, Path directory, PileOptions options, boolean readOnly,
       LogRecovery logRecovery) throws IOException {
+    return open(layer, directory, options, readOnly, logRecovery, ParticipantRegistry.NONE);
+  }
+
+  /** Opens the pile read-write with {@code participants} registered (see LogParticipant). */
+  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options,
+      ParticipantRegistry participants) throws IOException {
+    return open(layer, directory, options, false, LogRecovery.STRICT, participants);
+  }
+
+  private static OffHeapPile open(FileLayer layer, Path directory, PileOptions options,
+      boolean readOnly, LogRecovery logRecovery, ParticipantRegistry participants)
+      throws IOException {
     long started = System.nanoTime();
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
     PileOptions.OpenMode mode = readOnly ? PileOptions.OpenMode.OPEN_EXISTING : options.openMode();
@@ -248,7 +260,8 @@ final class PersistentStore implements WriteHooks {
       store.geometry = geometry;
       store.openedState = state;
       store.lastCheckpointLsn = state.checkpointLsn();
-      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin());
+      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
+          participants);
       store.pile = pile;
       store.replay = new RedoReplay(pile, store);
       store.replay.trustRewrittenPages(!state.cleanShutdown()
@@ -384,7 +397,8 @@ final class PersistentStore implements WriteHooks {
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
       long size = handle.size();
       if (size < PileFiles.META_HEADER_BYTES + 4 || size > PileFiles.metaBytes(
-          Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES)) {
+          Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES,
+          ParticipantRegistry.MAX_SECTION_BYTES)) {
         return false;
       }
       bytes = MemorySegment.ofArray(new byte[(int) size]);
@@ -441,8 +455,11 @@ final class PersistentStore implements WriteHooks {
         stripe.restoreHead(c, meta.get(Journal.U64, at + Stripe.STATE_BYTES + 8L * c));
       }
     }
-    pile.rootDirectory().load(metaFile, meta, at,
-        meta.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET));
+    int rootsBytes = meta.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
+    pile.rootDirectory().load(metaFile, meta, at, rootsBytes);
+    pile.participants().open(metaFile, meta, at + rootsBytes,
+        meta.get(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET), meta.get(Journal.U64, 24),
+        readOnly, directory);
   }
 
   private NativeSegment mapSegment(int index) throws IOException {
@@ -496,6 +513,7 @@ final class PersistentStore implements WriteHooks {
       // undone in memory only (nothing is logged or written): the view read-write recovery
       // will produce from the same files
       undoUnfinished();
+      pile.participants().recovered();
       recovery = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
       return;
@@ -537,6 +555,7 @@ final class PersistentStore implements WriteHooks {
     } finally {
       appendsSuppressed = false;
     }
+    pile.participants().recovered();
     synchronized (superblock) {
       tagBound = bound;
     }
@@ -605,13 +624,23 @@ final class PersistentStore implements WriteHooks {
         }
         case Journal.TYPE_TX_COMMIT -> {
           int count = payload.get(Journal.U32, 8);
+          int attachments = payload.get(Journal.U32, 12);
           long at = Journal.TX_COMMIT_PREFIX_BYTES;
           for (int i = 0; i < count; i++) {
             long length = Integer.toUnsignedLong(payload.get(Journal.U32, at));
             replay.applyOp(payload.asSlice(at + 8, length));
             at += 8 + length;
           }
+          for (int i = 0; i < attachments; i++) {
+            at += pile.participants().replay(lsn, payload.asSlice(at), readOnly, directory);
+          }
           unfinished.remove(payload.get(Journal.U64, 0));
+        }
+        case Journal.TYPE_PARTICIPANT ->
+            pile.participants().replay(lsn, payload, readOnly, directory);
+        case Journal.TYPE_PARTICIPANT_OP -> { // the pile's part first, as it was written
+          replay.applyOp(payload.asSlice(ParticipantRegistry.recordBytes(payload)));
+          pile.participants().replay(lsn, payload, readOnly, directory);
         }
         case Journal.TYPE_TX_END -> unfinished.remove(payload.get(Journal.U64, 0));
         case Journal.TYPE_ROOT -> pile.rootDirectory().replay(payload);
@@ -1323,7 +1352,9 @@ final class PersistentStore implements WriteHooks {
           layer.syncDirectory(directory);
         }
         if (log != null) {
-          log.syncTo(checkpointLsn); // recovery resumes at C: the log up to it must be durable
+          // recovery resumes at C: the log up to it must be durable, and up to what the
+          // image's roots and participant states hold (they may be newer than C)
+          log.syncTo(Math.max(checkpointLsn, image.logEndAtCapture()));
         }
         int slot = 1 - geometry.metaSlot();
         MemorySegment meta = image.bytes();

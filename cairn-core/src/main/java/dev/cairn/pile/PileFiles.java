@@ -292,21 +292,25 @@ final class PileFiles {
    *
    * <pre>
    * MetaFile --> Magic:u64 ("CAIRN-PM"), Version:u32, Stripes:u32, SegmentBytes:u64,
-   *              CheckpointLsn:u64, TableCount:u32, RootsBytes:u32,
+   *              CheckpointLsn:u64, TableCount:u32, RootsBytes:u32, StatesBytes:u32, Zero:u32,
    *              (Segment:u32, Owner:u32)^TableCount,                 owner = stripe + 1
    *              (StripeState[80], Head:u64 ^ SizeClasses.COUNT)^Stripes,
    *              Roots[RootsBytes],                                   see RootDirectory
+   *              States[StatesBytes],             participants' states, see ParticipantRegistry
    *              Crc32c:u32                                         of all bytes before it
    * </pre>
    */
-  static long metaBytes(int tableCount, int stripes, long rootsBytes) {
+  static long metaBytes(int tableCount, int stripes, long rootsBytes, long statesBytes) {
     return META_HEADER_BYTES + 8L * tableCount + (long) stripes * META_STRIPE_BYTES + rootsBytes
-        + 4;
+        + statesBytes + 4;
   }
+
+  /** The offset of StatesBytes in a metadata file's header. */
+  static final int META_STATES_BYTES_OFFSET = 40;
 
   /** The offset of RootsBytes in a metadata file's header. */
   static final int META_ROOTS_BYTES_OFFSET = 36;
 
-  static final int META_HEADER_BYTES = 40;
+  static final int META_HEADER_BYTES = 48;
   static final int META_STRIPE_BYTES = Stripe.STATE_BYTES + 8 * SizeClasses.COUNT;
 }

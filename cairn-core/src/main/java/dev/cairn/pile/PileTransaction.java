@@ -44,6 +44,12 @@ final class PileTransaction implements Transaction {
   private final Set<Long> deletes = new LinkedHashSet<>();
   private State state = State.OPEN;
 
+  /** A participant's attachment, applied and logged at commit. */
+  record Attached(int participant, int type, dev.cairn.pile.participant.Attachment attachment,
+      java.lang.foreign.MemorySegment record) {}
+
+  private final java.util.List<Attached> attachments = new java.util.ArrayList<>();
+
   private final WriteContext putContext;
   private final WriteContext targetContext;
 
@@ -52,6 +58,16 @@ final class PileTransaction implements Transaction {
     this.id = id;
     this.putContext = WriteContext.transactionPut(id);
     this.targetContext = WriteContext.transactionTarget(id);
+  }
+
+  /** Adds a participant's attachment, applied at commit (see ParticipantLog.attach). */
+  void attach(int participant, int type, dev.cairn.pile.participant.Attachment attachment) {
+    checkOpen();
+    attachments.add(new Attached(participant, type, attachment, null));
+  }
+
+  java.util.List<Attached> attachments() {
+    return attachments;
   }
 
   /** How this transaction's puts are logged: allocations undone unless it commits. */
@@ -66,6 +82,10 @@ final class PileTransaction implements Transaction {
 
   long id() {
     return id;
+  }
+
+  boolean belongsTo(OffHeapPile owner) {
+    return pile == owner;
   }
 
   @Override

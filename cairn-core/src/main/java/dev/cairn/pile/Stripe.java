@@ -149,6 +149,24 @@ final class Stripe {
   }
 
   /**
+   * {@link #unlockAndLog(WriteContext)} of a plain operation with a participant's record attached
+   * ({@link Journal#TYPE_PARTICIPANT_OP}). The caller holds the lock exactly once: the record
+   * must be logged now, with the operation it belongs to.
+   */
+  long unlockAndLog(int participant, int type, java.lang.foreign.MemorySegment record) {
+    try {
+      Journal j = journal;
+      if (lock.getHoldCount() != 1) {
+        throw new IllegalStateException("a participant's write must hold its stripe's lock once:"
+            + " holdCount=" + lock.getHoldCount());
+      }
+      return j != null && j.logging() ? j.flush(participant, type, record) : 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Releases the lock after a section that wrote nothing the log must hold (a lookup, a failed
    * allocation, a checkpoint's copy). A write ends with {@link #unlockAndLog} instead; should an
    * allocation that moved on to another stripe have left a write here (a segment it took), that

@@ -111,7 +111,7 @@ public final class CrashWorkload {
    * The parent holds this JVM's stdin open; end of file means the parent died before it could
    * kill us, and a workload that writes forever must not outlive it.
    */
-  private static void haltWhenParentGoesAway() {
+  static void haltWhenParentGoesAway() {
     Thread watchdog =
         new Thread(
             () -> {

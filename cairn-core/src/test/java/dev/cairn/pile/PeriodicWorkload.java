@@ -48,7 +48,7 @@ public final class PeriodicWorkload {
     int threads = Integer.parseInt(args[2]);
     boolean syncTransactions = args[3].equals("sync-tx");
 
-    haltWhenParentGoesAway();
+    CrashWorkload.haltWhenParentGoesAway();
     Pile pile = Pile.open(directory, options()); // never closed: the run ends in SIGKILL
     CrashWorkload.emit("READY");
     AtomicLong opIds = new AtomicLong(random.nextLong() & 0x7FFF_FFFF_0000_0000L);
@@ -64,22 +64,6 @@ public final class PeriodicWorkload {
         }
       }, "periodic-worker-" + t).start();
     }
-  }
-
-  /** As in {@link CrashWorkload}: end of file on stdin means the parent died; so do we. */
-  private static void haltWhenParentGoesAway() {
-    Thread watchdog = new Thread(() -> {
-      try {
-        while (System.in.read() >= 0) {
-          // the parent never writes; just wait for end of file
-        }
-      } catch (IOException e) {
-        // a broken stdin means the parent is gone too
-      }
-      Runtime.getRuntime().halt(3);
-    }, "parent-watchdog");
-    watchdog.setDaemon(true);
-    watchdog.start();
   }
 
   private static void syncTransactions(Pile pile, AtomicLong opIds) {

@@ -1,0 +1,198 @@
+package dev.cairn.pile;
+
+import dev.cairn.durability.CorruptFileException;
+import dev.cairn.pile.participant.LogParticipant;
+import dev.cairn.pile.participant.Participants;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The participants registered with one pile (see {@link LogParticipant}): who they are, their
+ * records' header, their states in a checkpoint's metadata, and the dispatch of their records at
+ * replay.
+ *
+ * <pre>
+ * ParticipantHeader --> Participant:u8, Type:u8, Zero:u16, Length:u32      then Payload[Length]
+ * Participant (log)  --> ParticipantHeader, Payload                   record type 22
+ * ParticipantOp (log) --> ParticipantHeader, Payload, OpRecord        record type 23 (Journal)
+ * States (metadata) --> (Participant:u8, Zero:u8, Zero:u16, Length:u32, State[Length])^*
+ * </pre>
+ *
+ * <p>Thread-safety: immutable after the open, but for the participants' own state.
+ */
+final class ParticipantRegistry {
+
+  /** Bytes of a participant record's header, and of a state entry's. */
+  static final int HEADER_BYTES = 8;
+
+  /** A bound on the States section of a metadata file. */
+  static final long MAX_SECTION_BYTES =
+      (long) LogParticipant.MAX_ID * (HEADER_BYTES + Participants.MAX_STATE_BYTES);
+
+  /** A pile with no participants. */
+  static final ParticipantRegistry NONE = new ParticipantRegistry(List.of());
+
+  private final LogParticipant[] byId = new LogParticipant[LogParticipant.MAX_ID + 1];
+  private final List<LogParticipant> all;
+
+  ParticipantRegistry(List<LogParticipant> participants) {
+    for (LogParticipant participant : participants) {
+      int id = participant.id();
+      if (id < 1 || id > LogParticipant.MAX_ID) {
+        throw new IllegalArgumentException("a participant's id must be in [1, "
+            + LogParticipant.MAX_ID + "]: id=" + id + " participant=" + participant);
+      }
+      if (byId[id] != null) {
+        throw new IllegalArgumentException("two participants have id " + id + ": " + byId[id]
+            + " and " + participant);
+      }
+      byId[id] = participant;
+    }
+    this.all = List.copyOf(participants);
+  }
+
+  boolean isEmpty() {
+    return all.isEmpty();
+  }
+
+  /** The registered participant {@code participant}, or an exception naming the mistake. */
+  int idOf(LogParticipant participant) {
+    int id = participant.id();
+    if (id < 1 || id > LogParticipant.MAX_ID || byId[id] != participant) {
+      throw new IllegalArgumentException("the pile was not opened with this participant: "
+          + participant + " (register it with Participants.open)");
+    }
+    return id;
+  }
+
+  /** Writes a participant record's header at {@code at} of {@code out}. */
+  static void writeHeader(MemorySegment out, long at, int participant, int type, long length) {
+    out.set(Journal.U8, at, (byte) participant);
+    out.set(Journal.U8, at + 1, (byte) type);
+    out.set(Journal.U16, at + 2, (short) 0);
+    out.set(Journal.U32, at + 4, (int) length);
+  }
+
+  /** Checks a payload a participant gave: its size and type. */
+  static MemorySegment checked(int type, MemorySegment payload) {
+    if (type < 0 || type > 255) {
+      throw new IllegalArgumentException("a participant's record type must be in [0, 255]: type="
+          + type);
+    }
+    if (payload == null) {
+      throw new IllegalArgumentException("an attachment returned no record (null)");
+    }
+    if (payload.byteSize() > Participants.MAX_ATTACHMENT_BYTES) {
+      throw new IllegalArgumentException("participant record larger than allowed: bytes="
+          + payload.byteSize() + " limit=" + Participants.MAX_ATTACHMENT_BYTES);
+    }
+    return payload;
+  }
+
+  /** The bytes of the participant record at {@code payload}'s offset 0, with its header. */
+  static long recordBytes(MemorySegment payload) {
+    long length = Integer.toUnsignedLong(payload.get(Journal.U32, 4));
+    if (HEADER_BYTES + length > payload.byteSize()) {
+      throw new PileCorruptionException("participant record of " + payload.byteSize()
+          + " bytes says its payload has " + length);
+    }
+    return HEADER_BYTES + length;
+  }
+
+  /**
+   * Replays the participant record starting at {@code payload}'s offset 0 and returns its bytes
+   * with the header; a read-only open skips records of participants it does not know.
+   */
+  long replay(long lsn, MemorySegment payload, boolean readOnly, Path directory) {
+    long length = recordBytes(payload) - HEADER_BYTES;
+    int id = Byte.toUnsignedInt(payload.get(Journal.U8, 0));
+    int type = Byte.toUnsignedInt(payload.get(Journal.U8, 1));
+    LogParticipant participant = byId[id];
+    if (participant != null) {
+      participant.replay(lsn, type, payload.asSlice(HEADER_BYTES, length));
+    } else if (!readOnly) {
+      throw new ParticipantRequiredException(directory, id, "log records");
+    }
+    return HEADER_BYTES + length;
+  }
+
+  /**
+   * The States section of a checkpoint: each participant's {@link LogParticipant#checkpoint}.
+   * Called under every stripe lock.
+   */
+  byte[] checkpoint(long checkpointLsn) {
+    if (all.isEmpty()) {
+      return new byte[0];
+    }
+    byte[][] states = new byte[all.size()][];
+    long total = 0;
+    for (int i = 0; i < states.length; i++) {
+      LogParticipant participant = all.get(i);
+      byte[] state = participant.checkpoint(checkpointLsn);
+      if (state == null || state.length > Participants.MAX_STATE_BYTES) {
+        throw new IllegalStateException("participant " + participant.id() + " returned a"
+            + " checkpoint state of " + (state == null ? "null" : state.length + " bytes")
+            + "; the limit is " + Participants.MAX_STATE_BYTES + " bytes (keep a large"
+            + " structure in pile values and name it in the state or a root)");
+      }
+      states[i] = state;
+      total += HEADER_BYTES + state.length;
+    }
+    MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(total)]);
+    long at = 0;
+    for (int i = 0; i < states.length; i++) {
+      writeHeader(out, at, all.get(i).id(), 0, states[i].length);
+      MemorySegment.copy(MemorySegment.ofArray(states[i]), 0, out, at + HEADER_BYTES,
+          states[i].length);
+      at += HEADER_BYTES + states[i].length;
+    }
+    return out.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+  }
+
+  /**
+   * At open: hands each registered participant its state from the States section {@code [at,
+   * at + length)} of metadata file {@code file} (empty if it has none).
+   */
+  void open(Path file, MemorySegment meta, long at, long length, long checkpointLsn,
+      boolean readOnly, Path directory) {
+    byte[][] states = new byte[byId.length][];
+    long end = at + length;
+    while (at < end) {
+      if (end - at < HEADER_BYTES) {
+        throw new CorruptFileException(file, at, "participant states end inside an entry");
+      }
+      int id = Byte.toUnsignedInt(meta.get(Journal.U8, at));
+      long bytes = Integer.toUnsignedLong(meta.get(Journal.U32, at + 4));
+      if (id == 0 || bytes > end - at - HEADER_BYTES || states[id] != null) {
+        throw new CorruptFileException(file, at, "invalid participant state entry: participant="
+            + id + " bytes=" + bytes + " (the section ends at " + end + ")");
+      }
+      states[id] = meta.asSlice(at + HEADER_BYTES, bytes)
+          .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+      if (byId[id] == null && !readOnly) {
+        throw new ParticipantRequiredException(directory, id, "a checkpointed state");
+      }
+      at += HEADER_BYTES + bytes;
+    }
+    for (LogParticipant participant : all) {
+      byte[] state = states[participant.id()];
+      participant.open(state != null ? state : new byte[0], checkpointLsn);
+    }
+  }
+
+  /** A volatile pile's participants: opened empty, nothing to replay. */
+  void openVolatile() {
+    for (LogParticipant participant : all) {
+      participant.open(new byte[0], 0);
+      participant.recovered();
+    }
+  }
+
+  /** At open, after the replay. */
+  void recovered() {
+    for (LogParticipant participant : all) {
+      participant.recovered();
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package dev.cairn.pile.participant;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A participant's part of a pile write ({@link ParticipantLog#put}, {@link
+ * ParticipantLog#delete}, {@link ParticipantLog#attach}): called under the write's lock once the
+ * pile's part is done, it applies the participant's change (P1) and returns its record, which
+ * the pile logs in the same record as its own, so that both survive a crash or neither does.
+ */
+@FunctionalInterface
+public interface Attachment {
+
+  /**
+   * Applies the participant's change and returns the record's payload, at most {@link
+   * Participants#MAX_ATTACHMENT_BYTES}; the pile copies it before this returns to the writer.
+   *
+   * @param pointer the value the write made ({@link ParticipantLog#put}), the one it deleted
+   *     ({@link ParticipantLog#delete}), or {@link dev.cairn.pile.Pile#NULL} (a transaction's)
+   */
+  MemorySegment apply(long pointer);
+}

@@ -1,0 +1,244 @@
+package dev.cairn.pile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.pile.participant.CounterTable;
+import dev.cairn.pile.participant.Participants;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The participant contract (dev.cairn.pile.participant) proven with {@link CounterTable}, a
+ * structure outside the pile's package: its changes ride the pile's log records, its state the
+ * pile's checkpoints, and after every power loss the table and the pile agree and nothing
+ * acknowledged is lost. The kill -9 half is {@link ParticipantKillNineTest}.
+ */
+class ParticipantTest {
+
+  private static final Path DIR = Path.of("/pile");
+  private static final List<String> COUNTERS = List.of("a", "b", "c");
+
+  @Test
+  void aVolatilePile_appliesAttachments_andAThrowingOneUndoesItsPut() {
+    CounterTable table = new CounterTable(3);
+    try (Pile pile = Participants.offHeap(PileOptions.defaults(), table)) {
+      table.attachTo(pile);
+      long first = table.add("a", item("a", 1));
+      table.add("a", item("a", 2));
+      table.remove("a", first);
+      table.set("manual", 42);
+      assertThat(table.snapshot()).isEqualTo(Map.of("a", 1L, "manual", 42L));
+      long before = pile.stats().objectCount();
+      assertThatThrownBy(() -> Participants.log(pile, table).put(item("a", 3), 1, p -> {
+        throw new IllegalStateException("participant refused");
+      })).hasMessage("participant refused");
+      assertThat(pile.stats().objectCount()).isEqualTo(before);
+      pile.verify();
+    }
+  }
+
+  @Test
+  void aParticipantRegisteredTwiceOrNotAtAll_isACallerError() {
+    CounterTable table = new CounterTable(3);
+    assertThatThrownBy(() -> Participants.offHeap(PileOptions.defaults(), table,
+        new CounterTable(3))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("two participants have id 3");
+    assertThatThrownBy(() -> Participants.offHeap(PileOptions.defaults(), new CounterTable(0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id=0");
+    try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
+      assertThatThrownBy(() -> Participants.log(pile, table))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("not opened with this participant");
+    }
+  }
+
+  @Test
+  void stateAndRecordsComeBackAtReopen_andAPlainOpenIsRefused() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    PileOptions options = PileCrashTest.options(Durability.SYNC);
+    CounterTable table = new CounterTable(9);
+    OffHeapPile pile = open(disk, table, "first");
+    table.attachTo(pile);
+    for (int i = 0; i < 10; i++) {
+      table.add("a", item("a", i));
+    }
+    pile.checkpoint(); // the state goes into the checkpoint's metadata
+    table.add("b", item("b", 0));
+    table.set("manual", 7);
+    Transaction tx = pile.beginTransaction();
+    table.addInTransaction(tx, "c", item("c", 0));
+    tx.commit();
+    Transaction rolledBack = pile.beginTransaction();
+    table.addInTransaction(rolledBack, "c", item("c", 1));
+    rolledBack.rollback();
+    assertThat(table.snapshot()).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L, "manual", 7L));
+    disk.processCrash();
+    abandon(pile);
+
+    assertThatThrownBy(() -> PersistentStore.open(disk, DIR, options))
+        .isInstanceOf(ParticipantRequiredException.class)
+        .hasMessageContaining("participant 9");
+    try (OffHeapPile readOnly = PersistentStore.open(disk, DIR, options, true)) {
+      assertThat(readOnly.stats().objectCount()).as("read-only needs no participant")
+          .isEqualTo(12);
+    }
+    CounterTable reopened = new CounterTable(9);
+    try (OffHeapPile again = open(disk, reopened, "reopen")) {
+      assertThat(reopened.snapshot())
+          .isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L, "manual", 7L));
+      assertThat(reopened.replayed()).as("records after the checkpoint").isEqualTo(3);
+      assertThat(itemsByCounter(again)).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L));
+    }
+    assertThatThrownBy(() -> PersistentStore.open(disk, DIR, options))
+        .as("its state is in the checkpoint now").isInstanceOf(ParticipantRequiredException.class)
+        .hasMessageContaining("checkpointed state");
+    CounterTable afterCleanClose = new CounterTable(9);
+    try (OffHeapPile again = open(disk, afterCleanClose, "after a clean close")) {
+      assertThat(afterCleanClose.replayed()).as("a clean close checkpointed it all").isZero();
+      assertThat(afterCleanClose.snapshot()).containsEntry("manual", 7L);
+    }
+  }
+
+  /**
+   * Power lost at random moments of adds, removes, counter sets, transactions and checkpoints,
+   * several times over one disk: after each recovery every counter equals the number of its
+   * items in the pile, every acknowledged add and remove holds, and a set counter has its last
+   * acknowledged value (or the one in flight).
+   */
+  @Test
+  void afterEveryPowerLoss_theTableAndThePileAgree_andNothingAcknowledgedIsLost()
+      throws IOException {
+    long seed = PileTestSupport.seed("afterEveryPowerLoss_theTableAndThePileAgree");
+    int disks = Integer.getInteger("cairn.crash.cycles", 40) / 4;
+    for (int d = 0; d < Math.max(disks, 4); d++) {
+      SplittableRandom random = new SplittableRandom(seed + d);
+      SimulatedDisk disk = new SimulatedDisk();
+      Map<Long, String> live = new HashMap<>(); // acknowledged items and their counter
+      Set<Long> removed = new HashSet<>();
+      long manual = 0;
+      int seq = 0;
+      for (int crash = 0; crash < 4; crash++) {
+        String label = "seed " + seed + " disk " + d + " crash " + crash;
+        CounterTable table = new CounterTable(5);
+        OffHeapPile pile = open(disk, table, label);
+        table.attachTo(pile);
+        checkAgreement(pile, table, live, removed, manual, label);
+        disk.crashAtOperation(disk.operationCount() + 10 + random.nextInt(300),
+            random.nextLong());
+        long inFlightSet = -1;
+        long inFlightRemove = Pile.NULL;
+        try {
+          for (int op = 0; op < 5_000; op++) {
+            int choice = random.nextInt(20);
+            if (choice < 10 || live.isEmpty()) {
+              String counter = COUNTERS.get(random.nextInt(COUNTERS.size()));
+              long pointer = table.add(counter, item(counter, seq++));
+              live.put(pointer, counter);
+            } else if (choice < 16) {
+              long pointer = new ArrayList<>(live.keySet()).get(random.nextInt(live.size()));
+              inFlightRemove = pointer;
+              table.remove(live.get(pointer), pointer);
+              inFlightRemove = Pile.NULL;
+              live.remove(pointer);
+              removed.add(pointer);
+            } else if (choice < 18) {
+              long value = 1 + random.nextInt(1000);
+              inFlightSet = value;
+              table.set("manual", value);
+              manual = value;
+              inFlightSet = -1;
+            } else if (choice < 19) {
+              Transaction tx = pile.beginTransaction();
+              String counter = COUNTERS.get(random.nextInt(COUNTERS.size()));
+              table.addInTransaction(tx, counter, item(counter, seq++));
+              tx.commit();
+            } else {
+              pile.checkpoint();
+            }
+          }
+        } catch (RuntimeException crashed) {
+          // the power went
+        }
+        disk.disarmCrash();
+        abandon(pile);
+        disk.reboot();
+        if (inFlightSet >= 0 || inFlightRemove != Pile.NULL) { // cut by the crash: either way
+          CounterTable peek = new CounterTable(5);
+          try (OffHeapPile reopened = open(disk, peek, label)) {
+            if (inFlightSet >= 0 && peek.get("manual") == inFlightSet) {
+              manual = inFlightSet;
+            }
+            if (inFlightRemove != Pile.NULL) {
+              try {
+                reopened.sizeOf(inFlightRemove);
+              } catch (PointerException gone) {
+                live.remove(inFlightRemove);
+                removed.add(inFlightRemove);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static OffHeapPile open(SimulatedDisk disk, CounterTable table, String label) {
+    try {
+      return (OffHeapPile) Participants.open(disk, DIR, PileCrashTest.options(Durability.SYNC),
+          table);
+    } catch (IOException | RuntimeException e) {
+      throw new AssertionError(label + ": recovery failed", e);
+    }
+  }
+
+  /** The table equals the pile's items per counter; acknowledged adds live, removes gone. */
+  private static void checkAgreement(Pile pile, CounterTable table, Map<Long, String> live,
+      Set<Long> removed, long manual, String label) {
+    Map<String, Long> items = itemsByCounter(pile);
+    Map<String, Long> counted = new HashMap<>(table.snapshot());
+    assertThat(counted.remove("manual")).as(label + ": manual").isEqualTo(
+        manual == 0 ? null : manual);
+    assertThat(counted).as(label + ": counters against the pile's items").isEqualTo(items);
+    for (Map.Entry<Long, String> item : live.entrySet()) {
+      assertThat(new String(pile.getBytes(item.getKey()), StandardCharsets.UTF_8))
+          .as(label + ": acknowledged add").startsWith(item.getValue() + ":");
+    }
+    for (long pointer : removed) {
+      assertThatThrownBy(() -> pile.getBytes(pointer)).as(label + ": acknowledged remove")
+          .isInstanceOf(PointerException.class);
+    }
+    pile.verify();
+  }
+
+  static Map<String, Long> itemsByCounter(Pile pile) {
+    Map<String, Long> items = new HashMap<>();
+    pile.forEach((pointer, kind, sizeBytes) -> {
+      String text = new String(pile.getBytes(pointer), StandardCharsets.UTF_8);
+      items.merge(text.substring(0, text.indexOf(':')), 1L, Long::sum);
+    });
+    return items;
+  }
+
+  static byte[] item(String counter, int seq) {
+    return (counter + ":" + seq).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void abandon(OffHeapPile pile) {
+    try {
+      pile.close();
+    } catch (RuntimeException expected) {
+      // the disk crashed under it
+    }
+  }
+}
