@@ -1,8 +1,8 @@
 /*
  * How many fdatasync calls a second this disk completes when T threads each write 64 bytes at
- * their own offset of one preallocated file and force it, in a loop, for three seconds. It tells
- * whether overlapping a write-ahead log's forces can pay: if two threads complete twice as many
- * forces as one, a second force may start while the first runs.
+ * their own offset of one preallocated file and force it, in a loop, for three seconds: how many
+ * forces the disk completes side by side, and, beside sleep_jitter.c, whether a stream of forces
+ * stalls the machine.
  *
  *   gcc -O2 -pthread docs/probes/fsync_threads.c -o /tmp/fsync_threads
  *   for t in 1 2 4; do /tmp/fsync_threads $t /tmp/fsync-probe.dat; done; rm /tmp/fsync-probe.dat
@@ -12,7 +12,7 @@
  *
  *   /tmp/fsync_threads 1 /tmp/fsync-probe.dat 1; rm /tmp/fsync-probe.dat
  *
- * Results are in docs/BENCHMARKS.md ("Synchronous commits").
+ * Results are in docs/BENCHMARKS.md ("Machine").
  */
 #include <fcntl.h>
 #include <pthread.h>

@@ -14,10 +14,9 @@
  *      HotSpot's Parker implements LockSupport.park and unpark.
  * It prints commits/s, forces/s and commits per force over the run.
  *
- * Why: at 16 threads Cairn's SYNC commits reach about 2x RocksDB's `sync=true` on this VM, and
- * the target is 3x (docs/BENCHMARKS.md, "Synchronous commits"). This says what the disk and the
- * two CPUs allow a group commit written in C with no allocation, no JIT and no GC, beside
- * RocksDB in the same minutes.
+ * Why: to compare Cairn's SYNC commits (and RocksDB's `sync=true`) with what the disk and the
+ * CPUs allow a group commit written in C with no allocation, no JIT and no GC, run in the same
+ * minutes (docs/BENCHMARKS.md, "Synchronous commits").
  *
  *   gcc -O2 -pthread -o /tmp/group_commit docs/probes/group_commit.c
  *   /tmp/group_commit 16 3 /tmp/gc-probe.dat 1     # threads, seconds, file, mode

@@ -7,7 +7,7 @@ the trace, adds up which other tasks ran on that CPU meanwhile. Prints the tasks
 they took from those waits.
 
 Why: to tell whether a put thread of `cairn bench --latency-during-checkpoint` waited behind
-the pile's checkpoint, the JIT, the kernel or nothing (docs/BENCHMARKS.md, session 13).
+the pile's checkpoint, the JIT, the kernel or nothing (docs/BENCHMARKS.md, "Probes").
 
     perf sched record -a -o /tmp/ps.data   # while the bench runs; stop it with Ctrl-C
     perf sched timehist -i /tmp/ps.data > /tmp/th.txt

@@ -11,7 +11,7 @@ and each figure is split into user+kernel ticks ("name:U+S").
         --threads 2 --rate 100k --checkpoint-every 1000 --json > /tmp/lat.json &
     sleep 3; python3 docs/probes/thread_cpu.py $(pgrep -f 'dev.cairn.cli.Main bench') /tmp/thr.txt
 
-Thread names are cut to 15 characters by the kernel. Results: docs/BENCHMARKS.md (session 15).
+Thread names are cut to 15 characters by the kernel. See docs/BENCHMARKS.md, "Probes".
 """
 import glob
 import os

@@ -18,11 +18,12 @@ import java.nio.file.Path;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Why: a new 64 MiB segment file was laid out by writing 64 MiB of zeros and forcing them, in
- * the checkpoint that first wrote the segment. On the VM of docs/BENCHMARKS.md that burst of
- * I/O stopped the whole machine, every thread of every process, for about 20 ms
- * (docs/probes/sleep_jitter.c), and it was the longest put stall left when checkpoints come a
- * second apart. fallocate reserves the same blocks in the file system's metadata alone: a later
+ * Why: the alternative lays a new 64 MiB segment file out by writing 64 MiB of zeros and
+ * forcing them, in the checkpoint that first writes the segment. On the VM of
+ * docs/BENCHMARKS.md that burst of I/O stops the whole machine, every thread of every process,
+ * for about 20 ms (docs/probes/sleep_jitter.c), the longest put stall when checkpoints come a
+ * second apart (docs/BENCHMARKS.md: "Segment files fallocated or written with zeros").
+ * fallocate reserves the same blocks in the file system's metadata alone: a later
  * write into the range cannot fail for lack of space, and reads (a mapping's too) see zeros.
  *
  * How: FileChannel does not show its descriptor, so the file is opened once more by path

@@ -39,8 +39,8 @@ import java.util.stream.Stream;
  *                 the whole JVM. A pile's reads see native segments (volatile piles), heap
  *                 segments (copies, codecs) and, without this, mapped segments: three classes
  *                 make those sites megamorphic, and every access then pays virtual calls (a
- *                 scan of a persistent pile in a JVM that had used a volatile pile ran more than
- *                 twice as slow in a probe; docs/BENCHMARKS.md). The view is as safe as the
+ *                 scan of a persistent pile in a JVM that has used a volatile pile can run more
+ *                 than twice as slow). The view is as safe as the
  *                 mapping: bounds-checked against the same size, closed with the same arena.
  *                 Without native access the mapped segment itself is returned (no warning is
  *                 printed).

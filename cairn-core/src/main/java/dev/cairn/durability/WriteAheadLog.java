@@ -89,17 +89,17 @@ import java.util.zip.CRC32C;
  *           flags of the files, forces them, publishes durable = the forceRequested it
  *           started from, and releases the waiters it covers. Why a thread of its own: a
  *           force can take 100+ ms while checkpoints write segment files, and a flusher
- *           that forced inline stopped writing, so the ring filled and every put waited (60 ms parks in awaitSpace, found with JFR).
- *           Now the flusher keeps draining the ring during a force, and the next batch's
- *           force is asked for while the previous one runs: one force acknowledges
- *           everyone who waited during the previous one.
+ *           that forced inline would stop writing, so the ring would fill and every put wait
+ *           in awaitSpace. With a forcer the flusher keeps draining the ring during a force,
+ *           and the next batch's force is asked for while the previous one runs: one force
+ *           acknowledges everyone who waited during the previous one.
  *   inline  in SYNC mode a committer whose record is published, and finds the flush lock free
  *           (the flusher holds it for each pass of its loop, never while parked), writes the
  *           published records and forces them itself, publishes durable and releases whoever
  *           they cover, like a pass of the flusher. That spares two thread wake-ups per commit
- *           (one-thread commits: 0.86-1.09x RocksDB's before, 0.99-1.23x after). It writes and
- *           forces through second handles on the same files (LogFiles.committerHandle), because
- *           an interrupt of a thread inside a FileChannel operation closes that channel: an
+ *           (see syncInline). It writes and forces through second handles on the same files
+ *           (LogFiles.committerHandle), because an interrupt of a thread inside a
+ *           FileChannel operation closes that channel: an
  *           interrupted committer loses its handles and the shortcut, puts the dirty flags it
  *           took back, and waits for the flusher, which forces through its own handles (and
  *           would see any error the interrupted force met, as the kernel reports a writeback
@@ -887,11 +887,11 @@ public final class WriteAheadLog implements AutoCloseable {
   /**
    * SYNC mode, when nobody is flushing: writes the published records up to at least {@code lsn}
    * and forces them on the calling thread, as the flusher would, and releases whoever they
-   * cover. Why: handing the record to the flusher and being woken by it afterwards cost two
-   * thread wake-ups per commit, about a third of a one-thread commit's time on this VM (176 µs
-   * against a 117 µs fsync). Returns false, having done nothing, if the flusher (or another
-   * committer) is busy, if a record before {@code lsn} is still being copied, or if the log is
-   * closing; the caller then waits for the flusher as usual.
+   * cover. Why: handing the record to the flusher and being woken by it afterwards costs two
+   * thread wake-ups per commit, about a third of a one-thread commit's time on the test VM
+   * (176 µs against a 117 µs fsync). Returns false, having done nothing, if the flusher (or
+   * another committer) is busy, if a record before {@code lsn} is still being copied, or if the
+   * log is closing; the caller then waits for the flusher as usual.
    *
    * @throws DurabilityFailedException if the write or the force failed (the log fails for good)
    */
@@ -1340,9 +1340,9 @@ public final class WriteAheadLog implements AutoCloseable {
       return;
     }
     if (idle) {
-      // a backstop, not the mechanism: wakers unpark an idle flusher, but a build once found it
-      // parked idle while a committer waited on a sync it had asked for (see hasWork); waking
-      // every 20 ms bounds any such loss at that, for little idle work
+      // a backstop, not the mechanism: wakers unpark an idle flusher, and should one ever stay
+      // parked idle while a committer waits on a sync it asked for (see hasWork), waking every
+      // 20 ms bounds that wait, for little idle work
       LockSupport.parkNanos(this, IDLE_BACKSTOP_NANOS);
     } else if (timeout > 0) {
       LockSupport.parkNanos(this, timeout);

@@ -24,10 +24,10 @@ import java.lang.invoke.MethodHandle;
  *
  * <pre>{@code
  * Why not Arena.allocate: it zeroes all it allocates (a memset) before returning. For a
- * 64 MiB segment that was 45-96 ms spent under the lock of the stripe that asked for it (the
- * longest put stall left in session 8's measurements) and 64 MiB of resident memory at once,
- * used or not. Anonymous pages from mmap are zero by definition; the kernel hands each one out
- * on its first touch, so a segment costs resident memory as it fills, and nothing up front.
+ * 64 MiB segment that is 45-96 ms on the 2-core test VM, spent under the lock of the stripe
+ * that asked for it, and 64 MiB of resident memory at once, used or not. Anonymous pages from
+ * mmap are zero by definition; the kernel hands each one out on its first touch, so a segment
+ * costs resident memory as it fills, and nothing up front.
  *
  * Safety: the segment returned is bounds-checked against exactly the size mapped and belongs to
  * the caller's arena, whose close runs munmap once; an access after that throws

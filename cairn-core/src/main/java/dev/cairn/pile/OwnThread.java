@@ -23,12 +23,11 @@ import java.util.concurrent.TimeUnit;
  * fails without this.
  *
  * <p>The threads are pooled, shared by every pile, and never interrupted (the pool is never shut
- * down; an idle thread ends after {@link #IDLE_SECONDS}). Why not a new thread per call, as
- * before: each new thread took a fresh allocation buffer from the young generation and left it
- * almost unused when it ended, about 650 KiB per call. A loop of explicit checkpoints (about
- * 100 a second) so filled the young generation every few seconds, and each collection stopped
- * every writer for 17-29 ms (JFR of {@code cairn bench --latency-during-checkpoint};
- * docs/BENCHMARKS.md).
+ * down; an idle thread ends after {@link #IDLE_SECONDS}). Why not a new thread per call: each
+ * new thread takes a fresh allocation buffer from the young generation and leaves it almost
+ * unused when it ends, about 650 KiB per call. A loop of explicit checkpoints (about 100 a
+ * second) so fills the young generation every few seconds, and each collection stops every
+ * writer for 17-29 ms (JFR of {@code cairn bench --latency-during-checkpoint}).
  */
 final class OwnThread {
   private static final long IDLE_SECONDS = 30;

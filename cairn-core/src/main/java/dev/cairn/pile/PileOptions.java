@@ -34,8 +34,8 @@ import dev.cairn.codec.CodecRegistry;
  *     filled with zeros at creation (so that a commit's fdatasync never has new blocks to
  *     record), and 256 MiB with {@link Durability#PERIODIC}, whose files are created sparse (its
  *     forces are periodic, so block allocation costs little). Why larger for PERIODIC: its
- *     writers run at disk speed, and with 4 x 64 MiB they waited up to 0.6 s for checkpoints to
- *     free log space, against 75-211 ms with 4 x 256 MiB (docs/BENCHMARKS.md).
+ *     writers do not wait for forces and can outrun the disk, and a larger log leaves
+ *     checkpoints more time before writers must wait for log space.
  * @param logFileCount number of log files in the ring (default 4)
  * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10).
  *     What a power loss can lose: the writes of about one interval plus the time of a log force

@@ -42,7 +42,7 @@ final class SegmentWriter {
    * Pages checksummed, or written, between two {@code Thread.yield()}s (256 KiB). Why: a
    * checkpoint's thread otherwise ran for up to 4.6 ms at a stretch while the writers it had
    * woken waited for its core ({@code perf sched timehist}: the scheduler let it finish its
-   * slice); docs/BENCHMARKS.md has the A/B.
+   * slice).
    */
   static final int PAGES_PER_TURN = 64;
 
@@ -185,7 +185,8 @@ final class SegmentWriter {
           }
           // let a writer just woken (by this unlock, or by anything) have the core: with one
           // checkpoint a second at 100K puts/s, puts that overlapped one waited 1.5-1.75 ms at
-          // p99.9 with this, 2.8-4.2 ms without (alternating runs, docs/BENCHMARKS.md)
+          // p99.9 with this, 2.8-4.2 ms without (alternating runs of cairn bench
+          // --latency-during-checkpoint)
           Thread.yield();
         }
         if (log != null) {

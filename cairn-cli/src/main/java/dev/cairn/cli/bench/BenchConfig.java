@@ -185,7 +185,7 @@ public record BenchConfig(
     }
   }
 
-  /** A run of the load workload or {@code --commits}, as before the other workloads existed. */
+  /** A run of the load workload or {@code --commits}: no warm-up, default log, no huge pages. */
   public BenchConfig(
       int n,
       int threads,

@@ -21,7 +21,7 @@ final class ChildJvm {
   /**
    * A system property of the bench's JVM: more flags for its child JVMs, separated by spaces. For
    * what a deployment would add, such as the JDK's ahead-of-time cache (docs/BENCHMARKS.md,
-   * "Restart in a new JVM").
+   * "Reopen and restart").
    */
   static final String OPTIONS_PROPERTY = "cairn.bench.childJavaOptions";
 
