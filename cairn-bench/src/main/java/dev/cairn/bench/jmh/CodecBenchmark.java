@@ -1,4 +1,4 @@
-package dev.cairn.bench;
+package dev.cairn.bench.jmh;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
@@ -61,7 +61,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * jmh CodecBenchmark                                   # all, about 2 minutes
  * jmh 'CodecBenchmark.(cairn|kryo)' -p shape=record    # the target: Cairn against Kryo
  * jmh CodecBenchmark.cairnEncode -prof gc              # allocation per encode (none but JMH's)
- * $JAVA_HOME/bin/java -cp cairn-bench/target/benchmarks.jar dev.cairn.bench.CodecBenchmark   # sizes
+ * $JAVA_HOME/bin/java -cp cairn-bench/target/benchmarks.jar dev.cairn.bench.jmh.CodecBenchmark   # sizes
  * </pre>
  *
  * <p>The forks open {@code java.base} packages and allow {@code sun.misc.Unsafe} for Fory and

@@ -6,4 +6,4 @@
  * answers. Must not hold logic the product needs (that lives in cairn-core), and must not be run
  * by {@code mvn test}: it has no tests, and CI does not run benchmarks.
  */
-package dev.cairn.bench;
+package dev.cairn.bench.jmh;

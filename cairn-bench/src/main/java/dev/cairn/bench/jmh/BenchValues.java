@@ -1,4 +1,4 @@
-package dev.cairn.bench;
+package dev.cairn.bench.jmh;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;

@@ -1,4 +1,4 @@
-package dev.cairn.bench;
+package dev.cairn.bench.jmh;
 
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
