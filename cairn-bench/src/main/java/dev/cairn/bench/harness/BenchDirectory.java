@@ -99,13 +99,4 @@ public final class BenchDirectory {
       }
     }
   }
-
-  /** The segment files of the pile in {@code directory}, in index order. */
-  static List<Path> segmentFiles(Path directory) throws IOException {
-    try (Stream<Path> list = Files.list(directory)) {
-      return list.filter(p -> p.getFileName().toString().matches("seg-\\d+\\.dat"))
-          .sorted()
-          .toList();
-    }
-  }
 }

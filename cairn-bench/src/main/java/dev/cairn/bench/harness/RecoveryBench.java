@@ -1,6 +1,5 @@
 package dev.cairn.bench.harness;
 
-import dev.cairn.durability.LogLayout;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileDirectory;
 import java.io.BufferedReader;
@@ -9,10 +8,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -83,9 +82,12 @@ final class RecoveryBench {
         notices.accept("the page cache could not be dropped (that needs root): recovery reads"
             + " the log from memory, and dd is skipped");
       }
-      Path firstLogFile = directory.resolve("wal").resolve(LogLayout.fileName(0));
-      if (cold && Files.isRegularFile(firstLogFile)) {
-        OptionalDouble dd = DiskReadProbe.readMBps(firstLogFile);
+      Optional<Path> firstLogFile = PileDirectory.files(directory).stream()
+          .filter(file -> file.kind() == PileDirectory.PileFile.Kind.LOG)
+          .map(PileDirectory.PileFile::path)
+          .findFirst();
+      if (cold && firstLogFile.isPresent()) {
+        OptionalDouble dd = DiskReadProbe.readMBps(firstLogFile.get());
         dd.ifPresentOrElse(
             machine::ddReadMBps, () -> notices.accept("dd did not run: no disk read rate"));
         PageCache.drop(); // dd left that file in the cache

@@ -1,10 +1,10 @@
 package dev.cairn.bench.harness;
 
+import dev.cairn.pile.PileDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -88,10 +88,13 @@ final class ReopenBench {
     Path directory = closed.directory();
     String name = result.store().label();
     try {
-      List<Path> segments = BenchDirectory.segmentFiles(directory);
+      List<PileDirectory.PileFile> segmentFiles = PileDirectory.files(directory).stream()
+          .filter(file -> file.kind() == PileDirectory.PileFile.Kind.SEGMENT)
+          .toList(); // in index order
+      List<Path> segments = segmentFiles.stream().map(PileDirectory.PileFile::path).toList();
       long segmentBytes = 0;
-      for (Path segment : segments) {
-        segmentBytes += Files.size(segment);
+      for (PileDirectory.PileFile segment : segmentFiles) {
+        segmentBytes += segment.bytes();
       }
       boolean cold = config.dropCaches() && PageCache.drop();
       machine.coldCache(cold);

@@ -24,7 +24,8 @@
  * BenchStore} (load) and {@code CommitStore} (commits), the machine probes that give the figures
  * a yardstick (fsync latency, {@code dd} read rate, page cache dropping), process memory and GC
  * pause readings, and the report (table and JSON). Must not reach into the pile's internals: it
- * measures the public API, as a user would see it. Peers are touched only by their own
+ * measures the public API, as a user would see it, and finds a pile's files through {@link
+ * dev.cairn.pile.PileDirectory#files}, not by their names. Peers are touched only by their own
  * store classes ({@code RocksDbStore}, {@code RocksDbCommitStore}) and {@code FirstGetProbe}'s
  * rocksdb mode.
  */

@@ -1,5 +1,6 @@
 package dev.cairn.bench.harness;
 
+import static dev.cairn.bench.harness.BenchOnDiskCommandTest.assertHoldsAPile;
 import static dev.cairn.bench.harness.BenchRecoveryCommandTest.figure;
 import static dev.cairn.bench.harness.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,8 +37,8 @@ class BenchCheckpointLatencyCommandTest {
       assertThat(run.out()).contains("\"stealPct\": ", "\"baselineStealPct\": ");
     }
     assertThat(figure(run.out(), "checkpoints")).isPositive();
-    assertThat(directory.resolve("pile").resolve("baseline").resolve("pile.sb")).exists();
-    assertThat(directory.resolve("pile").resolve("checkpointing").resolve("pile.sb")).exists();
+    assertHoldsAPile(directory.resolve("pile").resolve("baseline"));
+    assertHoldsAPile(directory.resolve("pile").resolve("checkpointing"));
     // warmed up in rounds until the JIT was quiet, at most six one-second phases (a round begun
     // just before the limit still runs, and each round opens and closes a pile)
     assertThat(directory.resolve("pile").resolve("warmup")).doesNotExist();

@@ -3,6 +3,9 @@ package dev.cairn.bench.harness;
 import static dev.cairn.bench.harness.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.pile.PileDirectory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,7 @@ class BenchOnDiskCommandTest {
     assertThat(jsonNumber(run.out(), "restartMainMs")).isPositive();
     assertThat(jsonNumber(run.out(), "restartFirstGetMs"))
         .isGreaterThan(jsonNumber(run.out(), "restartMainMs"));
-    assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
+    assertHoldsAPile(directory.resolve("pile"));
   }
 
   /**
@@ -72,7 +75,7 @@ class BenchOnDiskCommandTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"warmup\": 2000"); // a tenth of n at most
-    assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
+    assertHoldsAPile(directory.resolve("pile"));
     assertThat(directory.resolve("pile-warmup")).doesNotExist();
   }
 
@@ -86,7 +89,7 @@ class BenchOnDiskCommandTest {
     assertThat(run.out())
         .contains("\"pile\": {", "\"mapped\": {", "\"mappedToPileRatios\": {")
         .contains("\"durability\": \"periodic\"");
-    assertThat(directory.resolve("mapped").resolve("pile.sb")).exists();
+    assertHoldsAPile(directory.resolve("mapped"));
     assertThat(directory.resolve("pile")).doesNotExist(); // the pile beside it is volatile
   }
 
@@ -213,5 +216,17 @@ class BenchOnDiskCommandTest {
         "--kind", "person");
     assertThat(rocksPersons.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(rocksPersons.err()).contains("rocksdb stores bytes and strings, not --kind person");
+  }
+
+  /** {@code directory} holds a pile: its superblock, as core names it. */
+  static void assertHoldsAPile(Path directory) {
+    try {
+      assertThat(PileDirectory.files(directory))
+          .as(directory.toString())
+          .extracting(PileDirectory.PileFile::kind)
+          .contains(PileDirectory.PileFile.Kind.SUPERBLOCK);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

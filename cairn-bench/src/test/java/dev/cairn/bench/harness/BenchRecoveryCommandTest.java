@@ -1,5 +1,6 @@
 package dev.cairn.bench.harness;
 
+import static dev.cairn.bench.harness.BenchOnDiskCommandTest.assertHoldsAPile;
 import static dev.cairn.bench.harness.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +39,7 @@ class BenchRecoveryCommandTest {
     long replayed = figure(run.out(), "recoveryLogBytes");
     // the filler stops at its estimate of the target; the estimate is within a few records
     assertThat(replayed).isBetween(EIGHT_MIB - (64 << 10), EIGHT_MIB + (256 << 10));
-    assertThat(directory.resolve("pile").resolve("pile.sb")).exists();
+    assertHoldsAPile(directory.resolve("pile"));
   }
 
   @Test
