@@ -47,7 +47,10 @@ import picocli.CommandLine.Spec;
       "The pile runs first and is closed before the map runs, so the pile is measured on a"
           + " clean heap. The pile's pointers (a long[N]) are made before its baseline and not"
           + " counted. RSS figures need N of a million or more to rise above fixed costs (the"
-          + " pile takes memory a 64 MiB segment at a time).",
+          + " pile takes memory a 64 MiB segment at a time). An RSS growth that cannot be told"
+          + " from the JVM's own (under 64 MiB, or under what the pile allocated by its own"
+          + " account) is shown as unreliable, null in the JSON with the reason under"
+          + " \"unreliable\"; the pile's own account (allocatedBytesPerValue) stands beside it.",
       "",
       "The map needs about 110 bytes of heap per 32-byte value: for large N give it heap"
           + " (JAVA_OPTS=-Xmx16g) or run --stores pile.",

@@ -36,8 +36,10 @@ public record BenchReport(BenchConfig config, List<StoreResult> results, Machine
   }
 
   /**
-   * Subject figure divided by baseline figure, for each metric both stores have. A ratio whose
-   * baseline figure is zero has no value: it maps to {@code null}. Empty unless both stores ran.
+   * Subject figure divided by baseline figure, for each metric both stores report. A ratio whose
+   * baseline figure is zero, or whose figures are not both reliable ({@link
+   * StoreResult#unreliable()}), has no value: it maps to {@code null}. Empty unless both stores
+   * ran.
    */
   public Map<Metric, Double> ratios(Comparison comparison) {
     Map<Metric, Double> ratios = new EnumMap<>(Metric.class);
@@ -55,6 +57,8 @@ public record BenchReport(BenchConfig config, List<StoreResult> results, Machine
             baselineValue.getAsDouble() == 0
                 ? null
                 : subjectValue.getAsDouble() / baselineValue.getAsDouble());
+      } else if (subject.get().reported(metric) && baseline.get().reported(metric)) {
+        ratios.put(metric, null); // one of them, or both, is unreliable
       }
     }
     return ratios;

@@ -35,7 +35,8 @@ import java.util.function.Consumer;
  *   <li>full GC, then read the live heap;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
  *   <li>timed gets; end the GC window (so GC figures cover puts and gets, not our explicit GCs);
- *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account;
+ *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account,
+ *       then the RSS growth per value, or why it is unreliable ({@link RssGrowth});
  *   <li>a persistent pile: timed close (its final checkpoint), then the reopen, if asked.
  * </ol>
  */
@@ -142,15 +143,21 @@ public final class BenchRunner {
           .put(Metric.GC_TOTAL_MS, pauses.totalMillis())
           .put(Metric.GC_PAUSES, pauses.count())
           .put(Metric.HEAP_BYTES_PER_VALUE, (double) (heapAfter - heapBefore) / n);
-      if (rssBefore >= 0 && rssAfter >= 0) {
-        result.put(Metric.BYTES_PER_VALUE, (double) (rssAfter - rssBefore) / n);
-      }
       store.reportAccounting(result, n);
-      if (config.churnCycles() > 0 && rssBefore >= 0 && rssAfter > rssBefore) {
+      boolean rssMeasured = rssBefore >= 0 && rssAfter >= 0;
+      if (rssMeasured) {
+        RssGrowth.report(result, rssAfter - rssBefore, n); // after the store's own account
+      }
+      if (config.churnCycles() > 0 && rssMeasured) {
         churn(store, name);
         long rssChurned = ProcessMemory.residentBytes();
-        result.put(
-            Metric.CHURN_RSS_GROWTH_PCT, 100.0 * (rssChurned - rssAfter) / (rssAfter - rssBefore));
+        if (result.get(Metric.BYTES_PER_VALUE).isPresent()) {
+          result.put(Metric.CHURN_RSS_GROWTH_PCT,
+              100.0 * (rssChurned - rssAfter) / (rssAfter - rssBefore));
+        } else {
+          result.unreliable(Metric.CHURN_RSS_GROWTH_PCT,
+              "a percentage of the load's RSS growth, which is unreliable");
+        }
       }
       if (store instanceof PileStore pile && pile.directory() != null) {
         long closeStart = System.nanoTime();

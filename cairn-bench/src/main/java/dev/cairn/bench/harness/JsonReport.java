@@ -1,6 +1,7 @@
 package dev.cairn.bench.harness;
 
 import dev.cairn.cli.json.JsonWriter;
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -17,7 +18,11 @@ import java.util.Map;
  * </pre>
  *
  * Keys are {@link Metric#key()}s; a figure not measured is left out, a ratio without a value is
- * {@code null}. {@code "ratios"} is pile/map, empty unless both ran; the other {@link
+ * {@code null}. A figure measured but unreliable ({@link RssGrowth}: {@code bytesPerValue} when
+ * the RSS growth is below the JVM's own noise or below the pile's own account) is {@code null},
+ * its ratios too, and {@code "unreliable"} gives the reason, by store and key: {@code
+ * "unreliable":{"pile":{"bytesPerValue":"RSS grew 19.5 MiB over the load, ..."}}}; the pile's own
+ * account ({@code allocatedBytesPerValue}) stands beside it. {@code "ratios"} is pile/map, empty unless both ran; the other {@link
  * Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
  * {@code "durability"} are null for a run in memory. The machine's figures ({@code fsyncMicros},
  * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
@@ -88,7 +93,7 @@ public final class JsonReport {
     json.beginObject("stores");
     for (StoreResult result : report.results()) {
       json.beginObject(result.store().label());
-      metrics(json, result.values(), false);
+      metrics(json, figures(result), false);
       json.endObject();
     }
     json.endObject();
@@ -98,6 +103,17 @@ public final class JsonReport {
         metrics(json, report.ratios(comparison), true);
         json.endObject();
       }
+    }
+    if (report.results().stream().anyMatch(r -> !r.unreliable().isEmpty())) {
+      json.beginObject("unreliable");
+      for (StoreResult result : report.results()) {
+        if (!result.unreliable().isEmpty()) {
+          json.beginObject(result.store().label());
+          result.unreliable().forEach((metric, reason) -> json.field(metric.key(), reason));
+          json.endObject();
+        }
+      }
+      json.endObject();
     }
     if (!report.machine().skipped().isEmpty()) {
       json.beginObject("skipped");
@@ -113,6 +129,14 @@ public final class JsonReport {
       json.field("coldCache", machine.coldCache());
     }
     machine.ddReadMBps().ifPresent(mbps -> json.field("ddReadMBps", mbps, 1));
+  }
+
+  /** A store's figures in {@link Metric} order, an unreliable one as null. */
+  private static Map<Metric, Double> figures(StoreResult result) {
+    Map<Metric, Double> figures = new EnumMap<>(Metric.class);
+    figures.putAll(result.values());
+    result.unreliable().keySet().forEach(metric -> figures.put(metric, null));
+    return figures;
   }
 
   private static void metrics(JsonWriter json, Map<Metric, Double> values, boolean ratios) {

@@ -11,7 +11,11 @@ package dev.cairn.bench.harness;
 public enum Metric {
   PUTS_PER_SEC("putsPerSec", "puts/s", 0, true),
   GETS_PER_SEC("getsPerSec", "gets/s", 0, true),
-  /** Growth of the process's resident set (VmRSS) while the store was loaded, divided by n. */
+  /**
+   * Growth of the process's resident set (VmRSS) while the store was loaded, divided by n; marked
+   * unreliable (null in the JSON) when the growth is too small to tell from the JVM's own, or
+   * smaller than the pile's own account ({@link RssGrowth}).
+   */
   BYTES_PER_VALUE("bytesPerValue", "bytes/value (RSS growth)", 1, false),
   /**
    * Longest single stop-the-world GC pause during the store's puts and gets (with {@code

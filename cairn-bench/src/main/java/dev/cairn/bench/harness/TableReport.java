@@ -9,10 +9,12 @@ import java.util.OptionalDouble;
 /**
  * Writes a {@link BenchReport} as a text table for people: one row per metric, one column per
  * store, and a ratio column for each {@link Comparison} whose stores both ran (pile/map,
- * mapped/pile, pile/rocksdb); then the machine's figures, and any store skipped.
+ * mapped/pile, pile/rocksdb); then why any figure shown as "unreliable" is ({@link RssGrowth}),
+ * the machine's figures, and any store skipped.
  */
 public final class TableReport {
   private static final String MISSING = "-";
+  private static final String UNRELIABLE = "unreliable";
 
   private TableReport() {}
 
@@ -27,12 +29,14 @@ public final class TableReport {
     comparisons.forEach(c -> header.add(c.label()));
     rows.add(header.toArray(String[]::new));
     for (Metric metric : Metric.values()) {
-      if (report.results().stream().allMatch(r -> r.get(metric).isEmpty())) {
+      if (report.results().stream().noneMatch(r -> r.reported(metric))) {
         continue;
       }
       List<String> row = new ArrayList<>(List.of(metric.label()));
       for (StoreResult result : report.results()) {
-        row.add(format(result.get(metric), metric.decimals()));
+        row.add(result.unreliable().containsKey(metric)
+            ? UNRELIABLE
+            : format(result.get(metric), metric.decimals()));
       }
       for (Map<Metric, Double> comparisonRatios : ratios) {
         Double ratio = comparisonRatios.get(metric);
@@ -50,6 +54,11 @@ public final class TableReport {
               + ": above 1 is better for the first store in "
               + String.join(", ", higherIsBetterLabels(report))
               + "; below 1 for the rest\n");
+    }
+    for (StoreResult result : report.results()) {
+      result.unreliable().forEach((metric, reason) -> table.append(result.store().label())
+          .append(' ').append(metric.label()).append(": ").append(UNRELIABLE).append(", ")
+          .append(reason).append('\n'));
     }
     appendMachine(table, report.machine());
     return table.toString();

@@ -19,11 +19,7 @@ class BenchCommandTest {
     assertThat(json)
         .contains("\"n\": 20000", "\"threads\": 2", "\"valueKind\": \"string\"")
         .contains("\"valueSize\": 32", "\"pile\": {", "\"map\": {", "\"ratios\": {");
-    for (String key :
-        new String[] {"putsPerSec", "getsPerSec", "bytesPerValue", "gcMaxPauseMs", "gcTotalMs"}) {
-      // once per store and once among the ratios
-      assertThat(json.split("\"" + key + "\": ", -1)).as(key).hasSize(4);
-    }
+    assertEverySpecKeyForBothStoresAndTheRatios(json);
     assertThat(json).doesNotContain("NaN", "Infinity", "E+", "E-");
   }
 
@@ -102,10 +98,7 @@ class BenchCommandTest {
     assertThat(json)
         .contains("\"valueKind\": \"person\"", "\"valueSize\": null", "\"workload\": \"load\"")
         .contains("\"pile\": {", "\"map\": {", "\"ratios\": {", "\"payloadBytesPerValue\": ");
-    for (String key :
-        new String[] {"putsPerSec", "getsPerSec", "bytesPerValue", "gcMaxPauseMs", "gcTotalMs"}) {
-      assertThat(json.split("\"" + key + "\": ", -1)).as(key).hasSize(4);
-    }
+    assertEverySpecKeyForBothStoresAndTheRatios(json);
     assertThat(json).doesNotContain("NaN", "Infinity");
   }
 
@@ -162,5 +155,19 @@ class BenchCommandTest {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("--n", "10_000_000", "--threads", "--kind", "--stores", "--json");
+  }
+
+  /**
+   * Each of the spec's five keys once per store and once among the ratios, a number or null (an
+   * RSS figure too small to trust at a test's n: {@code "unreliable"}, after them, says why).
+   */
+  private static void assertEverySpecKeyForBothStoresAndTheRatios(String json) {
+    int unreliable = json.indexOf("\"unreliable\": {");
+    String figures = unreliable < 0 ? json : json.substring(0, unreliable);
+    for (String key :
+        new String[] {"putsPerSec", "getsPerSec", "bytesPerValue", "gcMaxPauseMs", "gcTotalMs"}) {
+      assertThat(figures.split("\"" + key + "\": ", -1)).as(key).hasSize(4);
+    }
+    assertThat(figures).doesNotContainPattern("\"bytesPerValue\": -");
   }
 }
