@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
  *   <li>timed gets; end the GC window (so GC figures cover puts and gets, not our explicit GCs);
  *   <li>check the gets' checksum; full GC, then read the live heap again; the store's own account,
- *       then the RSS growth per value, or why it is unreliable ({@link RssGrowth});
+ *       then the RSS growth per value, or why it is unreliable ({@link MemoryGrowth});
  *   <li>a persistent pile: timed close (its final checkpoint), then the reopen, if asked.
  * </ol>
  */
@@ -141,12 +141,12 @@ public final class BenchRunner {
           .put(Metric.GETS_PER_SEC, gets.perSecond(n))
           .put(Metric.GC_MAX_PAUSE_MS, pauses.maxMillis())
           .put(Metric.GC_TOTAL_MS, pauses.totalMillis())
-          .put(Metric.GC_PAUSES, pauses.count())
-          .put(Metric.HEAP_BYTES_PER_VALUE, (double) (heapAfter - heapBefore) / n);
+          .put(Metric.GC_PAUSES, pauses.count());
+      MemoryGrowth.liveHeap(result, heapAfter - heapBefore, n);
       store.reportAccounting(result, n);
       boolean rssMeasured = rssBefore >= 0 && rssAfter >= 0;
       if (rssMeasured) {
-        RssGrowth.report(result, rssAfter - rssBefore, n); // after the store's own account
+        MemoryGrowth.rss(result, rssAfter - rssBefore, n); // after the store's own account
       }
       if (config.churnCycles() > 0 && rssMeasured) {
         churn(store, name);

@@ -18,12 +18,13 @@ import java.util.Map;
  * </pre>
  *
  * Keys are {@link Metric#key()}s; a figure not measured is left out, a ratio without a value is
- * {@code null}. A figure measured but unreliable ({@link RssGrowth}: {@code bytesPerValue} when
- * the RSS growth is below the JVM's own noise or below the pile's own account) is {@code null},
- * its ratios too, and {@code "unreliable"} gives the reason, by store and key: {@code
- * "unreliable":{"pile":{"bytesPerValue":"RSS grew 19.5 MiB over the load, ..."}}}; the pile's own
- * account ({@code allocatedBytesPerValue}) stands beside it. {@code "ratios"} is pile/map, empty unless both ran; the other {@link
- * Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
+ * {@code null}. A figure measured but unreliable ({@link MemoryGrowth}: {@code bytesPerValue} when
+ * the RSS growth is below the JVM's own noise or below the pile's own account, {@code
+ * heapBytesPerValue} when the live heap shrank) is {@code null}, its ratios too, and {@code
+ * "unreliable"} gives the reason, by store and key: {@code "unreliable":{"pile":{"bytesPerValue":
+ * "RSS grew 19.5 MiB over the load, ..."}}}; the pile's own account ({@code
+ * allocatedBytesPerValue}) stands beside it. {@code "ratios"} is pile/map, empty unless both ran;
+ * the other {@link Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
  * {@code "durability"} are null for a run in memory. The machine's figures ({@code fsyncMicros},
  * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
  * run measured them or skipped a store. {@code "workload"} is {@code load}, {@code commits},

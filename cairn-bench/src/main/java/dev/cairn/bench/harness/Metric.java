@@ -14,7 +14,7 @@ public enum Metric {
   /**
    * Growth of the process's resident set (VmRSS) while the store was loaded, divided by n; marked
    * unreliable (null in the JSON) when the growth is too small to tell from the JVM's own, or
-   * smaller than the pile's own account ({@link RssGrowth}).
+   * smaller than the pile's own account ({@link MemoryGrowth}).
    */
   BYTES_PER_VALUE("bytesPerValue", "bytes/value (RSS growth)", 1, false),
   /**

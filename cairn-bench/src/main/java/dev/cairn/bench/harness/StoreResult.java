@@ -9,7 +9,7 @@ import java.util.OptionalDouble;
  * The figures measured for one store. A figure that could not be measured, or means nothing for
  * this store (the pile's own accounting, for the map), is absent rather than zero. A figure that
  * was measured but cannot be trusted (an RSS growth within the JVM's own noise: {@link
- * RssGrowth}) is {@linkplain #unreliable() unreliable}, with the reason, and has no value.
+ * MemoryGrowth}) is {@linkplain #unreliable() unreliable}, with the reason, and has no value.
  */
 public final class StoreResult {
   private final StoreKind store;

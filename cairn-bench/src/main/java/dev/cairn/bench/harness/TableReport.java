@@ -9,8 +9,8 @@ import java.util.OptionalDouble;
 /**
  * Writes a {@link BenchReport} as a text table for people: one row per metric, one column per
  * store, and a ratio column for each {@link Comparison} whose stores both ran (pile/map,
- * mapped/pile, pile/rocksdb); then why any figure shown as "unreliable" is ({@link RssGrowth}),
- * the machine's figures, and any store skipped.
+ * mapped/pile, pile/rocksdb); then why any figure shown as "unreliable" is ({@link
+ * MemoryGrowth}), the machine's figures, and any store skipped.
  */
 public final class TableReport {
   private static final String MISSING = "-";

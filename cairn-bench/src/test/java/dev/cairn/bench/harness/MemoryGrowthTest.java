@@ -6,11 +6,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule for {@code bytesPerValue} ({@link RssGrowth}): the RSS growth of a load is reported
+ * The rules of {@link MemoryGrowth}: the RSS growth of a load ({@code bytesPerValue}) is reported
  * only when it can be told from the JVM's own movement and is not below the store's own account;
- * never a negative or impossible size.
+ * the live heap's ({@code heapBytesPerValue}) only when it did not shrink. Never a negative or
+ * impossible size.
  */
-class RssGrowthTest {
+class MemoryGrowthTest {
   private static final int N = 2_000_000;
   private static final long MIB = 1L << 20;
 
@@ -26,7 +27,7 @@ class RssGrowthTest {
     for (double readPerValue : new double[] {10.2, -6.2}) {
       StoreResult result = pile(63.4);
 
-      RssGrowth.report(result, (long) (readPerValue * N), N);
+      MemoryGrowth.rss(result, (long) (readPerValue * N), N);
 
       assertThat(result.get(Metric.BYTES_PER_VALUE)).isEmpty();
       assertThat(result.unreliable()).containsOnlyKeys(Metric.BYTES_PER_VALUE);
@@ -40,7 +41,7 @@ class RssGrowthTest {
   void aGrowthBelowThePilesOwnAccount_isUnreliable_evenAboveTheFloor() {
     StoreResult result = pile(63.4);
 
-    RssGrowth.report(result, 100 * MIB, N);
+    MemoryGrowth.rss(result, 100 * MIB, N);
 
     assertThat(result.get(Metric.BYTES_PER_VALUE)).isEmpty();
     assertThat(result.unreliable().get(Metric.BYTES_PER_VALUE))
@@ -52,7 +53,7 @@ class RssGrowthTest {
     for (long growth : new long[] {-18 * MIB, 0, 63 * MIB}) {
       StoreResult result = pile(40); // 5,000 values: 0.2 MiB allocated
 
-      RssGrowth.report(result, growth, 5_000);
+      MemoryGrowth.rss(result, growth, 5_000);
 
       assertThat(result.get(Metric.BYTES_PER_VALUE)).as("growth %d", growth).isEmpty();
       assertThat(result.unreliable().get(Metric.BYTES_PER_VALUE))
@@ -64,7 +65,7 @@ class RssGrowthTest {
   void aGrowthAboveTheFloorAndTheAccount_isReported() {
     StoreResult result = pile(63.4);
 
-    RssGrowth.report(result, 140_000_000L, N);
+    MemoryGrowth.rss(result, 140_000_000L, N);
 
     assertThat(result.get(Metric.BYTES_PER_VALUE)).hasValue(70.0);
     assertThat(result.unreliable()).isEmpty();
@@ -73,13 +74,27 @@ class RssGrowthTest {
   @Test
   void aStoreWithoutAnAccount_needsOnlyTheFloor() {
     StoreResult map = new StoreResult(StoreKind.MAP);
-    RssGrowth.report(map, 64 * MIB, 1 << 20);
+    MemoryGrowth.rss(map, 64 * MIB, 1 << 20);
     assertThat(map.get(Metric.BYTES_PER_VALUE)).hasValue(64.0);
 
     StoreResult small = new StoreResult(StoreKind.MAP);
-    RssGrowth.report(small, 64 * MIB - 1, 1 << 20);
+    MemoryGrowth.rss(small, 64 * MIB - 1, 1 << 20);
     assertThat(small.get(Metric.BYTES_PER_VALUE)).isEmpty();
     assertThat(small.unreliable()).containsKey(Metric.BYTES_PER_VALUE);
+  }
+
+  @Test
+  void aLiveHeapThatShrank_isUnreliable_andOneThatDidNot_isReported() {
+    StoreResult shrank = pile(40);
+    MemoryGrowth.liveHeap(shrank, -3 * MIB, N);
+    assertThat(shrank.get(Metric.HEAP_BYTES_PER_VALUE)).isEmpty();
+    assertThat(shrank.unreliable().get(Metric.HEAP_BYTES_PER_VALUE))
+        .contains("the live heap shrank by 3.0 MiB");
+
+    StoreResult none = pile(40);
+    MemoryGrowth.liveHeap(none, 0, N);
+    assertThat(none.get(Metric.HEAP_BYTES_PER_VALUE)).hasValue(0.0);
+    assertThat(none.unreliable()).isEmpty();
   }
 
   @Test
@@ -88,9 +103,9 @@ class RssGrowthTest {
         N, 1, BenchValueKind.STRING, 32, List.of(StoreKind.PILE, StoreKind.MAP), GetOrder.RANDOM,
         0);
     StoreResult pile = pile(40).put(Metric.PUTS_PER_SEC, 10);
-    RssGrowth.report(pile, -12 * MIB, N);
+    MemoryGrowth.rss(pile, -12 * MIB, N);
     StoreResult map = new StoreResult(StoreKind.MAP).put(Metric.PUTS_PER_SEC, 5);
-    RssGrowth.report(map, 200_000_000L, N);
+    MemoryGrowth.rss(map, 200_000_000L, N);
     BenchReport report = new BenchReport(config, List.of(pile, map));
 
     String json = JsonReport.render(report);

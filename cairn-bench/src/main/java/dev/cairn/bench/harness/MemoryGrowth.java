@@ -3,8 +3,9 @@ package dev.cairn.bench.harness;
 import java.util.Locale;
 
 /**
- * Whether the growth of the process's resident set over a store's load measures the store, and
- * the figure per value ({@link Metric#BYTES_PER_VALUE}) if it does.
+ * Whether the growth of the process's memory over a store's load measures the store, and the
+ * figure per value if it does: the resident set ({@link Metric#BYTES_PER_VALUE}, {@link #rss})
+ * and the live heap ({@link Metric#HEAP_BYTES_PER_VALUE}, {@link #liveHeap}).
  *
  * <p>RSS is the process's, not the store's: the JVM's own memory moves in the same window. The
  * heap is not pinned (./cairn sets no -Xms, so that RSS growth shows what each store adds), and
@@ -24,19 +25,21 @@ import java.util.Locale;
  * </ol>
  *
  * Otherwise the figure is marked unreliable, with the reason: null in the JSON (the reason under
- * {@code "unreliable"}), "unreliable" in the table. Never a negative or impossible size.
+ * {@code "unreliable"}), "unreliable" in the table. The live heap is measured after a full GC,
+ * so it moves little on its own; a shrinking one (something else let go of objects meanwhile) is
+ * marked unreliable too. Never a negative or impossible size.
  */
-final class RssGrowth {
+final class MemoryGrowth {
   /** The least growth that says something about the store: 64 MiB. */
   static final long NOISE_FLOOR_BYTES = 64L << 20;
 
-  private RssGrowth() {}
+  private MemoryGrowth() {}
 
   /**
    * Records {@link Metric#BYTES_PER_VALUE} for a load of {@code n} values that grew RSS by {@code
    * growthBytes}, or marks it unreliable. Call after the store's own account is in {@code result}.
    */
-  static void report(StoreResult result, long growthBytes, int n) {
+  static void rss(StoreResult result, long growthBytes, int n) {
     long accountedBytes = (long) (result.get(Metric.ALLOCATED_BYTES_PER_VALUE).orElse(0) * n);
     String reason = unreliable(growthBytes, accountedBytes);
     if (reason == null) {
@@ -63,6 +66,20 @@ final class RssGrowth {
               + " measure the store; a larger --n can", mib(growthBytes), NOISE_FLOOR_BYTES >> 20);
     }
     return null; // at least the floor, and at least an account below it
+  }
+
+  /**
+   * Records {@link Metric#HEAP_BYTES_PER_VALUE} for a load of {@code n} values that grew the live
+   * heap by {@code growthBytes}, or marks it unreliable if the heap shrank.
+   */
+  static void liveHeap(StoreResult result, long growthBytes, int n) {
+    if (growthBytes >= 0) {
+      result.put(Metric.HEAP_BYTES_PER_VALUE, (double) growthBytes / n);
+    } else {
+      result.unreliable(Metric.HEAP_BYTES_PER_VALUE, String.format(Locale.ROOT, "the live heap"
+          + " shrank by %s MiB over the load: something else let go of objects meanwhile, more"
+          + " than the store holds on the heap", mib(-growthBytes)));
+    }
   }
 
   private static String mib(long bytes) {
