@@ -8,20 +8,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * The top-level {@code cairn} command. It does nothing by itself; each task is a subcommand
- * ({@code bench}, {@code inspect}, {@code verify}, {@code recover}), registered below.
+ * ({@code bench}, {@code inspect}, {@code verify}, {@code recover}), registered by {@link
+ * Main#commandLine}: {@code bench} comes from cairn-bench when it is on the class path.
  */
 @Command(
     name = "cairn",
     mixinStandardHelpOptions = true,
     versionProvider = CairnCommand.Version.class,
-    description = "Cairn: an off-heap object store (Pile) for Java.",
-    subcommands = {
-      BenchCommand.class,
-      InspectCommand.class,
-      VerifyCommand.class,
-      RecoverCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Cairn: an off-heap object store (Pile) for Java.")
 final class CairnCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;

@@ -8,7 +8,7 @@ import picocli.CommandLine;
  * to type, and to read back in a shell history, with separators or a k/M/G suffix (powers of
  * 1000, not 1024: these count values, not bytes).
  */
-final class CountConverter implements CommandLine.ITypeConverter<Integer> {
+public final class CountConverter implements CommandLine.ITypeConverter<Integer> {
 
   @Override
   public Integer convert(String text) {

@@ -17,13 +17,42 @@ public final class Main {
     System.exit(commandLine().execute(args));
   }
 
+  /**
+   * The class of {@code cairn bench}, in cairn-bench. cairn-bench depends on this module, not the
+   * reverse: the harness brings the stores it compares the pile with (RocksDB, a JNI library of
+   * its own), which the command line must not carry. So the command is found by name, when
+   * cairn-bench is on the class path ({@code ./cairn bench} puts it there); without it, {@code
+   * bench} is {@link BenchUnavailableCommand}, which says so.
+   */
+  static final String BENCH_COMMAND = "dev.cairn.bench.harness.BenchCommand";
+
   /** The configured command line; tests drive it directly, with their own out and err writers. */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new CairnCommand());
+    // subcommands first: the settings below reach only the subcommands already added
+    commandLine.addSubcommand(benchCommand());
+    commandLine.addSubcommand(new InspectCommand());
+    commandLine.addSubcommand(new VerifyCommand());
+    commandLine.addSubcommand(new RecoverCommand());
+    commandLine.addSubcommand(new CommandLine.HelpCommand());
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setParameterExceptionHandler(Main::reportUsageError);
     commandLine.setExecutionExceptionHandler(Main::reportFailure);
     return commandLine;
+  }
+
+  private static Object benchCommand() {
+    Class<?> type;
+    try {
+      type = Class.forName(BENCH_COMMAND);
+    } catch (ClassNotFoundException absent) {
+      return new BenchUnavailableCommand();
+    }
+    try {
+      return type.getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot make the bench command " + BENCH_COMMAND, e);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptLogException;
+import dev.cairn.durability.DirectoryLock;
 import dev.cairn.durability.LogDamage;
 import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogRecovery;
@@ -10,6 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Looking at a persistent pile's directory without changing it: for tools ({@code cairn
@@ -186,6 +191,106 @@ public final class PileDirectory {
           pile.stats().objectCount());
     }
     return result;
+  }
+
+  /**
+   * A file of a pile's directory: its path, what it holds, and its size when listed.
+   *
+   * @param path the file, under the pile's directory ({@code wal/} files under {@code wal})
+   * @param kind what the file holds
+   * @param bytes its size when {@link #files} listed it
+   */
+  public record PileFile(Path path, Kind kind, long bytes) {
+
+    /** What a pile's file holds. docs/FORMAT.md, "Persistent pile", describes each. */
+    public enum Kind {
+      /** {@code pile.sb}: the superblock, the pile's geometry and last checkpoint. */
+      SUPERBLOCK,
+      /** {@code pile-meta.0} and {@code .1}: checkpoint metadata, written alternately. */
+      CHECKPOINT_METADATA,
+      /** {@code types.cat}: the catalog of the types the pile's object codecs stored. */
+      TYPE_CATALOG,
+      /** {@code seg-NNNNN.dat}: one segment's bytes, the values themselves. */
+      SEGMENT,
+      /** {@code seg-NNNNN.crc}: the page checksums of a segment. */
+      PAGE_CHECKSUMS,
+      /** {@code wal/wal.meta}: the write-ahead log's own superblock. */
+      LOG_METADATA,
+      /** {@code wal/wal-NNNN.log}: a file of the write-ahead log's records. */
+      LOG,
+      /** {@code cairn.lock}: the owner's lock ({@link DirectoryLock}). */
+      LOCK
+    }
+  }
+
+  /**
+   * The files of the pile in {@code directory}, by kind (in {@link PileFile.Kind} order), then by
+   * name: segments and log files in index order. For tools that size or read a pile's files
+   * without knowing their names. Lists names and sizes only: it takes no lock and opens nothing,
+   * so a pile that a process has open may change under it. Files a pile does not make, and the
+   * temporary files of a create or a checkpoint, are left out.
+   *
+   * @throws java.nio.file.NoSuchFileException if {@code directory} does not exist
+   * @throws java.nio.file.NotDirectoryException if it is not a directory
+   */
+  public static List<PileFile> files(Path directory) throws IOException {
+    List<PileFile> files = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(directory)) {
+      for (Path entry : entries.toList()) {
+        PileFile.Kind kind = kindOf(directory, entry);
+        if (kind != null && Files.isRegularFile(entry)) {
+          files.add(new PileFile(entry, kind, Files.size(entry)));
+        }
+      }
+    }
+    Path log = directory.resolve(PileFiles.LOG_DIRECTORY);
+    if (Files.isDirectory(log)) {
+      try (Stream<Path> entries = Files.list(log)) {
+        for (Path entry : entries.toList()) {
+          String name = entry.getFileName().toString();
+          PileFile.Kind kind = name.equals(LogLayout.META_FILE_NAME) ? PileFile.Kind.LOG_METADATA
+              : isLogFile(name) ? PileFile.Kind.LOG : null;
+          if (kind != null && Files.isRegularFile(entry)) {
+            files.add(new PileFile(entry, kind, Files.size(entry)));
+          }
+        }
+      }
+    }
+    files.sort(Comparator.comparing(PileFile::kind)
+        .thenComparing(file -> file.path().getFileName().toString()));
+    return files;
+  }
+
+  /** The kind of a file directly in a pile's directory, or null if a pile does not keep it. */
+  private static PileFile.Kind kindOf(Path directory, Path entry) {
+    String name = entry.getFileName().toString();
+    if (name.equals(PileFiles.SUPERBLOCK)) {
+      return PileFile.Kind.SUPERBLOCK;
+    }
+    if (name.equals(PileFiles.metaFile(directory, 0).getFileName().toString())
+        || name.equals(PileFiles.metaFile(directory, 1).getFileName().toString())) {
+      return PileFile.Kind.CHECKPOINT_METADATA;
+    }
+    if (name.equals(PileTypeCatalog.FILE_NAME)) {
+      return PileFile.Kind.TYPE_CATALOG;
+    }
+    if (PileFiles.segmentIndexOf(entry) >= 0) {
+      return PileFile.Kind.SEGMENT;
+    }
+    if (PileFiles.pageCrcIndexOf(entry) >= 0) {
+      return PileFile.Kind.PAGE_CHECKSUMS;
+    }
+    if (name.equals(DirectoryLock.LOCK_FILE_NAME)) {
+      return PileFile.Kind.LOCK;
+    }
+    return null;
+  }
+
+  /** Whether {@code name} is one the log gives a file of records ({@link LogLayout#fileName}). */
+  private static boolean isLogFile(String name) {
+    String digits = name.replaceAll("\\D", "");
+    return !digits.isEmpty() && digits.length() <= 9
+        && LogLayout.fileName(Integer.parseInt(digits)).equals(name);
   }
 
   private static Inspection inspection(OffHeapPile pile) {

@@ -32,14 +32,8 @@ class DirectoryLockTest {
 
   @Test
   void anotherProcess_isRefused_andTheMessageNamesTheHoldersPid() throws Exception {
-    Path classes = Path.of(DirectoryLock.class.getProtectionDomain().getCodeSource().getLocation()
-        .toURI());
-    Path testClasses = Path.of(LockHolderMain.class.getProtectionDomain().getCodeSource()
-        .getLocation().toURI());
-    String javaBinary = ProcessHandle.current().info().command().orElse("java");
-    Process child = new ProcessBuilder(List.of(javaBinary, "-cp",
-        testClasses + java.io.File.pathSeparator + classes,
-        LockHolderMain.class.getName(), dir.toString()))
+    Process child = new ProcessBuilder(
+        ChildJvm.command(LockHolderMain.class, List.of(), List.of(dir.toString())))
         .redirectErrorStream(true).start();
     try {
       BufferedReader out = new BufferedReader(

@@ -3,6 +3,7 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.cairn.durability.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,22 +127,12 @@ class KillNineTest {
 
   private static List<String> childCommand(
       Path pile, long seed, int threads, boolean nativeAccess) {
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+    List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m"));
     if (nativeAccess) {
-      command.add("--enable-native-access=ALL-UNNAMED");
+      jvmOptions.add("--enable-native-access=ALL-UNNAMED");
     }
-    command.addAll(List.of("-cp", childClassPath(), CrashWorkload.class.getName(),
-        pile.toString(), Long.toString(seed), Integer.toString(threads)));
-    return command;
-  }
-
-  private static String childClassPath() {
-    return KilledChild.classPath(CrashWorkload.class);
+    return ChildJvm.command(CrashWorkload.class, jvmOptions,
+        List.of(pile.toString(), Long.toString(seed), Integer.toString(threads)));
   }
 
   private static void waitForExit(Process child, String label) throws InterruptedException {

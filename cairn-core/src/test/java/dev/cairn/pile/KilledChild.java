@@ -2,18 +2,14 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.cairn.durability.ChildJvm;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -43,11 +39,8 @@ final class KilledChild {
    */
   KilledChild(Class<?> main, List<String> args, Path stderr, Consumer<String> lines)
       throws IOException {
-    String java = ProcessHandle.current().info().command()
-        .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-        "-cp", classPath(main), main.getName()));
-    command.addAll(args);
+    command = ChildJvm.command(
+        main, List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"), args);
     this.stderr = stderr;
     process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     reader = new Thread(() -> {
@@ -119,32 +112,5 @@ final class KilledChild {
       errors = "(unreadable: " + e + ")";
     }
     return "\n  command: " + String.join(" ", command) + "\n  stderr:\n" + errors;
-  }
-
-  /**
-   * A child JVM's class path: where this module's main and test classes were loaded from, then
-   * the path properties. Surefire may run the tests on the module path (the main classes as a
-   * module patched with the test classes), which leaves them out of {@code java.class.path}.
-   */
-  static String classPath(Class<?> main) {
-    Set<String> entries = new LinkedHashSet<>();
-    entries.add(loadedFrom(main));
-    entries.add(loadedFrom(Pile.class));
-    for (String property : List.of("java.class.path", "jdk.module.path")) {
-      for (String entry : System.getProperty(property, "").split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static String loadedFrom(Class<?> type) {
-    try {
-      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the classes of " + type, e);
-    }
   }
 }
