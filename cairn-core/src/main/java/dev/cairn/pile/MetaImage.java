@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * What a checkpoint captured under all locks: the encoded metadata file (segment table, every
- * stripe's counters and free-list heads; layout in {@link PileFiles#metaBytes}), the segments
+ * stripe's counters and free-list heads; layout in {@link MetaLayout}), the segments
  * to write with their owners, and the segments retired before it, to release once it is
  * durable.
  */
@@ -37,17 +37,17 @@ final class MetaImage {
       byte[] states) {
     MemorySegment out = header(segments.length, stripes.length, segmentBytes, checkpointLsn,
         roots.length, states.length);
-    long at = PileFiles.META_HEADER_BYTES;
-    for (int i = 0; i < segments.length; i++, at += 8) {
+    long at = MetaLayout.HEADER_BYTES;
+    for (int i = 0; i < segments.length; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       out.set(Journal.U32, at, segments[i].index());
-      out.set(Journal.U32, at + 4, owners[i].id + 1);
+      out.set(Journal.U32, at + MetaLayout.TABLE_OWNER_OFFSET, owners[i].id + 1);
     }
     for (Stripe stripe : stripes) {
       stripe.writeState(out, at);
       for (int c = 0; c < SizeClasses.COUNT; c++) {
         out.set(Journal.U64, at + Stripe.STATE_BYTES + 8L * c, stripe.listHead(c));
       }
-      at += PileFiles.META_STRIPE_BYTES;
+      at += MetaLayout.STRIPE_BYTES;
     }
     MemorySegment.copy(MemorySegment.ofArray(roots), 0, out, at, roots.length);
     MemorySegment.copy(MemorySegment.ofArray(states), 0, out, at + roots.length, states.length);
@@ -58,8 +58,8 @@ final class MetaImage {
   /** The metadata of a new pile: no segments, every stripe empty. */
   static MemorySegment empty(int stripes, long segmentBytes) {
     MemorySegment out = header(0, stripes, segmentBytes, 0, 0, 0);
-    long at = PileFiles.META_HEADER_BYTES;
-    for (int s = 0; s < stripes; s++, at += PileFiles.META_STRIPE_BYTES) {
+    long at = MetaLayout.HEADER_BYTES;
+    for (int s = 0; s < stripes; s++, at += MetaLayout.STRIPE_BYTES) {
       out.set(Journal.U64, at, -1); // no bump segment
       // TagClock stays 0: the stripe takes its first tags from the pile's clock
       for (int c = 0; c < SizeClasses.COUNT; c++) {
@@ -73,58 +73,61 @@ final class MetaImage {
   private static MemorySegment header(int tableCount, int stripes, long segmentBytes,
       long checkpointLsn, int rootsBytes, int statesBytes) {
     MemorySegment out = MemorySegment.ofArray(
-        new byte[(int) PileFiles.metaBytes(tableCount, stripes, rootsBytes, statesBytes)]);
-    out.set(Journal.U64, 0, PileFiles.META_MAGIC);
-    out.set(Journal.U32, 8, PileFiles.FORMAT_VERSION);
-    out.set(Journal.U32, 12, stripes);
-    out.set(Journal.U64, 16, segmentBytes);
-    out.set(Journal.U64, 24, checkpointLsn);
-    out.set(Journal.U32, 32, tableCount);
-    out.set(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET, rootsBytes);
-    out.set(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET, statesBytes);
+        new byte[(int) MetaLayout.fileBytes(tableCount, stripes, rootsBytes, statesBytes)]);
+    out.set(Journal.U64, MetaLayout.MAGIC_OFFSET, MetaLayout.MAGIC);
+    out.set(Journal.U32, MetaLayout.VERSION_OFFSET, MetaLayout.VERSION_CURRENT);
+    out.set(Journal.U32, MetaLayout.STRIPES_OFFSET, stripes);
+    out.set(Journal.U64, MetaLayout.SEGMENT_BYTES_OFFSET, segmentBytes);
+    out.set(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET, checkpointLsn);
+    out.set(Journal.U32, MetaLayout.TABLE_COUNT_OFFSET, tableCount);
+    out.set(Journal.U32, MetaLayout.ROOTS_BYTES_OFFSET, rootsBytes);
+    out.set(Journal.U32, MetaLayout.STATES_BYTES_OFFSET, statesBytes);
     return out;
   }
 
   private static void seal(MemorySegment out) {
-    long end = out.byteSize() - 4;
+    long end = out.byteSize() - MetaLayout.CRC_LENGTH;
     out.set(Journal.U32, end, PileFiles.crc(out.asSlice(0, end)));
   }
 
   /** Checks a metadata file read back: kind, version, geometry and size. */
   static void check(Path file, MemorySegment in, PileFiles.Geometry geometry, long checkpointLsn) {
-    if (in.byteSize() < PileFiles.META_HEADER_BYTES + 4) {
+    if (in.byteSize() < MetaLayout.HEADER_BYTES + MetaLayout.CRC_LENGTH) {
       throw new CorruptFileException(file, 0, "metadata file too short: " + in.byteSize());
     }
-    if (in.get(Journal.U64, 0) != PileFiles.META_MAGIC) {
+    if (in.get(Journal.U64, MetaLayout.MAGIC_OFFSET) != MetaLayout.MAGIC) {
       throw new FormatVersionException(file, "not a Cairn pile metadata file",
-          PileFiles.FORMAT_VERSION);
+          MetaLayout.VERSION_CURRENT);
     }
-    int version = in.get(Journal.U32, 8);
-    if (version != PileFiles.FORMAT_VERSION) {
-      throw new FormatVersionException(file, version, PileFiles.FORMAT_VERSION);
+    int version = in.get(Journal.U32, MetaLayout.VERSION_OFFSET);
+    if (version != MetaLayout.VERSION_CURRENT) {
+      throw new FormatVersionException(file, version, MetaLayout.VERSION_CURRENT);
     }
-    int stripes = in.get(Journal.U32, 12);
-    int tableCount = in.get(Journal.U32, 32);
-    int rootsBytes = in.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
-    int statesBytes = in.get(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET);
-    if (stripes != geometry.stripes() || in.get(Journal.U64, 16) != geometry.segmentBytes()
+    int stripes = in.get(Journal.U32, MetaLayout.STRIPES_OFFSET);
+    long segmentBytes = in.get(Journal.U64, MetaLayout.SEGMENT_BYTES_OFFSET);
+    int tableCount = in.get(Journal.U32, MetaLayout.TABLE_COUNT_OFFSET);
+    int rootsBytes = in.get(Journal.U32, MetaLayout.ROOTS_BYTES_OFFSET);
+    int statesBytes = in.get(Journal.U32, MetaLayout.STATES_BYTES_OFFSET);
+    if (stripes != geometry.stripes() || segmentBytes != geometry.segmentBytes()
         || tableCount < 0 || tableCount > Pointers.MAX_SEGMENTS
         || rootsBytes < 0 || rootsBytes > RootDirectory.MAX_SECTION_BYTES
         || statesBytes < 0 || statesBytes > ParticipantRegistry.MAX_SECTION_BYTES
-        || PileFiles.metaBytes(tableCount, stripes, rootsBytes, statesBytes) != in.byteSize()) {
-      throw new CorruptFileException(file, 12, "metadata does not match the superblock: stripes="
-          + stripes + " segmentBytes=" + in.get(Journal.U64, 16) + " segments=" + tableCount
+        || MetaLayout.fileBytes(tableCount, stripes, rootsBytes, statesBytes) != in.byteSize()) {
+      throw new CorruptFileException(file, MetaLayout.STRIPES_OFFSET, "metadata does not match"
+          + " the superblock: stripes=" + stripes + " segmentBytes=" + segmentBytes
+          + " segments=" + tableCount
           + " rootsBytes=" + rootsBytes + " statesBytes=" + statesBytes
           + " bytes=" + in.byteSize());
     }
-    if (in.get(Journal.U64, 24) != checkpointLsn) {
-      throw new CorruptFileException(file, 24, "metadata is of checkpoint LSN "
-          + in.get(Journal.U64, 24) + ", the superblock's is " + checkpointLsn);
+    long metaLsn = in.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET);
+    if (metaLsn != checkpointLsn) {
+      throw new CorruptFileException(file, MetaLayout.CHECKPOINT_LSN_OFFSET, "metadata is of"
+          + " checkpoint LSN " + metaLsn + ", the superblock's is " + checkpointLsn);
     }
-    long at = PileFiles.META_HEADER_BYTES;
-    for (int i = 0; i < tableCount; i++, at += 8) {
+    long at = MetaLayout.HEADER_BYTES;
+    for (int i = 0; i < tableCount; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       int index = in.get(Journal.U32, at);
-      int owner = in.get(Journal.U32, at + 4);
+      int owner = in.get(Journal.U32, at + MetaLayout.TABLE_OWNER_OFFSET);
       if (index < 0 || index >= Pointers.MAX_SEGMENTS || owner < 1 || owner > stripes) {
         throw new CorruptFileException(file, at, "segment table entry out of range: segment="
             + index + " owner=" + owner);

@@ -88,7 +88,6 @@ import java.util.function.BooleanSupplier;
  */
 final class PersistentStore implements WriteHooks {
 
-  private static final int FLAG_UNLOGGED_CHECKPOINT = 1;
 
   private final FileLayer layer;
   private final Path directory;
@@ -237,8 +236,8 @@ final class PersistentStore implements WriteHooks {
         state = superblock.current();
       }
       Geometry geometry = Geometry.decode(superblockFile, state.payload());
-      if ((readFlags(state.payload()) & FLAG_UNLOGGED_CHECKPOINT) != 0) {
-        throw new CorruptFileException(superblockFile, 36, "a checkpoint of a pile without a"
+      if ((Geometry.flagsOf(state.payload()) & PilePayloadLayout.FLAG_UNLOGGED_CHECKPOINT) != 0) {
+        throw new CorruptFileException(superblockFile, PilePayloadLayout.FLAGS_OFFSET, "a checkpoint of a pile without a"
             + " log (durability NONE) was interrupted by a crash while it wrote segment files in"
             + " place; they hold a mix of two states and no log can repair them");
       }
@@ -396,7 +395,7 @@ final class PersistentStore implements WriteHooks {
     MemorySegment bytes;
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
       long size = handle.size();
-      if (size < PileFiles.META_HEADER_BYTES + 4 || size > PileFiles.metaBytes(
+      if (size < MetaLayout.HEADER_BYTES + MetaLayout.CRC_LENGTH || size > MetaLayout.fileBytes(
           Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES,
           ParticipantRegistry.MAX_SECTION_BYTES)) {
         return false;
@@ -408,14 +407,10 @@ final class PersistentStore implements WriteHooks {
     } catch (NoSuchFileException never) {
       return false;
     }
-    long end = bytes.byteSize() - 4;
-    return bytes.get(Journal.U64, 0) == PileFiles.META_MAGIC
+    long end = bytes.byteSize() - MetaLayout.CRC_LENGTH;
+    return bytes.get(Journal.U64, MetaLayout.MAGIC_OFFSET) == MetaLayout.MAGIC
         && bytes.get(Journal.U32, end) == PileFiles.crc(bytes.asSlice(0, end))
-        && bytes.get(Journal.U64, 24) >= checkpointLsn;
-  }
-
-  private static int readFlags(byte[] payload) {
-    return MemorySegment.ofArray(payload).get(Journal.U32, 36);
+        && bytes.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET) >= checkpointLsn;
   }
 
   private static MemorySegment readMeta(FileLayer layer, Path directory, Geometry geometry,
@@ -441,24 +436,25 @@ final class PersistentStore implements WriteHooks {
 
   /** Maps every segment the metadata lists and restores every stripe's state. */
   private void load(Path metaFile, MemorySegment meta) throws IOException {
-    int tableCount = meta.get(Journal.U32, 32);
-    long at = PileFiles.META_HEADER_BYTES;
-    for (int i = 0; i < tableCount; i++, at += 8) {
+    int tableCount = meta.get(Journal.U32, MetaLayout.TABLE_COUNT_OFFSET);
+    long at = MetaLayout.HEADER_BYTES;
+    for (int i = 0; i < tableCount; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       int index = meta.get(Journal.U32, at);
-      int owner = meta.get(Journal.U32, at + 4);
+      int owner = meta.get(Journal.U32, at + MetaLayout.TABLE_OWNER_OFFSET);
       pile.installSegment(mapSegment(index), pile.stripe(owner - 1));
     }
-    for (int s = 0; s < pile.stripeCount(); s++, at += PileFiles.META_STRIPE_BYTES) {
+    for (int s = 0; s < pile.stripeCount(); s++, at += MetaLayout.STRIPE_BYTES) {
       Stripe stripe = pile.stripe(s);
       stripe.readState(meta, at);
       for (int c = 0; c < SizeClasses.COUNT; c++) {
         stripe.restoreHead(c, meta.get(Journal.U64, at + Stripe.STATE_BYTES + 8L * c));
       }
     }
-    int rootsBytes = meta.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
+    int rootsBytes = meta.get(Journal.U32, MetaLayout.ROOTS_BYTES_OFFSET);
     pile.rootDirectory().load(metaFile, meta, at, rootsBytes);
     pile.participants().open(metaFile, meta, at + rootsBytes,
-        meta.get(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET), meta.get(Journal.U64, 24),
+        meta.get(Journal.U32, MetaLayout.STATES_BYTES_OFFSET),
+        meta.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET),
         readOnly, directory);
   }
 
@@ -562,11 +558,7 @@ final class PersistentStore implements WriteHooks {
     if (!state.cleanShutdown()) {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
       // up to the clock at the crash, which only the bound covers
-      if (bound > 0) {
-        pile.tagClockAtLeast(bound);
-      } else {
-        pile.skipTagsAfterCrash(); // a file of an earlier build, which recorded no bound
-      }
+      pile.tagClockAtLeast(bound); // 0 only if no tag was ever handed out
       long wanted = pile.tagClock() + TAG_RESERVATION;
       OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted, wanted));
     }
@@ -1367,7 +1359,7 @@ final class PersistentStore implements WriteHooks {
         // (the snapshot has taken the dirty marks: it knows what it will write in place)
         if (quiesce && (snapshot != null ? snapshot.writesInPlace() : image.anyDirty())) {
           writeSuperblock(superblock.current().checkpointLsn(), false,
-              withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
+              Geometry.withFlags(geometry.encode(), PilePayloadLayout.FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
           writeSegment(image, i, snapshot);
@@ -1439,11 +1431,6 @@ final class PersistentStore implements WriteHooks {
     } else {
       segmentWriter().write(image.segment(i), image.owner(i));
     }
-  }
-
-  private static byte[] withFlags(byte[] payload, int flags) {
-    MemorySegment.ofArray(payload).set(Journal.U32, 36, flags);
-    return payload;
   }
 
   /** The writer of segment files, made once the log (or its absence) is settled. */

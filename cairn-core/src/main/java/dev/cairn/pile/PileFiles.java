@@ -11,8 +11,10 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * Names and small formats of a persistent pile's directory: the superblock payload, the
- * segment file header and the checkpoint metadata file. See docs/FORMAT.md, "Persistent pile".
+ * Names and small formats of a persistent pile's directory: the superblock payload ({@link
+ * PilePayloadLayout}), the segment file header ({@link SegmentHeaderLayout}) and the page
+ * checksum file ({@link PageCrcLayout}); the metadata file is {@link MetaLayout}'s. See
+ * docs/FORMAT.md, "Persistent pile".
  *
  * <pre>
  * directory/
@@ -27,12 +29,6 @@ final class PileFiles {
   static final String SUPERBLOCK = "pile.sb";
   static final String LOG_DIRECTORY = "wal";
   static final int FORMAT_VERSION = 1;
-
-  static final long SEGMENT_MAGIC = magic("CAIRN-SG");
-  static final long META_MAGIC = magic("CAIRN-PM");
-
-  /** Segment header: Magic:u64, Version:u32, Index:u32, SegmentBytes:u64, Zero[36], Crc32c:u32. */
-  static final int SEGMENT_CRC_OFFSET = 60;
 
   private PileFiles() {}
 
@@ -95,93 +91,84 @@ final class PileFiles {
 
   static void writeSegmentHeader(NativeSegment segment) {
     MemorySegment memory = segment.memory();
-    memory.asSlice(0, BlockLayout.SEGMENT_HEADER_BYTES).fill((byte) 0);
-    memory.set(Journal.U64, 0, SEGMENT_MAGIC);
-    memory.set(Journal.U32, 8, FORMAT_VERSION);
-    memory.set(Journal.U32, 12, segment.index());
-    memory.set(Journal.U64, 16, memory.byteSize());
-    memory.set(Journal.U32, SEGMENT_CRC_OFFSET, crc(memory.asSlice(0, SEGMENT_CRC_OFFSET)));
+    memory.asSlice(0, SegmentHeaderLayout.HEADER_BYTES).fill((byte) 0);
+    memory.set(Journal.U64, SegmentHeaderLayout.MAGIC_OFFSET, SegmentHeaderLayout.MAGIC);
+    memory.set(Journal.U32, SegmentHeaderLayout.VERSION_OFFSET,
+        SegmentHeaderLayout.VERSION_CURRENT);
+    memory.set(Journal.U32, SegmentHeaderLayout.INDEX_OFFSET, segment.index());
+    memory.set(Journal.U64, SegmentHeaderLayout.SEGMENT_BYTES_OFFSET, memory.byteSize());
+    memory.set(Journal.U32, SegmentHeaderLayout.CRC_OFFSET,
+        crc(memory.asSlice(0, SegmentHeaderLayout.CRC_OFFSET)));
   }
 
   /** Checks a mapped segment's header against what the metadata says it is. */
   static void checkSegmentHeader(Path file, MemorySegment memory, int index, long segmentBytes) {
-    long magic = memory.get(Journal.U64, 0);
-    if (magic != SEGMENT_MAGIC) {
-      throw new CorruptFileException(file, 0, magic == 0
+    long magic = memory.get(Journal.U64, SegmentHeaderLayout.MAGIC_OFFSET);
+    if (magic != SegmentHeaderLayout.MAGIC) {
+      throw new CorruptFileException(file, SegmentHeaderLayout.MAGIC_OFFSET, magic == 0
           ? "segment header is zero (the file was never written by a checkpoint)"
           : "not a Cairn segment file (magic 0x" + Long.toHexString(magic) + ")");
     }
     // the checksum before any field it covers: a damaged version byte is damage, not a file of
     // a newer Cairn
-    int stored = memory.get(Journal.U32, SEGMENT_CRC_OFFSET);
-    if (stored != crc(memory.asSlice(0, SEGMENT_CRC_OFFSET))) {
-      throw new CorruptFileException(file, SEGMENT_CRC_OFFSET, "segment header checksum mismatch:"
-          + " the file's first " + SEGMENT_CRC_OFFSET + " bytes were damaged on disk");
+    int crcOffset = SegmentHeaderLayout.CRC_OFFSET;
+    if (memory.get(Journal.U32, crcOffset) != crc(memory.asSlice(0, crcOffset))) {
+      throw new CorruptFileException(file, crcOffset, "segment header checksum mismatch:"
+          + " the file's first " + crcOffset + " bytes were damaged on disk");
     }
-    int version = memory.get(Journal.U32, 8);
-    if (version != FORMAT_VERSION) {
-      throw new FormatVersionException(file, version, FORMAT_VERSION);
+    int version = memory.get(Journal.U32, SegmentHeaderLayout.VERSION_OFFSET);
+    if (version != SegmentHeaderLayout.VERSION_CURRENT) {
+      throw new FormatVersionException(file, version, SegmentHeaderLayout.VERSION_CURRENT);
     }
-    if (memory.get(Journal.U32, 12) != index || memory.get(Journal.U64, 16) != segmentBytes) {
-      throw new CorruptFileException(file, 12, "segment header names index "
-          + memory.get(Journal.U32, 12) + " and size " + memory.get(Journal.U64, 16)
-          + ", expected index " + index + " and size " + segmentBytes);
+    int storedIndex = memory.get(Journal.U32, SegmentHeaderLayout.INDEX_OFFSET);
+    long storedBytes = memory.get(Journal.U64, SegmentHeaderLayout.SEGMENT_BYTES_OFFSET);
+    if (storedIndex != index || storedBytes != segmentBytes) {
+      throw new CorruptFileException(file, SegmentHeaderLayout.INDEX_OFFSET, "segment header"
+          + " names index " + storedIndex + " and size " + storedBytes + ", expected index "
+          + index + " and size " + segmentBytes);
     }
   }
 
   // ---------------------------------------------------------------------------------------
   // page checksums
 
-  static final long PAGE_CRC_MAGIC = magic("CAIRN-PC");
-  static final int PAGE_CRC_HEADER_BYTES = 24;
-
-  /** Where the page checksum file's header keeps the CRC32C of the header bytes before it. */
-  static final int PAGE_CRC_HEADER_CRC_OFFSET = 20;
-
-  /**
-   * The header of a page checksum file; the CRC32C of page {@code p} follows at {@link
-   * #pageCrcOffset}.
-   *
-   * <pre>
-   * PageCrcFile --> Magic:u64 ("CAIRN-PC"), Version:u32, Segment:u32, PageCount:u32,
-   *                 HeaderCrc32c:u32 (of the 20 bytes before it),
-   *                 Crc32c:u32 ^ PageCount          each of one 4 KiB page of the segment file
-   * </pre>
-   */
+  /** The header of a page checksum file (see {@link PageCrcLayout}). */
   static MemorySegment pageCrcHeader(int index, long pages) {
-    MemorySegment header = MemorySegment.ofArray(new byte[PAGE_CRC_HEADER_BYTES]);
-    header.set(Journal.U64, 0, PAGE_CRC_MAGIC);
-    header.set(Journal.U32, 8, FORMAT_VERSION);
-    header.set(Journal.U32, 12, index);
-    header.set(Journal.U32, 16, (int) pages);
-    header.set(Journal.U32, PAGE_CRC_HEADER_CRC_OFFSET,
-        crc(header.asSlice(0, PAGE_CRC_HEADER_CRC_OFFSET)));
+    MemorySegment header = MemorySegment.ofArray(new byte[PageCrcLayout.HEADER_BYTES]);
+    header.set(Journal.U64, PageCrcLayout.MAGIC_OFFSET, PageCrcLayout.MAGIC);
+    header.set(Journal.U32, PageCrcLayout.VERSION_OFFSET, PageCrcLayout.VERSION_CURRENT);
+    header.set(Journal.U32, PageCrcLayout.SEGMENT_OFFSET, index);
+    header.set(Journal.U32, PageCrcLayout.PAGE_COUNT_OFFSET, (int) pages);
+    header.set(Journal.U32, PageCrcLayout.HEADER_CRC_OFFSET,
+        crc(header.asSlice(0, PageCrcLayout.HEADER_CRC_OFFSET)));
     return header;
   }
 
   static long pageCrcOffset(long page) {
-    return PAGE_CRC_HEADER_BYTES + 4 * page;
+    return PageCrcLayout.pageCrcOffset(page);
   }
 
   static void checkPageCrcHeader(Path file, MemorySegment bytes, int index, long pages) {
-    if (bytes.get(Journal.U64, 0) != PAGE_CRC_MAGIC) {
-      throw new CorruptFileException(file, 0, "not a Cairn page checksum file (magic 0x"
-          + Long.toHexString(bytes.get(Journal.U64, 0)) + ")");
+    long magic = bytes.get(Journal.U64, PageCrcLayout.MAGIC_OFFSET);
+    if (magic != PageCrcLayout.MAGIC) {
+      throw new CorruptFileException(file, PageCrcLayout.MAGIC_OFFSET, "not a Cairn page"
+          + " checksum file (magic 0x" + Long.toHexString(magic) + ")");
     }
-    if (bytes.get(Journal.U32, PAGE_CRC_HEADER_CRC_OFFSET)
-        != crc(bytes.asSlice(0, PAGE_CRC_HEADER_CRC_OFFSET))) {
-      throw new CorruptFileException(file, PAGE_CRC_HEADER_CRC_OFFSET, "page checksum file"
-          + " header checksum mismatch: its first " + PAGE_CRC_HEADER_CRC_OFFSET + " bytes were"
-          + " damaged on disk");
+    int crcOffset = PageCrcLayout.HEADER_CRC_OFFSET;
+    if (bytes.get(Journal.U32, crcOffset) != crc(bytes.asSlice(0, crcOffset))) {
+      throw new CorruptFileException(file, crcOffset, "page checksum file header checksum"
+          + " mismatch: its first " + crcOffset + " bytes were damaged on disk");
     }
-    int version = bytes.get(Journal.U32, 8);
-    if (version != FORMAT_VERSION) {
-      throw new FormatVersionException(file, version, FORMAT_VERSION);
+    int version = bytes.get(Journal.U32, PageCrcLayout.VERSION_OFFSET);
+    if (version != PageCrcLayout.VERSION_CURRENT) {
+      throw new FormatVersionException(file, version, PageCrcLayout.VERSION_CURRENT);
     }
-    if (bytes.get(Journal.U32, 12) != index || bytes.get(Journal.U32, 16) != pages) {
-      throw new CorruptFileException(file, 12, "page checksum header names segment "
-          + bytes.get(Journal.U32, 12) + " of " + bytes.get(Journal.U32, 16)
-          + " pages, expected segment " + index + " of " + pages);
+    int storedSegment = bytes.get(Journal.U32, PageCrcLayout.SEGMENT_OFFSET);
+    int storedPages = bytes.get(Journal.U32, PageCrcLayout.PAGE_COUNT_OFFSET);
+    if (storedSegment != index || storedPages != pages) {
+      throw new CorruptFileException(file, PageCrcLayout.SEGMENT_OFFSET, "page checksum header"
+          + " names segment " + storedSegment + " of " + storedPages + " pages, expected segment "
+          + index + " of " + pages);
     }
   }
 
@@ -189,64 +176,59 @@ final class PileFiles {
   // superblock payload
 
   /**
-   * What the superblock's payload holds: the pile's fixed geometry, its tag key, and which
-   * metadata file the checkpoint wrote.
-   *
-   * <pre>
-   * Geometry --> Version:u32, Stripes:u32, SegmentBytes:u64, TagKey:u64,
-   *              MetaSlot:u32, MetaLength:u32, MetaCrc32c:u32, Flags:u32, CheckpointMillis:u64,
-   *              [TagBound:u64, [TagOrigin:u64]]
-   * </pre>
-   *
-   * <p>{@code TagBound} is not part of the record: the store adds it to every payload it writes
-   * ({@link #withTagBound}), and files of earlier builds end before it (read as 0, "none").
-   * {@code TagOrigin} is where the pile's tag clock started, a random value in [1, 2^23) chosen
-   * at creation (0, or absent in files of earlier builds: unknown).
+   * What the superblock's payload holds ({@link PilePayloadLayout}): the pile's fixed geometry,
+   * its tag key, where its tag clock started ({@code tagOrigin}, a random value in [1, 2^23)
+   * chosen at creation) and which metadata file the checkpoint wrote. The payload's TagBound is
+   * not part of the record: the store sets it in every payload it writes ({@link
+   * #withTagBound}).
    */
   record Geometry(
       int stripes, long segmentBytes, long tagKey, int metaSlot, int metaLength, int metaCrc,
       long checkpointMillis, long tagOrigin) {
-    /** The bytes every payload has; TagBound and TagOrigin follow in files of this build. */
-    static final int BYTES = 48;
-    static final int TAG_ORIGIN_OFFSET = BYTES + 8;
-    static final int ENCODED_BYTES = TAG_ORIGIN_OFFSET + 8;
 
     byte[] encode() {
-      MemorySegment out = MemorySegment.ofArray(new byte[ENCODED_BYTES]);
-      out.set(Journal.U32, 0, FORMAT_VERSION);
-      out.set(Journal.U32, 4, stripes);
-      out.set(Journal.U64, 8, segmentBytes);
-      out.set(Journal.U64, 16, tagKey);
-      out.set(Journal.U32, 24, metaSlot);
-      out.set(Journal.U32, 28, metaLength);
-      out.set(Journal.U32, 32, metaCrc);
-      out.set(Journal.U64, 40, checkpointMillis);
-      out.set(Journal.U64, TAG_ORIGIN_OFFSET, tagOrigin);
+      MemorySegment out = MemorySegment.ofArray(new byte[PilePayloadLayout.PAYLOAD_BYTES]);
+      out.set(Journal.U32, PilePayloadLayout.VERSION_OFFSET, PilePayloadLayout.VERSION_CURRENT);
+      out.set(Journal.U32, PilePayloadLayout.STRIPES_OFFSET, stripes);
+      out.set(Journal.U64, PilePayloadLayout.SEGMENT_BYTES_OFFSET, segmentBytes);
+      out.set(Journal.U64, PilePayloadLayout.TAG_KEY_OFFSET, tagKey);
+      out.set(Journal.U32, PilePayloadLayout.META_SLOT_OFFSET, metaSlot);
+      out.set(Journal.U32, PilePayloadLayout.META_LENGTH_OFFSET, metaLength);
+      out.set(Journal.U32, PilePayloadLayout.META_CRC_OFFSET, metaCrc);
+      out.set(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET, checkpointMillis);
+      out.set(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET, tagOrigin);
       return (byte[]) out.heapBase().orElseThrow();
     }
 
     static Geometry decode(Path file, byte[] payload) {
-      if (payload.length < BYTES) {
-        throw new CorruptFileException(file, 40, "superblock payload too short for a pile: "
-            + payload.length + " bytes");
+      if (payload.length < PilePayloadLayout.PAYLOAD_BYTES) {
+        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET,
+            "superblock payload too short for a pile: " + payload.length + " bytes, expected "
+                + PilePayloadLayout.PAYLOAD_BYTES);
       }
       MemorySegment in = MemorySegment.ofArray(payload);
-      int version = in.get(Journal.U32, 0);
-      if (version != FORMAT_VERSION) {
-        throw new FormatVersionException(file, version, FORMAT_VERSION);
+      int version = in.get(Journal.U32, PilePayloadLayout.VERSION_OFFSET);
+      if (version != PilePayloadLayout.VERSION_CURRENT) {
+        throw new FormatVersionException(file, version, PilePayloadLayout.VERSION_CURRENT);
       }
-      long tagOrigin = payload.length >= ENCODED_BYTES ? in.get(Journal.U64, TAG_ORIGIN_OFFSET) : 0;
-      Geometry geometry = new Geometry(in.get(Journal.U32, 4), in.get(Journal.U64, 8),
-          in.get(Journal.U64, 16), in.get(Journal.U32, 24), in.get(Journal.U32, 28),
-          in.get(Journal.U32, 32), in.get(Journal.U64, 40), tagOrigin);
+      Geometry geometry = new Geometry(in.get(Journal.U32, PilePayloadLayout.STRIPES_OFFSET),
+          in.get(Journal.U64, PilePayloadLayout.SEGMENT_BYTES_OFFSET),
+          in.get(Journal.U64, PilePayloadLayout.TAG_KEY_OFFSET),
+          in.get(Journal.U32, PilePayloadLayout.META_SLOT_OFFSET),
+          in.get(Journal.U32, PilePayloadLayout.META_LENGTH_OFFSET),
+          in.get(Journal.U32, PilePayloadLayout.META_CRC_OFFSET),
+          in.get(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET),
+          in.get(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET));
       int stripes = geometry.stripes;
       long segmentBytes = geometry.segmentBytes;
+      long tagOrigin = geometry.tagOrigin;
       if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1
           || segmentBytes < PileOptions.MIN_SEGMENT_BYTES
           || segmentBytes > PileOptions.MAX_SEGMENT_BYTES || Long.bitCount(segmentBytes) != 1
           || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0
-          || tagOrigin < 0 || tagOrigin > Pointers.TAG_MASK) {
-        throw new CorruptFileException(file, 40, "superblock payload out of range: " + geometry);
+          || tagOrigin < 1 || tagOrigin > Pointers.TAG_MASK) {
+        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET,
+            "superblock payload out of range: " + geometry);
       }
       return geometry;
     }
@@ -255,62 +237,37 @@ final class PileFiles {
       return new Geometry(stripes, segmentBytes, tagKey, slot, length, crc, millis, tagOrigin);
     }
 
-    /** Where the optional TagBound field lives in the payload. */
-    static final int TAG_BOUND_OFFSET = BYTES;
-
     /**
      * {@code payload} (a superblock payload) with its TagBound set to {@code bound}: every tag
-     * clock value the pile has handed out is below it. A payload of an earlier build is
-     * lengthened to hold it.
+     * clock value the pile has handed out is below it.
      */
     static byte[] withTagBound(byte[] payload, long bound) {
-      byte[] out = Arrays.copyOf(payload, Math.max(payload.length, TAG_BOUND_OFFSET + 8));
-      MemorySegment.ofArray(out).set(Journal.U64, TAG_BOUND_OFFSET, bound);
+      byte[] out = payload.clone();
+      MemorySegment.ofArray(out).set(Journal.U64, PilePayloadLayout.TAG_BOUND_OFFSET, bound);
       return out;
     }
 
-    /** The TagBound of a superblock payload; 0 if it has none (a file of an earlier build). */
+    /** The TagBound of a superblock payload ({@link #decode} checked its length). */
     static long tagBoundOf(Path file, byte[] payload) {
-      if (payload.length < TAG_BOUND_OFFSET + 8) {
-        return 0;
-      }
-      long bound = MemorySegment.ofArray(payload).get(Journal.U64, TAG_BOUND_OFFSET);
+      long bound = MemorySegment.ofArray(payload).get(Journal.U64,
+          PilePayloadLayout.TAG_BOUND_OFFSET);
       if (bound < 0 || bound > Stripe.MAX_TAG_CLOCK) {
-        throw new CorruptFileException(file, 40 + TAG_BOUND_OFFSET,
-            "superblock payload has an invalid tag bound: " + bound);
+        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET
+            + PilePayloadLayout.TAG_BOUND_OFFSET, "superblock payload has an invalid tag bound: "
+            + bound);
       }
       return bound;
     }
+
+    /** The Flags word of a superblock payload. */
+    static int flagsOf(byte[] payload) {
+      return MemorySegment.ofArray(payload).get(Journal.U32, PilePayloadLayout.FLAGS_OFFSET);
+    }
+
+    /** {@code payload} with its Flags word set to {@code flags}, in place. */
+    static byte[] withFlags(byte[] payload, int flags) {
+      MemorySegment.ofArray(payload).set(Journal.U32, PilePayloadLayout.FLAGS_OFFSET, flags);
+      return payload;
+    }
   }
-
-  // ---------------------------------------------------------------------------------------
-  // checkpoint metadata
-
-  /**
-   * Bytes of a metadata file for {@code tableCount} segments, {@code stripes} stripes and a
-   * Roots section of {@code rootsBytes} ({@link RootDirectory}).
-   *
-   * <pre>
-   * MetaFile --> Magic:u64 ("CAIRN-PM"), Version:u32, Stripes:u32, SegmentBytes:u64,
-   *              CheckpointLsn:u64, TableCount:u32, RootsBytes:u32, StatesBytes:u32, Zero:u32,
-   *              (Segment:u32, Owner:u32)^TableCount,                 owner = stripe + 1
-   *              (StripeState[80], Head:u64 ^ SizeClasses.COUNT)^Stripes,
-   *              Roots[RootsBytes],                                   see RootDirectory
-   *              States[StatesBytes],             participants' states, see ParticipantRegistry
-   *              Crc32c:u32                                         of all bytes before it
-   * </pre>
-   */
-  static long metaBytes(int tableCount, int stripes, long rootsBytes, long statesBytes) {
-    return META_HEADER_BYTES + 8L * tableCount + (long) stripes * META_STRIPE_BYTES + rootsBytes
-        + statesBytes + 4;
-  }
-
-  /** The offset of StatesBytes in a metadata file's header. */
-  static final int META_STATES_BYTES_OFFSET = 40;
-
-  /** The offset of RootsBytes in a metadata file's header. */
-  static final int META_ROOTS_BYTES_OFFSET = 36;
-
-  static final int META_HEADER_BYTES = 48;
-  static final int META_STRIPE_BYTES = Stripe.STATE_BYTES + 8 * SizeClasses.COUNT;
 }

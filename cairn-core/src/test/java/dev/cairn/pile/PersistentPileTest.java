@@ -115,7 +115,7 @@ class PersistentPileTest {
       pile.checkpoint();
       pile.checkpoint(); // both slots rewritten since
       long segments = pile.stats().segmentCount();
-      shrunkBytes = PileFiles.metaBytes((int) segments, 1, 0, 0);
+      shrunkBytes = MetaLayout.fileBytes((int) segments, 1, 0, 0);
       assertThat(segments).isLessThan(12);
     }
     assertThat(shrunkBytes).isLessThan(grownBytes);

@@ -316,40 +316,12 @@ class TagClockTest {
   @Test
   void theTagBound_roundTrips_andOneOutOfRangeIsACorruptSuperblock() {
     Path file = Path.of("/pile").resolve(PileFiles.SUPERBLOCK);
-    byte[] geometry = new byte[Geometry.BYTES];
+    byte[] geometry = new byte[PilePayloadLayout.PAYLOAD_BYTES];
     assertThat(Geometry.tagBoundOf(file, Geometry.withTagBound(geometry, 12_345)))
         .isEqualTo(12_345);
     assertThatThrownBy(() -> Geometry.tagBoundOf(file, Geometry.withTagBound(geometry, -1)))
         .isInstanceOf(dev.cairn.durability.CorruptFileException.class)
         .hasMessageContaining("tag bound")
         .hasMessageContaining(file.toString());
-  }
-
-  /** A superblock written by an earlier build records no bound: a crash then skips at random. */
-  @Test
-  void aCrashedPileOfAnEarlierBuild_stillSkipsItsClock() throws IOException {
-    RealFileLayer layer = RealFileLayer.INSTANCE;
-    PileOptions options = unloggedOptions(1);
-    long clockAtClose;
-    try (OffHeapPile pile = PersistentStore.open(layer, dir, options)) {
-      for (int i = 0; i < 1_000; i++) {
-        pile.put(new byte[8]);
-      }
-      clockAtClose = pile.tagClock();
-    }
-    assertThat(PileDirectory.inspect(dir).tagBound()).isGreaterThanOrEqualTo(clockAtClose);
-    Path file = dir.resolve(PileFiles.SUPERBLOCK);
-    try (Superblock superblock = Superblock.open(layer, file)) {
-      Superblock.State state = superblock.current();
-      byte[] earlier = Arrays.copyOf(state.payload(), Geometry.BYTES); // no TagBound
-      assertThat(Geometry.tagBoundOf(file, earlier)).isZero();
-      superblock.write(state.checkpointLsn(), false, earlier); // and as if it had crashed
-    }
-    assertThat(PileDirectory.inspect(dir).tagBound()).as("none recorded").isZero();
-    try (OffHeapPile pile = PersistentStore.open(layer, dir, options)) {
-      assertThat(pile.stats().objectCount()).isEqualTo(1_000);
-      assertThat(pile.tagClock() - clockAtClose)
-          .isBetween(1L << (Pointers.TAG_BITS - 2), 3L << (Pointers.TAG_BITS - 2));
-    }
   }
 }
