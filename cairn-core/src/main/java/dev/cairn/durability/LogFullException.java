@@ -1,6 +1,6 @@
 package dev.cairn.durability;
 
-import dev.cairn.pile.PileException;
+import dev.cairn.CairnException;
 
 /**
  * An append would need a log file that still holds records newer than the last {@link
@@ -8,7 +8,7 @@ import dev.cairn.pile.PileException;
  * still usable. Checkpoint (so that the log before the checkpoint is no longer needed), call
  * {@code truncateBefore}, and retry; or create the log with more or larger files.
  */
-public final class LogFullException extends PileException {
+public final class LogFullException extends CairnException {
   public LogFullException(String message) {
     super(message);
   }

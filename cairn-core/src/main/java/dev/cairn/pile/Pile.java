@@ -102,7 +102,10 @@ public interface Pile extends AutoCloseable {
   /**
    * Stores a value and returns its pointer.
    *
-   * @throws IllegalArgumentException if the value has no codec, or is larger than a segment
+   * @throws dev.cairn.codec.UnknownTypeException if the value's class has no codec and is not
+   *     allowed
+   * @throws IllegalArgumentException if the value is larger than a segment, or its class is
+   *     allowed but cannot be stored (the message says why)
    * @throws PileFullException if the memory budget cannot take it; the pile is unchanged
    * @throws PileClosedException if the pile is closed
    */

@@ -93,7 +93,7 @@ public final class PileDirectory {
    * every segment file against its CRC32C, then the allocator invariants of every segment
    * ({@link Pile#verify()}).
    *
-   * @throws dev.cairn.pile.PileException describing the first problem: a {@link
+   * @throws dev.cairn.CairnException describing the first problem: a {@link
    *     dev.cairn.durability.CorruptFileException} names the file and offset, a {@link
    *     PileCorruptionException} the segment, offset and invariant
    */

@@ -2,6 +2,7 @@ package dev.cairn.codec.object;
 
 import dev.cairn.codec.IncompatibleSchemaException;
 import dev.cairn.codec.TypeSchema;
+import dev.cairn.codec.UnknownTypeException;
 import dev.cairn.codec.object.Desc.AnyDesc;
 import dev.cairn.codec.object.Desc.ArrayDesc;
 import dev.cairn.codec.object.Desc.BoxDesc;
@@ -181,7 +182,7 @@ final class FieldTypes {
     Desc natural;
     try {
       natural = classify(target, where);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | UnknownTypeException e) {
       throw incompatible(stored, target, where, what);
     }
     if (stored.equals(natural)) {
