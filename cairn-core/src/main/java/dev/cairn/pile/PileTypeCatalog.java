@@ -140,8 +140,8 @@ final class PileTypeCatalog implements TypeCatalog {
   @Override
   public synchronized void onNewSchema(TypeSchema schema) {
     if (readOnly) {
-      throw new IllegalStateException("the pile is open read-only: cannot store new type "
-          + schema.typeName());
+      throw new ReadOnlyPileException(file.getParent(),
+          "cannot store new type " + schema.typeName());
     }
     byte[] bytes = schema.toBytes();
     MemorySegment entry = MemorySegment.ofArray(new byte[8 + bytes.length]);

@@ -3,8 +3,11 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.TypeSchema;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.DirectoryLockedException;
+import dev.cairn.durability.RealFileLayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -352,6 +355,24 @@ class PersistentPileTest {
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("read-only");
     }
+  }
+
+  @Test
+  void theCatalogOfAReadOnlyPileRefusesANewTypeWithReadOnlyPileException() throws IOException {
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      pile.put("x");
+    }
+    byte[] before = Files.readAllBytes(dir.resolve(PileTypeCatalog.FILE_NAME));
+    PileTypeCatalog catalog = new PileTypeCatalog(RealFileLayer.INSTANCE, dir, true);
+    TypeSchema schema = new TypeSchema(CodecRegistry.FIRST_USER_TYPE_ID, "com.acme.Order",
+        TypeSchema.Kind.RECORD, List.of(new TypeSchema.Field("id", "long")), List.of());
+    assertThatThrownBy(() -> catalog.onNewSchema(schema))
+        .isInstanceOf(ReadOnlyPileException.class)
+        .hasMessageContaining(dir.toString())
+        .hasMessageContaining("read-only")
+        .hasMessageContaining("com.acme.Order")
+        .satisfies(e -> assertThat(((ReadOnlyPileException) e).directory()).isEqualTo(dir));
+    assertThat(Files.readAllBytes(dir.resolve(PileTypeCatalog.FILE_NAME))).isEqualTo(before);
   }
 
   @Test
