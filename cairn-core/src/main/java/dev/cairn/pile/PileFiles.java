@@ -222,7 +222,8 @@ final class PileFiles {
       out.set(Journal.U32, 32, metaCrc);
       out.set(Journal.U64, 40, checkpointMillis);
       out.set(Journal.U64, TAG_ORIGIN_OFFSET, tagOrigin);
-      return (byte[]) out.heapBase().orElseThrow();
+      return (byte[]) out.heapBase().orElseThrow(() -> new IllegalStateException(
+          "a segment of a byte[] has that array as its heap base"));
     }
 
     static Geometry decode(Path file, byte[] payload) {

@@ -358,7 +358,8 @@ final class ValueCodecs {
           MemorySegment.copy(s, Wire.DOUBLE_LE, p, a, 0, n);
           result = a;
         }
-        default -> throw new IllegalStateException();
+        default -> throw new IllegalStateException(
+            "no reader for " + prim.primName + "[]: every primitive type needs a case here");
       }
       in.pos = p + (long) n * width;
       return result;
