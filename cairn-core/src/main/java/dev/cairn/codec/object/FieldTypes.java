@@ -104,7 +104,7 @@ final class FieldTypes {
       Prim p = Prim.ofPrimitive(raw.getComponentType());
       return p != null ? new PrimArrayDesc(p) : new ArrayDesc(classify(component(type), where));
     }
-    ValueKind kind = ValueKind.ofDeclared(raw);
+    JdkValueType kind = JdkValueType.ofDeclared(raw);
     if (kind != null) {
       return new ValueDesc(kind);
     }
@@ -150,7 +150,7 @@ final class FieldTypes {
       case PrimDesc(Prim p) -> ValueCodecs.prim(p);
       case BoxDesc(Prim p) -> ValueCodecs.box(p);
       case StringDesc s -> ValueCodecs.STRING;
-      case ValueDesc(ValueKind k) -> ValueCodecs.value(k);
+      case ValueDesc(JdkValueType k) -> ValueCodecs.value(k);
       case PrimArrayDesc(Prim p) -> ValueCodecs.primArray(p);
       case ArrayDesc(Desc e) -> new Containers.ArrayCodec(
           codec(e, component(type), where + "[]"), raw.getComponentType());
@@ -200,7 +200,7 @@ final class FieldTypes {
         return check(holder.isAssignableFrom(String.class), ValueCodecs.STRING, stored, target,
             where, what);
       }
-      case ValueDesc(ValueKind k) -> {
+      case ValueDesc(JdkValueType k) -> {
         return check(holder.isAssignableFrom(k.type()), ValueCodecs.value(k), stored, target,
             where, what);
       }
@@ -308,7 +308,7 @@ final class FieldTypes {
       case PrimDesc(Prim p) -> ValueCodecs.prim(p);
       case BoxDesc(Prim p) -> ValueCodecs.box(p);
       case StringDesc s -> ValueCodecs.STRING;
-      case ValueDesc(ValueKind k) -> ValueCodecs.value(k);
+      case ValueDesc(JdkValueType k) -> ValueCodecs.value(k);
       case PrimArrayDesc(Prim p) -> ValueCodecs.primArray(p);
       case ArrayDesc(Desc e) -> new Containers.ArrayCodec(skipper(e, where), Object.class);
       case CollectionDesc(Desc e) ->

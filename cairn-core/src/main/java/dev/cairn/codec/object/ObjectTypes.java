@@ -583,7 +583,7 @@ public final class ObjectTypes {
     }
     ValueCodec codec = builtIns[tag];
     if (codec == null) {
-      ValueKind kind = ValueKind.byTag(tag);
+      JdkValueType kind = JdkValueType.byTag(tag);
       codec = kind == null ? null : ValueCodecs.value(kind);
     }
     return codec;

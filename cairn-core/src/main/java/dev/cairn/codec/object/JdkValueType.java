@@ -24,7 +24,7 @@ import java.util.UUID;
  * The JDK value types Cairn encodes natively, each with its descriptor name and its built-in tag
  * (the tag a value of the type carries where a field is declared {@code any}).
  */
-enum ValueKind {
+enum JdkValueType {
   UUID_(UUID.class, "UUID", 18),
   BIG_INTEGER(BigInteger.class, "BigInteger", 19),
   BIG_DECIMAL(BigDecimal.class, "BigDecimal", 20),
@@ -49,7 +49,7 @@ enum ValueKind {
   private final String typeName;
   private final int tag;
 
-  ValueKind(Class<?> type, String typeName, int tag) {
+  JdkValueType(Class<?> type, String typeName, int tag) {
     this.type = type;
     this.typeName = typeName;
     this.tag = tag;
@@ -67,9 +67,9 @@ enum ValueKind {
     return tag;
   }
 
-  /** The kind whose declared type is exactly {@code c}, or null. */
-  static ValueKind ofDeclared(Class<?> c) {
-    for (ValueKind k : values()) {
+  /** The value type whose declared type is exactly {@code c}, or null. */
+  static JdkValueType ofDeclared(Class<?> c) {
+    for (JdkValueType k : values()) {
       if (k.type == c) {
         return k;
       }
@@ -78,38 +78,38 @@ enum ValueKind {
   }
 
   /**
-   * The kind a runtime value of class {@code c} is stored as, or null. {@code ZoneId} values are
-   * {@code ZoneRegion} (a JDK-internal subclass) or {@code ZoneOffset}.
+   * The value type a runtime value of class {@code c} is stored as, or null. {@code ZoneId}
+   * values are {@code ZoneRegion} (a JDK-internal subclass) or {@code ZoneOffset}.
    */
-  static ValueKind ofRuntime(Class<?> c) {
-    ValueKind k = ofDeclared(c);
+  static JdkValueType ofRuntime(Class<?> c) {
+    JdkValueType k = ofDeclared(c);
     if (k == null && ZoneId.class.isAssignableFrom(c)) {
       return ZONE_ID;
     }
     return k;
   }
 
-  private static final ValueKind[] BY_TAG = byTagTable();
+  private static final JdkValueType[] BY_TAG = byTagTable();
 
-  private static ValueKind[] byTagTable() {
+  private static JdkValueType[] byTagTable() {
     int last = 0;
-    for (ValueKind k : values()) {
+    for (JdkValueType k : values()) {
       last = Math.max(last, k.tag);
     }
-    ValueKind[] table = new ValueKind[last + 1];
-    for (ValueKind k : values()) {
+    JdkValueType[] table = new JdkValueType[last + 1];
+    for (JdkValueType k : values()) {
       table[k.tag] = k;
     }
     return table;
   }
 
-  /** The kind whose built-in tag is {@code tag}, or null. */
-  static ValueKind byTag(int tag) {
+  /** The value type whose built-in tag is {@code tag}, or null. */
+  static JdkValueType byTag(int tag) {
     return tag >= 0 && tag < BY_TAG.length ? BY_TAG[tag] : null;
   }
 
-  static ValueKind byName(String name) {
-    for (ValueKind k : values()) {
+  static JdkValueType byName(String name) {
+    for (JdkValueType k : values()) {
       if (k.typeName.equals(name)) {
         return k;
       }
