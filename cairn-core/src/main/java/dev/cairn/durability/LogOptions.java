@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * LogOptions options = LogOptions.builder()
  *     .fileBytes(64L << 20)          // 64 MiB per log file (the default)
  *     .fileCount(4)                  // 4 files: 256 MiB of log between checkpoints
- *     .mode(DurabilityMode.SYNC)     // commit() waits for the force (the default)
+ *     .mode(LogSync.ON_COMMIT)     // commit() waits for the force (the default)
  *     .build();
  * }
  *
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  *     power of two from 4 KiB to 1 GiB. It bounds a single record (payload at most {@code
  *     bufferBytes - 32}) and how far appenders can run ahead of the disk.
  * @param mode when the log forces on its own, and what {@link WriteAheadLog#commit} waits for
- * @param periodNanos the force period of {@link DurabilityMode#PERIODIC}
+ * @param periodNanos the force period of {@link LogSync#PERIODIC}
  * @param writeDelayNanos how long buffered records may wait before the flusher hands them to the
  *     operating system when nobody waits for them and the buffer is less than a quarter full
  */
@@ -30,7 +30,7 @@ public record LogOptions(
     long fileBytes,
     int fileCount,
     int bufferBytes,
-    DurabilityMode mode,
+    LogSync mode,
     long periodNanos,
     long writeDelayNanos) {
 
@@ -75,7 +75,7 @@ public record LogOptions(
     return Math.min(bufferBytes - 32, LogLayout.MAX_PAYLOAD_BYTES);
   }
 
-  /** Default settings: 4 files of 64 MiB, a 4 MiB buffer, {@link DurabilityMode#SYNC}. */
+  /** Default settings: 4 files of 64 MiB, a 4 MiB buffer, {@link LogSync#ON_COMMIT}. */
   public static LogOptions defaults() {
     return builder().build();
   }
@@ -89,7 +89,7 @@ public record LogOptions(
     private long fileBytes = DEFAULT_FILE_BYTES;
     private int fileCount = DEFAULT_FILE_COUNT;
     private int bufferBytes = DEFAULT_BUFFER_BYTES;
-    private DurabilityMode mode = DurabilityMode.SYNC;
+    private LogSync mode = LogSync.ON_COMMIT;
     private long periodNanos = DEFAULT_PERIOD_NANOS;
     private long writeDelayNanos = DEFAULT_WRITE_DELAY_NANOS;
 
@@ -110,7 +110,7 @@ public record LogOptions(
       return this;
     }
 
-    public Builder mode(DurabilityMode mode) {
+    public Builder mode(LogSync mode) {
       this.mode = mode;
       return this;
     }

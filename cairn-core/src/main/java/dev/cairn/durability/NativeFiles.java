@@ -31,9 +31,9 @@ import java.nio.file.Path;
  *
  * Not for the write-ahead log: fallocated blocks stay "unwritten" until first written, and the
  * first write into each then costs the file system a journal commit at the next fdatasync, as
- * a sparse file's does, which a SYNC commit would wait for through the log's whole first lap
- * (why SYNC logs are written with zeros: docs/DURABILITY.md). Segment files are written at
- * checkpoints only, where one more journal commit per force is small.
+ * a sparse file's does, which a commit in ON_COMMIT mode would wait for through the log's whole
+ * first lap (why such logs are written with zeros: docs/DURABILITY.md). Segment files are
+ * written at checkpoints only, where one more journal commit per force is small.
  *
  * Constants: O_WRONLY = 1 and O_CLOEXEC = 0x80000 are those of Linux on x86-64 and AArch64;
  * EOPNOTSUPP = 95 and ENOSYS = 38 (file systems without fallocate) make allocate() return

@@ -45,7 +45,7 @@ import java.util.zip.CRC32C;
  * try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, LogOptions.defaults(),
  *     checkpointLsn, (lsn, end, type, payload) -> replay(type, payload))) {
  *   long end = log.append(TYPE_PUT, payload);   // buffered; returns the record's end LSN
- *   log.commit(end);                            // SYNC mode: returns once the record is durable
+ *   log.commit(end);                            // ON_COMMIT: returns once the record is durable
  *   // ... after a checkpoint at LSN c is durable in the superblock:
  *   log.truncateBefore(c);                      // the files before c can be reused
  * }
@@ -85,7 +85,7 @@ import java.util.zip.CRC32C;
  *           the log enters it), zeroes the ring range, publishes written, and asks the
  *           forcer for a force (forceRequested = written) when a sync is requested, the
  *           period is due, or the log closes.
- *   forcer  a second thread (in SYNC mode the flusher forces itself): takes the dirty
+ *   forcer  a second thread (in ON_COMMIT mode the flusher forces itself): takes the dirty
  *           flags of the files, forces them, publishes durable = the forceRequested it
  *           started from, and releases the waiters it covers. Why a thread of its own: a
  *           force can take 100+ ms while checkpoints write segment files, and a flusher
@@ -93,7 +93,7 @@ import java.util.zip.CRC32C;
  *           Now the flusher keeps draining the ring during a force, and the next batch's
  *           force is asked for while the previous one runs: one force acknowledges
  *           everyone who waited during the previous one.
- *   inline  in SYNC mode a committer whose record is published, and finds the flush lock free
+ *   inline  in ON_COMMIT mode a committer whose record is published, and finds the flush lock free
  *           (the flusher holds it for each pass of its loop, never while parked), writes the
  *           published records and forces them itself, publishes durable and releases whoever
  *           they cover, like a pass of the flusher. That spares two thread wake-ups per commit
@@ -119,7 +119,7 @@ import java.util.zip.CRC32C;
  *           wakers publish their work (volatile) and then read the state. Both sides use
  *           volatile accesses (the Type byte too), so no wake-up is lost. An appender wakes
  *           only an idle flusher (or one that must write: a sync, a quarter of the ring), so
- *           a flusher parked until the next PERIODIC force with nothing to write looks for new
+ *           a flusher parked until the next periodic force with nothing to write looks for new
  *           records every write delay: each record reaches the OS, and so survives a process
  *           crash, within about two write delays of its append plus the flusher's scheduling,
  *           not one period.
@@ -189,7 +189,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private final LogFiles files;
   private final LogOptions options;
-  private final DurabilityMode mode;
+  private final LogSync mode;
   private final int epoch;
   private final long dataBytes;
   private final ScanResult recovery;
@@ -215,7 +215,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile boolean flusherExited;
 
   private final Thread flusher;
-  private final Thread forcer; // null in SYNC mode, where the flusher forces
+  private final Thread forcer; // null in ON_COMMIT mode, where the flusher forces
   /**
    * Per file slot, 1 if written since its last force: set by whoever writes (the flusher, an
    * inline committer), taken by whoever forces.
@@ -224,7 +224,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private final Object releaseLock = new Object();
   /**
    * Held by whoever moves written and durable: the flusher for each pass of its loop, or in
-   * SYNC mode a committer that writes and forces its own record (see syncInline).
+   * ON_COMMIT mode a committer that writes and forces its own record (see syncInline).
    */
   private final ReentrantLock flushLock = new ReentrantLock();
   private final List<Waiter> inlineFutures = new ArrayList<>(); // guarded by flushLock
@@ -303,9 +303,9 @@ public final class WriteAheadLog implements AutoCloseable {
         .name("cairn-wal-flusher-" + files.directory.getFileName())
         .daemon(true)
         .unstarted(this::flushLoop);
-    // SYNC forces inline: every appender waits for its force anyway, so the ring cannot fill
+    // ON_COMMIT forces inline: every appender waits for its force anyway, so the ring cannot fill
     // meanwhile, and a hand-off to another thread added 30% to a lone committer's latency
-    this.forcer = mode == DurabilityMode.SYNC ? null : Thread.ofPlatform()
+    this.forcer = mode == LogSync.ON_COMMIT ? null : Thread.ofPlatform()
         .name("cairn-wal-forcer-" + files.directory.getFileName())
         .daemon(true)
         .unstarted(this::forceLoop);
@@ -469,8 +469,8 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /**
    * Creates an empty log in {@code directory}, and the directory if it is missing: {@code
-   * options.fileCount()} files of {@code options.fileBytes()} ({@link DurabilityMode#SYNC}: filled
-   * with zeros, so that every block is allocated now; {@link DurabilityMode#PERIODIC}: sized but
+   * options.fileCount()} files of {@code options.fileBytes()} ({@link LogSync#ON_COMMIT}: filled
+   * with zeros, so that every block is allocated now; {@link LogSync#PERIODIC}: sized but
    * sparse), then {@value LogLayout#META_FILE_NAME}, each forced and its name durable. A failure
    * removes what this call made (files left by an earlier create that was interrupted, which hold
    * no records, are reused and stay). {@link #open} creates the log itself when there is none;
@@ -531,7 +531,7 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         try (FileHandle handle = layer.open(path, FileLayer.OpenMode.CREATE)) {
           handle.truncate(0);
-          if (options.mode() == DurabilityMode.SYNC) {
+          if (options.mode() == LogSync.ON_COMMIT) {
             // zeros: a commit's fdatasync in the first lap then has no block allocation to record
             handle.preallocate(fileBytes);
           } else {
@@ -556,7 +556,7 @@ public final class WriteAheadLog implements AutoCloseable {
       FileSystemException failed = new FileSystemException(current.toString(), null,
           "could not create the write-ahead log in " + directory + ", which needs " + total
               + " bytes (" + fileCount + " files of " + fileBytes + " bytes, "
-              + (options.mode() == DurabilityMode.SYNC ? "written in full now" : "sparse")
+              + (options.mode() == LogSync.ON_COMMIT ? "written in full now" : "sparse")
               + "): " + e.getMessage());
       failed.initCause(e);
       throw failed;
@@ -885,8 +885,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * SYNC mode, when nobody is flushing: writes the published records up to at least {@code lsn}
-   * and forces them on the calling thread, as the flusher would, and releases whoever they
+   * ON_COMMIT mode, when nobody is flushing: writes the published records up to at least {@code
+   * lsn} and forces them on the calling thread, as the flusher would, and releases whoever they
    * cover. Why: handing the record to the flusher and being woken by it afterwards cost two
    * thread wake-ups per commit, about a third of a one-thread commit's time on this VM (176 µs
    * against a 117 µs fsync). Returns false, having done nothing, if the flusher (or another
@@ -977,21 +977,21 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Acknowledges a commit according to the mode: in {@link DurabilityMode#SYNC} waits like
+   * Acknowledges a commit according to the mode: in {@link LogSync#ON_COMMIT} waits like
    * {@link #syncTo}; in the other modes returns at once (the record becomes durable within the
    * period, or at close).
    */
   public void commit(long lsn) {
-    if (mode == DurabilityMode.SYNC) {
+    if (mode == LogSync.ON_COMMIT) {
       syncTo(lsn);
     } else {
       checkWithinLog(lsn);
     }
   }
 
-  /** {@link #commit} as a future: {@link #awaitDurable} in SYNC mode, else completed at once. */
+  /** {@link #commit} as a future: {@link #awaitDurable} in ON_COMMIT mode, else done at once. */
   public CompletableFuture<Long> commitAsync(long lsn) {
-    if (mode == DurabilityMode.SYNC) {
+    if (mode == LogSync.ON_COMMIT) {
       return awaitDurable(lsn);
     }
     checkWithinLog(lsn);
@@ -1085,7 +1085,7 @@ public final class WriteAheadLog implements AutoCloseable {
     return Integer.toUnsignedLong(epoch);
   }
 
-  public DurabilityMode mode() {
+  public LogSync mode() {
     return mode;
   }
 
@@ -1214,7 +1214,7 @@ public final class WriteAheadLog implements AutoCloseable {
           long now = System.nanoTime();
           boolean syncWanted = syncRequested > forceRequested;
           boolean periodicDue =
-              mode == DurabilityMode.PERIODIC && forceRequested < scanned
+              mode == LogSync.PERIODIC && forceRequested < scanned
                   && now - lastForce >= options.periodNanos();
           boolean drained = closing && scanned == reservedLsn;
           if (scanned > w && pendingSince == 0) {
@@ -1319,7 +1319,7 @@ public final class WriteAheadLog implements AutoCloseable {
     if (scanned > w) {
       timeout = pendingSince + options.writeDelayNanos() - now;
     }
-    if (mode == DurabilityMode.PERIODIC && forceRequested < Math.max(scanned, w)) {
+    if (mode == LogSync.PERIODIC && forceRequested < Math.max(scanned, w)) {
       timeout = Math.min(timeout, lastForce + options.periodNanos() - now);
       if (scanned <= w) {
         // appenders wake only an idle flusher, so a record appended during this park would wait

@@ -9,13 +9,14 @@
  *
  * <ul>
  *   <li>A log record survives any crash (kill -9 or power loss) once {@code syncTo} or {@code
- *       awaitDurable} covering it has returned, or {@code commit} in {@code SYNC} mode. Recovery
- *       returns exactly the records from the checkpoint up to some end at or after every such
- *       record, in order, with no hole (I1, I3).
- *   <li>A record that was only appended (or committed in {@code NONE} or {@code PERIODIC} mode)
- *       survives a process crash once the flusher has written it (within the write delay), and
- *       a power loss only if a force covered it (in {@code PERIODIC} mode, within a period).
- *       It may be lost, but never with a later record kept: what recovery returns is a prefix.
+ *       awaitDurable} covering it has returned, or {@code commit} in {@code LogSync.ON_COMMIT}
+ *       mode. Recovery returns exactly the records from the checkpoint up to some end at or
+ *       after every such record, in order, with no hole (I1, I3).
+ *   <li>A record that was only appended (or committed in {@code NO_FORCE} or {@code PERIODIC}
+ *       mode) survives a process crash once the flusher has written it (within the write
+ *       delay), and a power loss only if a force covered it (in {@code PERIODIC} mode, within a
+ *       period). It may be lost, but never with a later record kept: what recovery returns is a
+ *       prefix.
  *   <li>A superblock write survives once it has returned; a crash during it leaves the previous
  *       state (I8).
  * </ul>

@@ -4,7 +4,7 @@ import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.DirectoryLock;
 import dev.cairn.durability.DurabilityFailedException;
-import dev.cairn.durability.DurabilityMode;
+import dev.cairn.durability.LogSync;
 import dev.cairn.durability.FileHandle;
 import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.LogDamage;
@@ -365,7 +365,7 @@ final class PersistentStore {
         .fileCount(options.logFileCount())
         .bufferBytes(16 << 20)
         .mode(options.durability() == Durability.SYNC
-            ? DurabilityMode.SYNC : DurabilityMode.PERIODIC)
+            ? LogSync.ON_COMMIT : LogSync.PERIODIC)
         .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
         .build();
   }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class LogTailTest {
   private static final LogOptions OPTIONS = LogOptions.builder().fileBytes(16 << 10).fileCount(3)
-      .bufferBytes(8 << 10).mode(DurabilityMode.SYNC).build();
+      .bufferBytes(8 << 10).mode(LogSync.ON_COMMIT).build();
 
   private final SimulatedDisk disk = new SimulatedDisk();
 
@@ -179,7 +179,7 @@ class LogTailTest {
     // epoch 2 (NONE mode, nothing proved durable) fills file 0 and part of file 1 with records
     // of 256 bytes; then file 0's header is lost, as a power loss may lose a page never forced
     LogOptions none = LogOptions.builder().fileBytes(16 << 10).fileCount(3)
-        .bufferBytes(8 << 10).mode(DurabilityMode.NONE).build();
+        .bufferBytes(8 << 10).mode(LogSync.NO_FORCE).build();
     List<Rec> old = new ArrayList<>();
     try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, none, 0, collect(new ArrayList<>()))) {
       for (int i = 0; i < 60; i++) {

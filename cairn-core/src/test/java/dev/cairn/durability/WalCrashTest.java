@@ -106,7 +106,7 @@ class WalCrashTest {
 
     Round(long seed) throws IOException {
       random = new SplittableRandom(seed);
-      DurabilityMode mode = DurabilityMode.values()[random.nextInt(3)];
+      LogSync mode = LogSync.values()[random.nextInt(3)];
       options = LogOptions.builder()
           .fileBytes((random.nextBoolean() ? 2 + random.nextInt(3) : 16) * 4096L)
           .fileCount(2 + random.nextInt(3))
@@ -249,7 +249,7 @@ class WalCrashTest {
                 acknowledged.accumulateAndGet(end, Math::max);
               } else if (action < 6) {
                 log.commit(end);
-                if (log.mode() == DurabilityMode.SYNC) {
+                if (log.mode() == LogSync.ON_COMMIT) {
                   acknowledged.accumulateAndGet(end, Math::max);
                 }
               } else if (action == 6) {

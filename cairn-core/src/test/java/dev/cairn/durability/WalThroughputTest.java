@@ -38,7 +38,7 @@ class WalThroughputTest {
       System.out.printf("[throughput] fsync of one 4 KiB page on %s: %.0f us%n", dir,
           fsyncMicros(dir.resolve("probe")));
       LogOptions options = LogOptions.builder().fileBytes(16 << 20).fileCount(4)
-          .mode(DurabilityMode.SYNC).build();
+          .mode(LogSync.ON_COMMIT).build();
       try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, options, 0,
           (a, b, c, d) -> {})) {
         run(log, 1, 0.3); // warm-up

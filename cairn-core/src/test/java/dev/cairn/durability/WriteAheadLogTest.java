@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** The log's behaviour without crashes: append, read back, reopen, recycle, fill, close. */
 class WriteAheadLogTest {
 
-  private static LogOptions small(DurabilityMode mode) {
+  private static LogOptions small(LogSync mode) {
     return LogOptions.builder().fileBytes(16 << 10).fileCount(3).bufferBytes(8 << 10).mode(mode)
         .period(1, TimeUnit.MILLISECONDS).build();
   }
@@ -27,7 +27,7 @@ class WriteAheadLogTest {
   void appendThenReopen_readsEveryRecordInOrder() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     List<Rec> appended = new ArrayList<>();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       assertThat(log.recovery().endLsn()).isZero();
       for (int i = 0; i < 100; i++) {
@@ -41,7 +41,7 @@ class WriteAheadLogTest {
     }
     assertThat(scanAll(disk, DIR, 0)).containsExactlyElementsOf(appended);
     List<Rec> replayed = new ArrayList<>();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(replayed))) {
       assertThat(replayed).containsExactlyElementsOf(appended);
       assertThat(log.endLsn()).isEqualTo(appended.getLast().end());
@@ -80,7 +80,7 @@ class WriteAheadLogTest {
   void syncCommits_interruptedAtRandom_neverFailTheLog(@org.junit.jupiter.api.io.TempDir Path dir)
       throws Exception {
     LogOptions options = LogOptions.builder().fileBytes(1 << 20).fileCount(4)
-        .bufferBytes(64 << 10).mode(DurabilityMode.SYNC).build();
+        .bufferBytes(64 << 10).mode(LogSync.ON_COMMIT).build();
     int threads = 3;
     int commitsPerThread = 300;
     List<List<Rec>> appended = new ArrayList<>();
@@ -131,7 +131,7 @@ class WriteAheadLogTest {
   @Test
   void badArguments_areRefusedWithTheRuleAndTheValues() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    LogOptions options = small(DurabilityMode.SYNC);
+    LogOptions options = small(LogSync.ON_COMMIT);
     try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, options, 0, collect(new ArrayList<>()))) {
       assertThatThrownBy(() -> log.append(15, new byte[1]))
           .isInstanceOf(IllegalArgumentException.class).hasMessage("type must be in [16, 255]: type=15");
@@ -154,7 +154,7 @@ class WriteAheadLogTest {
   @Test
   void fullLog_throwsLogFullException_andWorksAgainAfterTruncation() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       assertThat(log.capacityBytes()).isEqualTo(3 * (16 << 10) - 3 * 4096);
       long end = 0;
@@ -184,7 +184,7 @@ class WriteAheadLogTest {
     int writers = 6;
     int perWriter = 1500;
     LogOptions options = LogOptions.builder().fileBytes(1 << 20).fileCount(4).bufferBytes(16 << 10)
-        .mode(DurabilityMode.SYNC).build();
+        .mode(LogSync.ON_COMMIT).build();
     try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, options, 0, collect(new ArrayList<>()))) {
       Thread[] threads = new Thread[writers];
       for (int w = 0; w < writers; w++) {
@@ -222,7 +222,7 @@ class WriteAheadLogTest {
   @Test
   void awaitDurable_completesOffTheFlusher_andCommitFollowsTheMode() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       long end = log.append(16, new byte[10]);
       String thread = log.awaitDurable(end).thenApply(l -> Thread.currentThread().getName())
@@ -240,7 +240,7 @@ class WriteAheadLogTest {
   void noneMode_neverForcesOnItsOwn_butCloseDoes() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
     long end;
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.NONE), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.NO_FORCE), 0,
         collect(new ArrayList<>()))) {
       end = log.append(16, new byte[10]);
       log.commit(end); // returns at once
@@ -266,7 +266,7 @@ class WriteAheadLogTest {
   @Test
   void periodicMode_forcesWithinAboutAPeriod() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.PERIODIC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.PERIODIC), 0,
         collect(new ArrayList<>()))) {
       long end = log.append(16, new byte[10]);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -280,7 +280,7 @@ class WriteAheadLogTest {
   @Test
   void afterClose_appendThrowsLogClosed_andDurableWaitsReturn() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.NONE), 0,
+    WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.NO_FORCE), 0,
         collect(new ArrayList<>()));
     long end = log.append(16, new byte[3]);
     log.close();
@@ -294,7 +294,7 @@ class WriteAheadLogTest {
   @Test
   void fsyncFailure_stopsAcknowledgements_forGood_withTheOriginalCause() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()));
     long first = log.append(16, new byte[3]);
     log.syncTo(first);
@@ -320,7 +320,7 @@ class WriteAheadLogTest {
   @Test
   void writesFailingWithNoSpace_failTheLog_withAClearException() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       disk.failWritesWithNoSpace(true);
       long end = log.append(16, new byte[3]);
@@ -335,7 +335,7 @@ class WriteAheadLogTest {
       throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     disk.setCapacityBytes(40 << 10);
-    LogOptions options = small(DurabilityMode.SYNC);
+    LogOptions options = small(LogSync.ON_COMMIT);
     assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, options, 0,
         collect(new ArrayList<>())))
         .isInstanceOf(java.nio.file.FileSystemException.class)
@@ -346,13 +346,15 @@ class WriteAheadLogTest {
     assertThat(disk.usedBytes()).isZero();
     // with room, the interrupted creation is simply redone
     disk.setCapacityBytes(Long.MAX_VALUE);
-    WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0, collect(new ArrayList<>())).close();
+    WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0, collect(new ArrayList<>()))
+        .close();
   }
 
   @Test
   void reopen_keepsTheCreatedGeometry_andEachOpenTakesANewEpoch() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0, collect(new ArrayList<>())).close();
+    WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0, collect(new ArrayList<>()))
+        .close();
     LogOptions other = LogOptions.builder().fileBytes(64 << 10).fileCount(7).build();
     try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, other, 0, collect(new ArrayList<>()))) {
       assertThat(log.capacityBytes()).isEqualTo(3 * ((16 << 10) - 4096));
@@ -367,12 +369,12 @@ class WriteAheadLogTest {
   @Test
   void missingMetaFile_withRecordsInTheLog_isRefused() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       log.syncTo(log.append(16, new byte[3]));
     }
     disk.delete(DIR.resolve(LogLayout.META_FILE_NAME));
-    assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>())))
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining("refusing to create a new log");
@@ -381,7 +383,8 @@ class WriteAheadLogTest {
   @Test
   void missingLogFile_isCorruptFileException_namingIt() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0, collect(new ArrayList<>())).close();
+    WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0, collect(new ArrayList<>()))
+        .close();
     disk.delete(DIR.resolve(LogLayout.fileName(2)));
     assertThatThrownBy(() -> LogReader.open(disk, DIR))
         .isInstanceOfSatisfying(CorruptFileException.class,
@@ -397,7 +400,7 @@ class WriteAheadLogTest {
       closed = arena.allocate(100);
     }
     long after;
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
         collect(new ArrayList<>()))) {
       long before = log.append(16, new byte[] {1});
       assertThatThrownBy(() -> log.append(17, closed)).isInstanceOf(IllegalStateException.class);
@@ -417,7 +420,7 @@ class WriteAheadLogTest {
     java.nio.ByteBuffer heap = java.nio.ByteBuffer.wrap(bytes.clone()).position(5);
     java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(50).put(bytes).flip().position(7);
     try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
-        WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(DurabilityMode.SYNC), 0,
+        WriteAheadLog log = WriteAheadLog.open(disk, DIR, small(LogSync.ON_COMMIT), 0,
             collect(new ArrayList<>()))) {
       java.lang.foreign.MemorySegment segment = arena.allocate(50);
       segment.copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
