@@ -2,14 +2,23 @@
  * Cairn core: the off-heap {@link dev.cairn.pile.Pile} and its value codecs.
  *
  * <p>Exports only API packages: {@code dev.cairn} (the root exception), the pile, codecs, and
- * durability (the exceptions a persistent pile raises, and the write-ahead log and file layer,
- * usable on their own). {@code
- * dev.cairn.memory} stays internal: it owns raw segments and their lifetime, which no caller
- * should touch.
+ * {@code dev.cairn.durability} (the exceptions a persistent pile raises about its files, and what
+ * a salvage of its log reports). The rest stays internal: {@code dev.cairn.memory} owns raw
+ * segments and their lifetime, which no caller should touch; {@code dev.cairn.durability.log}
+ * (the write-ahead log) and {@code dev.cairn.durability.file} (the file layer, superblocks, the
+ * directory lock) are how a persistent pile keeps its files, not a storage API of their own.
+ * The command line reads them ({@code cairn bench} sizes its recovery runs by the log's layout;
+ * its tests take the directory lock and read logs and superblocks), hence the qualified exports.
+ * Compiled on its own, this module cannot see {@code dev.cairn.cli}, which javac would flag.
  */
+@SuppressWarnings("module")
 module dev.cairn.core {
   exports dev.cairn;
   exports dev.cairn.pile;
   exports dev.cairn.codec;
   exports dev.cairn.durability;
+  exports dev.cairn.durability.file to
+      dev.cairn.cli;
+  exports dev.cairn.durability.log to
+      dev.cairn.cli;
 }

@@ -59,6 +59,23 @@ class PackageDependencyTest {
     assertThat(uses("dev/cairn/durability", "dev/cairn/codec/")).isEmpty();
   }
 
+  /**
+   * The exported face of durability (its exceptions) uses none of the machinery behind it, and
+   * the file layer none of the log built on it.
+   */
+  @Test
+  void durabilityLayersRunOneWay() {
+    Set<String> found = new TreeSet<>();
+    USES.forEach((user, used) -> {
+      if (packageOf(user).equals("dev/cairn/durability")) {
+        used.stream().filter(u -> packageOf(u).startsWith("dev/cairn/durability/"))
+            .forEach(u -> found.add(user + " -> " + u));
+      }
+    });
+    assertThat(found).isEmpty();
+    assertThat(uses("dev/cairn/durability/file", "dev/cairn/durability/log/")).isEmpty();
+  }
+
   @Test
   void memoryKnowsNothingOfBlocksValuesOrFiles() {
     assertThat(uses("dev/cairn/memory", "dev/cairn/pile/")).isEmpty();

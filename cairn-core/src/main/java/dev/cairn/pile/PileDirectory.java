@@ -2,9 +2,9 @@ package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.LogDamage;
-import dev.cairn.durability.LogLayout;
-import dev.cairn.durability.LogRecovery;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.log.LogLayout;
+import dev.cairn.durability.log.LogRecovery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -3,10 +3,10 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cairn.durability.LogSync;
-import dev.cairn.durability.LogOptions;
-import dev.cairn.durability.SimulatedDisk;
-import dev.cairn.durability.WriteAheadLog;
+import dev.cairn.durability.file.SimulatedDisk;
+import dev.cairn.durability.log.LogOptions;
+import dev.cairn.durability.log.LogSync;
+import dev.cairn.durability.log.WriteAheadLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.CairnException;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.RealFileLayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
