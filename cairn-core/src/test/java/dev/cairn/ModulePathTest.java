@@ -67,14 +67,16 @@ class ModulePathTest {
             }
             try (Pile pile = Pile.open(dir, options)) {
               check(pile.get(point).equals(new Point(3, 4)), "read back " + pile.get(point));
-              check(pile.get(text).equals("through the module path"), "read back " + pile.get(text));
+              check(pile.get(text).equals("through the module path"),
+                  "read back " + pile.get(text));
             }
             for (String internal : List.of(args).subList(1, args.length)) {
               check(core.getPackages().contains(internal), internal + " is not in " + core);
               check(!core.isExported(internal), internal + " is exported");
             }
             try {
-              Class.forName("dev.cairn.durability.file.RealFileLayer").getField("INSTANCE").get(null);
+              Class.forName("dev.cairn.durability.file.RealFileLayer").getField("INSTANCE")
+                  .get(null);
               check(false, "RealFileLayer.INSTANCE was readable from outside the module");
             } catch (IllegalAccessException expected) {
               // the package is not exported: reflection is refused as javac would refuse

@@ -96,7 +96,8 @@ public interface Pile extends AutoCloseable {
    * @throws IOException if the files cannot be read or written
    */
   static Pile open(java.nio.file.Path directory, PileOptions options) throws IOException {
-    return PersistentStore.open(dev.cairn.durability.file.RealFileLayer.INSTANCE, directory, options);
+    return PersistentStore.open(
+        dev.cairn.durability.file.RealFileLayer.INSTANCE, directory, options);
   }
 
   /**

@@ -556,7 +556,7 @@ class PersistentPileTest {
   @Test
   void aCrashedLoggedPileReopenedWithoutALogRecoversThenRunsWithoutOne() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(dev.cairn.durability.file.RealFileLayer.INSTANCE, dir,
+    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
         options(Durability.SYNC));
     churn(crashed, model, new SplittableRandom(31), 2_000);
     crashed.store().abandon(); // the log holds writes no checkpoint has
@@ -581,7 +581,7 @@ class PersistentPileTest {
   @Test
   void smallPutsLogOnlyTheCountersTheyChange_andReplayToTheSameState() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(dev.cairn.durability.file.RealFileLayer.INSTANCE, dir,
+    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
         options(Durability.PERIODIC));
     byte[] value = new byte[32];
     for (int i = 0; i < 100; i++) { // warm up: new segments, first records carry every field

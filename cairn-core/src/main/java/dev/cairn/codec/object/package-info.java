@@ -18,6 +18,7 @@
  * <p>Dependencies run one way: {@code CodecRegistry} builds {@code ObjectTypes}, and this package
  * uses only what a codec is made of in {@code dev.cairn.codec} ({@code Codec}, {@code
  * TypeSchema} with its type id range, {@code TypeCatalog}, {@code CairnName} and the codec
- * exceptions), never {@code CodecRegistry} itself ({@code dev.cairn.PackageDependencyTest} checks it).
+ * exceptions), never {@code CodecRegistry} itself ({@code dev.cairn.PackageDependencyTest}
+ * checks it).
  */
 package dev.cairn.codec.object;
