@@ -1,5 +1,6 @@
 package dev.cairn.cli;
 
+import dev.cairn.CairnException;
 import picocli.CommandLine;
 
 /**
@@ -11,7 +12,7 @@ import picocli.CommandLine;
  * the command was called or what it was pointed at while busy elsewhere, which exits 2 like a bad
  * flag ({@link #usage}).
  */
-public final class CommandFailedException extends RuntimeException {
+public final class CommandFailedException extends CairnException {
   private final int exitCode;
 
   public CommandFailedException(String message, Throwable cause) {

@@ -29,7 +29,7 @@ public final class CountConverter implements CommandLine.ITypeConverter<Integer>
     try {
       long count = Math.multiplyExact(Long.parseLong(digits), unit);
       if (count > Integer.MAX_VALUE) {
-        throw new ArithmeticException();
+        throw new ArithmeticException(count + " is over " + Integer.MAX_VALUE);
       }
       return (int) count;
     } catch (NumberFormatException | ArithmeticException e) {

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
+import dev.cairn.CairnException;
 import dev.cairn.cli.inspect.InspectionReport;
 import dev.cairn.pile.PileDirectory;
-import dev.cairn.pile.PileException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -59,7 +59,9 @@ final class InspectCommand implements Callable<Integer> {
     PileDirectory.Inspection inspection;
     try {
       inspection = PileDirectoryAccess.read(directory, PileDirectory::inspect);
-    } catch (PileException damaged) {
+    } catch (CommandFailedException cannotStart) {
+      throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
+    } catch (CairnException damaged) {
       throw new CommandFailedException(
           "the pile in " + directory + " cannot be read: " + damaged.getMessage()
               + " (cairn verify checks all of it)",

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
+import dev.cairn.CairnException;
 import dev.cairn.cli.inspect.RecoverReport;
 import dev.cairn.pile.PileDirectory;
-import dev.cairn.pile.PileException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -66,7 +66,9 @@ final class RecoverCommand implements Callable<Integer> {
     PileDirectory.Salvage salvage;
     try {
       salvage = PileDirectoryAccess.read(directory, PileDirectory::salvage);
-    } catch (PileException damaged) {
+    } catch (CommandFailedException cannotStart) {
+      throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
+    } catch (CairnException damaged) {
       throw new CommandFailedException(
           "the pile in " + directory + " cannot be recovered, not even by salvaging its log: "
               + damaged.getMessage(),

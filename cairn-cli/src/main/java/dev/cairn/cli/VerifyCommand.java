@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
+import dev.cairn.CairnException;
 import dev.cairn.cli.inspect.Damage;
 import dev.cairn.cli.inspect.VerifyReport;
 import dev.cairn.pile.PileDirectory;
-import dev.cairn.pile.PileException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -66,9 +66,10 @@ final class VerifyCommand implements Callable<Integer> {
           PileDirectoryAccess.read(directory, PileDirectory::verify);
       out.print(json ? VerifyReport.okJson(inspection) : VerifyReport.okText(inspection));
       return 0;
-    } catch (PileException damaged) {
-      // PileDirectoryAccess has already turned a locked directory into a CommandFailedException,
-      // so what is left is damage found in the files
+    } catch (CommandFailedException cannotStart) {
+      throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
+    } catch (CairnException damaged) {
+      // what is left is damage found in the files (a file, an allocator invariant, a value)
       Damage damage = Damage.of(damaged);
       out.print(json
           ? VerifyReport.damagedJson(directory, damage)

@@ -3,7 +3,7 @@ package dev.cairn.cli;
 import static dev.cairn.cli.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.durability.DirectoryLock;
+import dev.cairn.durability.file.DirectoryLock;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.Transaction;

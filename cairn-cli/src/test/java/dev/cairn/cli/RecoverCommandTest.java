@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.CorruptLogException;
-import dev.cairn.durability.LogReader;
-import dev.cairn.durability.RealFileLayer;
-import dev.cairn.durability.Superblock;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.file.Superblock;
+import dev.cairn.durability.log.LogReader;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import java.io.IOException;

@@ -49,8 +49,11 @@ import java.util.Set;
  */
 public final class CodecRegistry {
 
-  public static final int FIRST_USER_TYPE_ID = 16;
-  public static final int MAX_TYPE_ID = 16383;
+  /** The lowest id a user codec or an object type may have ({@link TypeSchema#FIRST_TYPE_ID}). */
+  public static final int FIRST_USER_TYPE_ID = TypeSchema.FIRST_TYPE_ID;
+
+  /** The highest type id ({@link TypeSchema#MAX_TYPE_ID}). */
+  public static final int MAX_TYPE_ID = TypeSchema.MAX_TYPE_ID;
 
   private static final CodecRegistry BUILT_IN = builder().build();
 

@@ -1,5 +1,7 @@
 package dev.cairn.codec;
 
+import dev.cairn.CairnException;
+
 /**
  * A stored object was written with a schema the current class cannot read: a field changed to a
  * type its stored values do not convert to (say {@code int} to {@code String}), a type changed
@@ -11,7 +13,7 @@ package dev.cairn.codec;
  * evolution". To keep reading such objects, keep the old field (perhaps under a new Java name, with
  * {@link CairnName}) and convert in code.
  */
-public final class IncompatibleSchemaException extends RuntimeException {
+public final class IncompatibleSchemaException extends CairnException {
   public IncompatibleSchemaException(String message) {
     super(message);
   }

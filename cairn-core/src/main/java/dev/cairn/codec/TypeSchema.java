@@ -39,6 +39,15 @@ public record TypeSchema(
   /** Format version of {@link #toBytes()}. */
   public static final int VERSION_CURRENT = 1;
 
+  /**
+   * The lowest id a schema may have; ids below it belong to the built-in codecs of the primitive
+   * boxes. {@link CodecRegistry#FIRST_USER_TYPE_ID} is this value.
+   */
+  public static final int FIRST_TYPE_ID = 16;
+
+  /** The highest type id a stored value can carry. {@link CodecRegistry#MAX_TYPE_ID} is this. */
+  public static final int MAX_TYPE_ID = 16383;
+
   private static final int MAX_STRING_BYTES = 1 << 16;
 
   /** What a schema describes. */
@@ -73,10 +82,10 @@ public record TypeSchema(
   }
 
   public TypeSchema {
-    if (typeId < CodecRegistry.FIRST_USER_TYPE_ID || typeId > CodecRegistry.MAX_TYPE_ID) {
+    if (typeId < FIRST_TYPE_ID || typeId > MAX_TYPE_ID) {
       throw new IllegalArgumentException(
-          "schema type id out of range [" + CodecRegistry.FIRST_USER_TYPE_ID + ", "
-              + CodecRegistry.MAX_TYPE_ID + "]: typeId=" + typeId);
+          "schema type id out of range [" + FIRST_TYPE_ID + ", " + MAX_TYPE_ID + "]: typeId="
+              + typeId);
     }
     Objects.requireNonNull(typeName, "typeName");
     Objects.requireNonNull(kind, "kind");

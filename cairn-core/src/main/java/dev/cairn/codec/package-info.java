@@ -8,6 +8,7 @@
  * dev.cairn.codec.TypeCatalog} (the seam through which schemas live with the data) and {@link
  * dev.cairn.codec.CairnName}. The object codec itself lives in {@code dev.cairn.codec.object}.
  * Must not allocate pile memory or know about pointers: a codec writes into and reads from the
- * region the pile hands it, nothing more.
+ * region the pile hands it, nothing more. {@code CodecRegistry} is the one class here that uses
+ * {@code dev.cairn.codec.object}; the rest is what that package builds on, and must not use it.
  */
 package dev.cairn.codec;

@@ -1,6 +1,6 @@
 package dev.cairn.durability;
 
-import dev.cairn.pile.PileException;
+import dev.cairn.CairnException;
 import java.nio.file.Path;
 
 /**
@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * backup; Cairn never skips damaged records silently. Damage in the middle of a write-ahead log
  * is the subclass {@link CorruptLogException}, which says how to salvage the records before it.
  */
-public sealed class CorruptFileException extends PileException permits CorruptLogException {
+public sealed class CorruptFileException extends CairnException permits CorruptLogException {
   private static final String RESTORE = "check the storage and whether files were copied in from"
       + " elsewhere; restore from a backup";
 

@@ -1,6 +1,6 @@
 package dev.cairn.durability;
 
-import dev.cairn.pile.PileException;
+import dev.cairn.CairnException;
 
 /**
  * A write or an fsync of a durable file failed, so what is on disk is no longer known. The
@@ -12,7 +12,7 @@ import dev.cairn.pile.PileException;
  * <p>What to do: close, fix the storage (a full or failing disk), and reopen; recovery replays
  * the log from the last checkpoint, and every acknowledged record is there.
  */
-public final class DurabilityFailedException extends PileException {
+public final class DurabilityFailedException extends CairnException {
   public DurabilityFailedException(String message, Throwable cause) {
     super(message, cause);
   }

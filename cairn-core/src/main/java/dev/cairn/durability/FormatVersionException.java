@@ -1,6 +1,6 @@
 package dev.cairn.durability;
 
-import dev.cairn.pile.PileException;
+import dev.cairn.CairnException;
 import java.nio.file.Path;
 
 /**
@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * a write-ahead log where a superblock was expected), or the right kind in another format
  * version. Nothing was changed on disk.
  */
-public final class FormatVersionException extends PileException {
+public final class FormatVersionException extends CairnException {
   private final Path file;
   private final int actual;
   private final int supported;

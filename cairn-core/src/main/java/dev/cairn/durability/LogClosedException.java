@@ -1,9 +1,9 @@
 package dev.cairn.durability;
 
-import dev.cairn.pile.PileException;
+import dev.cairn.CairnException;
 
 /** The write-ahead log was closed; no record can be appended or awaited any more. */
-public final class LogClosedException extends PileException {
+public final class LogClosedException extends CairnException {
   public LogClosedException() {
     super("write-ahead log is closed");
   }

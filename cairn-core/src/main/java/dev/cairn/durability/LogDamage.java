@@ -3,8 +3,8 @@ package dev.cairn.durability;
 import java.nio.file.Path;
 
 /**
- * What a salvage ({@link LogRecovery#SALVAGE}) of a damaged write-ahead log dropped, and where
- * it kept the damaged files.
+ * What a salvage of a damaged write-ahead log dropped, and where it kept the damaged files. A
+ * pile's log is salvaged by {@code PileDirectory.salvage} (and {@code cairn recover}).
  *
  * <p>Bytes are exact: the log from the damaged record to the end of the last valid record found
  * after it. Records are counted, not known: the damaged bytes cannot be parsed, so {@link

@@ -1,56 +1,30 @@
 /**
- * Durability: the files that let a pile survive a crash. A write-ahead log ({@link
- * dev.cairn.durability.WriteAheadLog}), a two-slot superblock ({@link
- * dev.cairn.durability.Superblock}), the directory lock ({@link
- * dev.cairn.durability.DirectoryLock}), and the file layer all of them write through ({@link
- * dev.cairn.durability.FileLayer}).
- *
- * <h2>What survives a crash</h2>
+ * Durability, as a user of a persistent pile sees it: the exceptions a pile raises about its
+ * files, and what a salvage of its log reports.
  *
  * <ul>
- *   <li>A log record survives any crash (kill -9 or power loss) once {@code syncTo} or {@code
- *       awaitDurable} covering it has returned, or {@code commit} in {@code SYNC} mode. Recovery
- *       returns exactly the records from the checkpoint up to some end at or after every such
- *       record, in order, with no hole (I1, I3).
- *   <li>A record that was only appended (or committed in {@code NONE} or {@code PERIODIC} mode)
- *       survives a process crash once the flusher has written it (within the write delay), and
- *       a power loss only if a force covered it (in {@code PERIODIC} mode, within a period).
- *       It may be lost, but never with a later record kept: what recovery returns is a prefix.
- *   <li>A superblock write survives once it has returned; a crash during it leaves the previous
- *       state (I8).
+ *   <li>{@link dev.cairn.durability.CorruptFileException}: a file holds bytes Cairn cannot have
+ *       written (a checksum, magic or length that does not match where no crash explains it);
+ *       {@link dev.cairn.durability.CorruptLogException} for damage inside the write-ahead log,
+ *       which a salvage can cut off ({@link dev.cairn.durability.LogDamage} says what it
+ *       dropped).
+ *   <li>{@link dev.cairn.durability.FormatVersionException}: a file of another kind or format
+ *       version.
+ *   <li>{@link dev.cairn.durability.DirectoryLockedException}: another process, or another open
+ *       in this JVM, has the directory.
+ *   <li>{@link dev.cairn.durability.DurabilityFailedException}: a write or fsync failed; nothing
+ *       more is acknowledged until the pile is reopened.
+ *   <li>{@link dev.cairn.durability.LogFullException}, {@link
+ *       dev.cairn.durability.LogClosedException}: the log had no room, or was closed.
  * </ul>
  *
- * <h2>Caveats, and what handles them</h2>
+ * All are {@link dev.cairn.CairnException}s, not {@code PileException}s: this package and the
+ * two below it must not know about piles, segments, blocks or pointers.
  *
- * <ul>
- *   <li>A power loss tears pages: a log tail may hold half-written records, zeros, or records
- *       of an earlier pass over a reused file. Each record has a CRC32C, its own LSN and the
- *       writer's epoch, so none of these is ever read as a record (I9). Damage where the log had
- *       been durable is reported as {@link dev.cairn.durability.CorruptLogException}, never
- *       skipped: a later record carries how far the log was durable when it was appended. To
- *       get back the records before the damage, open with {@link
- *       dev.cairn.durability.LogRecovery#SALVAGE}, which drops everything from the damage on
- *       and keeps a copy of the damaged files.
- *   <li>A failed fsync cannot be retried (Linux drops the dirty pages). The log and the
- *       superblock then fail for good, acknowledging nothing more ({@link
- *       dev.cairn.durability.DurabilityFailedException}, I11). Reopen to recover.
- *   <li>A full disk: log files and the superblock are preallocated with real blocks when
- *       created, so appends and superblock writes do not need new space; creating them on a
- *       full disk throws {@link java.io.IOException}. A write that still fails fails the log
- *       as above; nothing crashes the JVM.
- *   <li>Creating or renaming a file is durable only after its directory is synced; the code
- *       here does so (superblocks are created by write, force, rename, directory sync).
- *   <li>Two processes on one directory would corrupt it: take {@link
- *       dev.cairn.durability.DirectoryLock} first.
- *   <li>A log that fills up between checkpoints throws {@link
- *       dev.cairn.durability.LogFullException}; the caller checkpoints and calls {@code
- *       truncateBefore}.
- * </ul>
- *
- * <p>Owns: the on-disk formats of log files and superblocks ({@link
- * dev.cairn.durability.LogLayout}, {@link dev.cairn.durability.SuperblockLayout}), group commit,
- * recovery scans, and fault injection's seam. Must not know about piles, segments, blocks or
- * pointers: records and superblock payloads are opaque bytes here, given meaning by {@code
- * dev.cairn.pile}.
+ * <p>The machinery is not exported: {@code dev.cairn.durability.log} (the write-ahead log, its
+ * format, group commit and recovery scans) and {@code dev.cairn.durability.file} (the file layer
+ * every durable byte passes through, superblocks, the directory lock). Owns here: the exception
+ * types and {@code LogDamage}; they must not use those two packages (the dependency runs from
+ * them to this one).
  */
 package dev.cairn.durability;

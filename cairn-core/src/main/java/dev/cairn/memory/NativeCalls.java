@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 
 /**
  * The few libc functions Cairn calls through FFM, bound here once: whether it may (Linux, with
@@ -60,8 +61,9 @@ public final class NativeCalls {
   public static MethodHandle bind(String name, FunctionDescriptor descriptor,
       Linker.Option... options) {
     Linker linker = Linker.nativeLinker();
-    return linker.downcallHandle(linker.defaultLookup().find(name).orElseThrow(), descriptor,
-        options);
+    MemorySegment function = linker.defaultLookup().find(name).orElseThrow(
+        () -> new NoSuchElementException("the C library has no function " + name));
+    return linker.downcallHandle(function, descriptor, options);
   }
 
   /**

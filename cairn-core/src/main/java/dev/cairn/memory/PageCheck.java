@@ -128,7 +128,8 @@ public final class PageCheck {
     try {
       return record(page, segment.isDirty(page) ? source.fileCrc(page) : memoryCrc(page));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot read page " + page + " of the segment's file to"
+          + " check it against its recorded checksum", e);
     }
   }
 
@@ -163,7 +164,8 @@ public final class PageCheck {
     try {
       return record(page, source.fileCrc(page));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot read page " + page + " of the segment's file to"
+          + " check it against its recorded checksum", e);
     }
   }
 
@@ -201,7 +203,8 @@ public final class PageCheck {
         }
         recorded = crcs;
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw new UncheckedIOException(
+            "cannot read the page checksums recorded for the segment's " + pageCount + " pages", e);
       }
     }
     return recorded;

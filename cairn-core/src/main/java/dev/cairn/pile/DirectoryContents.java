@@ -1,10 +1,10 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.DirectoryLock;
-import dev.cairn.durability.FileHandle;
-import dev.cairn.durability.FileLayer;
-import dev.cairn.durability.LogLayout;
+import dev.cairn.durability.file.DirectoryLock;
+import dev.cairn.durability.file.FileHandle;
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.log.LogLayout;
 import java.io.IOException;
 import java.io.Serial;
 import java.lang.foreign.MemorySegment;

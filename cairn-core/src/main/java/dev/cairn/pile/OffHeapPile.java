@@ -17,7 +17,7 @@ import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.participant.Attachment;
-import dev.cairn.pile.participant.Participants;
+import dev.cairn.pile.participant.LogParticipant;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -111,10 +111,6 @@ final class OffHeapPile implements Pile {
 
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
-
-  static {
-    dev.cairn.pile.participant.Participants.install(new ParticipantAccess());
-  }
 
   /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
   private final ParticipantRegistry participants;
@@ -1530,7 +1526,7 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
+    long reserved = writes.admit(recordBytesFor(value) + LogParticipant.MAX_RECORD_BYTES);
     long pointer;
     long lsn;
     try {
@@ -1560,7 +1556,7 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
     long reserved =
-        writes.admit(Journal.SMALL_RECORD_BYTES + Participants.MAX_ATTACHMENT_BYTES);
+        writes.admit(Journal.SMALL_RECORD_BYTES + LogParticipant.MAX_RECORD_BYTES);
     long lsn = 0;
     try {
       Stripe stripe = lockOwner(pointer);
@@ -1589,7 +1585,7 @@ final class OffHeapPile implements Pile {
   long appendParticipant(int participant, int type, Attachment attachment) {
     checkOpen();
     long reserved =
-        writes.admit(ParticipantRegistry.HEADER_BYTES + Participants.MAX_ATTACHMENT_BYTES);
+        writes.admit(ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES);
     long lsn;
     try {
       Stripe stripe = stripes[PROBE.get()[0] & stripeMask];
@@ -1783,7 +1779,7 @@ final class OffHeapPile implements Pile {
     checkOpen();
     long reserved = admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
         + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size())
-        + (long) (ParticipantRegistry.HEADER_BYTES + Participants.MAX_ATTACHMENT_BYTES)
+        + (long) (ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES)
             * tx.attachments().size());
     List<PileTransaction.Attached> attached = new ArrayList<>(tx.attachments().size());
     long lsn = 0;

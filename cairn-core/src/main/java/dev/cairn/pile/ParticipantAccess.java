@@ -1,6 +1,6 @@
 package dev.cairn.pile;
 
-import dev.cairn.durability.FileLayer;
+import dev.cairn.durability.file.FileLayer;
 import dev.cairn.pile.participant.LogParticipant;
 import dev.cairn.pile.participant.ParticipantLog;
 import dev.cairn.pile.participant.PileAccess;

@@ -2,7 +2,6 @@ package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.pile.participant.LogParticipant;
-import dev.cairn.pile.participant.Participants;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +27,7 @@ final class ParticipantRegistry {
 
   /** A bound on the States section of a metadata file. */
   static final long MAX_SECTION_BYTES =
-      (long) LogParticipant.MAX_ID * (HEADER_BYTES + Participants.MAX_STATE_BYTES);
+      (long) LogParticipant.MAX_ID * (HEADER_BYTES + LogParticipant.MAX_STATE_BYTES);
 
   /** A pile with no participants. */
   static final ParticipantRegistry NONE = new ParticipantRegistry(List.of());
@@ -83,9 +82,9 @@ final class ParticipantRegistry {
     if (payload == null) {
       throw new IllegalArgumentException("an attachment returned no record (null)");
     }
-    if (payload.byteSize() > Participants.MAX_ATTACHMENT_BYTES) {
+    if (payload.byteSize() > LogParticipant.MAX_RECORD_BYTES) {
       throw new IllegalArgumentException("participant record larger than allowed: bytes="
-          + payload.byteSize() + " limit=" + Participants.MAX_ATTACHMENT_BYTES);
+          + payload.byteSize() + " limit=" + LogParticipant.MAX_RECORD_BYTES);
     }
     return payload;
   }
@@ -130,10 +129,10 @@ final class ParticipantRegistry {
     for (int i = 0; i < states.length; i++) {
       LogParticipant participant = all.get(i);
       byte[] state = participant.checkpoint(checkpointLsn);
-      if (state == null || state.length > Participants.MAX_STATE_BYTES) {
+      if (state == null || state.length > LogParticipant.MAX_STATE_BYTES) {
         throw new IllegalStateException("participant " + participant.id() + " returned a"
             + " checkpoint state of " + (state == null ? "null" : state.length + " bytes")
-            + "; the limit is " + Participants.MAX_STATE_BYTES + " bytes (keep a large"
+            + "; the limit is " + LogParticipant.MAX_STATE_BYTES + " bytes (keep a large"
             + " structure in pile values and name it in the state or a root)");
       }
       states[i] = state;

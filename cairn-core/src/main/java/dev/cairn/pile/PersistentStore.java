@@ -2,20 +2,20 @@ package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.CorruptLogException;
-import dev.cairn.durability.DirectoryLock;
 import dev.cairn.durability.DurabilityFailedException;
-import dev.cairn.durability.DurabilityMode;
-import dev.cairn.durability.FileHandle;
-import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.LogDamage;
-import dev.cairn.durability.LogLayout;
-import dev.cairn.durability.LogOptions;
-import dev.cairn.durability.LogReader;
-import dev.cairn.durability.LogRecovery;
-import dev.cairn.durability.ScanResult;
-import dev.cairn.durability.RealFileLayer;
-import dev.cairn.durability.Superblock;
-import dev.cairn.durability.WriteAheadLog;
+import dev.cairn.durability.file.DirectoryLock;
+import dev.cairn.durability.file.FileHandle;
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.file.Superblock;
+import dev.cairn.durability.log.LogLayout;
+import dev.cairn.durability.log.LogOptions;
+import dev.cairn.durability.log.LogReader;
+import dev.cairn.durability.log.LogRecovery;
+import dev.cairn.durability.log.LogSync;
+import dev.cairn.durability.log.ScanResult;
+import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.PileFiles.Geometry;
@@ -377,7 +377,7 @@ final class PersistentStore implements WriteHooks {
         .fileCount(options.logFileCount())
         .bufferBytes(16 << 20)
         .mode(options.durability() == Durability.SYNC
-            ? DurabilityMode.SYNC : DurabilityMode.PERIODIC)
+            ? LogSync.ON_COMMIT : LogSync.PERIODIC)
         .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
         .build();
   }
@@ -810,7 +810,7 @@ final class PersistentStore implements WriteHooks {
               + " (PileOptions.logFileBytes, PileOptions.logFileCount: they apply when the log"
               + " is created)",
           txId, directory, current.capacityBytes(), fileCount,
-          fileBytes + dev.cairn.durability.LogLayout.FILE_HEADER_BYTES, end - from,
+          fileBytes + dev.cairn.durability.log.LogLayout.FILE_HEADER_BYTES, end - from,
           allocations - 1, need, undo, end + need + undo - from));
     }
     long own = undoReservations.getOrDefault(txId, 0L);
@@ -844,7 +844,7 @@ final class PersistentStore implements WriteHooks {
   /** The checks of {@link #admit} for a write that needs no log space of its own. */
   private void admitNothing() {
     if (readOnly) {
-      throw new IllegalStateException("the pile in " + directory + " is open read-only");
+      throw new ReadOnlyPileException(directory, "writes are refused");
     }
     if (failure != null) {
       throw failedError();

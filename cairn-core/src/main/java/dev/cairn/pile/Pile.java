@@ -96,13 +96,17 @@ public interface Pile extends AutoCloseable {
    * @throws IOException if the files cannot be read or written
    */
   static Pile open(java.nio.file.Path directory, PileOptions options) throws IOException {
-    return PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, directory, options);
+    return PersistentStore.open(
+        dev.cairn.durability.file.RealFileLayer.INSTANCE, directory, options);
   }
 
   /**
    * Stores a value and returns its pointer.
    *
-   * @throws IllegalArgumentException if the value has no codec, or is larger than a segment
+   * @throws dev.cairn.codec.UnknownTypeException if the value's class has no codec and is not
+   *     allowed
+   * @throws IllegalArgumentException if the value is larger than a segment, or its class is
+   *     allowed but cannot be stored (the message says why)
    * @throws PileFullException if the memory budget cannot take it; the pile is unchanged
    * @throws PileClosedException if the pile is closed
    */

@@ -1,11 +1,11 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptLogException;
-import dev.cairn.durability.DirectoryLock;
+import dev.cairn.durability.file.DirectoryLock;
 import dev.cairn.durability.LogDamage;
-import dev.cairn.durability.LogLayout;
-import dev.cairn.durability.LogRecovery;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.log.LogLayout;
+import dev.cairn.durability.log.LogRecovery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -33,7 +33,7 @@ public final class PileDirectory {
   /**
    * Opens the pile in {@code directory} read-only: it takes the directory's lock, maps the
    * segments, replays the log into memory and writes nothing. Every write throws {@link
-   * IllegalStateException}.
+   * ReadOnlyPileException}.
    *
    * @throws java.nio.file.NoSuchFileException if the directory holds no pile: it is missing,
    *     empty, holds only other files (the message lists them), or a create of a pile there was
@@ -98,7 +98,7 @@ public final class PileDirectory {
    * every segment file against its CRC32C, then the allocator invariants of every segment
    * ({@link Pile#verify()}).
    *
-   * @throws dev.cairn.pile.PileException describing the first problem: a {@link
+   * @throws dev.cairn.CairnException describing the first problem: a {@link
    *     dev.cairn.durability.CorruptFileException} names the file and offset, a {@link
    *     PileCorruptionException} the segment, offset and invariant
    */

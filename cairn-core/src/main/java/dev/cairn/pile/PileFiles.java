@@ -197,12 +197,13 @@ final class PileFiles {
       out.set(Journal.U32, PilePayloadLayout.META_CRC_OFFSET, metaCrc);
       out.set(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET, checkpointMillis);
       out.set(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET, tagOrigin);
-      return (byte[]) out.heapBase().orElseThrow();
+      return (byte[]) out.heapBase().orElseThrow(() -> new IllegalStateException(
+          "a segment of a byte[] has that array as its heap base"));
     }
 
     static Geometry decode(Path file, byte[] payload) {
       if (payload.length < PilePayloadLayout.PAYLOAD_BYTES) {
-        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET,
+        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
             "superblock payload too short for a pile: " + payload.length + " bytes, expected "
                 + PilePayloadLayout.PAYLOAD_BYTES);
       }
@@ -227,7 +228,7 @@ final class PileFiles {
           || segmentBytes > PileOptions.MAX_SEGMENT_BYTES || Long.bitCount(segmentBytes) != 1
           || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0
           || tagOrigin < 1 || tagOrigin > Pointers.TAG_MASK) {
-        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET,
+        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
             "superblock payload out of range: " + geometry);
       }
       return geometry;
@@ -252,7 +253,7 @@ final class PileFiles {
       long bound = MemorySegment.ofArray(payload).get(Journal.U64,
           PilePayloadLayout.TAG_BOUND_OFFSET);
       if (bound < 0 || bound > Stripe.MAX_TAG_CLOCK) {
-        throw new CorruptFileException(file, dev.cairn.durability.SuperblockLayout.PAYLOAD_OFFSET
+        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET
             + PilePayloadLayout.TAG_BOUND_OFFSET, "superblock payload has an invalid tag bound: "
             + bound);
       }

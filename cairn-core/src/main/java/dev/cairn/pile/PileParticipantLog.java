@@ -15,11 +15,6 @@ final class PileParticipantLog implements ParticipantLog {
   }
 
   @Override
-  public Pile pile() {
-    return pile;
-  }
-
-  @Override
   public long append(int type, Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     return pile.appendParticipant(id, type, attachment);

@@ -2,7 +2,7 @@ package dev.cairn.pile;
 
 /**
  * The payload of a pile's superblock ({@code pile.sb}, a {@link
- * dev.cairn.durability.SuperblockLayout superblock} file): the pile's fixed geometry, its tag
+ * dev.cairn.durability.file.SuperblockLayout superblock} file): the pile's fixed geometry, its tag
  * key and tag clock bounds, and which metadata file the current checkpoint wrote ({@link
  * PileFiles.Geometry} reads and writes it).
  *

@@ -4,9 +4,9 @@ import dev.cairn.codec.TypeCatalog;
 import dev.cairn.codec.TypeSchema;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.DurabilityFailedException;
-import dev.cairn.durability.FileHandle;
-import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.FormatVersionException;
+import dev.cairn.durability.file.FileHandle;
+import dev.cairn.durability.file.FileLayer;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -140,8 +140,8 @@ final class PileTypeCatalog implements TypeCatalog {
   @Override
   public synchronized void onNewSchema(TypeSchema schema) {
     if (readOnly) {
-      throw new IllegalStateException("the pile is open read-only: cannot store new type "
-          + schema.typeName());
+      throw new ReadOnlyPileException(file.getParent(),
+          "cannot store new type " + schema.typeName());
     }
     byte[] bytes = schema.toBytes();
     MemorySegment entry = MemorySegment.ofArray(new byte[8 + bytes.length]);

@@ -1,8 +1,8 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.FileHandle;
-import dev.cairn.durability.FileLayer;
+import dev.cairn.durability.file.FileHandle;
+import dev.cairn.durability.file.FileLayer;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
 import java.io.IOException;

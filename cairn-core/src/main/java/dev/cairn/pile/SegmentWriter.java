@@ -1,9 +1,9 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.FileHandle;
-import dev.cairn.durability.FileLayer;
-import dev.cairn.durability.WriteAheadLog;
+import dev.cairn.durability.file.FileHandle;
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.OsMemory;
 import dev.cairn.memory.PageCheck;

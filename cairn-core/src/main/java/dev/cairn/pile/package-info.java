@@ -9,8 +9,9 @@
  * docs/DURABILITY.md and docs/FORMAT.md).
  *
  * <p>Must not reach around {@code dev.cairn.memory} to the OS or around {@code
- * dev.cairn.durability} to the file system (every durable byte goes through its {@code
+ * dev.cairn.durability.file} to the file system (every durable byte goes through its {@code
  * FileLayer}, so tests can cut the power under it), and must not know how a non-raw value is
- * encoded beyond calling its {@link dev.cairn.codec.Codec}.
+ * encoded beyond calling its {@link dev.cairn.codec.Codec}. Its write-ahead log is {@code
+ * dev.cairn.durability.log}'s; the exceptions about its files are {@code dev.cairn.durability}'s.
  */
 package dev.cairn.pile;

@@ -1,5 +1,6 @@
 package dev.cairn.durability;
 
+import dev.cairn.durability.file.FileLayer;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.cairn.durability.RealFileLayer;
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.file.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.pile.participant.CounterTable;
 import dev.cairn.pile.participant.Participants;
 import java.io.IOException;

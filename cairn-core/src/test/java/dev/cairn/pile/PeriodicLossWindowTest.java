@@ -3,10 +3,10 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cairn.durability.DurabilityMode;
-import dev.cairn.durability.LogOptions;
-import dev.cairn.durability.SimulatedDisk;
-import dev.cairn.durability.WriteAheadLog;
+import dev.cairn.durability.file.SimulatedDisk;
+import dev.cairn.durability.log.LogOptions;
+import dev.cairn.durability.log.LogSync;
+import dev.cairn.durability.log.WriteAheadLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ class PeriodicLossWindowTest {
       throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
     LogOptions options = LogOptions.builder().fileBytes(64 << 10).fileCount(2)
-        .bufferBytes(64 << 10).mode(DurabilityMode.PERIODIC).period(1, TimeUnit.HOURS)
+        .bufferBytes(64 << 10).mode(LogSync.PERIODIC).period(1, TimeUnit.HOURS)
         .writeDelay(1, TimeUnit.MILLISECONDS).build();
     try (WriteAheadLog log = WriteAheadLog.open(disk, Path.of("/wal"), options, 0,
         (lsn, end, type, payload) -> { })) {

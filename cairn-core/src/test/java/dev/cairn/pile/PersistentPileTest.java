@@ -3,8 +3,11 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.TypeSchema;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.DirectoryLockedException;
+import dev.cairn.durability.file.RealFileLayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -349,9 +352,27 @@ class PersistentPileTest {
     try (Pile pile = PileDirectory.openReadOnly(dir, PileOptions.defaults())) {
       assertMatches(pile, model);
       assertThatThrownBy(() -> pile.put("x"))
-          .isInstanceOf(IllegalStateException.class)
+          .isInstanceOf(ReadOnlyPileException.class)
           .hasMessageContaining("read-only");
     }
+  }
+
+  @Test
+  void theCatalogOfAReadOnlyPileRefusesANewTypeWithReadOnlyPileException() throws IOException {
+    try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
+      pile.put("x");
+    }
+    byte[] before = Files.readAllBytes(dir.resolve(PileTypeCatalog.FILE_NAME));
+    PileTypeCatalog catalog = new PileTypeCatalog(RealFileLayer.INSTANCE, dir, true);
+    TypeSchema schema = new TypeSchema(CodecRegistry.FIRST_USER_TYPE_ID, "com.acme.Order",
+        TypeSchema.Kind.RECORD, List.of(new TypeSchema.Field("id", "long")), List.of());
+    assertThatThrownBy(() -> catalog.onNewSchema(schema))
+        .isInstanceOf(ReadOnlyPileException.class)
+        .hasMessageContaining(dir.toString())
+        .hasMessageContaining("read-only")
+        .hasMessageContaining("com.acme.Order")
+        .satisfies(e -> assertThat(((ReadOnlyPileException) e).directory()).isEqualTo(dir));
+    assertThat(Files.readAllBytes(dir.resolve(PileTypeCatalog.FILE_NAME))).isEqualTo(before);
   }
 
   @Test
@@ -535,7 +556,7 @@ class PersistentPileTest {
   @Test
   void aCrashedLoggedPileReopenedWithoutALogRecoversThenRunsWithoutOne() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, dir,
+    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
         options(Durability.SYNC));
     churn(crashed, model, new SplittableRandom(31), 2_000);
     crashed.store().abandon(); // the log holds writes no checkpoint has
@@ -560,7 +581,7 @@ class PersistentPileTest {
   @Test
   void smallPutsLogOnlyTheCountersTheyChange_andReplayToTheSameState() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(dev.cairn.durability.RealFileLayer.INSTANCE, dir,
+    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
         options(Durability.PERIODIC));
     byte[] value = new byte[32];
     for (int i = 0; i < 100; i++) { // warm up: new segments, first records carry every field

@@ -2,9 +2,10 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.CairnException;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.RealFileLayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class PileCorruptionFuzzTest {
       try {
         reopened = PersistentStore.open(RealFileLayer.INSTANCE, dir,
             PersistentPileTest.options(Durability.SYNC));
-      } catch (PileException | IOException refusedClearly) {
+      } catch (CairnException | IOException refusedClearly) {
         assertThat(refusedClearly.getMessage()).as(where).isNotBlank();
         refused++;
         continue;

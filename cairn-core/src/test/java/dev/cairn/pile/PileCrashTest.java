@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.memory.NativeSegment;
 import java.io.IOException;
 import java.nio.file.Path;

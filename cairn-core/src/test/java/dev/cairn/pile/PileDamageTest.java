@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.FormatVersionException;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.RealFileLayer;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.durability.LogLayout;
+import dev.cairn.durability.log.LogLayout;
 import dev.cairn.pile.PileDirectory.PileFile;
 import dev.cairn.pile.PileDirectory.PileFile.Kind;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.DurabilityFailedException;
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.SimulatedDisk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
@@ -253,7 +253,7 @@ class PileDirectorySafetyTest {
       if (!created && leftovers.keySet().stream().anyMatch(name -> !name.equals("cairn.lock"))) {
         SimulatedDisk again = crashedCreate(at, seed); // the same crash, then a file of the user's
         try (var out = again.open(DIR.resolve("notes.txt"),
-            dev.cairn.durability.FileLayer.OpenMode.CREATE_NEW)) {
+            dev.cairn.durability.file.FileLayer.OpenMode.CREATE_NEW)) {
           out.write(java.nio.ByteBuffer.wrap("mine".getBytes(StandardCharsets.UTF_8)), 0);
         }
         Map<String, String> before = contents(again, DIR);

@@ -3,7 +3,7 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.durability.SimulatedDisk;
+import dev.cairn.durability.file.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -3,9 +3,9 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.durability.RealFileLayer;
-import dev.cairn.durability.SimulatedDisk;
-import dev.cairn.durability.Superblock;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.file.SimulatedDisk;
+import dev.cairn.durability.file.Superblock;
 import dev.cairn.pile.PileFiles.Geometry;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.cairn.bench.harness;
 
-import dev.cairn.durability.LogLayout;
+import dev.cairn.durability.log.LogLayout;
 import dev.cairn.pile.Pile;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -312,7 +312,8 @@ public class CodecBenchmark {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(v);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Java serialization of a " + v.getClass().getName()
+          + " failed", e);
     }
     return bytes.toByteArray();
   }
@@ -321,9 +322,10 @@ public class CodecBenchmark {
     try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
       return in.readObject();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Java deserialization of " + b.length + " bytes failed", e);
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(e);
+      throw new IllegalStateException("Java deserialization of " + b.length + " bytes names a"
+          + " class the benchmark's class path lacks: " + e.getMessage(), e);
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.cairn.cli.inspect;
 
+import dev.cairn.CairnException;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.FormatVersionException;
 import dev.cairn.pile.PileCorruptionException;
-import dev.cairn.pile.PileException;
 import java.nio.file.Path;
 
 /**
@@ -20,7 +20,7 @@ import java.nio.file.Path;
 public record Damage(String kind, Path file, long offset, String message) {
 
   /** The damage an exception from {@code PileDirectory.verify} describes. */
-  public static Damage of(PileException problem) {
+  public static Damage of(CairnException problem) {
     return switch (problem) {
       case CorruptFileException e ->
           new Damage("corruptFile", e.file(), e.offset(), e.getMessage());

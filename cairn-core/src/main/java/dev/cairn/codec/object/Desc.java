@@ -12,7 +12,7 @@ import java.util.Locale;
  * <pre>
  * Desc --> boolean | byte | short | char | int | long | float | double       (primitive, never null)
  *        | Boolean | Byte | Short | Character | Integer | Long | Float | Double  (box, nullable)
- *        | String | ValueName                      (a JDK value type, see {@link ValueKind})
+ *        | String | ValueName                      (a JDK value type, see {@link JdkValueType})
  *        | Prim[]                                  (a primitive array, e.g. int[])
  *        | array&lt;Desc&gt; | coll&lt;Desc&gt; | map&lt;Desc,Desc&gt; | optional&lt;Desc&gt;
  *        | enum#SchemaId                           (an enum, ordinals per that enum schema)
@@ -107,7 +107,7 @@ sealed interface Desc {
   }
 
   /** One of the JDK value types Cairn encodes natively. */
-  record ValueDesc(ValueKind kind) implements Desc {
+  record ValueDesc(JdkValueType kind) implements Desc {
     @Override
     public String toString() {
       return kind.typeName();
@@ -279,7 +279,7 @@ sealed interface Desc {
           return new PrimArrayDesc(p);
         }
       }
-      ValueKind kind = ValueKind.byName(word);
+      JdkValueType kind = JdkValueType.byName(word);
       if (kind != null) {
         return new ValueDesc(kind);
       }

@@ -2,6 +2,7 @@ package dev.cairn.codec.object;
 
 import dev.cairn.codec.IncompatibleSchemaException;
 import dev.cairn.codec.TypeSchema;
+import dev.cairn.codec.UnknownTypeException;
 import dev.cairn.codec.object.Desc.AnyDesc;
 import dev.cairn.codec.object.Desc.ArrayDesc;
 import dev.cairn.codec.object.Desc.BoxDesc;
@@ -103,7 +104,7 @@ final class FieldTypes {
       Prim p = Prim.ofPrimitive(raw.getComponentType());
       return p != null ? new PrimArrayDesc(p) : new ArrayDesc(classify(component(type), where));
     }
-    ValueKind kind = ValueKind.ofDeclared(raw);
+    JdkValueType kind = JdkValueType.ofDeclared(raw);
     if (kind != null) {
       return new ValueDesc(kind);
     }
@@ -149,7 +150,7 @@ final class FieldTypes {
       case PrimDesc(Prim p) -> ValueCodecs.prim(p);
       case BoxDesc(Prim p) -> ValueCodecs.box(p);
       case StringDesc s -> ValueCodecs.STRING;
-      case ValueDesc(ValueKind k) -> ValueCodecs.value(k);
+      case ValueDesc(JdkValueType k) -> ValueCodecs.value(k);
       case PrimArrayDesc(Prim p) -> ValueCodecs.primArray(p);
       case ArrayDesc(Desc e) -> new Containers.ArrayCodec(
           codec(e, component(type), where + "[]"), raw.getComponentType());
@@ -181,7 +182,7 @@ final class FieldTypes {
     Desc natural;
     try {
       natural = classify(target, where);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | UnknownTypeException e) {
       throw incompatible(stored, target, where, what);
     }
     if (stored.equals(natural)) {
@@ -199,7 +200,7 @@ final class FieldTypes {
         return check(holder.isAssignableFrom(String.class), ValueCodecs.STRING, stored, target,
             where, what);
       }
-      case ValueDesc(ValueKind k) -> {
+      case ValueDesc(JdkValueType k) -> {
         return check(holder.isAssignableFrom(k.type()), ValueCodecs.value(k), stored, target,
             where, what);
       }
@@ -307,7 +308,7 @@ final class FieldTypes {
       case PrimDesc(Prim p) -> ValueCodecs.prim(p);
       case BoxDesc(Prim p) -> ValueCodecs.box(p);
       case StringDesc s -> ValueCodecs.STRING;
-      case ValueDesc(ValueKind k) -> ValueCodecs.value(k);
+      case ValueDesc(JdkValueType k) -> ValueCodecs.value(k);
       case PrimArrayDesc(Prim p) -> ValueCodecs.primArray(p);
       case ArrayDesc(Desc e) -> new Containers.ArrayCodec(skipper(e, where), Object.class);
       case CollectionDesc(Desc e) ->

@@ -2,7 +2,6 @@ package dev.cairn.codec.object;
 
 import dev.cairn.codec.CairnName;
 import dev.cairn.codec.Codec;
-import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.codec.IncompatibleSchemaException;
 import dev.cairn.codec.TypeCatalog;
@@ -32,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The object side of a {@link CodecRegistry}: which classes may be stored, their schemas and type
+ * The object side of a {@code CodecRegistry}: which classes may be stored, their schemas and type
  * ids, and the generated codecs. One per registry that allows object types.
  *
  * <h2>Implementation note</h2>
@@ -67,8 +66,8 @@ public final class ObjectTypes {
   /** Nesting limit for objects within objects; see {@link Refs}. */
   public static final int MAX_DEPTH = 100;
 
-  private static final int FIRST = CodecRegistry.FIRST_USER_TYPE_ID;
-  private static final int MAX = CodecRegistry.MAX_TYPE_ID;
+  private static final int FIRST = TypeSchema.FIRST_TYPE_ID;
+  private static final int MAX = TypeSchema.MAX_TYPE_ID;
 
   private final Codec<?>[] explicit;
   private final Map<Class<?>, Integer> explicitIds = new HashMap<>();
@@ -105,8 +104,8 @@ public final class ObjectTypes {
       };
 
   /**
-   * @param explicit codecs by id, as registered (ids below {@link CodecRegistry#FIRST_USER_TYPE_ID}
-   *     are the built-in boxes)
+   * @param explicit codecs by id, as registered (ids below {@link TypeSchema#FIRST_TYPE_ID} are
+   *     the built-in boxes)
    * @param classes classes allowed by name
    * @param packages packages whose classes are allowed
    * @param loaders where to look for a stored class of an allowed package that this registry has
@@ -362,7 +361,7 @@ public final class ObjectTypes {
           + " the data in a record or class of your own and allow it with " + registry
           + ".allow(YourRecord.class).build()), or register a hand-written Codec<"
           + type.getSimpleName() + "> with CodecRegistry.builder().register(id, codec), id from "
-          + CodecRegistry.FIRST_USER_TYPE_ID + " up");
+          + FIRST + " up");
     }
     String canonical = type.getCanonicalName();
     String written = canonical == null ? type.getSimpleName() // a local class
@@ -584,7 +583,7 @@ public final class ObjectTypes {
     }
     ValueCodec codec = builtIns[tag];
     if (codec == null) {
-      ValueKind kind = ValueKind.byTag(tag);
+      JdkValueType kind = JdkValueType.byTag(tag);
       codec = kind == null ? null : ValueCodecs.value(kind);
     }
     return codec;

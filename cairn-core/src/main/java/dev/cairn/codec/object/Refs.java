@@ -293,7 +293,7 @@ final class Refs {
       }
       return c == Object[].class ? TAG_OBJECT_ARRAY : 0;
     }
-    ValueKind k = ValueKind.ofRuntime(c);
+    JdkValueType k = JdkValueType.ofRuntime(c);
     if (k != null) {
       return k.tag();
     }

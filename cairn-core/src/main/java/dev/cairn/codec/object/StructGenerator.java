@@ -312,6 +312,8 @@ final class StructGenerator {
   }
 
   private static ClassDesc desc(Class<?> c) {
-    return c.describeConstable().orElseThrow();
+    return c.describeConstable().orElseThrow(() -> new IllegalArgumentException(
+        "class " + c.getName() + " has no nominal descriptor, so generated code cannot name it"
+            + " (a hidden class?)"));
   }
 }

@@ -358,7 +358,8 @@ final class ValueCodecs {
           MemorySegment.copy(s, Wire.DOUBLE_LE, p, a, 0, n);
           result = a;
         }
-        default -> throw new IllegalStateException();
+        default -> throw new IllegalStateException(
+            "no reader for " + prim.primName + "[]: every primitive type needs a case here");
       }
       in.pos = p + (long) n * width;
       return result;
@@ -388,7 +389,7 @@ final class ValueCodecs {
    * may never store a JDK value type. A race builds a codec twice; both are stateless, so either
    * will do.
    */
-  static ValueCodec value(ValueKind kind) {
+  static ValueCodec value(JdkValueType kind) {
     ValueCodec codec = VALUES.getAcquire(kind.ordinal());
     if (codec == null) {
       codec = valueCodec(kind);
@@ -398,7 +399,7 @@ final class ValueCodecs {
   }
 
   private static final AtomicReferenceArray<ValueCodec> VALUES =
-      new AtomicReferenceArray<>(ValueKind.values().length);
+      new AtomicReferenceArray<>(JdkValueType.values().length);
 
   /** Null folded into a varint: {@code 0} null, else {@code zigzag(v) + 1}. */
   private static void putNullableZigZag(Out out, long v) {
@@ -499,7 +500,7 @@ final class ValueCodecs {
     Object read(In in);
   }
 
-  private static ValueCodec valueCodec(ValueKind kind) {
+  private static ValueCodec valueCodec(JdkValueType kind) {
     return switch (kind) {
       case UUID_ -> of( // presence, msb:i64, lsb:i64
           (v, out) -> {

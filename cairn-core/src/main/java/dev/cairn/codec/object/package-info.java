@@ -14,5 +14,11 @@
  * bytes ({@code Class.forName} is never called). Not exported: the public face is {@link
  * dev.cairn.codec.CodecRegistry}, {@link dev.cairn.codec.TypeSchema} and {@link
  * dev.cairn.codec.TypeCatalog}.
+ *
+ * <p>Dependencies run one way: {@code CodecRegistry} builds {@code ObjectTypes}, and this package
+ * uses only what a codec is made of in {@code dev.cairn.codec} ({@code Codec}, {@code
+ * TypeSchema} with its type id range, {@code TypeCatalog}, {@code CairnName} and the codec
+ * exceptions), never {@code CodecRegistry} itself ({@code dev.cairn.PackageDependencyTest}
+ * checks it).
  */
 package dev.cairn.codec.object;

@@ -13,7 +13,7 @@ public interface Attachment {
 
   /**
    * Applies the participant's change and returns the record's payload, at most {@link
-   * Participants#MAX_ATTACHMENT_BYTES}; the pile copies it before this returns to the writer.
+   * LogParticipant#MAX_RECORD_BYTES}; the pile copies it before this returns to the writer.
    *
    * @param pointer the value the write made ({@link ParticipantLog#put}), the one it deleted
    *     ({@link ParticipantLog#delete}), or {@link dev.cairn.pile.Pile#NULL} (a transaction's)

@@ -40,6 +40,12 @@ public interface LogParticipant {
   /** The greatest participant id. */
   int MAX_ID = 255;
 
+  /** The largest payload of a participant's record. */
+  int MAX_RECORD_BYTES = 4096;
+
+  /** The largest state {@link #checkpoint} returns. */
+  int MAX_STATE_BYTES = 1 << 20;
+
   /** The participant's id in the pile's log and metadata: 1 to {@link #MAX_ID}, stable (P4). */
   int id();
 
@@ -71,7 +77,7 @@ public interface LogParticipant {
    * writes into the checkpoint's metadata and hands back to {@link #open}. Called under every
    * stripe lock of the pile (so no attached write is half done); it must be quick (a copy), and
    * hold every change whose record is before {@code checkpointLsn} (P1). Keep it small (at
-   * most {@link Participants#MAX_STATE_BYTES}): a large structure keeps itself in pile values,
+   * most {@link #MAX_STATE_BYTES}): a large structure keeps itself in pile values,
    * found again through a named root, and its state here says where.
    */
   byte[] checkpoint(long checkpointLsn);

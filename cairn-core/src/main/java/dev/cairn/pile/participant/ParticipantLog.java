@@ -1,6 +1,5 @@
 package dev.cairn.pile.participant;
 
-import dev.cairn.pile.Pile;
 import dev.cairn.pile.Transaction;
 
 /**
@@ -13,9 +12,6 @@ import dev.cairn.pile.Transaction;
  */
 public interface ParticipantLog {
 
-  /** The pile. */
-  Pile pile();
-
   /**
    * A change of the participant's own, with no pile write: runs {@code attachment} under a
    * stripe lock (P1), logs the record it returns, and returns the record's end LSN, which
@@ -23,7 +19,7 @@ public interface ParticipantLog {
    *
    * @param type the participant's record type, 0 to 255
    * @throws IllegalArgumentException if the record is larger than {@link
-   *     Participants#MAX_ATTACHMENT_BYTES} or the type out of range; the change was applied
+   *     LogParticipant#MAX_RECORD_BYTES} or the type out of range; the change was applied
    */
   long append(int type, Attachment attachment);
 

@@ -1,7 +1,7 @@
 package dev.cairn.pile.participant;
 
-import dev.cairn.durability.FileLayer;
-import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.file.RealFileLayer;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
 import java.io.IOException;
@@ -22,12 +22,6 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Participants {
-
-  /** The largest payload of a participant's record. */
-  public static final int MAX_ATTACHMENT_BYTES = 4096;
-
-  /** The largest state a participant's {@link LogParticipant#checkpoint} returns. */
-  public static final int MAX_STATE_BYTES = 1 << 20;
 
   private static volatile PileAccess access;
 
@@ -82,24 +76,28 @@ public final class Participants {
     return access().log(pile, participant);
   }
 
-  /** Called once by {@code dev.cairn.pile}. */
-  public static void install(PileAccess pileAccess) {
-    if (access != null) {
-      throw new IllegalStateException("the pile's participant access is installed already");
-    }
-    access = Objects.requireNonNull(pileAccess, "pileAccess");
-  }
-
+  /**
+   * The pile's implementation, made once by name: a reference from this package to the pile's
+   * classes (or back) would make the two packages one cycle of classes.
+   */
   private static PileAccess access() {
-    PileAccess installed = access;
-    if (installed == null) {
-      try { // the pile class installs it as it loads
-        Class.forName("dev.cairn.pile.OffHeapPile", true, PileOptions.class.getClassLoader());
-      } catch (ClassNotFoundException e) {
-        throw new IllegalStateException("cairn-core is incomplete: " + e.getMessage(), e);
+    PileAccess made = access;
+    if (made == null) {
+      synchronized (Participants.class) {
+        made = access;
+        if (made == null) {
+          try {
+            var constructor = Class.forName("dev.cairn.pile.ParticipantAccess")
+                .getDeclaredConstructor();
+            constructor.setAccessible(true); // package-private, in this same module
+            made = (PileAccess) constructor.newInstance();
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cairn-core is incomplete: " + e, e);
+          }
+          access = made;
+        }
       }
-      installed = access;
     }
-    return installed;
+    return made;
   }
 }

@@ -2,14 +2,14 @@ package dev.cairn.pile.participant;
 
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
-import dev.cairn.durability.FileLayer;
+import dev.cairn.durability.file.FileLayer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The pile's side of {@link Participants}: implemented in {@code dev.cairn.pile}, which installs
- * it when its pile class loads. Not for participants to call; they use {@link Participants}.
+ * The pile's side of {@link Participants}: implemented in {@code dev.cairn.pile}, found by name.
+ * Not for participants to call; they use {@link Participants}.
  */
 public interface PileAccess {
 

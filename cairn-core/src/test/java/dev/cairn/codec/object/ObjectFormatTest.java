@@ -58,7 +58,7 @@ class ObjectFormatTest {
     assertThat(Refs.TAG_STRING).isEqualTo(9);
     StringBuilder values = new StringBuilder();
     int expected = 18;
-    for (ValueKind k : ValueKind.values()) {
+    for (JdkValueType k : JdkValueType.values()) {
       assertThat(k.tag()).as(k.typeName()).isEqualTo(expected++);
       values.append(values.isEmpty() ? "" : ", ").append('`').append(k.typeName()).append('`');
     }

@@ -1,0 +1,57 @@
+package dev.cairn.durability.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.durability.ChildJvm;
+import dev.cairn.durability.DirectoryLockedException;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One owner per directory (design note 11): in this JVM and across processes. */
+class DirectoryLockTest {
+  @TempDir Path dir;
+
+  @Test
+  void secondOpenInThisJvm_isRefused_untilTheFirstCloses() throws Exception {
+    try (DirectoryLock first = DirectoryLock.acquire(dir)) {
+      assertThat(first.isHeld()).isTrue();
+      assertThatThrownBy(() -> DirectoryLock.acquire(dir))
+          .isInstanceOfSatisfying(DirectoryLockedException.class,
+              e -> assertThat(e.directory()).isEqualTo(dir))
+          .hasMessageContaining("already open in this JVM");
+    }
+    try (DirectoryLock again = DirectoryLock.acquire(dir)) {
+      assertThat(again.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void anotherProcess_isRefused_andTheMessageNamesTheHoldersPid() throws Exception {
+    Process child = new ProcessBuilder(
+        ChildJvm.command(LockHolderMain.class, List.of(), List.of(dir.toString())))
+        .redirectErrorStream(true).start();
+    try {
+      BufferedReader out = new BufferedReader(
+          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(out.readLine()).isEqualTo("locked");
+      assertThatThrownBy(() -> DirectoryLock.acquire(dir))
+          .isInstanceOf(DirectoryLockedException.class)
+          .hasMessageContaining("in use by another process")
+          .hasMessageContaining("pid=" + child.pid());
+    } finally {
+      child.getOutputStream().close();
+      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    // the lock went away with the process
+    try (DirectoryLock mine = DirectoryLock.acquire(dir)) {
+      assertThat(mine.isHeld()).isTrue();
+    }
+  }
+}
