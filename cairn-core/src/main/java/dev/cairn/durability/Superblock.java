@@ -31,15 +31,7 @@ import java.util.zip.CRC32C;
  * moment at least one slot is whole, and a crash in the middle of a write leaves the previous
  * state readable (I8).
  *
- * {@snippet :
- * FileLayer fs = RealFileLayer.INSTANCE;
- * Path file = dir.resolve("pile.superblock");
- * try (Superblock sb = Superblock.create(fs, file, 0, false, new byte[0])) {
- *   Superblock.State s = sb.write(checkpointLsn, false, metadata); // forced when it returns
- * }
- * Superblock.State newest = Superblock.read(fs, file);
- * }
- * (Run as {@code DurabilityExamplesTest.superblock_example}.)
+ * {@snippet class=dev.cairn.durability.DurabilityExamplesTest region=superblock}
  *
  * <h2>Implementation note</h2>
  *
