@@ -320,7 +320,8 @@ public final class Superblock implements AutoCloseable {
     int computed = crc(slot, payloadLength);
     if (stored != computed) {
       return new Invalid(
-          String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
+          String.format(java.util.Locale.ROOT,
+              "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
           false,
           magic);
     }
@@ -330,7 +331,9 @@ public final class Superblock implements AutoCloseable {
     }
     int flags = slot.getInt(FLAGS_OFFSET);
     if ((flags & ~FLAGS_KNOWN) != 0) {
-      return new Invalid(String.format("reserved flag bits set: 0x%08x", flags), false, magic);
+      return new Invalid(
+          String.format(java.util.Locale.ROOT, "reserved flag bits set: 0x%08x", flags), false,
+          magic);
     }
     byte[] payload = new byte[payloadLength];
     slot.get(PAYLOAD_OFFSET, payload);

@@ -456,7 +456,7 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private static final java.time.format.DateTimeFormatter DAMAGED_STAMP =
-      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", java.util.Locale.ROOT)
           .withZone(java.time.ZoneOffset.UTC);
 
   /**
