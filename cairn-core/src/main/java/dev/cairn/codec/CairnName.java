@@ -21,10 +21,7 @@ import java.lang.annotation.Target;
  *       new objects store {@code email}; objects stored as {@code mail} are read into it.
  * </ul>
  *
- * {@snippet :
- * @CairnName(value = "acme.Customer", aliases = "com.acme.old.Client")
- * record Customer(String name, @CairnName(aliases = "mail") String email) {}
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=cairn-name}
  *
  * <p>A name must be non-empty and may not contain {@code <}, {@code >}, {@code ,} or whitespace.
  */

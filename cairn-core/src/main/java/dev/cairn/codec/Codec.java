@@ -12,22 +12,7 @@ import java.lang.foreign.MemorySegment;
  * its work in {@code encodedSize} and only copy in {@code encode}: the generated object codecs do,
  * encoding once into a per-thread buffer (see docs/FORMAT.md, "Encoding once, then one copy").
  *
- * {@snippet :
- * record Point(int x, int y) {}
- * final class PointCodec implements Codec<Point> {
- *   public Class<Point> type() { return Point.class; }
- *   public int encodedSize(Point p) { return 8; }
- *   public void encode(Point p, MemorySegment dst, long at) {
- *     dst.set(ValueLayout.JAVA_INT_UNALIGNED, at, p.x());
- *     dst.set(ValueLayout.JAVA_INT_UNALIGNED, at + 4, p.y());
- *   }
- *   public Point decode(MemorySegment src, long at, int length) {
- *     return new Point(src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
- *                      src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
- *   }
- * }
- * CodecRegistry codecs = CodecRegistry.builder().register(100, new PointCodec()).build();
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=point-codec}
  *
  * @param <T> the value type
  */

@@ -36,16 +36,7 @@ import java.util.Set;
  * registry holds. User ids run from {@link #FIRST_USER_TYPE_ID} to {@link #MAX_TYPE_ID}. A
  * registered codec for a built-in type replaces the built-in one.
  *
- * {@snippet :
- * CodecRegistry codecs = CodecRegistry.builder()
- *     .register(100, new PointCodec())          // a hand-written codec
- *     .allow(Person.class)                      // a record, and what its fields hold
- *     .allowPackage("com.acme.model")           // every class of a package
- *     .build();
- * Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).build());
- * long p = pile.put(new Person("Ada", "Lovelace", ...));
- * Person back = pile.get(p, Person.class);
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=registry}
  */
 public final class CodecRegistry {
 
@@ -139,9 +130,7 @@ public final class CodecRegistry {
    * a persistent pile keeps the schemas of its objects with its data. The new registry loads the
    * catalog now; it shares nothing with this one.
    *
-   * {@snippet :
-   * CodecRegistry forThisPile = codecs.withCatalog(pileCatalog);
-   * }
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=with-catalog}
    */
   public CodecRegistry withCatalog(TypeCatalog catalog) {
     Objects.requireNonNull(catalog, "catalog");

@@ -17,10 +17,7 @@ import java.util.List;
  * <p>Calls to {@code onNewSchema} are serialized by the registry. If it throws, the type gets no
  * id and the put that needed it fails with that exception; a later put tries again.
  *
- * {@snippet :
- * TypeCatalog catalog = TypeCatalog.inMemory();
- * CodecRegistry codecs = CodecRegistry.builder().allow(Person.class).catalog(catalog).build();
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=type-catalog}
  */
 public interface TypeCatalog {
 

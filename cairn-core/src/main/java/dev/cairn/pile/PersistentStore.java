@@ -655,8 +655,8 @@ final class PersistentStore implements WriteHooks {
       List<Integer> indexes, BooleanSupplier stop) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     Thread.ofPlatform().daemon().name("cairn-prefetch " + directory).start(() -> {
-      ByteBuffer buffer = ByteBuffer.allocateDirect(PREFETCH_READ_BYTES);
-      try {
+      try (Arena arena = Arena.ofConfined()) {
+        ByteBuffer buffer = arena.allocate(PREFETCH_READ_BYTES).asByteBuffer();
         for (int index : indexes) {
           if (stop.getAsBoolean()) {
             break;

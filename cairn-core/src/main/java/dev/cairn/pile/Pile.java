@@ -23,14 +23,7 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>Example:
  *
- * {@snippet :
- * try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
- *   long p = pile.put("hello");
- *   String s = pile.getString(p);       // "hello"
- *   pile.update(p, "hello, world");     // same pointer, longer value
- *   pile.delete(p);                     // p is now stale
- * }
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=quick-start}
  */
 public interface Pile extends AutoCloseable {
 
@@ -64,15 +57,7 @@ public interface Pile extends AutoCloseable {
    *
    * <p>Thread-safe: a directory has one owner at a time, in this process or another.
    *
-   * {@snippet :
-   * PileOptions options = PileOptions.builder().durability(Durability.SYNC).build();
-   * try (Pile pile = Pile.open(Path.of("data/users"), options)) {
-   *   long p = pile.put("survives kill -9 once put returns");
-   * }
-   * try (Pile pile = Pile.open(Path.of("data/users"), options)) {
-   *   String s = pile.getString(p);      // same pointer, after a restart
-   * }
-   * }
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=open}
    *
    * @throws dev.cairn.durability.DirectoryLockedException if another process or another open
    *     pile holds the directory
@@ -201,10 +186,7 @@ public interface Pile extends AutoCloseable {
    * Values put, updated or deleted during the scan may or may not be visited (an updated one with
    * its old or its new bytes, never a mix); values present throughout are visited exactly once.
    *
-   * <pre>{@code
-   * long[] bytes = new long[1];
-   * pile.scan((pointer, kind, buffer, offset, length) -> bytes[0] += length);
-   * }</pre>
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=scan}
    */
   void scan(ValueVisitor visitor);
 
@@ -286,12 +268,7 @@ public interface Pile extends AutoCloseable {
    * once for a volatile pile); completes exceptionally with the {@link java.io.IOException} a
    * read failed with. Stops early, completing normally, if the pile closes.
    *
-   * <pre>{@code
-   * try (Pile pile = Pile.open(dir, PileOptions.defaults())) {
-   *   pile.prefetch();             // warm the cache while the application starts serving
-   *   byte[] first = pile.getBytes(pointer);
-   * }
-   * }</pre>
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=prefetch}
    */
   java.util.concurrent.CompletableFuture<Void> prefetch();
 

@@ -21,10 +21,7 @@ import java.util.stream.Stream;
  * inspect}, {@code cairn verify}) and for reading a pile another program wrote; and salvaging a
  * pile whose log is damaged ({@link #salvage}, {@code cairn recover}).
  *
- * {@snippet :
- * PileDirectory.Inspection info = PileDirectory.inspect(Path.of("data/users"));
- * System.out.println(info.stats().objectCount() + " values, clean close: " + info.lastCloseClean());
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=inspect}
  */
 public final class PileDirectory {
 
@@ -130,40 +127,6 @@ public final class PileDirectory {
   }
 
   /**
-   * Opens the pile in {@code directory} salvaging a damaged log, checkpoints what it recovered
-   * and closes it. A pile whose log is not damaged is opened and closed as by {@link Pile#open}.
-   * A pile whose log is damaged where it had been durable, which {@link Pile#open} refuses with
-   * {@link CorruptLogException}, is recovered to a point in time: every write logged before the
-   * first damaged record is kept, and that record and everything logged after it are dropped,
-   * even records that are intact (they may depend on what was lost); a transaction whose commit
-   * was dropped is rolled back. Before the log is changed its files are copied to a directory
-   * beside it, {@code wal.damaged-<UTC time>}, which Cairn never deletes. Afterwards the pile
-   * opens normally.
-   *
-   * <p>Values put after the damage are lost, and pointers to them are stale: the application
-   * must not keep using pointers it holds from before the salvage without checking them.
-   *
-   * {@snippet :
-   * PileDirectory.Salvage result = PileDirectory.salvage(dir, options);
-   * if (result.dropped()) {
-   *   System.err.println(result.damage().describe());
-   * }
-   * try (Pile pile = Pile.open(dir, options)) { ... }
-   * }
-   *
-   * <p>Thread-safety: takes the directory's lock for its duration, like {@link Pile#open}.
-   *
-   * @param options as for {@link Pile#open}; a pile with a log should be given a durability
-   *     with one ({@link Durability#SYNC} or {@link Durability#PERIODIC}), or the log is retired
-   * @throws java.nio.file.NoSuchFileException if the directory holds no pile
-   * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
-   * @throws dev.cairn.durability.CorruptFileException if files other than the log's records are
-   *     damaged (a superblock, the checkpoint's metadata or segments, {@code wal.meta}, a missing
-   *     log file), which a salvage cannot repair
-   * @throws IOException if the files cannot be read or written, or the copy of the damaged log
-   *     cannot be made (then nothing was changed)
-   */
-  /**
    * Salvages the pile in {@code directory} as {@link #salvage(Path, PileOptions)} does, with
    * default options and the durability that keeps what the pile has: {@link Durability#SYNC} if
    * it has a log, {@link Durability#NONE} if it has none (so that no log is added). For tools
@@ -177,6 +140,34 @@ public final class PileDirectory {
         .build());
   }
 
+  /**
+   * Opens the pile in {@code directory} salvaging a damaged log, checkpoints what it recovered
+   * and closes it. A pile whose log is not damaged is opened and closed as by {@link Pile#open}.
+   * A pile whose log is damaged where it had been durable, which {@link Pile#open} refuses with
+   * {@link CorruptLogException}, is recovered to a point in time: every write logged before the
+   * first damaged record is kept, and that record and everything logged after it are dropped,
+   * even records that are intact (they may depend on what was lost); a transaction whose commit
+   * was dropped is rolled back. Before the log is changed its files are copied to a directory
+   * beside it, {@code wal.damaged-<UTC time>}, which Cairn never deletes. Afterwards the pile
+   * opens normally.
+   *
+   * <p>Values put after the damage are lost, and pointers to them are stale: the application
+   * must not keep using pointers it holds from before the salvage without checking them.
+   *
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=salvage}
+   *
+   * <p>Thread-safety: takes the directory's lock for its duration, like {@link Pile#open}.
+   *
+   * @param options as for {@link Pile#open}; a pile with a log should be given a durability
+   *     with one ({@link Durability#SYNC} or {@link Durability#PERIODIC}), or the log is retired
+   * @throws java.nio.file.NoSuchFileException if the directory holds no pile
+   * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
+   * @throws dev.cairn.durability.CorruptFileException if files other than the log's records are
+   *     damaged (a superblock, the checkpoint's metadata or segments, {@code wal.meta}, a missing
+   *     log file), which a salvage cannot repair
+   * @throws IOException if the files cannot be read or written, or the copy of the damaged log
+   *     cannot be made (then nothing was changed)
+   */
   public static Salvage salvage(Path directory, PileOptions options) throws IOException {
     Path superblock = directory.resolve(PileFiles.SUPERBLOCK);
     if (!Files.exists(superblock)) {

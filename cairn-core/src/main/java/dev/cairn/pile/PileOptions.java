@@ -5,12 +5,7 @@ import dev.cairn.codec.CodecRegistry;
 /**
  * Settings of a pile. Immutable; build with {@link #builder()}.
  *
- * {@snippet :
- * PileOptions options = PileOptions.builder()
- *     .segmentBytes(64L << 20)          // 64 MiB segments (the default)
- *     .maxMemoryBytes(8L << 30)         // at most 8 GiB of segments
- *     .build();
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=options}
  *
  * @param segmentBytes size of each native segment, a power of two from 64 KiB to 1 GiB. The
  *     default, 64 MiB, is a trade: large enough that a 100M-value pile needs only ~60 segments and

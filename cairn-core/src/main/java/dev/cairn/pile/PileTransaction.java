@@ -197,8 +197,8 @@ final class PileTransaction implements Transaction {
   private void checkOpen() {
     pile.checkNotClosed();
     if (state != State.OPEN) {
-      throw new IllegalStateException("transaction " + id + " is " + state.name().toLowerCase()
-          .replace('_', ' '));
+      throw new IllegalStateException("transaction " + id + " is "
+          + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
     }
   }
 

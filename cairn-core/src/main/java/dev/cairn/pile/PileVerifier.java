@@ -141,7 +141,7 @@ final class PileVerifier {
 
   private static void check(boolean condition, String format, Object... args) {
     if (!condition) {
-      throw new PileCorruptionException(String.format(format, args));
+      throw new PileCorruptionException(String.format(java.util.Locale.ROOT, format, args));
     }
   }
 }

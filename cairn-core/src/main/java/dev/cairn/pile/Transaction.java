@@ -8,14 +8,7 @@ import java.util.concurrent.CompletableFuture;
  * recovery either all of a committed transaction is there, or, if it never committed, none of
  * it, allocations included.
  *
- * {@snippet :
- * try (Transaction tx = pile.beginTransaction()) {
- *   long order = tx.put(newOrder);              // a pointer now; committed with the rest
- *   tx.update(customer, customerWithOrder);     // the new value waits aside until commit
- *   tx.delete(cart);
- *   tx.commit();                                // SYNC: returns once durable
- * }                                             // closing without commit rolls back
- * }
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=transaction}
  *
  * <p><b>What others see.</b> Updates and deletes are applied at commit, all under the pile's
  * write locks, so no other write interleaves with them; a reader of one pointer sees its old or

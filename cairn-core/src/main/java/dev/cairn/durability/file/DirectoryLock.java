@@ -17,11 +17,7 @@ import java.nio.file.StandardOpenOption;
  * second owner, in another process or in this JVM, gets {@link DirectoryLockedException} at once
  * instead of corrupting the files.
  *
- * {@snippet :
- * try (DirectoryLock lock = DirectoryLock.acquire(dir)) {
- *   // sole owner of dir until close
- * }
- * }
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=directory-lock}
  *
  * <h2>Implementation note</h2>
  *

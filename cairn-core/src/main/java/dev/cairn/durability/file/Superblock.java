@@ -34,15 +34,7 @@ import java.util.zip.CRC32C;
  * moment at least one slot is whole, and a crash in the middle of a write leaves the previous
  * state readable (I8).
  *
- * {@snippet :
- * FileLayer fs = RealFileLayer.INSTANCE;
- * Path file = dir.resolve("pile.superblock");
- * try (Superblock sb = Superblock.create(fs, file, 0, false, new byte[0])) {
- *   Superblock.State s = sb.write(checkpointLsn, false, metadata); // forced when it returns
- * }
- * Superblock.State newest = Superblock.read(fs, file);
- * }
- * (Run as {@code DurabilityExamplesTest.superblock_example}.)
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=superblock}
  *
  * <h2>Implementation note</h2>
  *
@@ -331,7 +323,8 @@ public final class Superblock implements AutoCloseable {
     int computed = crc(slot, payloadLength);
     if (stored != computed) {
       return new Invalid(
-          String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
+          String.format(java.util.Locale.ROOT,
+              "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
           false,
           magic);
     }
@@ -341,7 +334,9 @@ public final class Superblock implements AutoCloseable {
     }
     int flags = slot.getInt(FLAGS_OFFSET);
     if ((flags & ~FLAGS_KNOWN) != 0) {
-      return new Invalid(String.format("reserved flag bits set: 0x%08x", flags), false, magic);
+      return new Invalid(
+          String.format(java.util.Locale.ROOT, "reserved flag bits set: 0x%08x", flags), false,
+          magic);
     }
     byte[] payload = new byte[payloadLength];
     slot.get(PAYLOAD_OFFSET, payload);

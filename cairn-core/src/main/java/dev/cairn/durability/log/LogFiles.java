@@ -352,7 +352,7 @@ final class LogFiles implements AutoCloseable {
     int stored = header.getInt(FILE_CRC_OFFSET);
     int computed = headerCrc(header);
     if (stored != computed) {
-      return Header.invalid(String.format(
+      return Header.invalid(String.format(java.util.Locale.ROOT,
           CHECKSUM_MISMATCH + " (stored 0x%08x, computed 0x%08x)", stored, computed));
     }
     int version = header.getInt(VERSION_OFFSET);

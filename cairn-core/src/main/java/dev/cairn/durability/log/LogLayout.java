@@ -184,7 +184,7 @@ public final class LogLayout {
 
   /** The name of the file in slot {@code slot}. */
   public static String fileName(int slot) {
-    return String.format("wal-%04d.log", slot);
+    return String.format(java.util.Locale.ROOT, "wal-%04d.log", slot);
   }
 
   /** The log's superblock-format file: epoch and geometry. */

@@ -6,13 +6,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Settings of a {@link WriteAheadLog}. Immutable; build with {@link #builder()}.
  *
- * {@snippet :
- * LogOptions options = LogOptions.builder()
- *     .fileBytes(64L << 20)          // 64 MiB per log file (the default)
- *     .fileCount(4)                  // 4 files: 256 MiB of log between checkpoints
- *     .mode(LogSync.ON_COMMIT)     // commit() waits for the force (the default)
- *     .build();
- * }
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=log-options}
  *
  * @param fileBytes size of each log file including its 4 KiB header, a multiple of 4096, at least
  *     8 KiB. Applies when the log is created; an existing log keeps its own geometry.

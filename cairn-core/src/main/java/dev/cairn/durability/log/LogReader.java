@@ -11,13 +11,7 @@ import java.nio.file.Path;
  * Reads a write-ahead log without changing it: for tools, for tests, and to look before
  * recovering. {@link WriteAheadLog#open} runs the same scan before it appends.
  *
- * {@snippet :
- * try (LogReader reader = LogReader.open(RealFileLayer.INSTANCE, dir)) {
- *   ScanResult result =
- *       reader.scan(checkpointLsn, (lsn, end, type, payload) -> replay(type, payload));
- *   // result.endLsn(): where the log continues; result.endReason(): what was there
- * }
- * }
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=log-reader}
  *
  * <p>Not thread-safe; one scan at a time.
  */

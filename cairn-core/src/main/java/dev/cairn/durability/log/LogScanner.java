@@ -314,7 +314,8 @@ final class LogScanner implements AutoCloseable {
     int stored = window.get(INT, at + CRC_OFFSET);
     int computed = recordCrc(window, at, length);
     if (stored != computed) {
-      return String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+      return String.format(java.util.Locale.ROOT,
+          "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
     }
     return null;
   }

@@ -51,15 +51,7 @@ import java.util.zip.CRC32C;
  * made durable by shared forces (group commit), and read back in order after a crash. The
  * format is in {@link LogLayout}.
  *
- * {@snippet :
- * try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, LogOptions.defaults(),
- *     checkpointLsn, (lsn, end, type, payload) -> replay(type, payload))) {
- *   long end = log.append(TYPE_PUT, payload);   // buffered; returns the record's end LSN
- *   log.commit(end);                            // ON_COMMIT: returns once the record is durable
- *   // ... after a checkpoint at LSN c is durable in the superblock:
- *   log.truncateBefore(c);                      // the files before c can be reused
- * }
- * }
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=write-ahead-log}
  *
  * <p>Thread-safety: every method may be called from any thread.
  *
@@ -474,7 +466,7 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private static final java.time.format.DateTimeFormatter DAMAGED_STAMP =
-      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", java.util.Locale.ROOT)
           .withZone(java.time.ZoneOffset.UTC);
 
   /**

@@ -43,14 +43,24 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The behaviours the seed system's own tests checked (see design/pile-lessons.md), plus the
- * pointer-safety, budget, read-path and lifecycle contract of {@link Pile}.
+ * The contract of {@link Pile}, run against every kind of pile: the behaviours the seed system's
+ * own tests checked (see design/pile-lessons.md), plus the pointer-safety, budget, read-path and
+ * lifecycle contract. Each concrete subclass says how to make a pile ({@link
+ * #newPile(PileOptions)}), in the style of Lucene's {@code BaseDirectoryTestCase}: {@link
+ * VolatilePileContractTest} for {@link Pile#offHeap}, and one subclass of {@link
+ * PersistentPileContract} per {@link Durability} level for {@link Pile#open}.
  *
  * <p>Every pile a test opens with {@link #open(PileOptions)} is verified ({@link Pile#verify()}
- * and the stats arithmetic) and closed after the test. A test of another implementation (the
- * mapped pile) can subclass this one and override {@link #open(PileOptions)}.
+ * and the stats arithmetic) and closed after the test; {@link #afterClose} then lets a subclass
+ * check what outlives the close (a persistent pile reopens with the same contents).
+ *
+ * <p>Tests that make thousands of writes ask {@link #writes(int)} how many to make: a {@link
+ * Durability#SYNC} pile forces its log on every write, so it makes fewer. Every assertion is
+ * written in terms of the count actually made.
+ *
+ * <p>The tests use the public API, except the one test whose javadoc says it is white-box.
  */
-class PileBehaviourTest {
+abstract class PileContract {
 
   private static final long SEGMENT_1M = 1L << 20;
   private static final long SEGMENT_64K = 64L << 10;
@@ -59,9 +69,43 @@ class PileBehaviourTest {
 
   private final List<Opened> opened = new ArrayList<>();
 
+  /** A new, empty pile of the kind under test, with {@code options}. */
+  protected abstract Pile newPile(PileOptions options);
+
+  /**
+   * Whether each write is expensive: a {@link Durability#SYNC} pile forces its log before each
+   * write returns. Tests that make thousands of writes then make fewer ({@link #writes(int)}).
+   */
+  protected boolean expensiveWrites() {
+    return false;
+  }
+
+  /**
+   * How many of {@code n} writes a test that makes many should make: {@code n}, or a hundredth
+   * of it (at least 1) where {@linkplain #expensiveWrites() writes are expensive}.
+   */
+  protected final int writes(int n) {
+    return expensiveWrites() ? Math.max(1, n / 100) : n;
+  }
+
+  /**
+   * The words the message of the {@link IllegalArgumentException} must hold for a put of {@code
+   * size} bytes that no block of this pile can take, in a pile of {@code segmentBytes} segments:
+   * that it is the segment, and the size.
+   */
+  protected List<String> tooLargeMessageWords(int size, long segmentBytes) {
+    return List.of("segment", String.valueOf(size));
+  }
+
+  /**
+   * Called after the harness closed {@code pile}, which it had verified: {@code before} are its
+   * stats just before the close. Nothing by default.
+   */
+  protected void afterClose(Pile pile, PileStats before) {}
+
   /** Opens a pile that is validated and closed after the test. */
-  protected Pile open(PileOptions options) {
-    Pile pile = Pile.offHeap(options);
+  protected final Pile open(PileOptions options) {
+    Pile pile = newPile(options);
     opened.add(new Opened(pile, options.segmentBytes()));
     return pile;
   }
@@ -72,19 +116,49 @@ class PileBehaviourTest {
 
   @AfterEach
   void validateAndClose() {
+    // every pile is closed even when one fails its checks: a persistent pile left open would
+    // keep its directory locked and its threads running
+    Throwable failure = null;
     for (Opened o : opened) {
+      PileStats before = null;
       try {
-        assertConsistent(o.pile(), o.segmentBytes());
+        before = assertConsistent(o.pile(), o.segmentBytes());
       } catch (PileClosedException closedByTheTest) {
         // nothing to validate
+      } catch (Throwable t) {
+        failure = firstOf(failure, t);
       } finally {
         try {
           o.pile().close();
         } catch (PileClosedException alreadyClosed) {
           // a second close may report that the pile is closed
+        } catch (Throwable t) {
+          failure = firstOf(failure, t);
+        }
+      }
+      if (before != null && failure == null) {
+        try {
+          afterClose(o.pile(), before);
+        } catch (Throwable t) {
+          failure = firstOf(failure, t);
         }
       }
     }
+    if (failure instanceof Error e) {
+      throw e;
+    } else if (failure instanceof RuntimeException e) {
+      throw e;
+    } else if (failure != null) {
+      throw new AssertionError(failure);
+    }
+  }
+
+  private static Throwable firstOf(Throwable first, Throwable next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
   }
 
   // ====================================================================== stats
@@ -116,10 +190,11 @@ class PileBehaviourTest {
         segmentBytes);
   }
 
-  private static void fillGrowShrinkAndEmpty(Pile pile, long segmentBytes) {
+  private void fillGrowShrinkAndEmpty(Pile pile, long segmentBytes) {
     SplittableRandom random = new SplittableRandom(1);
     List<Long> pointers = new ArrayList<>();
-    for (int i = 0; i < 3000; i++) {
+    int n = writes(3000);
+    for (int i = 0; i < n; i++) {
       pointers.add(switch (i % 5) {
         case 0 -> pile.put(randomBytes(random, random.nextInt(3000)));
         case 1 -> pile.put(multilingual(random, random.nextInt(500)));
@@ -153,8 +228,10 @@ class PileBehaviourTest {
     Pile pile = open(SEGMENT_1M, 1);
     List<Long> pointers = new ArrayList<>();
     SplittableRandom random = new SplittableRandom(2);
+    // holes far below 64 KiB either way; larger values fill the 8 segments in fewer writes
+    int valueBytes = expensiveWrites() ? 16_000 : 1000;
     while (pile.stats().segmentCount() < 8) {
-      pointers.add(pile.put(randomBytes(random, 1000)));
+      pointers.add(pile.put(randomBytes(random, valueBytes)));
     }
     PileStats filled = assertConsistent(pile, SEGMENT_1M);
     for (int i = 0; i < pointers.size(); i += 2) {
@@ -162,7 +239,8 @@ class PileBehaviourTest {
     }
     PileStats fragmented = assertConsistent(pile, SEGMENT_1M);
     assertThat(fragmented.availability())
-        .as("1 KB holes between live values cannot serve 64 KiB pieces: %s then %s", filled, fragmented)
+        .as("%d-byte holes between live values cannot serve 64 KiB pieces: %s then %s",
+            valueBytes, filled, fragmented)
         .isLessThan(filled.availability())
         .isLessThan(0.5);
     for (int i = 1; i < pointers.size(); i += 2) {
@@ -422,7 +500,8 @@ class PileBehaviourTest {
     SplittableRandom random = new SplittableRandom(seed);
     Pile pile = open(SEGMENT_1M, 1);
     long neighbour = pile.put("neighbour");
-    for (int i = 0; i < 3000; i++) {
+    int n = writes(3000);
+    for (int i = 0; i < n; i++) {
       int size = i % 3 == 0 ? random.nextInt(40) : random.nextInt(5000);
       long old = pile.put(checkedValue(i * 2L, 0, 28 + size, random));
       pile.delete(old);
@@ -476,7 +555,8 @@ class PileBehaviourTest {
     SplittableRandom random = new SplittableRandom(4);
     List<Long> pointers = new ArrayList<>();
     List<byte[]> values = new ArrayList<>();
-    for (int i = 0; i < 6000; i++) {
+    int n = writes(6000) & ~1; // even: half are deleted
+    for (int i = 0; i < n; i++) {
       byte[] v = randomBytes(random, 1 + random.nextInt(600));
       values.add(v);
       pointers.add(pile.put(v));
@@ -490,7 +570,7 @@ class PileBehaviourTest {
       }
     }
     PileStats s = assertConsistent(pile, SEGMENT_1M);
-    assertThat(s.objectCount()).isEqualTo(3000);
+    assertThat(s.objectCount()).isEqualTo(n / 2);
     assertThat(s.utilizedBytes()).isEqualTo(keptBytes);
     for (int i = 0; i < pointers.size(); i++) {
       long p = pointers.get(i);
@@ -501,7 +581,7 @@ class PileBehaviourTest {
       }
     }
     // the holes take new values without disturbing the survivors
-    for (int i = 0; i < 3000; i++) {
+    for (int i = 0; i < n / 2; i++) {
       pile.put(randomBytes(random, 1 + random.nextInt(300)));
     }
     for (int i = 1; i < pointers.size(); i += 2) {
@@ -695,7 +775,8 @@ class PileBehaviourTest {
     Pile pile = open(SEGMENT_1M, 4);
     SplittableRandom random = new SplittableRandom(8);
     Map<Long, Object> live = new HashMap<>();
-    for (int i = 0; i < 5000; i++) {
+    int n = writes(5000);
+    for (int i = 0; i < n; i++) {
       Object v = switch (i % 3) {
         case 0 -> randomBytes(random, random.nextInt(800));
         case 1 -> multilingual(random, random.nextInt(100));
@@ -733,16 +814,17 @@ class PileBehaviourTest {
   @Timeout(value = 20, unit = TimeUnit.SECONDS)
   void forEach_over200kEntries_takesLinearTime() {
     Pile pile = open(PileOptions.defaults());
-    for (int i = 0; i < 200_000; i++) {
+    int entries = writes(200_000);
+    for (int i = 0; i < entries; i++) {
       pile.put(i);
     }
     long[] n = new long[1];
     long start = System.nanoTime();
     pile.forEach((p, kind, size) -> n[0]++);
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertThat(n[0]).isEqualTo(200_000);
+    assertThat(n[0]).isEqualTo(entries);
     // linear is a few ms; quadratic (the seed system's flaw) would take minutes
-    assertThat(millis).as("forEach over 200k entries").isLessThan(3000);
+    assertThat(millis).as("forEach over %d entries", entries).isLessThan(3000);
   }
 
   // ====================================================================== budget and limits
@@ -801,7 +883,7 @@ class PileBehaviourTest {
     for (int size : new int[] {64 << 10, 100_000, 1 << 20}) {
       assertThatThrownBy(() -> pile.put(new byte[size]))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContainingAll("segment", String.valueOf(size));
+          .hasMessageContainingAll(tooLargeMessageWords(size, SEGMENT_64K).toArray(String[]::new));
     }
     assertThatThrownBy(() -> pile.put("x".repeat(70_000)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment");
@@ -820,8 +902,9 @@ class PileBehaviourTest {
     Pile pile = open(SEGMENT_64K, 1);
     SplittableRandom random = new SplittableRandom(10);
     List<Long> pointers = new ArrayList<>();
+    int valueBytes = expensiveWrites() ? 12_000 : 1000; // fewer writes fill the 20 segments
     while (pile.stats().segmentCount() < 20) {
-      pointers.add(pile.put(randomBytes(random, 1000)));
+      pointers.add(pile.put(randomBytes(random, valueBytes)));
     }
     PileStats filled = pile.stats();
     // delete from the middle outwards so that segments empty in no particular order
@@ -845,18 +928,19 @@ class PileBehaviourTest {
     SplittableRandom random = new SplittableRandom(seed);
     Pile pile = open(SEGMENT_1M, 1);
     List<Long> live = new ArrayList<>();
-    for (int i = 0; i < 6000; i++) {
+    int half = writes(3000);
+    for (int i = 0; i < 2 * half; i++) {
       live.add(pile.put(randomBytes(random, 16 + random.nextInt(3000))));
     }
     long firstCapacity = pile.stats().capacityBytes();
     for (int cycle = 1; cycle <= 10; cycle++) {
-      for (int i = 0; i < 3000; i++) {
+      for (int i = 0; i < half; i++) {
         int victim = random.nextInt(live.size());
         pile.delete(live.get(victim));
         live.set(victim, live.getLast());
         live.removeLast();
       }
-      for (int i = 0; i < 3000; i++) {
+      for (int i = 0; i < half; i++) {
         live.add(pile.put(randomBytes(random, 16 + random.nextInt(3000))));
       }
       PileStats s = assertConsistent(pile, SEGMENT_1M);
@@ -1064,7 +1148,8 @@ class PileBehaviourTest {
       throws Exception {
     long seed = PileTestSupport.seed(info.getDisplayName());
     SplittableRandom random = new SplittableRandom(seed);
-    for (int round = 0; round < 12; round++) {
+    int rounds = expensiveWrites() ? 2 : 12; // 420 writes a round
+    for (int round = 0; round < rounds; round++) {
       Pile pile = open(SEGMENT_1M, 2);
       long[] pointers = new long[400];
       for (int i = 0; i < pointers.length; i++) {

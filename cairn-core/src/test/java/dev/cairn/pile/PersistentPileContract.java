@@ -1,0 +1,174 @@
+package dev.cairn.pile;
+
+import static dev.cairn.pile.PileTestSupport.assertConsistent;
+import static dev.cairn.pile.PileTestSupport.randomBytes;
+import static dev.cairn.pile.PileTestSupport.sameValue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@link Pile} contract of a persistent pile ({@link Pile#open}) at one {@link Durability}
+ * level, on the real file system under a {@link TempDir}; a concrete subclass per level.
+ *
+ * <p>Each pile a test opens gets a directory of its own. Beyond the contract, every pile the
+ * harness closes is reopened and must hold what it held at the close (the counters, and {@link
+ * Pile#verify()} passes), and {@link #reopen_keepsEveryValue_andEveryDeletedPointerStale} checks
+ * values and pointers across a reopen.
+ *
+ * <p>Log files are sized to the test's segments (1 to 8 MiB, four of them), not the 64 or 256
+ * MiB defaults: a {@link Durability#SYNC} log is filled with zeros when it is created, and the
+ * contract opens hundreds of piles. A pile with a log takes values up to an eighth of its log,
+ * so a test with 8 MiB segments gets 8 MiB log files.
+ */
+abstract class PersistentPileContract extends PileContract {
+
+  @TempDir Path root;
+
+  private final Map<Pile, Path> directories = new IdentityHashMap<>();
+  private final Map<Pile, PileOptions> optionsOf = new IdentityHashMap<>();
+  private int created;
+
+  private static final int LOG_FILES = 4;
+
+  /** The durability level under test. */
+  protected abstract Durability durability();
+
+  /** The size of each log file of a pile with segments of {@code segmentBytes}. */
+  private static long logFileBytes(long segmentBytes) {
+    return Math.clamp(segmentBytes, 1L << 20, 8L << 20);
+  }
+
+  /**
+   * Present behaviour, not the contract: a pile with a log checks a value against its largest
+   * log record (an eighth of the log) before it checks the segment, so a value larger than both
+   * gets a message about the log record, which advises durability NONE, where NONE would refuse
+   * the value too (it is larger than a segment). When the core checks the segment first, delete
+   * this override.
+   */
+  @Override
+  protected List<String> tooLargeMessageWords(int size, long segmentBytes) {
+    if (durability() != Durability.NONE && size > logFileBytes(segmentBytes) * LOG_FILES / 8) {
+      return List.of("log record", String.valueOf(size));
+    }
+    return super.tooLargeMessageWords(size, segmentBytes);
+  }
+
+  /** {@code options} as a persistent pile of this level opens them, in a new directory. */
+  private PileOptions persistent(PileOptions options) {
+    return PileOptions.builder()
+        .segmentBytes(options.segmentBytes())
+        .maxMemoryBytes(options.maxMemoryBytes())
+        .stripes(options.stripes())
+        .codecs(options.codecs())
+        .hugePages(options.hugePages())
+        .syncIntervalMillis(options.syncIntervalMillis())
+        .durability(durability())
+        .logFileBytes(logFileBytes(options.segmentBytes()))
+        .logFileCount(LOG_FILES)
+        .build();
+  }
+
+  @Override
+  protected Pile newPile(PileOptions options) {
+    Path directory = root.resolve("pile-" + created++);
+    PileOptions persistent = persistent(options);
+    Pile pile;
+    try {
+      pile = Pile.open(directory, persistent);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    directories.put(pile, directory);
+    optionsOf.put(pile, persistent);
+    return pile;
+  }
+
+  @Override
+  protected void afterClose(Pile pile, PileStats before) {
+    PileOptions existing = PileOptions.builder()
+        .segmentBytes(optionsOf.get(pile).segmentBytes())
+        .durability(durability())
+        .openMode(PileOptions.OpenMode.OPEN_EXISTING)
+        .build();
+    try (Pile reopened = Pile.open(directories.get(pile), existing)) {
+      PileStats after = assertConsistent(reopened, existing.segmentBytes());
+      assertThat(after.objectCount()).as("objects after a reopen; before: %s", before)
+          .isEqualTo(before.objectCount());
+      assertThat(after.linkCount()).as("links after a reopen; before: %s", before)
+          .isEqualTo(before.linkCount());
+      assertThat(after.utilizedBytes()).as("utilized bytes after a reopen; before: %s", before)
+          .isEqualTo(before.utilizedBytes());
+      assertThat(after.allocatedBytes()).as("allocated bytes after a reopen; before: %s", before)
+          .isEqualTo(before.allocatedBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void reopen_keepsEveryValue_andEveryDeletedPointerStale() throws IOException {
+    Path directory = root.resolve("reopened");
+    PileOptions options = persistent(PileOptions.builder().segmentBytes(1 << 20).stripes(2).build());
+    SplittableRandom random = new SplittableRandom(17);
+    Map<Long, Object> live = new LinkedHashMap<>();
+    List<Long> deleted = new ArrayList<>();
+    try (Pile pile = Pile.open(directory, options)) {
+      for (int i = 0; i < 120; i++) {
+        Object value = switch (i % 4) {
+          case 0 -> randomBytes(random, random.nextInt(3000));
+          case 1 -> PileTestSupport.multilingual(random, random.nextInt(200));
+          case 2 -> random.nextLong();
+          default -> (double) i;
+        };
+        live.put(i % 7 == 0 ? pile.put(value, 100) : pile.put(value), value);
+      }
+      List<Long> pointers = new ArrayList<>(live.keySet());
+      for (int i = 0; i < pointers.size(); i += 5) {
+        byte[] grown = randomBytes(random, 5000); // moves the value behind a link
+        pile.update(pointers.get(i), grown);
+        live.put(pointers.get(i), grown);
+      }
+      for (int i = 3; i < pointers.size(); i += 10) {
+        pile.delete(pointers.get(i));
+        live.remove(pointers.get(i));
+        deleted.add(pointers.get(i));
+      }
+    }
+    PileOptions existing = PileOptions.builder().durability(durability())
+        .openMode(PileOptions.OpenMode.OPEN_EXISTING).build();
+    try (Pile pile = Pile.open(directory, existing)) {
+      assertConsistent(pile, options.segmentBytes());
+      assertThat(pile.stats().objectCount()).isEqualTo(live.size());
+      for (var e : live.entrySet()) {
+        Object actual = pile.get(e.getKey());
+        assertThat(sameValue(actual, e.getValue()))
+            .as("value at 0x%s after a reopen", Long.toHexString(e.getKey())).isTrue();
+      }
+      for (long p : deleted) {
+        assertThatThrownBy(() -> pile.get(p)).isInstanceOf(StalePointerException.class);
+      }
+      // the reopened pile takes writes: new values, and updates and deletes by old pointers
+      long first = live.keySet().iterator().next();
+      pile.update(first, "after the reopen");
+      assertThat(pile.getString(first)).isEqualTo("after the reopen");
+      long fresh = pile.put("new");
+      assertThat(live).doesNotContainKey(fresh);
+      assertThat(deleted).doesNotContain(fresh);
+      pile.delete(first);
+      assertThatThrownBy(() -> pile.get(first)).isInstanceOf(StalePointerException.class);
+      assertConsistent(pile, options.segmentBytes());
+    }
+  }
+}
