@@ -263,7 +263,7 @@ final class PersistentStore implements WriteHooks {
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
           participants);
       store.pile = pile;
-      store.replay = new RedoReplay(pile, store);
+      store.replay = new RedoReplay(pile, effective.segmentBytes(), effective.hugePages());
       store.replay.trustRewrittenPages(!state.cleanShutdown()
           && checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
       store.load(PileFiles.metaFile(directory, geometry.metaSlot()),
@@ -691,14 +691,6 @@ final class PersistentStore implements WriteHooks {
   }
 
   private static final int PREFETCH_READ_BYTES = 1 << 20;
-
-  /** A segment for replay of a record that created it: zeroed memory, no file yet. */
-  NativeSegment freshSegment(int index) {
-    NativeSegment segment =
-        NativeSegment.allocate(index, options.segmentBytes(), options.hugePages());
-    segment.trackDirtyPages();
-    return segment;
-  }
 
   private void deleteOrphanSegmentFiles() throws IOException {
     for (Path file : layer.list(directory)) {
@@ -1458,7 +1450,7 @@ final class PersistentStore implements WriteHooks {
   long verifyPageChecksums() throws IOException {
     checkpointLock.lock(); // no checkpoint may write a page between it and its checksum
     try {
-      return segmentWriter().verifyPageChecksums(pile);
+      return segmentWriter().verifyPageChecksums(pile::segmentAt);
     } finally {
       checkpointLock.unlock();
     }
