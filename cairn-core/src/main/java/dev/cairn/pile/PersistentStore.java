@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -653,44 +652,10 @@ final class PersistentStore implements WriteHooks {
     }
   }
 
-  /**
-   * Reads the files of segments {@code indexes} on a daemon thread, in 1 MiB reads into one
-   * reused buffer, until done or {@code stop} says so. Why through the files, not the mapping:
-   * a read of the file fills the page cache the mapping faults from, and it never touches the
-   * mapped memory, so a segment released or a pile closed meanwhile cannot make it fail.
-   */
-  CompletableFuture<Void> prefetch(
-      List<Integer> indexes, BooleanSupplier stop) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread.ofPlatform().daemon().name("cairn-prefetch " + directory).start(() -> {
-      ByteBuffer buffer = ByteBuffer.allocateDirect(PREFETCH_READ_BYTES);
-      try {
-        for (int index : indexes) {
-          if (stop.getAsBoolean()) {
-            break;
-          }
-          Path file = PileFiles.segmentFile(directory, index);
-          try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
-            long position = 0;
-            int read;
-            do {
-              buffer.clear();
-              read = handle.read(buffer, position);
-              position += Math.max(read, 0);
-            } while (read > 0 && !stop.getAsBoolean());
-          } catch (NoSuchFileException retiredMeanwhile) {
-            // a checkpoint deleted the file of a segment released since the list was made
-          }
-        }
-        done.complete(null);
-      } catch (IOException | RuntimeException e) {
-        done.completeExceptionally(e);
-      }
-    });
-    return done;
+  /** Reads the files of segments {@code indexes} ahead of use: see {@link SegmentPrefetch}. */
+  CompletableFuture<Void> prefetch(List<Integer> indexes, BooleanSupplier stop) {
+    return SegmentPrefetch.start(layer, directory, indexes, stop);
   }
-
-  private static final int PREFETCH_READ_BYTES = 1 << 20;
 
   private void deleteOrphanSegmentFiles() throws IOException {
     for (Path file : layer.list(directory)) {
