@@ -32,10 +32,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -106,7 +104,7 @@ final class PersistentStore implements WriteHooks {
   private WriteAheadLog log; // null when the pile runs without a log
   private Geometry geometry; // guarded by checkpointLock
   private volatile long lastCheckpointLsn;
-  private volatile RuntimeException failure;
+  private final StoreFailure failure;
   private volatile boolean closing;
   private Thread checkpointer;
   private long maxRecordBytes;
@@ -135,14 +133,7 @@ final class PersistentStore implements WriteHooks {
   private boolean appendsSuppressed; // recovery's undo of a log too full to take it
   private long logEndLsn;
   private Superblock.State openedState;
-  // the tag bound (see reserveTags): what the next superblock write records, guarded by the
-  // superblock's monitor; and what the durable superblock records
-  private long tagBound;
-  private volatile long durableTagBound;
-  // a background tag reservation under way, opened when it has ended; null when none runs
-  private final AtomicReference<CountDownLatch> tagReservation = new AtomicReference<>();
-  private final TagReserver tagReserver = new TagReserver();
-  private final String tagReserverName;
+  private final TagReservations tags;
 
   /**
    * What opening found.
@@ -160,12 +151,13 @@ final class PersistentStore implements WriteHooks {
       DirectoryLock lock, Superblock superblock, boolean readOnly) {
     this.layer = layer;
     this.directory = directory;
-    this.tagReserverName = "cairn-tag-reservation " + directory;
     this.options = options;
     this.lock = lock;
     this.superblock = superblock;
     this.readOnly = readOnly;
     this.logging = options.durability() != Durability.NONE && !readOnly;
+    this.failure = new StoreFailure(directory, options.durability(), signal);
+    this.tags = new TagReservations(superblock, failure, directory);
   }
 
   // =========================================================================================
@@ -499,7 +491,7 @@ final class PersistentStore implements WriteHooks {
     long records = 0;
     long bytes = 0;
     long bound = Geometry.tagBoundOf(directory.resolve(PileFiles.SUPERBLOCK), state.payload());
-    durableTagBound = bound; // what the file says; a read-only open (inspect) stops at that
+    tags.onDisk(bound); // what the file says; a read-only open (inspect) stops at that
     if (readOnly) {
       if (logExists) {
         try (LogReader reader = LogReader.open(layer, logDirectory)) {
@@ -555,9 +547,7 @@ final class PersistentStore implements WriteHooks {
       appendsSuppressed = false;
     }
     pile.participants().recovered();
-    synchronized (superblock) {
-      tagBound = bound;
-    }
+    tags.resume(bound);
     if (!state.cleanShutdown()) {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
       // up to the clock at the crash, which only the bound covers
@@ -566,8 +556,7 @@ final class PersistentStore implements WriteHooks {
       } else {
         pile.skipTagsAfterCrash(); // a file of an earlier build, which recorded no bound
       }
-      long wanted = pile.tagClock() + TAG_RESERVATION;
-      OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted, wanted));
+      tags.reserveAfterCrash(pile.tagClock());
     }
     if (records > 0 || !state.cleanShutdown()) {
       if (logging && !undoUnlogged) {
@@ -799,7 +788,7 @@ final class PersistentStore implements WriteHooks {
     // a write of a transaction that already pins the log may use the reserve (see the caller);
     // no write may use the room kept to roll back open transactions, except its own
     awaitLogSpace(current, need, (pinsTheLog ? 0 : reserveBytes) - ownUndo);
-    if (failure != null) { // the checkpoint the wait was for failed
+    if (failure.failed()) { // the checkpoint the wait was for failed
       throw failedError();
     }
     reservedBytes.addAndGet(need);
@@ -811,7 +800,7 @@ final class PersistentStore implements WriteHooks {
     if (readOnly) {
       throw new IllegalStateException("the pile in " + directory + " is open read-only");
     }
-    if (failure != null) {
+    if (failure.failed()) {
       throw failedError();
     }
     if (!inUseMarked) {
@@ -829,134 +818,9 @@ final class PersistentStore implements WriteHooks {
   // =========================================================================================
   // the tag bound
 
-  /**
-   * How far a tag reservation reaches past the clock: a crash wastes at most this many of the
-   * 2^23 tags (6%), and a pile that puts ten million values a second writes its superblock
-   * about forty times a second for it, on a pooled I/O thread.
-   */
-  static final long TAG_RESERVATION = 1L << 19;
-
-  /**
-   * The pile's tag clock is about to hand out values below {@code end} (OffHeapPile.takeTagChunk,
-   * under a stripe lock). Returns at once while the durable bound covers them with half a
-   * reservation to spare; past that, a pooled I/O thread raises the bound; and a caller that
-   * has caught up with the bound writes it before going on, so no tag is ever handed out
-   * unless the superblock records a bound above it.
-   *
-   * <p>Why: after a crash the clock restarts at the bound, past every tag handed out before,
-   * including those of puts the crash lost, whose pointers a caller may have kept. Without it
-   * such a pointer would meet its own tag at its own address again after the next few puts.
-   *
-   * @throws DurabilityFailedException if the superblock could not be written (the pile fails)
-   */
+  /** See {@link TagReservations#tagsTaken}. */
   void tagsTaken(long end) {
-    long durable = durableTagBound;
-    if (end + TAG_RESERVATION / 2 <= durable) {
-      return;
-    }
-    long wanted = end + TAG_RESERVATION;
-    if (end <= durable) {
-      reserveTagsInBackground(wanted);
-      return;
-    }
-    // writers that catch up together write once: the first one's bound covers the others
-    OwnThread.run(tagReserverName, () -> reserveTags(end, wanted));
-  }
-
-  private void reserveTagsInBackground(long wanted) {
-    if (closing || tagReservation.get() != null) {
-      return;
-    }
-    CountDownLatch done = new CountDownLatch(1);
-    if (!tagReservation.compareAndSet(null, done)) {
-      return;
-    }
-    tagReserver.wanted = wanted; // seen by the task: the pool's hand-off orders them
-    tagReserver.done = done;
-    try { // a pooled thread: a run of 10M puts asks for about 40 of these (see OwnThread: why)
-      OwnThread.start(tagReserverName, tagReserver);
-    } catch (RuntimeException | Error e) { // no thread could be started: nothing runs
-      tagReserver.ended();
-      throw e;
-    }
-  }
-
-  /**
-   * The background tag reservation's body, one per store, made at open, and its thread's name
-   * with it. Why not lambdas and a name built per call, as before: the first reservation comes
-   * in a put, under a stripe lock, and linking its lambdas and string concatenation there took
-   * 8.6 ms in the first reserving put of a JVM (JFR of {@code cairn bench
-   * --latency-during-checkpoint}: that put's stack was in {@code linkMethodHandleConstant}), the
-   * longest put of the run. One reservation runs at a time ({@code tagReservation}), so one
-   * instance serves them all.
-   */
-  private final class TagReserver implements Runnable {
-    private long wanted;
-    private CountDownLatch done;
-
-    @Override
-    public void run() {
-      try {
-        reserveTags(wanted, wanted);
-      } catch (RuntimeException e) {
-        fail(e); // a writer that catches up with the bound meets the failure itself
-      } finally {
-        ended();
-      }
-    }
-
-    void ended() {
-      CountDownLatch latch = done;
-      tagReservation.set(null);
-      latch.countDown();
-    }
-  }
-
-  /**
-   * Makes the superblock record a tag bound of at least {@code needed}, durably: writes {@code
-   * wanted} unless the bound on disk already covers {@code needed}.
-   */
-  private void reserveTags(long needed, long wanted) {
-    synchronized (superblock) {
-      if (durableTagBound >= needed) {
-        return;
-      }
-      raiseTagBound(wanted);
-      Superblock.State current = superblock.current();
-      try {
-        writeSuperblock(current.checkpointLsn(), current.cleanShutdown(), current.payload());
-      } catch (RuntimeException e) {
-        fail(e);
-        throw e;
-      }
-    }
-  }
-
-  private void raiseTagBound(long wanted) {
-    synchronized (superblock) {
-      tagBound = Math.max(tagBound, Math.min(wanted, Stripe.MAX_TAG_CLOCK));
-    }
-  }
-
-  /**
-   * Every superblock write goes through here: it records the tag bound as of the write, so that
-   * the durable bound never goes back (a checkpoint that built its payload before a reservation
-   * still writes the reservation's bound).
-   */
-  private void writeSuperblock(long checkpointLsn, boolean clean, byte[] payload) {
-    synchronized (superblock) {
-      long bound = tagBound;
-      superblock.write(checkpointLsn, clean, Geometry.withTagBound(payload, bound));
-      durableTagBound = bound;
-    }
-  }
-
-  /** Waits for a tag reservation under way (before the superblock closes). */
-  private void awaitTagReserver() {
-    CountDownLatch running = tagReservation.get();
-    if (running != null) { // the reservation itself never closes the pile, so never waits here
-      OwnThread.awaitUninterruptibly(running);
-    }
+    tags.tagsTaken(end);
   }
 
   /**
@@ -969,8 +833,9 @@ final class PersistentStore implements WriteHooks {
       try {
         if (!inUseMarked) {
           Superblock.State current = superblock.current();
-          raiseTagBound(pile.tagClock() + TAG_RESERVATION); // the same write reserves tags
-          writeSuperblock(current.checkpointLsn(), false, geometry.encode());
+          // the same write reserves tags
+          tags.raiseTagBound(pile.tagClock() + TagReservations.TAG_RESERVATION);
+          tags.writeSuperblock(current.checkpointLsn(), false, geometry.encode());
           inUseMarked = true;
         }
       } catch (RuntimeException e) {
@@ -1003,7 +868,7 @@ final class PersistentStore implements WriteHooks {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
     synchronized (signal) {
       while (current.remainingBytes() - reservedBytes.get() - need
-          < floorBase + undoReservedBytes.get() && failure == null && !closing) {
+          < floorBase + undoReservedBytes.get() && !failure.failed() && !closing) {
         if (System.nanoTime() > deadline) {
           throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
               + " a minute: " + current.remainingBytes() + " bytes free; an open transaction"
@@ -1162,29 +1027,12 @@ final class PersistentStore implements WriteHooks {
   }
 
   private void fail(RuntimeException cause) {
-    if (failure == null) {
-      failure = cause;
-    }
-    synchronized (signal) {
-      signal.notifyAll();
-    }
+    failure.fail(cause);
   }
 
-  /**
-   * What every call of a failed pile throws (I11): one message, the same each time, that says
-   * what failed, that the pile accepts no more writes, what survives and what to do.
-   */
+  /** What every call of a failed pile throws (I11): see {@link StoreFailure#error}. */
   private DurabilityFailedException failedError() {
-    RuntimeException failed = failure;
-    String kept = log == null
-        ? "writes since the last checkpoint that finished are lost"
-        : options.durability() == Durability.SYNC
-            ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
-            : "the write-ahead log holds every acknowledged write it made durable";
-    return new DurabilityFailedException("the pile in " + directory + " accepts no more writes: "
-        + failed.getMessage() + "; " + kept + ". Free disk space (or fix the storage), then"
-        + " close the pile and reopen it" + (log == null ? "" : ": the open recovers from the log")
-        + ".", failed);
+    return failure.error(log != null);
   }
 
   /**
@@ -1266,7 +1114,7 @@ final class PersistentStore implements WriteHooks {
     }
     checkpointLock.lock();
     try {
-      if (failure != null) {
+      if (failure.failed()) {
         throw failedError();
       }
       boolean quiesce = log == null;
@@ -1323,7 +1171,7 @@ final class PersistentStore implements WriteHooks {
         inPlace = true;
         // (the snapshot has taken the dirty marks: it knows what it will write in place)
         if (quiesce && (snapshot != null ? snapshot.writesInPlace() : image.anyDirty())) {
-          writeSuperblock(superblock.current().checkpointLsn(), false,
+          tags.writeSuperblock(superblock.current().checkpointLsn(), false,
               withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
@@ -1331,8 +1179,8 @@ final class PersistentStore implements WriteHooks {
         }
         // clean only if nothing follows the checkpoint: records of a transaction left open
         // (a rollback that failed at close) must be replayed and undone by the next open
-        writeSuperblock(checkpointLsn, clean && (log == null || checkpointLsn == log.endLsn()),
-            next.encode());
+        tags.writeSuperblock(checkpointLsn,
+            clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints++;
@@ -1447,7 +1295,7 @@ final class PersistentStore implements WriteHooks {
   /** Stops the checkpointer and, unless the pile failed, writes a clean checkpoint. */
   void closeCleanly() {
     stopCheckpointer();
-    if (failure == null) {
+    if (!failure.failed()) {
       checkpoint(true);
     }
   }
@@ -1457,7 +1305,7 @@ final class PersistentStore implements WriteHooks {
     synchronized (signal) {
       signal.notifyAll();
     }
-    awaitTagReserver();
+    tags.close();
     Thread thread = checkpointer;
     if (thread != null && thread != Thread.currentThread()) {
       // an interrupted closer must still wait: the files close after this
@@ -1570,7 +1418,7 @@ final class PersistentStore implements WriteHooks {
 
   /** The tag clock's bound in the durable superblock (0: a file of an earlier build). */
   long tagBoundOnDisk() {
-    return durableTagBound;
+    return tags.durableBound();
   }
 
   Path directory() {
