@@ -12,8 +12,8 @@ import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogOptions;
 import dev.cairn.durability.LogReader;
 import dev.cairn.durability.LogRecovery;
-import dev.cairn.durability.ScanResult;
 import dev.cairn.durability.RealFileLayer;
+import dev.cairn.durability.ScanResult;
 import dev.cairn.durability.Superblock;
 import dev.cairn.durability.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
@@ -29,16 +29,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
  * The files behind a persistent pile: opening and recovery, the redo log, checkpoints, close.
+ * A lifecycle facade: it creates or opens the files, makes the parts that run them, gives the
+ * pile its write hooks ({@link WriteHooks}), and closes everything; each part owns its state.
  *
  * <h2>Implementation note</h2>
  *
@@ -53,87 +55,67 @@ import java.util.function.BooleanSupplier;
  * after-images of what it wrote, before its stripe's lock is released; in SYNC mode the
  * operation then waits for the record to be forced (group commit in WriteAheadLog).
  *
- * Checkpoint at LSN C (one at a time, on the checkpointer thread or the caller's):
- *   1. C = the log's end. Everything written before C has its record before C.
- *   2. Under all stripe locks and the table lock (microseconds): encode the segment table and
- *      every stripe's counters and free-list heads; take the segments retired so far.
- *   3. Per segment, per batch of up to 256 pages under the owning stripe's lock: copy dirty
- *      pages to a staging buffer and clear their marks; note the log's end E. Then, unlocked:
- *      force the log to E (WAL rule: no page reaches a file before the records that made it),
- *      pwrite the pages, force the file. Writers run between batches.
- *   4. Write the metadata file not named by the superblock, force it, then the superblock
- *      (checkpoint LSN C, metadata slot and CRC), forced: the checkpoint is now the current
- *      one. Truncate the log before C. Release the segments retired before step 2 and delete
- *      their files: only now may their indexes be reused.
- *   The pages of step 3 may hold changes made after C; replaying the log from C over them
- *   rewrites every byte changed since C, in order, so recovery is correct whatever mix of
- *   old and new pages, torn or not, the files hold when power fails.
- *   In NONE mode there is no log to repair such a mix, so a checkpoint writes one instant's
- *   state: under all stripe locks it also copies every dirty page (SegmentWriter.snapshot,
- *   up to UNLOGGED_SNAPSHOT_MAX_BYTES; past that it holds the locks throughout), then lets
- *   writers go on while it writes the copies, and marks the superblock while it writes pages
- *   in place; an open that finds that mark refuses the pile (the files are a mix of two
- *   states).
- *
  * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
  * segment it lists (headers checked), replay the log from C (Journal records: table changes,
  * ranges, counters, heads), free the allocations of transactions with no end record (logged, in
- * the room admitTransaction kept for it; unlogged, then checkpointed before open returns, if a
- * log written without that room has none), then checkpoint. Time is bounded by the log since
- * C. A read-only open does the same in memory and writes nothing.
+ * the room LogAdmission.admitTransaction kept for it; unlogged, then checkpointed before open
+ * returns, if a log written without that room has none), then checkpoint. Time is bounded by
+ * the log since C. A read-only open does the same in memory and writes nothing.
+ *
+ * Parts, each with its own note:
+ *   Checkpointer     the checkpoint at LSN C (steps 1-4), its thread, the segments only a
+ *                    checkpoint may release, the log pinned by open transactions, the in-use
+ *                    mark ("Checkpoint at LSN C").
+ *   LogAdmission     room in the log before every write, and for transactions the room their
+ *                    rollback needs (the undo rule).
+ *   TagReservations  the tag bound in the superblock; every superblock write goes through it.
+ *   StoreFailure     the failed state they share (I11).
+ * They depend one way: LogAdmission -> Checkpointer -> TagReservations -> StoreFailure. Only
+ * this class holds the pile; the checkpointer sees it as a Checkpointer.Memory
+ * (the stripes' locks, the segment table, the tag clock), given by PileMemory below.
+ *
+ * Lifecycle. open: lock the directory; create the pile if there is none (create); read the
+ * superblock; load the checkpoint and replay the log; undo unfinished
+ * transactions; checkpoint (in the background when the log, forced by its open, holds the
+ * recovered state); start the checkpointer. close: stop the checkpointer and tag reservations,
+ * write a clean checkpoint unless the pile failed, close the files. abandon (a failed open, or
+ * a crash in tests): the same without a checkpoint.
+ *
+ * Concurrency. The write path (WriteHooks, append) takes no lock: admission's counters, the
+ * log's append, and the wait for durability after the stripe's lock is released. Threads that
+ * wait sleep on one monitor, the signal: the checkpointer thread for a request, writers for log
+ * space; a request, every checkpoint's end, a failure and close wake them. The log is chosen
+ * during open (opened, or retired when a pile opened without a log finds one left by a run with
+ * one) and never changes after; open publishes it with the pile.
  * }</pre>
  */
 final class PersistentStore implements WriteHooks {
-
-  private static final int FLAG_UNLOGGED_CHECKPOINT = 1;
 
   private final FileLayer layer;
   private final Path directory;
   private final PileOptions options;
   private final DirectoryLock lock;
   private final Superblock superblock;
+  private final PileTypeCatalog catalog;
+  private final LogRecovery logRecovery;
+  private final Superblock.State openedState;
   private final boolean logging;
   private final boolean readOnly;
-  private final ReentrantLock checkpointLock = new ReentrantLock();
-  private final List<NativeSegment> retired = new ArrayList<>(); // guarded by itself
-  private final AtomicBoolean checkpointWanted = new AtomicBoolean();
-  private final Object signal = new Object();
+  private final StoreFailure failure;
+  private final TagReservations tags;
+  private final Checkpointer checkpointer;
+  private final LogAdmission admission;
 
   private OffHeapPile pile;
   private RedoReplay replay;
-  private WriteAheadLog log; // null when the pile runs without a log
-  private Geometry geometry; // guarded by checkpointLock
-  private volatile long lastCheckpointLsn;
-  private final StoreFailure failure;
-  private volatile boolean closing;
-  private Thread checkpointer;
-  private long maxRecordBytes;
-  private long triggerBytes = Long.MAX_VALUE;
-  private long reserveBytes; // log kept free for records of writers already admitted
-  private final java.util.concurrent.atomic.AtomicLong reservedBytes =
-      new java.util.concurrent.atomic.AtomicLong();
-  private SegmentWriter segmentWriter; // checkpointing thread only
-  private long checkpoints;
-  private Recovery recovery;
-  private LogRecovery logRecovery = LogRecovery.STRICT;
-  private LogDamage salvaged; // what a salvage dropped from a damaged log, or null
-  private volatile boolean inUseMarked = true;
-  private boolean orphansPending = true; // guarded by checkpointLock
-  private PileTypeCatalog catalog;
   // recovery: allocations of transactions with no commit or end record yet, by transaction id
-  private final java.util.Map<Long, List<long[]>> unfinished = new java.util.HashMap<>();
-  private int unfinishedTransactions;
-  // transactions that allocated and have not ended: id -> the log's end before their first record
-  private final ConcurrentHashMap<Long, Long> openTransactions = new ConcurrentHashMap<>();
-  // log kept free for the rollback of every open transaction (admitTransaction), and each one's
-  private final java.util.concurrent.atomic.AtomicLong undoReservedBytes =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final ConcurrentHashMap<Long, Long> undoReservations = new ConcurrentHashMap<>();
-  private boolean keepUndoSpace = true; // false only in tests that play an earlier build
+  private final Map<Long, List<long[]>> unfinished = new HashMap<>();
+  private WriteAheadLog log; // null when the pile runs without a log
   private boolean appendsSuppressed; // recovery's undo of a log too full to take it
-  private long logEndLsn;
-  private Superblock.State openedState;
-  private final TagReservations tags;
+  private Recovery recoveryInfo;
+  private LogDamage salvaged; // what a salvage dropped from a damaged log, or null
+  private int unfinishedTransactions;
+  private long logEndLsn; // as a read-only open found it
 
   /**
    * What opening found.
@@ -148,16 +130,24 @@ final class PersistentStore implements WriteHooks {
       long openMillis) {}
 
   private PersistentStore(FileLayer layer, Path directory, PileOptions options,
-      DirectoryLock lock, Superblock superblock, boolean readOnly) {
+      DirectoryLock lock, Superblock superblock, boolean readOnly, PileTypeCatalog catalog,
+      LogRecovery logRecovery, Superblock.State openedState, Geometry geometry) {
     this.layer = layer;
     this.directory = directory;
     this.options = options;
     this.lock = lock;
     this.superblock = superblock;
     this.readOnly = readOnly;
+    this.catalog = catalog;
+    this.logRecovery = logRecovery;
+    this.openedState = openedState;
     this.logging = options.durability() != Durability.NONE && !readOnly;
+    Object signal = new Object();
     this.failure = new StoreFailure(directory, options.durability(), signal);
     this.tags = new TagReservations(superblock, failure, directory);
+    this.checkpointer = new Checkpointer(layer, directory, superblock, readOnly, geometry,
+        openedState.checkpointLsn(), new PileMemory(), tags, failure, signal);
+    this.admission = new LogAdmission(directory, readOnly, checkpointer, failure, signal);
   }
 
   // =========================================================================================
@@ -228,7 +218,7 @@ final class PersistentStore implements WriteHooks {
         state = superblock.current();
       }
       Geometry geometry = Geometry.decode(superblockFile, state.payload());
-      if ((readFlags(state.payload()) & FLAG_UNLOGGED_CHECKPOINT) != 0) {
+      if ((readFlags(state.payload()) & Checkpointer.FLAG_UNLOGGED_CHECKPOINT) != 0) {
         throw new CorruptFileException(superblockFile, 36, "a checkpoint of a pile without a"
             + " log (durability NONE) was interrupted by a crash while it wrote segment files in"
             + " place; they hold a mix of two states and no log can repair them");
@@ -245,12 +235,8 @@ final class PersistentStore implements WriteHooks {
           .syncIntervalMillis(options.syncIntervalMillis())
           .hugePages(options.hugePages())
           .build();
-      store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly);
-      store.catalog = catalog;
-      store.logRecovery = logRecovery;
-      store.geometry = geometry;
-      store.openedState = state;
-      store.lastCheckpointLsn = state.checkpointLsn();
+      store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly,
+          catalog, logRecovery, state, geometry);
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
           participants);
       store.pile = pile;
@@ -299,7 +285,7 @@ final class PersistentStore implements WriteHooks {
       Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0,
           0, System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
       MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
-      writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
+      Checkpointer.writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
       PileTypeCatalog.create(layer, directory);
       geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
           .checkpointMillis());
@@ -373,6 +359,7 @@ final class PersistentStore implements WriteHooks {
         .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
         .build();
   }
+
 
   /**
    * Whether a checkpoint after the current one was cut short once it could have written pages
@@ -505,17 +492,16 @@ final class PersistentStore implements WriteHooks {
       // will produce from the same files
       undoUnfinished();
       pile.participants().recovered();
-      recovery = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      opened(state, records, bytes, started);
       return;
     }
     if (logging || logExists) {
       LogOptions logOptions = logOptions(options);
-      maxRecordBytes = logOptions.maxPayloadBytes();
       // a clean close checkpointed at the log's end: the scan need not look past it
       try {
-        log = WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
-            state.cleanShutdown() ? state.checkpointLsn() : -1, logRecovery, this::replay);
+        useLog(WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
+            state.cleanShutdown() ? state.checkpointLsn() : -1, logRecovery, this::replay),
+            logOptions.maxPayloadBytes());
       } catch (CorruptLogException e) {
         throw e.withAdvice("check the storage; restore from a backup, or salvage the pile with"
             + " `cairn recover " + directory + "` or PileDirectory.salvage(directory, options),"
@@ -525,19 +511,15 @@ final class PersistentStore implements WriteHooks {
       salvaged = log.salvaged();
       records = log.recovery().records();
       bytes = log.recovery().endLsn() - log.recovery().fromLsn();
-      long capacity = log.capacityBytes();
-      triggerBytes = capacity / 4;
-      reserveBytes = capacity / 4;
-      maxRecordBytes = Math.min(maxRecordBytes, capacity / 8); // a record always fits the reserve
     }
     // Transactions that never ended: their undo is logged like any write, in the room the
-    // undo rule kept for it (see admitTransaction). A log written without that room (by an
-    // earlier build) may not hold it: then the undo is not logged, and the checkpoint below
-    // writes it to the files before the pile is used. A crash before that checkpoint is
-    // durable replays the same log and undoes the same allocations again.
+    // undo rule kept for it (see LogAdmission.admitTransaction). A log written without that
+    // room (by an earlier build) may not hold it: then the undo is not logged, and the
+    // checkpoint below writes it to the files before the pile is used. A crash before that
+    // checkpoint is durable replays the same log and undoes the same allocations again.
     long undoBytes = 0;
     for (List<long[]> allocations : unfinished.values()) {
-      undoBytes += undoBytesFor(allocations.size());
+      undoBytes += LogAdmission.undoBytesFor(allocations.size());
     }
     boolean undoUnlogged = log != null && logging && undoBytes > log.remainingBytes();
     appendsSuppressed = undoUnlogged;
@@ -562,26 +544,21 @@ final class PersistentStore implements WriteHooks {
       if (logging && !undoUnlogged) {
         // the log, forced by its open, holds the recovered state: the checkpoint that makes
         // the files hold it too can run in the background, so open returns after the replay
-        requestCheckpoint();
+        checkpointer.request();
       } else {
-        checkpoint(false); // no log after this open: the files must hold it before use
+        checkpointer.checkpoint(false); // no log after this open: the files must hold it first
       }
     } else {
-      inUseMarked = false; // after a clean close: said by the first write (instant reopen)
+      // after a clean close: said by the first write (instant reopen)
+      checkpointer.deferInUseMark();
     }
     if (!logging && log != null) { // a log left by a run with one: recovered, now retired
       log.close();
-      log = null;
-      if (segmentWriter != null) {
-        segmentWriter.close();
-        segmentWriter = null; // it forced that log; without one it must not
-      }
+      useLog(null, 0);
     }
-    recovery = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    opened(state, records, bytes, started);
     if (log != null) {
-      checkpointer = Thread.ofPlatform().daemon().name("cairn-checkpointer " + directory)
-          .start(this::checkpointLoop);
+      checkpointer.start();
     }
   }
 
@@ -641,22 +618,75 @@ final class PersistentStore implements WriteHooks {
     }
   }
 
+  /** The log every part uses from here on, or null for none (during open only). */
+  private void useLog(WriteAheadLog log, long maxPayloadBytes) {
+    this.log = log;
+    admission.useLog(log, maxPayloadBytes);
+    checkpointer.useLog(log);
+  }
+
+  private void opened(Superblock.State state, long records, long bytes, long started) {
+    recoveryInfo = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    checkpointer.opened();
+  }
+
+  /**
+   * What a checkpoint sees of the pile (Checkpointer.Memory): its stripes' locks, the state of
+   * a checkpoint's step 2, its segment table and tag clock.
+   */
+  private final class PileMemory implements Checkpointer.Memory {
+    @Override
+    public void lockAll() {
+      pile.lockAll();
+    }
+
+    @Override
+    public void unlockAll() {
+      pile.unlockAll();
+    }
+
+    @Override
+    public MetaImage snapshotForCheckpoint(long checkpointLsn) {
+      return pile.snapshotForCheckpoint(checkpointLsn);
+    }
+
+    @Override
+    public NativeSegment segmentAt(int index) {
+      return pile.segmentAt(index);
+    }
+
+    @Override
+    public boolean isRetired(int index) {
+      return pile.isRetired(index);
+    }
+
+    @Override
+    public void releaseRetired(NativeSegment segment) {
+      pile.releaseRetired(segment);
+    }
+
+    @Override
+    public long tagClock() {
+      return pile.tagClock();
+    }
+  }
+
+  // =========================================================================================
+  // reads of the files
+
   /** Reads the files of segments {@code indexes} ahead of use: see {@link SegmentPrefetch}. */
   CompletableFuture<Void> prefetch(List<Integer> indexes, BooleanSupplier stop) {
     return SegmentPrefetch.start(layer, directory, indexes, stop);
   }
 
-  private void deleteOrphanSegmentFiles() throws IOException {
-    for (Path file : layer.list(directory)) {
-      int index = Math.max(PileFiles.segmentIndexOf(file), PileFiles.pageCrcIndexOf(file));
-      if (index >= 0 && pile.segmentAt(index) == null && !pile.isRetired(index)) {
-        layer.delete(file);
-      }
-    }
+  /** See {@link Checkpointer#verifyPageChecksums}. */
+  long verifyPageChecksums() throws IOException {
+    return checkpointer.verifyPageChecksums();
   }
 
   // =========================================================================================
-  // the write path
+  // the write path (see LogAdmission)
 
   @Override
   public boolean logging() {
@@ -666,225 +696,47 @@ final class PersistentStore implements WriteHooks {
   /** The largest value a record can carry: the log buffer less room for the rest of an op. */
   @Override
   public long maxValueBytes() {
-    return log == null ? Long.MAX_VALUE : maxRecordBytes - Journal.SMALL_RECORD_BYTES;
+    return admission.maxValueBytes();
   }
 
-  MemorySegment segmentMemory(int index) {
-    NativeSegment segment = pile.segmentAt(index);
-    return segment == null ? null : segment.memory();
-  }
-
-  /**
-   * Before a write: fails fast if the pile failed, and reserves room in the log for the write's
-   * record (about {@code recordBytes}), waiting while a checkpoint frees space. The log frees
-   * space only when a checkpoint lets it reuse a whole file, and many writers may pass here at
-   * once, so admission counts what was reserved and not yet released ({@link #release()}).
-   *
-   * @param pinsTheLog the write belongs to a transaction that has allocated already, whose first
-   *     record keeps checkpoints from truncating the log: it may use the reserve
-   * @throws PileFullException if no checkpoint freed enough log for a minute: an open
-   *     transaction holds the log (it cannot be truncated past the transaction's first record),
-   *     or the disk cannot keep up; nothing was written
-   */
-  long admit(long recordBytes, boolean pinsTheLog) {
-    return admit(recordBytes, pinsTheLog, 0);
-  }
-
+  /** See {@link LogAdmission#admit(long, boolean)}. */
   @Override
   public long admit(long recordBytes) {
-    return admit(recordBytes, false, 0);
+    return admission.admit(recordBytes);
   }
 
-  /**
-   * A bound on the log a transaction's rollback takes per allocation (a put, or an update's
-   * prepared target): the free's record, with the rollback's frees batched per stripe in
-   * reverse order (OffHeapPile.abortTransaction). Measured: 30 to 190 bytes; a free that merges
-   * both neighbours and relinks three lists writes about ten words.
-   */
-  static final long UNDO_BYTES_PER_ALLOCATION = 256;
-
-  /** The log a transaction with {@code allocations} allocations keeps for its rollback. */
-  static long undoBytesFor(long allocations) {
-    return allocations == 0 ? 0
-        : allocations * UNDO_BYTES_PER_ALLOCATION + Journal.SMALL_RECORD_BYTES;
-  }
-
-  /**
-   * {@link #admit} for a write of transaction {@code txId}.
-   *
-   * <p>Why: every record from a transaction's first one on stays in the log until it ends (no
-   * checkpoint truncates past it, so that recovery can undo it), so the log end can reach at
-   * most {@code reach} = the end of the ring that starts at the file of that first record, and
-   * the rollback, or recovery's undo after a crash, must log a free per allocation. Admission
-   * keeps the room for those frees (the undo rule: log end + the undo room of every open
-   * transaction <= the log's limit, for every write admitted; {@link #undoBytesFor}). At a
-   * crash the log's durable end is where some record ended, when exactly the transactions with
-   * allocations and no end record before it were open, so recovery finds room for their undo
-   * in the log it opens (whose limit is at least the one of that moment). A rollback never waits
-   * and recovery always has the log its undo needs. A write that would take the transaction's
-   * own span, plus its undo room, past {@code reach} can never be made: it fails at once,
-   * where waiting for a checkpoint would be waiting for the transaction itself.
-   *
-   * @param allocations the transaction's allocations once this write is made
-   * @param ending a commit or rollback: it uses the transaction's own undo room, and a rollback
-   *     ({@code recordBytes} 0) never waits
-   * @throws TransactionTooLargeException if the transaction cannot fit the log with this write;
-   *     nothing was written and the transaction is still open
-   */
+  /** See {@link LogAdmission#admitTransaction}: the undo rule. */
   @Override
   public long admitTransaction(long txId, long recordBytes, long allocations, boolean ending) {
-    Long first = openTransactions.get(txId);
-    WriteAheadLog current = log;
-    if (current == null || ending || !keepUndoSpace) {
-      if (ending && recordBytes == 0) {
-        admitNothing();
-        return 0;
-      } else if (ending && current != null) {
-        long own = undoReservations.getOrDefault(txId, 0L);
-        return admit(recordBytes, true, own);
-      } else {
-        return admit(recordBytes, first != null);
-      }
-    }
-    long need = Math.min(recordBytes, maxRecordBytes);
-    long undo = undoBytesFor(allocations);
-    long end = current.endLsn();
-    long from = first != null ? first : end;
-    long fileBytes = current.fileDataBytes();
-    long fileCount = current.capacityBytes() / fileBytes;
-    long reach = (from / fileBytes + fileCount) * fileBytes;
-    if (end + need + undo > reach) {
-      throw new TransactionTooLargeException(String.format(java.util.Locale.ROOT,
-          "transaction %d is too large for the write-ahead log of %s: the log holds %,d bytes"
-              + " (%d files of %,d bytes), and the transaction's records so far span %,d bytes"
-              + " of it (%,d allocations); with this write (up to %,d bytes) and the room kept"
-              + " to roll it back (%,d bytes) it would need %,d bytes. The write was not made;"
-              + " the transaction is still open: commit or roll back what it has. Split the"
-              + " work into smaller transactions, or create the pile with a larger log"
-              + " (PileOptions.logFileBytes, PileOptions.logFileCount: they apply when the log"
-              + " is created)",
-          txId, directory, current.capacityBytes(), fileCount,
-          fileBytes + dev.cairn.durability.LogLayout.FILE_HEADER_BYTES, end - from,
-          allocations - 1, need, undo, end + need + undo - from));
-    }
-    long own = undoReservations.getOrDefault(txId, 0L);
-    long reserved = admit(recordBytes, first != null, own - undo);
-    undoReservations.put(txId, undo);
-    undoReservedBytes.addAndGet(undo - own);
-    return reserved;
-  }
-
-  /**
-   * {@link #admit(long, boolean)}, with {@code ownUndo} of the undo room counted as this
-   * writer's own (positive: it may use it; negative: it must keep that much more).
-   */
-  private long admit(long recordBytes, boolean pinsTheLog, long ownUndo) {
-    admitNothing();
-    WriteAheadLog current = log;
-    if (current == null) {
-      return 0;
-    }
-    long need = Math.min(recordBytes, maxRecordBytes);
-    // a write of a transaction that already pins the log may use the reserve (see the caller);
-    // no write may use the room kept to roll back open transactions, except its own
-    awaitLogSpace(current, need, (pinsTheLog ? 0 : reserveBytes) - ownUndo);
-    if (failure.failed()) { // the checkpoint the wait was for failed
-      throw failedError();
-    }
-    reservedBytes.addAndGet(need);
-    return need;
-  }
-
-  /** The checks of {@link #admit} for a write that needs no log space of its own. */
-  private void admitNothing() {
-    if (readOnly) {
-      throw new IllegalStateException("the pile in " + directory + " is open read-only");
-    }
-    if (failure.failed()) {
-      throw failedError();
-    }
-    if (!inUseMarked) {
-      markInUse();
-    }
-  }
-
-  /** Tests: admit as earlier builds did, keeping no log room for rollbacks. */
-  void keepNoUndoSpaceForTests() {
-    keepUndoSpace = false;
-    undoReservedBytes.set(0);
-    undoReservations.clear();
-  }
-
-  // =========================================================================================
-  // the tag bound
-
-  /** See {@link TagReservations#tagsTaken}. */
-  void tagsTaken(long end) {
-    tags.tagsTaken(end);
-  }
-
-  /**
-   * Clears the superblock's clean flag before the first write after a clean reopen, so that
-   * a crash from here on is not reported as a clean close.
-   */
-  private void markInUse() {
-    OwnThread.run("cairn-mark-in-use " + directory, () -> { // see OwnThread: why
-      checkpointLock.lock();
-      try {
-        if (!inUseMarked) {
-          Superblock.State current = superblock.current();
-          // the same write reserves tags
-          tags.raiseTagBound(pile.tagClock() + TagReservations.TAG_RESERVATION);
-          tags.writeSuperblock(current.checkpointLsn(), false, geometry.encode());
-          inUseMarked = true;
-        }
-      } catch (RuntimeException e) {
-        fail(e);
-        throw e;
-      } finally {
-        checkpointLock.unlock();
-      }
-    });
+    return admission.admitTransaction(txId, recordBytes, allocations, ending);
   }
 
   /** Gives back what {@link #admit} reserved. */
   @Override
   public void release(long reserved) {
-    if (reserved != 0) {
-      reservedBytes.addAndGet(-reserved);
-    }
+    admission.release(reserved);
   }
 
-  /** Waits until the log can take {@code need} bytes above {@code floorBase} + the undo room. */
-  private void awaitLogSpace(WriteAheadLog current, long need, long floorBase) {
-    if (current.endLsn() - lastCheckpointLsn > triggerBytes
-        || current.remainingBytes() - reservedBytes.get() < 2 * reserveBytes) {
-      requestCheckpoint();
-    }
-    if (current.remainingBytes() - reservedBytes.get() - need
-        >= floorBase + undoReservedBytes.get()) {
-      return;
-    }
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    synchronized (signal) {
-      while (current.remainingBytes() - reservedBytes.get() - need
-          < floorBase + undoReservedBytes.get() && !failure.failed() && !closing) {
-        if (System.nanoTime() > deadline) {
-          throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
-              + " a minute: " + current.remainingBytes() + " bytes free; an open transaction"
-              + " holds it (" + openTransactions.size() + " open), or checkpoints cannot keep"
-              + " up; the write was not made");
-        }
-        requestCheckpoint();
-        try {
-          signal.wait(10);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new PileFullException("interrupted while waiting for log space; the write was"
-              + " not made");
-        }
-      }
-    }
+  /** Tests: admit as earlier builds did, keeping no log room for rollbacks. */
+  void keepNoUndoSpaceForTests() {
+    admission.keepNoUndoSpaceForTests();
+  }
+
+  /** A transaction is about to allocate: the log from here on must outlive checkpoints. */
+  @Override
+  public void transactionAllocates(long txId) {
+    checkpointer.pin(txId);
+  }
+
+  @Override
+  public void transactionEnded(long txId) {
+    checkpointer.unpin(txId);
+    admission.transactionEnded(txId);
+  }
+
+  MemorySegment segmentMemory(int index) {
+    NativeSegment segment = pile.segmentAt(index);
+    return segment == null ? null : segment.memory();
   }
 
   long append(int type, MemorySegment payload) {
@@ -910,28 +762,15 @@ final class PersistentStore implements WriteHooks {
     }
   }
 
-  /** A transaction is about to allocate: the log from here on must outlive checkpoints. */
-  @Override
-  public void transactionAllocates(long txId) {
-    WriteAheadLog current = log;
-    if (current != null && !openTransactions.containsKey(txId)) {
-      openTransactions.putIfAbsent(txId, current.endLsn());
-    }
-  }
-
-  @Override
-  public void transactionEnded(long txId) {
-    openTransactions.remove(txId);
-    Long undo = undoReservations.remove(txId);
-    if (undo != null) {
-      undoReservedBytes.addAndGet(-undo);
-    }
-  }
-
   void appendTransactionEnd(long txId) {
     MemorySegment payload = MemorySegment.ofArray(new byte[8]);
     payload.set(Journal.U64, 0, txId);
     append(Journal.TYPE_TX_END, payload);
+  }
+
+  /** Logs a purge: one record, so that recovery drops everything or nothing. */
+  long appendPurge() {
+    return append(Journal.TYPE_PURGE, MemorySegment.ofArray(new byte[0]));
   }
 
   /**
@@ -945,8 +784,7 @@ final class PersistentStore implements WriteHooks {
     }
     return log.awaitDurable(lsn).handle((durable, error) -> {
       if (error != null) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException
-            ? error.getCause() : error;
+        Throwable cause = error instanceof CompletionException ? error.getCause() : error;
         RuntimeException failed = cause instanceof RuntimeException runtime ? runtime
             : new DurabilityFailedException(cause.getMessage(), cause);
         fail(failed);
@@ -954,11 +792,6 @@ final class PersistentStore implements WriteHooks {
       }
       return null;
     });
-  }
-
-  /** Logs a purge: one record, so that recovery drops everything or nothing. */
-  long appendPurge() {
-    return append(Journal.TYPE_PURGE, MemorySegment.ofArray(new byte[0]));
   }
 
   /** After an operation released its locks: waits for its record as the durability says. */
@@ -992,39 +825,35 @@ final class PersistentStore implements WriteHooks {
     }
   }
 
-  /** A segment left its stripe: released after the next checkpoint, see the class note. */
-  void retire(NativeSegment segment) {
-    int pending;
-    synchronized (retired) {
-      retired.add(segment);
-      pending = retired.size();
-    }
-    if (pending >= RETIRED_SEGMENTS_TRIGGER && log != null) {
-      requestCheckpoint(); // without a log, only an explicit checkpoint or the close frees them
-    }
+  /** See {@link TagReservations#tagsTaken}. */
+  void tagsTaken(long end) {
+    tags.tagsTaken(end);
   }
 
-  /**
-   * Retired segments that make the checkpointer run: each keeps its memory and its index until
-   * a checkpoint, and deletes free no log space, so the log's own trigger may not come for a
-   * long time.
-   */
-  static final int RETIRED_SEGMENTS_TRIGGER = 16;
+  // =========================================================================================
+  // checkpoints (see Checkpointer)
+
+  /** Writes a checkpoint now; see {@link Checkpointer#checkpoint}. */
+  void checkpoint(boolean clean) {
+    checkpointer.checkpoint(clean);
+  }
+
+  /** A segment left its stripe: released after the next checkpoint (Checkpointer). */
+  void retire(NativeSegment segment) {
+    checkpointer.retire(segment);
+  }
 
   /** Segments retired since the last checkpoint took them: emptied, not yet released. */
   int retiredSegmentCount() {
-    synchronized (retired) {
-      return retired.size();
-    }
+    return checkpointer.retiredSegmentCount();
   }
 
   List<NativeSegment> takeRetired() {
-    synchronized (retired) {
-      List<NativeSegment> taken = new ArrayList<>(retired);
-      retired.clear();
-      return taken;
-    }
+    return checkpointer.takeRetired();
   }
+
+  // =========================================================================================
+  // failure
 
   private void fail(RuntimeException cause) {
     failure.fail(cause);
@@ -1035,282 +864,22 @@ final class PersistentStore implements WriteHooks {
     return failure.error(log != null);
   }
 
-  /**
-   * The message of a checkpoint that failed before it changed any file the pile uses, where the
-   * pile stays usable (an explicit checkpoint), closes anyway (close) or does not open (open).
-   */
-  private String checkpointFailedBeforeAnyChange(Exception e, boolean clean) {
-    String what = "checkpoint of " + directory + " failed before it changed any file the pile"
-        + " uses: " + e.getMessage() + ". ";
-    if (recovery == null) {
-      return what + "The open did not finish, and the files are as they were: free disk space"
-          + " (or fix the storage) and open the pile again.";
-    }
-    String kept = log != null
-        ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
-        : "the files hold the pile's last checkpoint";
-    if (clean) {
-      return what + "The pile is closed without it; " + kept + (log != null
-          ? ", and the next open recovers it" : ", and writes since it are lost")
-          + ". Free disk space before opening it again.";
-    }
-    return what + "The pile is intact and still accepts writes; " + kept + (log == null
-        ? ", and writes since it stay in memory until a checkpoint succeeds" : "")
-        + ". Free disk space (or fix the storage), then checkpoint again; close() checkpoints"
-        + " too.";
-  }
-
-  // =========================================================================================
-  // checkpoints
-
-  private void requestCheckpoint() {
-    if (checkpointWanted.compareAndSet(false, true)) {
-      synchronized (signal) {
-        signal.notifyAll();
-      }
-    }
-  }
-
-  private void checkpointLoop() {
-    while (!closing) {
-      synchronized (signal) {
-        while (!checkpointWanted.get() && !closing) {
-          try {
-            signal.wait(1000);
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }
-      if (closing) {
-        return;
-      }
-      checkpointWanted.set(false);
-      try {
-        checkpoint(false);
-      } catch (RuntimeException e) {
-        fail(e);
-        return;
-      }
-    }
-  }
-
-  /**
-   * Writes a checkpoint; see the class note. On the checkpointer thread it runs there; called
-   * from any other thread (an explicit checkpoint, close, open) it runs on a thread of its own
-   * ({@link OwnThread}: an interrupt of the caller must not reach the pile's files).
-   */
-  void checkpoint(boolean clean) {
-    if (Thread.currentThread() == checkpointer) {
-      checkpointHere(clean);
-    } else {
-      OwnThread.run("cairn-checkpoint " + directory, () -> checkpointHere(clean));
-    }
-  }
-
-  private void checkpointHere(boolean clean) {
-    if (readOnly) {
-      return;
-    }
-    checkpointLock.lock();
-    try {
-      if (failure.failed()) {
-        throw failedError();
-      }
-      boolean quiesce = log == null;
-      boolean inPlace = false; // from the first write a failure can leave half done
-      boolean locked = false;
-      SegmentWriter.Snapshot snapshot = null;
-      if (quiesce) {
-        pile.lockAll();
-        locked = true;
-      }
-      try {
-        long checkpointLsn = log == null ? superblock.current().checkpointLsn() : log.endLsn();
-        for (long firstRecord : openTransactions.values()) { // recovery must see their records
-          checkpointLsn = Math.min(checkpointLsn, firstRecord);
-        }
-        MetaImage image = pile.snapshotForCheckpoint(checkpointLsn);
-        if (quiesce) {
-          // without a log the files must take one instant's state: copy its dirty pages, and
-          // writers may go on while the copies are written (else they wait for all of it)
-          snapshot = segmentWriter().snapshot(image, UNLOGGED_SNAPSHOT_MAX_BYTES);
-          if (snapshot != null) {
-            pile.unlockAll();
-            locked = false;
-          }
-        }
-        // First what the current checkpoint does not use: files of segments born since (written
-        // whole, so that later in-place writes never need new blocks) and the metadata slot the
-        // superblock does not name. A failure here, a full disk say, leaves the pile as it was.
-        List<Integer> existing = new ArrayList<>();
-        boolean created = false;
-        for (int i = 0; i < image.segmentCount(); i++) {
-          if (image.segment(i).hasFile()) {
-            existing.add(i);
-          } else {
-            writeSegment(image, i, snapshot);
-            created = true;
-          }
-        }
-        if (created) {
-          layer.syncDirectory(directory);
-        }
-        if (log != null) {
-          // recovery resumes at C: the log up to it must be durable, and up to what the
-          // image's roots and participant states hold (they may be newer than C)
-          log.syncTo(Math.max(checkpointLsn, image.logEndAtCapture()));
-        }
-        int slot = 1 - geometry.metaSlot();
-        MemorySegment meta = image.bytes();
-        writeMetaFile(layer, PileFiles.metaFile(directory, slot), meta);
-        Geometry next = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
-            System.currentTimeMillis());
-        // Then in place: dirty pages of segments the current checkpoint holds. Without a log
-        // nothing could repair a crash from here on, so the superblock says so meanwhile.
-        inPlace = true;
-        // (the snapshot has taken the dirty marks: it knows what it will write in place)
-        if (quiesce && (snapshot != null ? snapshot.writesInPlace() : image.anyDirty())) {
-          tags.writeSuperblock(superblock.current().checkpointLsn(), false,
-              withFlags(geometry.encode(), FLAG_UNLOGGED_CHECKPOINT));
-        }
-        for (int i : existing) {
-          writeSegment(image, i, snapshot);
-        }
-        // clean only if nothing follows the checkpoint: records of a transaction left open
-        // (a rollback that failed at close) must be replayed and undone by the next open
-        tags.writeSuperblock(checkpointLsn,
-            clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
-        geometry = next; // only now: a failed write leaves the durable slot untouched next time
-        lastCheckpointLsn = checkpointLsn;
-        checkpoints++;
-        if (log != null) {
-          log.truncateBefore(checkpointLsn);
-        }
-        for (NativeSegment gone : image.releasable()) {
-          layer.delete(PileFiles.segmentFile(directory, gone.index()));
-          layer.delete(PileFiles.pageCrcFile(directory, gone.index()));
-          pile.releaseRetired(gone);
-        }
-        if (orphansPending) { // left by a crash; only now does no checkpoint name them
-          deleteOrphanSegmentFiles();
-          orphansPending = false;
-        }
-      } catch (IOException | RuntimeException e) {
-        if (!inPlace && snapshot != null) {
-          snapshot.markAgain(); // the copies never reached the files: the next one takes them
-        }
-        // The pile fails when the files' state is unknown (in place: no further checkpoint may
-        // build on it), when the log or superblock failed (DurabilityFailedException), and on
-        // the checkpointer thread, where nobody would try again while the log fills up.
-        if (inPlace || e instanceof DurabilityFailedException
-            || Thread.currentThread() == checkpointer) {
-          fail(new DurabilityFailedException("checkpoint of " + directory + " failed " + (inPlace
-              ? "while it wrote segment files in place" + (log == null ? " (without a log they"
-                  + " may now mix two states, and an open then refuses them: restore from a"
-                  + " backup)" : "")
-              : "before it changed any file the pile uses") + ": " + e.getMessage(), e));
-          throw failedError();
-        }
-        throw new DurabilityFailedException(checkpointFailedBeforeAnyChange(e, clean), e);
-      } finally {
-        if (locked) {
-          pile.unlockAll();
-        }
-        if (snapshot != null) {
-          snapshot.close();
-        }
-      }
-    } finally {
-      checkpointLock.unlock();
-      synchronized (signal) {
-        signal.notifyAll();
-      }
-    }
-  }
-
-  /**
-   * The most page copies a checkpoint without a log makes so that writers need not wait for its
-   * writes (SegmentWriter.snapshot): the copy costs memory for as long as the checkpoint runs,
-   * and its own time, a memory copy, under every stripe lock. A checkpoint with more dirty
-   * pages (the first one of a large pile, say) holds the locks throughout instead.
-   */
-  static final long UNLOGGED_SNAPSHOT_MAX_BYTES = 256L << 20;
-
-  private void writeSegment(MetaImage image, int i, SegmentWriter.Snapshot snapshot)
-      throws IOException {
-    if (snapshot != null) {
-      segmentWriter().write(snapshot, i);
-    } else {
-      segmentWriter().write(image.segment(i), image.owner(i));
-    }
-  }
-
-  private static byte[] withFlags(byte[] payload, int flags) {
-    MemorySegment.ofArray(payload).set(Journal.U32, 36, flags);
-    return payload;
-  }
-
-  /** The writer of segment files, made once the log (or its absence) is settled. */
-  private SegmentWriter segmentWriter() {
-    if (segmentWriter == null) {
-      segmentWriter = new SegmentWriter(layer, directory, log);
-    }
-    return segmentWriter;
-  }
-
-  /** See {@link SegmentWriter#verifyPageChecksums}. */
-  long verifyPageChecksums() throws IOException {
-    checkpointLock.lock(); // no checkpoint may write a page between it and its checksum
-    try {
-      return segmentWriter().verifyPageChecksums(pile::segmentAt);
-    } finally {
-      checkpointLock.unlock();
-    }
-  }
-
-  private static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)
-      throws IOException {
-    boolean created = !layer.exists(file);
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
-      // over the old bytes, not after a truncate to 0: a file of the same size then changes no
-      // block and no size. The truncate freed and re-allocated its blocks at every checkpoint,
-      // and the checkpoint's thread waited in it about half as long as in the file's force
-      // (JFR, docs/BENCHMARKS.md). The slot is the one the superblock does not name, so a
-      // crash halfway leaves nothing anyone reads.
-      handle.write(meta, 0);
-      if (handle.size() > meta.byteSize()) {
-        handle.truncate(meta.byteSize()); // fewer segments than last time
-      }
-      handle.force();
-    }
-    if (created) { // the superblock is about to name it: its name must be durable first
-      layer.syncDirectory(file.getParent());
-    }
-  }
-
   // =========================================================================================
   // close
 
   /** Stops the checkpointer and, unless the pile failed, writes a clean checkpoint. */
   void closeCleanly() {
-    stopCheckpointer();
+    stop();
     if (!failure.failed()) {
-      checkpoint(true);
+      checkpointer.checkpoint(true);
     }
   }
 
-  private void stopCheckpointer() {
-    closing = true;
-    synchronized (signal) {
-      signal.notifyAll();
-    }
+  /** Stops the checkpointer and tag reservations, and waits for them. */
+  private void stop() {
+    checkpointer.stop();
     tags.close();
-    Thread thread = checkpointer;
-    if (thread != null && thread != Thread.currentThread()) {
-      // an interrupted closer must still wait: the files close after this
-      OwnThread.joinUninterruptibly(thread);
-    }
+    checkpointer.join();
   }
 
   /** Closes every file; memory is the pile's to release. Idempotent. */
@@ -1338,10 +907,7 @@ final class PersistentStore implements WriteHooks {
         first = new UncheckedIOException(e);
       }
     }
-    if (segmentWriter != null) {
-      segmentWriter.close();
-      segmentWriter = null;
-    }
+    checkpointer.closeWriter();
     if (first != null) {
       throw first;
     }
@@ -1353,7 +919,7 @@ final class PersistentStore implements WriteHooks {
    * SYNC write).
    */
   void abandon() {
-    stopCheckpointer();
+    stop();
     if (pile != null) {
       pile.releaseAllMemory();
     }
@@ -1378,15 +944,15 @@ final class PersistentStore implements WriteHooks {
   }
 
   Recovery recoveryInfo() {
-    return recovery;
+    return recoveryInfo;
   }
 
   long checkpointCount() {
-    return checkpoints;
+    return checkpointer.count();
   }
 
   long lastCheckpointLsn() {
-    return lastCheckpointLsn;
+    return checkpointer.lastCheckpointLsn();
   }
 
   WriteAheadLog log() {
@@ -1399,12 +965,7 @@ final class PersistentStore implements WriteHooks {
   }
 
   Geometry geometry() {
-    checkpointLock.lock();
-    try {
-      return geometry;
-    } finally {
-      checkpointLock.unlock();
-    }
+    return checkpointer.geometry();
   }
 
   boolean readOnly() {
