@@ -1,37 +1,27 @@
 package dev.cairn.pile;
 
-import dev.cairn.durability.CorruptFileException;
-import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.DirectoryLock;
 import dev.cairn.durability.DurabilityFailedException;
 import dev.cairn.durability.DurabilityMode;
-import dev.cairn.durability.FileHandle;
 import dev.cairn.durability.FileLayer;
 import dev.cairn.durability.LogDamage;
 import dev.cairn.durability.LogLayout;
 import dev.cairn.durability.LogOptions;
-import dev.cairn.durability.LogReader;
 import dev.cairn.durability.LogRecovery;
 import dev.cairn.durability.RealFileLayer;
 import dev.cairn.durability.ScanResult;
 import dev.cairn.durability.Superblock;
 import dev.cairn.durability.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
-import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.PileFiles.Geometry;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -55,14 +45,10 @@ import java.util.function.BooleanSupplier;
  * after-images of what it wrote, before its stripe's lock is released; in SYNC mode the
  * operation then waits for the record to be forced (group commit in WriteAheadLog).
  *
- * Recovery at open: newest valid superblock, its metadata file (CRC checked), map every
- * segment it lists (headers checked), replay the log from C (Journal records: table changes,
- * ranges, counters, heads), free the allocations of transactions with no end record (logged, in
- * the room LogAdmission.admitTransaction kept for it; unlogged, then checkpointed before open
- * returns, if a log written without that room has none), then checkpoint. Time is bounded by
- * the log since C. A read-only open does the same in memory and writes nothing.
- *
  * Parts, each with its own note:
+ *   PileRecovery     open: the checkpoint's metadata and segment files, the log's replay from
+ *                    the checkpoint, the undo of transactions the log left unfinished
+ *                    ("Recovery at open").
  *   Checkpointer     the checkpoint at LSN C (steps 1-4), its thread, the segments only a
  *                    checkpoint may release, the log pinned by open transactions, the in-use
  *                    mark ("Checkpoint at LSN C").
@@ -71,11 +57,11 @@ import java.util.function.BooleanSupplier;
  *   TagReservations  the tag bound in the superblock; every superblock write goes through it.
  *   StoreFailure     the failed state they share (I11).
  * They depend one way: LogAdmission -> Checkpointer -> TagReservations -> StoreFailure. Only
- * this class holds the pile; the checkpointer sees it as a Checkpointer.Memory
+ * this class and PileRecovery hold the pile; the checkpointer sees it as a Checkpointer.Memory
  * (the stripes' locks, the segment table, the tag clock), given by PileMemory below.
  *
  * Lifecycle. open: lock the directory; create the pile if there is none (create); read the
- * superblock; load the checkpoint and replay the log; undo unfinished
+ * superblock; load the checkpoint and replay the log (PileRecovery); undo unfinished
  * transactions; checkpoint (in the background when the log, forced by its open, holds the
  * recovered state); start the checkpointer. close: stop the checkpointer and tag reservations,
  * write a clean checkpoint unless the pile failed, close the files. abandon (a failed open, or
@@ -107,9 +93,6 @@ final class PersistentStore implements WriteHooks {
   private final LogAdmission admission;
 
   private OffHeapPile pile;
-  private RedoReplay replay;
-  // recovery: allocations of transactions with no commit or end record yet, by transaction id
-  private final Map<Long, List<long[]>> unfinished = new HashMap<>();
   private WriteAheadLog log; // null when the pile runs without a log
   private boolean appendsSuppressed; // recovery's undo of a log too full to take it
   private Recovery recoveryInfo;
@@ -218,11 +201,7 @@ final class PersistentStore implements WriteHooks {
         state = superblock.current();
       }
       Geometry geometry = Geometry.decode(superblockFile, state.payload());
-      if ((readFlags(state.payload()) & Checkpointer.FLAG_UNLOGGED_CHECKPOINT) != 0) {
-        throw new CorruptFileException(superblockFile, 36, "a checkpoint of a pile without a"
-            + " log (durability NONE) was interrupted by a crash while it wrote segment files in"
-            + " place; they hold a mix of two states and no log can repair them");
-      }
+      PileRecovery.refuseUnloggedCheckpointCut(superblockFile, state.payload());
       catalog = new PileTypeCatalog(layer, directory, readOnly);
       PileOptions effective = PileOptions.builder()
           .segmentBytes(geometry.segmentBytes())
@@ -240,12 +219,12 @@ final class PersistentStore implements WriteHooks {
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
           participants);
       store.pile = pile;
-      store.replay = new RedoReplay(pile, effective.segmentBytes(), effective.hugePages());
-      store.replay.trustRewrittenPages(!state.cleanShutdown()
-          && checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
-      store.load(PileFiles.metaFile(directory, geometry.metaSlot()),
-          readMeta(layer, directory, geometry, state.checkpointLsn()));
-      store.recover(state, started);
+      PileRecovery recovery = new PileRecovery(layer, directory, pile, effective, readOnly);
+      recovery.trustRewrittenPages(!state.cleanShutdown()
+          && PileRecovery.checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
+      recovery.load(PileFiles.metaFile(directory, geometry.metaSlot()),
+          PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
+      store.recover(recovery, state, started);
       success = true;
       return pile;
     } finally {
@@ -362,117 +341,11 @@ final class PersistentStore implements WriteHooks {
 
 
   /**
-   * Whether a checkpoint after the current one was cut short once it could have written pages
-   * in place: it writes the metadata slot the superblock does not name, forced, before its first
-   * in-place page, so a valid metadata file there with a checkpoint LSN at or past the current
-   * one says it may have. Such pages may not match their checksums (the checkpoint wrote the one
-   * and not the other) until the log's replay rewrites them (RedoReplay.checkBeforeRewrite).
+   * Recovery at open, after PileRecovery loaded the checkpoint: replays the log if there is one,
+   * undoes the transactions it left unfinished, checkpoints, and starts the checkpointer.
    */
-  private static boolean checkpointWasCut(FileLayer layer, Path directory, Geometry geometry,
-      long checkpointLsn) throws IOException {
-    Path file = PileFiles.metaFile(directory, 1 - geometry.metaSlot());
-    MemorySegment bytes;
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
-      long size = handle.size();
-      if (size < PileFiles.META_HEADER_BYTES + 4 || size > PileFiles.metaBytes(
-          Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES,
-          ParticipantRegistry.MAX_SECTION_BYTES)) {
-        return false;
-      }
-      bytes = MemorySegment.ofArray(new byte[(int) size]);
-      if (handle.read(bytes, 0) < size) {
-        return false;
-      }
-    } catch (NoSuchFileException never) {
-      return false;
-    }
-    long end = bytes.byteSize() - 4;
-    return bytes.get(Journal.U64, 0) == PileFiles.META_MAGIC
-        && bytes.get(Journal.U32, end) == PileFiles.crc(bytes.asSlice(0, end))
-        && bytes.get(Journal.U64, 24) >= checkpointLsn;
-  }
-
-  private static int readFlags(byte[] payload) {
-    return MemorySegment.ofArray(payload).get(Journal.U32, 36);
-  }
-
-  private static MemorySegment readMeta(FileLayer layer, Path directory, Geometry geometry,
-      long checkpointLsn) throws IOException {
-    Path file = PileFiles.metaFile(directory, geometry.metaSlot());
-    MemorySegment bytes = MemorySegment.ofArray(new byte[geometry.metaLength()]);
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
-      long read = handle.read(bytes, 0);
-      if (read < bytes.byteSize()) {
-        throw new CorruptFileException(file, read, "metadata file truncated: " + read
-            + " bytes, the superblock says " + bytes.byteSize());
-      }
-    } catch (NoSuchFileException e) {
-      throw new CorruptFileException(file, 0, "metadata file of the current checkpoint is missing",
-          e);
-    }
-    if (PileFiles.crc(bytes) != geometry.metaCrc()) {
-      throw new CorruptFileException(file, 0, "metadata checksum does not match the superblock's");
-    }
-    MetaImage.check(file, bytes, geometry, checkpointLsn);
-    return bytes;
-  }
-
-  /** Maps every segment the metadata lists and restores every stripe's state. */
-  private void load(Path metaFile, MemorySegment meta) throws IOException {
-    int tableCount = meta.get(Journal.U32, 32);
-    long at = PileFiles.META_HEADER_BYTES;
-    for (int i = 0; i < tableCount; i++, at += 8) {
-      int index = meta.get(Journal.U32, at);
-      int owner = meta.get(Journal.U32, at + 4);
-      pile.installSegment(mapSegment(index), pile.stripe(owner - 1));
-    }
-    for (int s = 0; s < pile.stripeCount(); s++, at += PileFiles.META_STRIPE_BYTES) {
-      Stripe stripe = pile.stripe(s);
-      stripe.readState(meta, at);
-      for (int c = 0; c < SizeClasses.COUNT; c++) {
-        stripe.restoreHead(c, meta.get(Journal.U64, at + Stripe.STATE_BYTES + 8L * c));
-      }
-    }
-    int rootsBytes = meta.get(Journal.U32, PileFiles.META_ROOTS_BYTES_OFFSET);
-    pile.rootDirectory().load(metaFile, meta, at, rootsBytes);
-    pile.participants().open(metaFile, meta, at + rootsBytes,
-        meta.get(Journal.U32, PileFiles.META_STATES_BYTES_OFFSET), meta.get(Journal.U64, 24),
-        readOnly, directory);
-  }
-
-  private NativeSegment mapSegment(int index) throws IOException {
-    Path file = PileFiles.segmentFile(directory, index);
-    Arena arena = Arena.ofShared();
-    boolean success = false;
-    try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ_WRITE)) {
-      // the header by a plain read: a fault through the mapping would read ahead megabytes
-      MemorySegment header = MemorySegment.ofArray(new byte[BlockLayout.SEGMENT_HEADER_BYTES]);
-      handle.read(header, 0);
-      PileFiles.checkSegmentHeader(file, header, index, options.segmentBytes());
-      MemorySegment memory = handle.mapPrivate(options.segmentBytes(), arena);
-      NativeSegment segment = NativeSegment.of(index, arena, memory);
-      segment.trackDirtyPages();
-      segment.setHasFile(true);
-      // each page is checked against its checksum when first read, not here: the open stays
-      // instant, and no read returns a page damaged on disk (PageCheck)
-      PageCheck.attach(segment, new SegmentChecksums(layer, directory, index,
-          options.segmentBytes()));
-      success = true;
-      return segment;
-    } catch (NoSuchFileException e) {
-      throw new CorruptFileException(file, 0, "segment file listed by the checkpoint is missing",
-          e);
-    } catch (EOFException e) {
-      throw new CorruptFileException(file, 0, "segment file is truncated: " + e.getMessage(), e);
-    } finally {
-      if (!success) {
-        arena.close();
-      }
-    }
-  }
-
-  /** Replays the log if there is one, checkpoints, and starts the checkpointer. */
-  private void recover(Superblock.State state, long started) throws IOException {
+  private void recover(PileRecovery recovery, Superblock.State state, long started)
+      throws IOException {
     Path logDirectory = directory.resolve(PileFiles.LOG_DIRECTORY);
     boolean logExists = layer.exists(logDirectory.resolve(LogLayout.META_FILE_NAME));
     long records = 0;
@@ -481,33 +354,22 @@ final class PersistentStore implements WriteHooks {
     tags.onDisk(bound); // what the file says; a read-only open (inspect) stops at that
     if (readOnly) {
       if (logExists) {
-        try (LogReader reader = LogReader.open(layer, logDirectory)) {
-          ScanResult scan = reader.scan(state.checkpointLsn(), this::replay);
-          records = scan.records();
-          bytes = scan.endLsn() - scan.fromLsn();
-          logEndLsn = scan.endLsn();
-        }
+        ScanResult scan = recovery.scanLog(logDirectory, state.checkpointLsn());
+        records = scan.records();
+        bytes = scan.endLsn() - scan.fromLsn();
+        logEndLsn = scan.endLsn();
       }
       // undone in memory only (nothing is logged or written): the view read-write recovery
       // will produce from the same files
-      undoUnfinished();
+      unfinishedTransactions = recovery.undoUnfinished();
       pile.participants().recovered();
       opened(state, records, bytes, started);
       return;
     }
     if (logging || logExists) {
       LogOptions logOptions = logOptions(options);
-      // a clean close checkpointed at the log's end: the scan need not look past it
-      try {
-        useLog(WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
-            state.cleanShutdown() ? state.checkpointLsn() : -1, logRecovery, this::replay),
-            logOptions.maxPayloadBytes());
-      } catch (CorruptLogException e) {
-        throw e.withAdvice("check the storage; restore from a backup, or salvage the pile with"
-            + " `cairn recover " + directory + "` or PileDirectory.salvage(directory, options),"
-            + " which recovers every write before lsn " + e.lsn() + ", drops that record and"
-            + " everything logged after it, and keeps a copy of the damaged log");
-      }
+      useLog(recovery.openLog(logDirectory, logOptions, state, logRecovery),
+          logOptions.maxPayloadBytes());
       salvaged = log.salvaged();
       records = log.recovery().records();
       bytes = log.recovery().endLsn() - log.recovery().fromLsn();
@@ -517,14 +379,10 @@ final class PersistentStore implements WriteHooks {
     // room (by an earlier build) may not hold it: then the undo is not logged, and the
     // checkpoint below writes it to the files before the pile is used. A crash before that
     // checkpoint is durable replays the same log and undoes the same allocations again.
-    long undoBytes = 0;
-    for (List<long[]> allocations : unfinished.values()) {
-      undoBytes += LogAdmission.undoBytesFor(allocations.size());
-    }
-    boolean undoUnlogged = log != null && logging && undoBytes > log.remainingBytes();
+    boolean undoUnlogged = log != null && logging && recovery.undoBytes() > log.remainingBytes();
     appendsSuppressed = undoUnlogged;
     try {
-      undoUnfinished();
+      unfinishedTransactions = recovery.undoUnfinished();
     } finally {
       appendsSuppressed = false;
     }
@@ -559,62 +417,6 @@ final class PersistentStore implements WriteHooks {
     opened(state, records, bytes, started);
     if (log != null) {
       checkpointer.start();
-    }
-  }
-
-  /** Frees what the transactions found unfinished allocated, last allocation first. */
-  private void undoUnfinished() {
-    for (List<long[]> allocations : unfinished.values()) {
-      LongList puts = new LongList();
-      LongList targets = new LongList();
-      for (long[] allocation : allocations) {
-        (allocation[0] == Journal.TX_TARGET ? targets : puts).add(allocation[1]);
-      }
-      pile.releaseAll(puts, Journal.TX_PUT);
-      pile.releaseAll(targets, Journal.TX_TARGET);
-    }
-    unfinishedTransactions = unfinished.size();
-    unfinished.clear();
-  }
-
-  private void replay(long lsn, long end, int type, MemorySegment payload) {
-    try {
-      switch (type) {
-        case Journal.TYPE_OP -> replay.applyOp(payload);
-        case Journal.TYPE_PURGE -> replay.applyPurge();
-        case Journal.TYPE_TX_ALLOC -> {
-          replay.applyOp(payload.asSlice(Journal.TX_ALLOC_PREFIX_BYTES));
-          unfinished.computeIfAbsent(payload.get(Journal.U64, 0), id -> new ArrayList<>())
-              .add(new long[] {payload.get(Journal.U32, 8), payload.get(Journal.U64, 16)});
-        }
-        case Journal.TYPE_TX_COMMIT -> {
-          int count = payload.get(Journal.U32, 8);
-          int attachments = payload.get(Journal.U32, 12);
-          long at = Journal.TX_COMMIT_PREFIX_BYTES;
-          for (int i = 0; i < count; i++) {
-            long length = Integer.toUnsignedLong(payload.get(Journal.U32, at));
-            replay.applyOp(payload.asSlice(at + 8, length));
-            at += 8 + length;
-          }
-          for (int i = 0; i < attachments; i++) {
-            at += pile.participants().replay(lsn, payload.asSlice(at), readOnly, directory);
-          }
-          unfinished.remove(payload.get(Journal.U64, 0));
-        }
-        case Journal.TYPE_PARTICIPANT ->
-            pile.participants().replay(lsn, payload, readOnly, directory);
-        case Journal.TYPE_PARTICIPANT_OP -> { // the pile's part first, as it was written
-          replay.applyOp(payload.asSlice(ParticipantRegistry.recordBytes(payload)));
-          pile.participants().replay(lsn, payload, readOnly, directory);
-        }
-        case Journal.TYPE_TX_END -> unfinished.remove(payload.get(Journal.U64, 0));
-        case Journal.TYPE_ROOT -> pile.rootDirectory().replay(payload);
-        default -> throw new CorruptFileException(log == null ? directory : directory
-            .resolve(PileFiles.LOG_DIRECTORY), lsn, "unknown pile record type " + type);
-      }
-    } catch (IndexOutOfBoundsException | PileCorruptionException e) {
-      throw new CorruptFileException(directory.resolve(PileFiles.LOG_DIRECTORY), lsn,
-          "log record at LSN " + lsn + " does not apply to the pile: " + e.getMessage(), e);
     }
   }
 
