@@ -25,8 +25,8 @@ import java.util.concurrent.CompletableFuture;
  *          out of space half way.
  * rollback frees the puts and the prepared targets, last first, in runs of one stripe logged as
  *          one record each, then logs TX_END. It never waits for log space: every write kept
- *          room for it (PersistentStore.admitTransaction), and a write that cannot keep that
- *          room within the log throws TransactionTooLargeException at once.
+ *          room for it (the undo rule, LogAdmission.admitTransaction), and a write that
+ *          cannot keep that room within the log throws TransactionTooLargeException at once.
  * crash    recovery frees the allocations of every transaction with TX_ALLOC records but no
  *          TX_COMMIT or TX_END: so none of an unfinished transaction survives (I2, I4). A
  *          read-only open does the same in memory.

@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class RedoReplay {
   private final OffHeapPile pile;
-  private final PersistentStore store;
+  private final long segmentBytes;
+  private final boolean hugePages;
 
   private final long[] stateValues = new long[Stripe.STATE_FIELDS];
   private final long[] cursor = new long[1];
@@ -20,9 +21,15 @@ final class RedoReplay {
   // in place: the pages the log rewrites are then taken as they are (see checkBeforeRewrite)
   private boolean trustRewrittenPages;
 
-  RedoReplay(OffHeapPile pile, PersistentStore store) {
+  RedoReplay(OffHeapPile pile, long segmentBytes, boolean hugePages) {
     this.pile = pile;
-    this.store = store;
+    this.segmentBytes = segmentBytes;
+    this.hugePages = hugePages;
+  }
+
+  /** See {@link #checkBeforeRewrite}: set before the first record is applied. */
+  void trustRewrittenPages(boolean trust) {
+    this.trustRewrittenPages = trust;
   }
 
   /**
@@ -32,11 +39,6 @@ final class RedoReplay {
    * @throws PileCorruptionException if the record does not fit the pile
    * @throws IndexOutOfBoundsException if a range lies outside its segment
    */
-  /** See {@link #checkBeforeRewrite}: set before the first record is applied. */
-  void trustRewrittenPages(boolean trust) {
-    this.trustRewrittenPages = trust;
-  }
-
   void applyOp(MemorySegment record) {
     int stripeWord = record.get(Journal.U32, 0);
     boolean compact = (stripeWord & Journal.COMPACT_STATE) != 0;
@@ -72,7 +74,7 @@ final class RedoReplay {
       int index = checkedIndex(record.get(Journal.U32, at));
       int owner = record.get(Journal.U32, at + 4);
       if (owner != 0 && pile.segmentAt(index) == null) {
-        pile.installSegment(store.freshSegment(index), pile.stripe(owner - 1));
+        pile.installSegment(freshSegment(index), pile.stripe(owner - 1));
       }
     }
     long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
@@ -152,5 +154,12 @@ final class RedoReplay {
       throw new PileCorruptionException("segment index out of range: " + index);
     }
     return index;
+  }
+
+  /** A segment for replay of a record that created it: zeroed memory, no file yet. */
+  private NativeSegment freshSegment(int index) {
+    NativeSegment segment = NativeSegment.allocate(index, segmentBytes, hugePages);
+    segment.trackDirtyPages();
+    return segment;
   }
 }

@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
 /**
@@ -442,14 +443,15 @@ final class SegmentWriter {
    * this open changed is skipped: a checkpoint cut by a crash may have written it without its
    * checksum, and its bytes come from the log anyway.
    *
+   * @param segments the pile's live segment at an index, or null
    * @return the number of pages checked
    * @throws CorruptFileException naming the segment file and the page's offset
    */
-  long verifyPageChecksums(OffHeapPile pile) throws IOException {
+  long verifyPageChecksums(IntFunction<NativeSegment> segments) throws IOException {
     long checked = 0;
     MemorySegment page = Arena.ofAuto().allocate(PAGE);
     for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
-      NativeSegment segment = pile.segmentAt(index);
+      NativeSegment segment = segments.apply(index);
       if (segment == null || !segment.hasFile()) {
         continue;
       }

@@ -69,7 +69,7 @@ class PersistentPileTest {
         .durability(Durability.PERIODIC).build();
     try (Pile pile = Pile.open(dir, options)) {
       List<Long> pointers = new java.util.ArrayList<>();
-      for (int i = 0; i < 3 * PersistentStore.RETIRED_SEGMENTS_TRIGGER; i++) {
+      for (int i = 0; i < 3 * Checkpointer.RETIRED_SEGMENTS_TRIGGER; i++) {
         pointers.add(pile.put(new byte[40_000])); // one a segment
       }
       long grown = pile.stats().segmentCount();
@@ -79,13 +79,13 @@ class PersistentPileTest {
       }
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
       // each time 16 are pending, a checkpoint takes them; fewer than 16 may wait for a later one
-      while (store.retiredSegmentCount() >= PersistentStore.RETIRED_SEGMENTS_TRIGGER
+      while (store.retiredSegmentCount() >= Checkpointer.RETIRED_SEGMENTS_TRIGGER
           && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      assertThat(grown).isGreaterThan(2L * PersistentStore.RETIRED_SEGMENTS_TRIGGER);
+      assertThat(grown).isGreaterThan(2L * Checkpointer.RETIRED_SEGMENTS_TRIGGER);
       assertThat(store.retiredSegmentCount()).as("segments emptied, not yet released")
-          .isLessThan(PersistentStore.RETIRED_SEGMENTS_TRIGGER);
+          .isLessThan(Checkpointer.RETIRED_SEGMENTS_TRIGGER);
       assertThat(pile.stats().segmentCount()).as("segments left after the deletes").isOne();
     }
   }

@@ -284,7 +284,7 @@ class TagClockTest {
       if (clockAtCrash >= 0) {
         assertThat(clockAtOpen)
             .as("crash %d: the clock after recovery against the clock at the crash", crash)
-            .isBetween(clockAtCrash, clockAtCrash + PersistentStore.TAG_RESERVATION);
+            .isBetween(clockAtCrash, clockAtCrash + TagReservations.TAG_RESERVATION);
       }
       // sometimes past a reservation's reach, so that the crash lands after a background one
       int puts = random.nextBoolean() ? 1 + random.nextInt(5_000) : 600_000;
@@ -302,14 +302,14 @@ class TagClockTest {
     Path superblock = dir.resolve(PileFiles.SUPERBLOCK);
     try (OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, dir, options)) {
       for (int round = 0; round < 16; round++) {
-        for (int i = 0; i < PersistentStore.TAG_RESERVATION / 4; i++) {
+        for (int i = 0; i < TagReservations.TAG_RESERVATION / 4; i++) {
           pile.delete(pile.put(new byte[8]));
         }
         long onDisk = Geometry.tagBoundOf(superblock,
             Superblock.read(RealFileLayer.INSTANCE, superblock).payload());
         assertThat(onDisk).as("round %d", round).isGreaterThanOrEqualTo(pile.tagClock());
       }
-      assertThat(pile.tagClock()).isGreaterThan(3 * PersistentStore.TAG_RESERVATION);
+      assertThat(pile.tagClock()).isGreaterThan(3 * TagReservations.TAG_RESERVATION);
     }
   }
 
