@@ -41,7 +41,7 @@ import java.util.List;
  *              (SizeClass:u32, Head:u64)^HeadCount,
  *              (Segment:u32, Owner:u32)^TableCount         owner: stripe + 1, or 0 for none
  *              (Segment:u32, Length:u32, Offset:u64, Bytes[Length])^RangeCount
- * StripeWord   the stripe id; bit 31 (COMPACT_STATE) set: State is ChangedState
+ * StripeWord   the stripe id; bit 31 (RedoLayout.COMPACT_STATE) set: State is ChangedState
  * State    --> StripeState[Stripe.STATE_BYTES]                 bit 31 clear (earlier logs)
  *            | ChangedState
  * ChangedState --> FieldMask:u16, Value:uleb128^popcount(FieldMask)
@@ -75,18 +75,6 @@ final class Journal {
 
   static final int TX_PUT = 0;
   static final int TX_TARGET = 1;
-  static final int TX_ALLOC_PREFIX_BYTES = 24;
-  static final int TX_COMMIT_PREFIX_BYTES = 16;
-
-  /** Bytes of an op record before its state: StripeWord, HeadCount, TableCount, RangeCount. */
-  static final int PREFIX_BYTES = 16;
-  /** Bytes of an op record's fixed part with the full (format 1) state. */
-  static final int FIXED_BYTES = PREFIX_BYTES + Stripe.STATE_BYTES;
-  /** Flag in an op record's StripeWord: the state is a field mask and the changed values. */
-  static final int COMPACT_STATE = 1 << 31;
-  static final int HEAD_ENTRY_BYTES = 12;
-  static final int TABLE_ENTRY_BYTES = 8;
-  static final int RANGE_HEADER_BYTES = 16;
 
   static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
   static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
@@ -193,13 +181,13 @@ final class Journal {
     try {
       long bytes = prepare();
       if (context.inTransaction()) {
-        MemorySegment out = scratch(TX_ALLOC_PREFIX_BYTES + bytes);
-        out.set(U64, 0, context.transactionId());
-        out.set(U32, 8, context.allocationKind());
-        out.set(U32, 12, 0);
-        out.set(U64, 16, stripe.lastPointer);
-        encodeInto(out, TX_ALLOC_PREFIX_BYTES);
-        return store.append(TYPE_TX_ALLOC, out, TX_ALLOC_PREFIX_BYTES + bytes);
+        MemorySegment out = scratch(RedoLayout.TX_ALLOC_PREFIX_BYTES + bytes);
+        out.set(U64, RedoLayout.TX_ID_OFFSET, context.transactionId());
+        out.set(U32, RedoLayout.TX_ALLOC_KIND_OFFSET, context.allocationKind());
+        out.set(U32, RedoLayout.TX_ALLOC_ZERO_OFFSET, 0);
+        out.set(U64, RedoLayout.TX_ALLOC_POINTER_OFFSET, stripe.lastPointer);
+        encodeInto(out, RedoLayout.TX_ALLOC_PREFIX_BYTES);
+        return store.append(TYPE_TX_ALLOC, out, RedoLayout.TX_ALLOC_PREFIX_BYTES + bytes);
       }
       MemorySegment out = scratch(bytes);
       encodeInto(out, 0);
@@ -218,18 +206,18 @@ final class Journal {
    * participant's record alone if the operation wrote nothing.
    */
   long flush(int participant, int type, MemorySegment payload) {
-    long prefix = ParticipantRegistry.HEADER_BYTES + payload.byteSize();
+    long prefix = RedoLayout.PARTICIPANT_HEADER_BYTES + payload.byteSize();
     if (isEmpty()) {
       MemorySegment out = scratch(prefix);
       ParticipantRegistry.writeHeader(out, 0, participant, type, payload.byteSize());
-      MemorySegment.copy(payload, 0, out, ParticipantRegistry.HEADER_BYTES, payload.byteSize());
+      MemorySegment.copy(payload, 0, out, RedoLayout.PARTICIPANT_HEADER_BYTES, payload.byteSize());
       return store.append(TYPE_PARTICIPANT, out, prefix);
     }
     try {
       long bytes = prepare();
       MemorySegment out = scratch(prefix + bytes);
       ParticipantRegistry.writeHeader(out, 0, participant, type, payload.byteSize());
-      MemorySegment.copy(payload, 0, out, ParticipantRegistry.HEADER_BYTES, payload.byteSize());
+      MemorySegment.copy(payload, 0, out, RedoLayout.PARTICIPANT_HEADER_BYTES, payload.byteSize());
       encodeInto(out, prefix);
       return store.append(TYPE_PARTICIPANT_OP, out, prefix + bytes);
     } catch (RuntimeException | Error e) {
@@ -251,9 +239,9 @@ final class Journal {
    */
   static long appendCommit(PersistentStore store, long txId, Stripe[] stripes,
       List<PileTransaction.Attached> attached) {
-    long total = TX_COMMIT_PREFIX_BYTES;
+    long total = RedoLayout.TX_COMMIT_PREFIX_BYTES;
     for (PileTransaction.Attached a : attached) {
-      total += ParticipantRegistry.HEADER_BYTES + a.record().byteSize();
+      total += RedoLayout.PARTICIPANT_HEADER_BYTES + a.record().byteSize();
     }
     long[] sizes = new long[stripes.length];
     int count = 0;
@@ -261,29 +249,29 @@ final class Journal {
       Journal journal = stripes[i].journal;
       if (!journal.isEmpty()) {
         sizes[i] = journal.prepare();
-        total += 8 + sizes[i];
+        total += RedoLayout.TX_COMMIT_OP_HEADER_BYTES + sizes[i];
         count++;
       }
     }
     MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(total)]);
-    out.set(U64, 0, txId);
-    out.set(U32, 8, count);
-    out.set(U32, 12, attached.size());
-    long at = TX_COMMIT_PREFIX_BYTES;
+    out.set(U64, RedoLayout.TX_ID_OFFSET, txId);
+    out.set(U32, RedoLayout.TX_COMMIT_COUNT_OFFSET, count);
+    out.set(U32, RedoLayout.TX_COMMIT_ATTACHMENTS_OFFSET, attached.size());
+    long at = RedoLayout.TX_COMMIT_PREFIX_BYTES;
     for (int i = 0; i < stripes.length; i++) {
       Journal journal = stripes[i].journal;
       if (!journal.isEmpty()) {
-        out.set(U32, at, (int) sizes[i]);
-        journal.encodeInto(out, at + 8);
-        at += 8 + sizes[i];
+        out.set(U32, at + RedoLayout.TX_COMMIT_OP_LENGTH_OFFSET, (int) sizes[i]);
+        journal.encodeInto(out, at + RedoLayout.TX_COMMIT_OP_HEADER_BYTES);
+        at += RedoLayout.TX_COMMIT_OP_HEADER_BYTES + sizes[i];
         journal.reset();
       }
     }
     for (PileTransaction.Attached a : attached) {
       long length = a.record().byteSize();
       ParticipantRegistry.writeHeader(out, at, a.participant(), a.type(), length);
-      MemorySegment.copy(a.record(), 0, out, at + ParticipantRegistry.HEADER_BYTES, length);
-      at += ParticipantRegistry.HEADER_BYTES + length;
+      MemorySegment.copy(a.record(), 0, out, at + RedoLayout.PARTICIPANT_HEADER_BYTES, length);
+      at += RedoLayout.PARTICIPANT_HEADER_BYTES + length;
     }
     try {
       return store.append(TYPE_TX_COMMIT, out);
@@ -309,8 +297,10 @@ final class Journal {
     }
     rangeCount = kept;
     prepareState();
-    long bytes = PREFIX_BYTES + stateBytes + (long) headCount * HEAD_ENTRY_BYTES
-        + (long) tableCount * TABLE_ENTRY_BYTES + (long) rangeCount * RANGE_HEADER_BYTES;
+    long bytes = RedoLayout.OP_PREFIX_BYTES + stateBytes
+        + (long) headCount * RedoLayout.HEAD_ENTRY_BYTES
+        + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES
+        + (long) rangeCount * RedoLayout.RANGE_HEADER_BYTES;
     for (int i = 0; i < rangeCount; i++) {
       bytes += rangeLengths[i];
     }
@@ -321,7 +311,7 @@ final class Journal {
   private void prepareState() {
     stripe.readStateFields(stateNow);
     int mask = 0;
-    int bytes = 2;
+    int bytes = RedoLayout.FIELD_MASK_BYTES;
     for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
       if (!stateLoggedValid || stateNow[i] != stateLogged[i]) {
         mask |= 1 << i;
@@ -338,11 +328,11 @@ final class Journal {
 
   /** Writes the op record {@link #prepare()} sized at {@code base}: after-images copied now. */
   private void encodeInto(MemorySegment out, long base) {
-    out.set(U32, base, stripe.id | COMPACT_STATE);
-    out.set(U32, base + 4, headCount);
-    out.set(U32, base + 8, tableCount);
-    out.set(U32, base + 12, rangeCount);
-    long at = base + PREFIX_BYTES;
+    out.set(U32, base + RedoLayout.STRIPE_WORD_OFFSET, stripe.id | RedoLayout.COMPACT_STATE);
+    out.set(U32, base + RedoLayout.HEAD_COUNT_OFFSET, headCount);
+    out.set(U32, base + RedoLayout.TABLE_COUNT_OFFSET, tableCount);
+    out.set(U32, base + RedoLayout.RANGE_COUNT_OFFSET, rangeCount);
+    long at = base + RedoLayout.OP_PREFIX_BYTES;
     out.set(U16, at, (short) stateMask);
     at += 2;
     for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
@@ -354,23 +344,23 @@ final class Journal {
     stateLoggedValid = true;
     for (int i = 0; i < headCount; i++) {
       int sizeClass = headClasses[i];
-      out.set(U32, at, sizeClass);
-      out.set(U64, at + 4, stripe.listHead(sizeClass));
-      at += HEAD_ENTRY_BYTES;
+      out.set(U32, at + RedoLayout.HEAD_SIZE_CLASS_OFFSET, sizeClass);
+      out.set(U64, at + RedoLayout.HEAD_VALUE_OFFSET, stripe.listHead(sizeClass));
+      at += RedoLayout.HEAD_ENTRY_BYTES;
     }
     for (int i = 0; i < tableCount; i++) {
-      out.set(U32, at, tableEntries[i * 2]);
-      out.set(U32, at + 4, tableEntries[i * 2 + 1]);
-      at += TABLE_ENTRY_BYTES;
+      out.set(U32, at + RedoLayout.TABLE_SEGMENT_OFFSET, tableEntries[i * 2]);
+      out.set(U32, at + RedoLayout.TABLE_OWNER_OFFSET, tableEntries[i * 2 + 1]);
+      at += RedoLayout.TABLE_ENTRY_BYTES;
     }
     for (int i = 0; i < rangeCount; i++) {
       long length = rangeLengths[i];
-      out.set(U32, at, rangeSegments[i]);
-      out.set(U32, at + 4, (int) length);
-      out.set(U64, at + 8, rangeOffsets[i]);
+      out.set(U32, at + RedoLayout.RANGE_SEGMENT_OFFSET, rangeSegments[i]);
+      out.set(U32, at + RedoLayout.RANGE_LENGTH_OFFSET, (int) length);
+      out.set(U64, at + RedoLayout.RANGE_OFFSET_OFFSET, rangeOffsets[i]);
       MemorySegment.copy(
-          store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + 16, length);
-      at += RANGE_HEADER_BYTES + length;
+          store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + RedoLayout.RANGE_HEADER_BYTES, length);
+      at += RedoLayout.RANGE_HEADER_BYTES + length;
     }
   }
 

@@ -23,7 +23,7 @@ import java.util.List;
 final class ParticipantRegistry {
 
   /** Bytes of a participant record's header, and of a state entry's. */
-  static final int HEADER_BYTES = 8;
+  static final int HEADER_BYTES = RedoLayout.PARTICIPANT_HEADER_BYTES;
 
   /** A bound on the States section of a metadata file. */
   static final long MAX_SECTION_BYTES =
@@ -67,10 +67,10 @@ final class ParticipantRegistry {
 
   /** Writes a participant record's header at {@code at} of {@code out}. */
   static void writeHeader(MemorySegment out, long at, int participant, int type, long length) {
-    out.set(Journal.U8, at, (byte) participant);
-    out.set(Journal.U8, at + 1, (byte) type);
-    out.set(Journal.U16, at + 2, (short) 0);
-    out.set(Journal.U32, at + 4, (int) length);
+    out.set(Journal.U8, at + RedoLayout.PARTICIPANT_ID_OFFSET, (byte) participant);
+    out.set(Journal.U8, at + RedoLayout.PARTICIPANT_TYPE_OFFSET, (byte) type);
+    out.set(Journal.U16, at + RedoLayout.PARTICIPANT_ZERO_OFFSET, (short) 0);
+    out.set(Journal.U32, at + RedoLayout.PARTICIPANT_LENGTH_OFFSET, (int) length);
   }
 
   /** Checks a payload a participant gave: its size and type. */
@@ -91,7 +91,8 @@ final class ParticipantRegistry {
 
   /** The bytes of the participant record at {@code payload}'s offset 0, with its header. */
   static long recordBytes(MemorySegment payload) {
-    long length = Integer.toUnsignedLong(payload.get(Journal.U32, 4));
+    long length =
+        Integer.toUnsignedLong(payload.get(Journal.U32, RedoLayout.PARTICIPANT_LENGTH_OFFSET));
     if (HEADER_BYTES + length > payload.byteSize()) {
       throw new PileCorruptionException("participant record of " + payload.byteSize()
           + " bytes says its payload has " + length);
@@ -105,8 +106,8 @@ final class ParticipantRegistry {
    */
   long replay(long lsn, MemorySegment payload, boolean readOnly, Path directory) {
     long length = recordBytes(payload) - HEADER_BYTES;
-    int id = Byte.toUnsignedInt(payload.get(Journal.U8, 0));
-    int type = Byte.toUnsignedInt(payload.get(Journal.U8, 1));
+    int id = Byte.toUnsignedInt(payload.get(Journal.U8, RedoLayout.PARTICIPANT_ID_OFFSET));
+    int type = Byte.toUnsignedInt(payload.get(Journal.U8, RedoLayout.PARTICIPANT_TYPE_OFFSET));
     LogParticipant participant = byId[id];
     if (participant != null) {
       participant.replay(lsn, type, payload.asSlice(HEADER_BYTES, length));
@@ -161,8 +162,9 @@ final class ParticipantRegistry {
       if (end - at < HEADER_BYTES) {
         throw new CorruptFileException(file, at, "participant states end inside an entry");
       }
-      int id = Byte.toUnsignedInt(meta.get(Journal.U8, at));
-      long bytes = Integer.toUnsignedLong(meta.get(Journal.U32, at + 4));
+      int id = Byte.toUnsignedInt(meta.get(Journal.U8, at + RedoLayout.PARTICIPANT_ID_OFFSET));
+      long bytes = Integer.toUnsignedLong(
+          meta.get(Journal.U32, at + RedoLayout.PARTICIPANT_LENGTH_OFFSET));
       if (id == 0 || bytes > end - at - HEADER_BYTES || states[id] != null) {
         throw new CorruptFileException(file, at, "invalid participant state entry: participant="
             + id + " bytes=" + bytes + " (the section ends at " + end + ")");

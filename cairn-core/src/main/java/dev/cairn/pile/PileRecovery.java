@@ -235,23 +235,26 @@ final class PileRecovery {
         case Journal.TYPE_OP -> replay.applyOp(payload);
         case Journal.TYPE_PURGE -> replay.applyPurge();
         case Journal.TYPE_TX_ALLOC -> {
-          replay.applyOp(payload.asSlice(Journal.TX_ALLOC_PREFIX_BYTES));
-          unfinished.computeIfAbsent(payload.get(Journal.U64, 0), id -> new ArrayList<>())
-              .add(new long[] {payload.get(Journal.U32, 8), payload.get(Journal.U64, 16)});
+          replay.applyOp(payload.asSlice(RedoLayout.TX_ALLOC_PREFIX_BYTES));
+          unfinished.computeIfAbsent(payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET),
+              id -> new ArrayList<>()).add(new long[] {
+                  payload.get(Journal.U32, RedoLayout.TX_ALLOC_KIND_OFFSET),
+                  payload.get(Journal.U64, RedoLayout.TX_ALLOC_POINTER_OFFSET)});
         }
         case Journal.TYPE_TX_COMMIT -> {
-          int count = payload.get(Journal.U32, 8);
-          int attachments = payload.get(Journal.U32, 12);
-          long at = Journal.TX_COMMIT_PREFIX_BYTES;
+          int count = payload.get(Journal.U32, RedoLayout.TX_COMMIT_COUNT_OFFSET);
+          int attachments = payload.get(Journal.U32, RedoLayout.TX_COMMIT_ATTACHMENTS_OFFSET);
+          long at = RedoLayout.TX_COMMIT_PREFIX_BYTES;
           for (int i = 0; i < count; i++) {
-            long length = Integer.toUnsignedLong(payload.get(Journal.U32, at));
-            replay.applyOp(payload.asSlice(at + 8, length));
-            at += 8 + length;
+            long length = Integer.toUnsignedLong(
+                payload.get(Journal.U32, at + RedoLayout.TX_COMMIT_OP_LENGTH_OFFSET));
+            replay.applyOp(payload.asSlice(at + RedoLayout.TX_COMMIT_OP_HEADER_BYTES, length));
+            at += RedoLayout.TX_COMMIT_OP_HEADER_BYTES + length;
           }
           for (int i = 0; i < attachments; i++) {
             at += pile.participants().replay(lsn, payload.asSlice(at), readOnly, directory);
           }
-          unfinished.remove(payload.get(Journal.U64, 0));
+          unfinished.remove(payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET));
         }
         case Journal.TYPE_PARTICIPANT ->
             pile.participants().replay(lsn, payload, readOnly, directory);
@@ -259,7 +262,8 @@ final class PileRecovery {
           replay.applyOp(payload.asSlice(ParticipantRegistry.recordBytes(payload)));
           pile.participants().replay(lsn, payload, readOnly, directory);
         }
-        case Journal.TYPE_TX_END -> unfinished.remove(payload.get(Journal.U64, 0));
+        case Journal.TYPE_TX_END ->
+            unfinished.remove(payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET));
         case Journal.TYPE_ROOT -> pile.rootDirectory().replay(payload);
         // (replay runs while the log opens, before the store holds it: the directory is named)
         default -> throw new CorruptFileException(directory, lsn,

@@ -40,78 +40,74 @@ final class RedoReplay {
    * @throws IndexOutOfBoundsException if a range lies outside its segment
    */
   void applyOp(MemorySegment record) {
-    int stripeWord = record.get(Journal.U32, 0);
-    boolean compact = (stripeWord & Journal.COMPACT_STATE) != 0;
-    Stripe stripe = pile.stripe(stripeWord & ~Journal.COMPACT_STATE);
-    int headCount = record.get(Journal.U32, 4);
-    int tableCount = record.get(Journal.U32, 8);
-    int rangeCount = record.get(Journal.U32, 12);
+    int stripeWord = record.get(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET);
+    if ((stripeWord & RedoLayout.COMPACT_STATE) == 0) {
+      throw new PileCorruptionException("op record without a compact state: stripe word 0x"
+          + Integer.toHexString(stripeWord));
+    }
+    Stripe stripe = pile.stripe(stripeWord & ~RedoLayout.COMPACT_STATE);
+    int headCount = record.get(Journal.U32, RedoLayout.HEAD_COUNT_OFFSET);
+    int tableCount = record.get(Journal.U32, RedoLayout.TABLE_COUNT_OFFSET);
+    int rangeCount = record.get(Journal.U32, RedoLayout.RANGE_COUNT_OFFSET);
     if (headCount < 0 || headCount > SizeClasses.COUNT || tableCount < 0 || rangeCount < 0) {
       throw new PileCorruptionException("op record with impossible counts: heads=" + headCount
           + " tables=" + tableCount + " ranges=" + rangeCount);
     }
-    int stateMask = Stripe.ALL_STATE_FIELDS;
-    long headsAt = Journal.FIXED_BYTES;
-    if (compact) {
-      stateMask = record.get(Journal.U16, Journal.PREFIX_BYTES) & 0xFFFF;
-      if ((stateMask & ~Stripe.ALL_STATE_FIELDS) != 0) {
-        throw new PileCorruptionException(
-            "op record names unknown state fields: mask=0x" + Integer.toHexString(stateMask));
-      }
-      long at = Journal.PREFIX_BYTES + 2;
-      for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
-        if ((stateMask & 1 << i) != 0) {
-          long value = Uleb128.read(record, at, cursor);
-          stateValues[i] = i == 0 ? value - 1 : value;
-          at = cursor[0];
-        }
-      }
-      headsAt = at;
+    int stateMask = record.get(Journal.U16, RedoLayout.OP_PREFIX_BYTES) & 0xFFFF;
+    if ((stateMask & ~Stripe.ALL_STATE_FIELDS) != 0) {
+      throw new PileCorruptionException(
+          "op record names unknown state fields: mask=0x" + Integer.toHexString(stateMask));
     }
-    long tableAt = headsAt + (long) headCount * Journal.HEAD_ENTRY_BYTES;
+    long headsAt = RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES;
+    for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
+      if ((stateMask & 1 << i) != 0) {
+        long value = Uleb128.read(record, headsAt, cursor);
+        stateValues[i] = i == 0 ? value - 1 : value;
+        headsAt = cursor[0];
+      }
+    }
+    long tableAt = headsAt + (long) headCount * RedoLayout.HEAD_ENTRY_BYTES;
     for (int i = 0; i < tableCount; i++) { // segments born in this operation, first
-      long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
-      int index = checkedIndex(record.get(Journal.U32, at));
-      int owner = record.get(Journal.U32, at + 4);
+      long at = tableAt + (long) i * RedoLayout.TABLE_ENTRY_BYTES;
+      int index = checkedIndex(record.get(Journal.U32, at + RedoLayout.TABLE_SEGMENT_OFFSET));
+      int owner = record.get(Journal.U32, at + RedoLayout.TABLE_OWNER_OFFSET);
       if (owner != 0 && pile.segmentAt(index) == null) {
         pile.installSegment(freshSegment(index), pile.stripe(owner - 1));
       }
     }
-    long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
+    long at = tableAt + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES;
     for (int i = 0; i < rangeCount; i++) {
-      int index = checkedIndex(record.get(Journal.U32, at));
-      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + 4));
-      long offset = record.get(Journal.U64, at + 8);
+      int index = checkedIndex(record.get(Journal.U32, at + RedoLayout.RANGE_SEGMENT_OFFSET));
+      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET));
+      long offset = record.get(Journal.U64, at + RedoLayout.RANGE_OFFSET_OFFSET);
       NativeSegment segment = pile.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
         PageCheck check = segment.pageCheck();
         if (check != null) {
           checkBeforeRewrite(segment, check, offset, length);
         }
-        MemorySegment.copy(record, at + Journal.RANGE_HEADER_BYTES, segment.memory(), offset,
+        MemorySegment.copy(record, at + RedoLayout.RANGE_HEADER_BYTES, segment.memory(), offset,
             length);
         segment.markDirty(offset, length);
       }
-      at += Journal.RANGE_HEADER_BYTES + length;
+      at += RedoLayout.RANGE_HEADER_BYTES + length;
     }
     if (at != record.byteSize()) {
       throw new PileCorruptionException(
           "record holds " + record.byteSize() + " bytes, its entries " + at);
     }
     for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
-      long entry = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
-      if (record.get(Journal.U32, entry + 4) == 0) {
-        pile.uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
+      long entry = tableAt + (long) i * RedoLayout.TABLE_ENTRY_BYTES;
+      if (record.get(Journal.U32, entry + RedoLayout.TABLE_OWNER_OFFSET) == 0) {
+        pile.uninstallSegment(checkedIndex(
+            record.get(Journal.U32, entry + RedoLayout.TABLE_SEGMENT_OFFSET)));
       }
     }
-    if (compact) {
-      stripe.restoreStateFields(stateMask, stateValues);
-    } else {
-      stripe.readState(record, Journal.PREFIX_BYTES);
-    }
+    stripe.restoreStateFields(stateMask, stateValues);
     for (int i = 0; i < headCount; i++) {
-      long entry = headsAt + (long) i * Journal.HEAD_ENTRY_BYTES;
-      stripe.restoreHead(record.get(Journal.U32, entry), record.get(Journal.U64, entry + 4));
+      long entry = headsAt + (long) i * RedoLayout.HEAD_ENTRY_BYTES;
+      stripe.restoreHead(record.get(Journal.U32, entry + RedoLayout.HEAD_SIZE_CLASS_OFFSET),
+          record.get(Journal.U64, entry + RedoLayout.HEAD_VALUE_OFFSET));
     }
   }
 

@@ -40,7 +40,7 @@ final class RootDirectory {
   static final int MAX_ROOTS = 4096;
 
   /** Bytes of one entry before its name: Pointer, NameLength. */
-  static final int ENTRY_PREFIX_BYTES = 10;
+  static final int ENTRY_PREFIX_BYTES = RedoLayout.ROOT_NAME_OFFSET;
 
   /** A bound on the Roots section of a metadata file. */
   static final long MAX_SECTION_BYTES = (long) MAX_ROOTS * (ENTRY_PREFIX_BYTES + MAX_NAME_BYTES);
@@ -91,15 +91,15 @@ final class RootDirectory {
   /** A root record's payload. */
   static MemorySegment record(byte[] name, long pointer) {
     MemorySegment out = MemorySegment.ofArray(new byte[ENTRY_PREFIX_BYTES + name.length]);
-    out.set(Journal.U64, 0, pointer);
-    out.set(Journal.U16, 8, (short) name.length);
+    out.set(Journal.U64, RedoLayout.ROOT_POINTER_OFFSET, pointer);
+    out.set(Journal.U16, RedoLayout.ROOT_NAME_LENGTH_OFFSET, (short) name.length);
     MemorySegment.copy(MemorySegment.ofArray(name), 0, out, ENTRY_PREFIX_BYTES, name.length);
     return out;
   }
 
   /** Replays a root record. */
   void replay(MemorySegment payload) {
-    int length = Short.toUnsignedInt(payload.get(Journal.U16, 8));
+    int length = Short.toUnsignedInt(payload.get(Journal.U16, RedoLayout.ROOT_NAME_LENGTH_OFFSET));
     if (payload.byteSize() != ENTRY_PREFIX_BYTES + length || length == 0
         || length > MAX_NAME_BYTES) {
       throw new PileCorruptionException("root record of " + payload.byteSize()
@@ -108,7 +108,7 @@ final class RootDirectory {
     String name = new String(payload.asSlice(ENTRY_PREFIX_BYTES, length)
         .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     synchronized (this) {
-      long pointer = payload.get(Journal.U64, 0);
+      long pointer = payload.get(Journal.U64, RedoLayout.ROOT_POINTER_OFFSET);
       if (pointer == Pile.NULL) {
         roots.remove(name);
       } else {
@@ -140,8 +140,9 @@ final class RootDirectory {
       if (end - at < ENTRY_PREFIX_BYTES) {
         throw new CorruptFileException(file, at, "roots section ends inside an entry");
       }
-      long pointer = meta.get(Journal.U64, at);
-      int nameBytes = Short.toUnsignedInt(meta.get(Journal.U16, at + 8));
+      long pointer = meta.get(Journal.U64, at + RedoLayout.ROOT_POINTER_OFFSET);
+      int nameBytes =
+          Short.toUnsignedInt(meta.get(Journal.U16, at + RedoLayout.ROOT_NAME_LENGTH_OFFSET));
       if (nameBytes == 0 || nameBytes > MAX_NAME_BYTES
           || end - at - ENTRY_PREFIX_BYTES < nameBytes || pointer == Pile.NULL) {
         throw new CorruptFileException(file, at, "invalid root entry: nameBytes=" + nameBytes

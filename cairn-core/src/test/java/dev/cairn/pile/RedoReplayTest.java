@@ -9,46 +9,39 @@ import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
 /**
- * Op records in both state forms: the full 80-byte state that logs written before the
- * changed-fields form hold, and the changed-fields form with a mask naming fields out of range.
+ * Op records: the changed-fields state form, a mask naming fields out of range, a range's
+ * after-image, and a record without the compact-state flag (no log of this format has one).
  */
 class RedoReplayTest {
 
   private static final int RANGE_BYTES = 8;
 
-  /** An op record with no heads or table entries and one 8-byte range at {@code offset}. */
-  private static MemorySegment fullStateRecord(Stripe stripe, int segment, long offset,
-      long objectCount) {
-    long bytes = Journal.FIXED_BYTES + Journal.RANGE_HEADER_BYTES + RANGE_BYTES;
-    MemorySegment record = MemorySegment.ofArray(new byte[(int) bytes]);
-    record.set(Journal.U32, 0, stripe.id); // bit 31 clear: the full state follows
-    record.set(Journal.U32, 4, 0);
-    record.set(Journal.U32, 8, 0);
-    record.set(Journal.U32, 12, 1);
-    long[] fields = new long[Stripe.STATE_FIELDS];
-    stripe.readStateFields(fields);
-    fields[4] = objectCount;
-    for (int i = 0; i < Stripe.STATE_FIELDS; i++) {
-      record.set(Journal.U64, Journal.PREFIX_BYTES + 8L * i, fields[i]);
-    }
-    long at = Journal.FIXED_BYTES;
-    record.set(Journal.U32, at, segment);
-    record.set(Journal.U32, at + 4, RANGE_BYTES);
-    record.set(Journal.U64, at + 8, offset);
-    record.set(Journal.U64, at + Journal.RANGE_HEADER_BYTES, 0x1122334455667788L);
+  /** An op record naming no state field, with one 8-byte range at {@code offset}. */
+  private static MemorySegment rangeRecord(Stripe stripe, int segment, long offset) {
+    long at = RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES;
+    MemorySegment record = MemorySegment.ofArray(
+        new byte[(int) (at + RedoLayout.RANGE_HEADER_BYTES + RANGE_BYTES)]);
+    record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, stripe.id | RedoLayout.COMPACT_STATE);
+    record.set(Journal.U32, RedoLayout.RANGE_COUNT_OFFSET, 1);
+    record.set(Journal.U32, at + RedoLayout.RANGE_SEGMENT_OFFSET, segment);
+    record.set(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET, RANGE_BYTES);
+    record.set(Journal.U64, at + RedoLayout.RANGE_OFFSET_OFFSET, offset);
+    record.set(Journal.U64, at + RedoLayout.RANGE_HEADER_BYTES, 0x1122334455667788L);
     return record;
   }
 
   @Test
-  void aFullStateRecordOfAnEarlierLog_setsTheStateAndItsBytes() {
+  void aRangeRecord_writesItsAfterImage() {
     try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
       OffHeapPile pile = (OffHeapPile) volatilePile;
       long pointer = pile.put(new byte[64]);
       Stripe stripe = pile.stripe(0);
+      long objects = stripe.objectCount;
       int segment = Pointers.segment(pointer);
       long target = Pointers.offsetBytes(pointer) + BlockLayout.HEADER_BYTES;
-      new RedoReplay(pile, pile.segmentBytes(), false).applyOp(fullStateRecord(stripe, segment, target, 42));
-      assertThat(stripe.objectCount).isEqualTo(42);
+      new RedoReplay(pile, pile.segmentBytes(), false)
+          .applyOp(rangeRecord(stripe, segment, target));
+      assertThat(stripe.objectCount).as("no state field named").isEqualTo(objects);
       NativeSegment written = pile.segmentAt(segment);
       assertThat(written.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, target))
           .isEqualTo(0x1122334455667788L);
@@ -56,12 +49,24 @@ class RedoReplayTest {
   }
 
   @Test
+  void aRecordWithoutTheCompactStateFlag_isCorruption() {
+    try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
+      OffHeapPile pile = (OffHeapPile) volatilePile;
+      MemorySegment record = rangeRecord(pile.stripe(0), 0, 64);
+      record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, 0);
+      assertThatThrownBy(() -> new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record))
+          .isInstanceOf(PileCorruptionException.class)
+          .hasMessageContaining("compact state");
+    }
+  }
+
+  @Test
   void aChangedStateRecordNamingAnUnknownField_isCorruption() {
     try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
       OffHeapPile pile = (OffHeapPile) volatilePile;
-      MemorySegment record = MemorySegment.ofArray(new byte[Journal.PREFIX_BYTES + 2]);
-      record.set(Journal.U32, 0, Journal.COMPACT_STATE); // stripe 0, changed-fields form
-      record.set(Journal.U16, Journal.PREFIX_BYTES, (short) (1 << 12));
+      MemorySegment record = MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES]);
+      record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE); // stripe 0, changed-fields form
+      record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 12));
       assertThatThrownBy(() -> new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("unknown state fields");
@@ -76,10 +81,10 @@ class RedoReplayTest {
       Stripe stripe = pile.stripe(0);
       long links = stripe.linkCount;
       long utilized = stripe.utilizedBytes;
-      MemorySegment record = MemorySegment.ofArray(new byte[Journal.PREFIX_BYTES + 2 + 2]);
-      record.set(Journal.U32, 0, Journal.COMPACT_STATE);
-      record.set(Journal.U16, Journal.PREFIX_BYTES, (short) (1 << 4)); // ObjectCount only
-      Uleb128.write(record, Journal.PREFIX_BYTES + 2, 300); // two bytes
+      MemorySegment record = MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES + 2]);
+      record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE);
+      record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 4)); // ObjectCount only
+      Uleb128.write(record, RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES, 300); // two bytes
       new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record);
       assertThat(stripe.objectCount).isEqualTo(300);
       assertThat(stripe.linkCount).isEqualTo(links);
