@@ -58,6 +58,9 @@ public final class NativeCalls {
    *
    * @throws java.util.NoSuchElementException if libc has no such symbol
    */
+  // downcallHandle is restricted, and binding libc is this class's purpose; callers check
+  // unavailableBecause() first, which needs native access
+  @SuppressWarnings("restricted")
   public static MethodHandle bind(String name, FunctionDescriptor descriptor,
       Linker.Option... options) {
     Linker linker = Linker.nativeLinker();

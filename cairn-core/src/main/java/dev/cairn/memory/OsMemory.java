@@ -146,8 +146,12 @@ public final class OsMemory {
       address = map(sizeBytes);
     }
     long start = address;
-    return MemorySegment.ofAddress(address).reinterpret(sizeBytes, arena, ignored -> unmap(start,
-        sizeBytes));
+    // reinterpret is restricted, and meant here: the mapping is sizeBytes long from address, and
+    // the arena's close unmaps it (callers check available(), which needs native access)
+    @SuppressWarnings("restricted")
+    MemorySegment mapping = MemorySegment.ofAddress(address).reinterpret(sizeBytes, arena,
+        ignored -> unmap(start, sizeBytes));
+    return mapping;
   }
 
   private static long map(long sizeBytes) {

@@ -270,6 +270,9 @@ public final class RealFileLayer implements FileLayer {
   }
 
   /** {@code mapped} as a native segment of the same address, size and lifetime. */
+  // reinterpret is restricted, and meant here: the same memory, size and arena as mapped; called
+  // only when this module has native access (NATIVE_ACCESS)
+  @SuppressWarnings("restricted")
   static MemorySegment asPlainNative(MemorySegment mapped, java.lang.foreign.Arena arena) {
     return MemorySegment.ofAddress(mapped.address()).reinterpret(mapped.byteSize(), arena, null);
   }
