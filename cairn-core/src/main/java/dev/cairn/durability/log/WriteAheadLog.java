@@ -288,7 +288,7 @@ public final class WriteAheadLog implements AutoCloseable {
     this.recovery = recovery;
     this.maxPayloadBytes = options.maxPayloadBytes();
     this.ringBytes = options.bufferBytes();
-    this.ringMask = ringBytes - 1;
+    this.ringMask = ringBytes - 1L;
     this.ring = Arena.ofAuto().allocate(ringBytes, 64);
     this.flusherView = ring.asByteBuffer();
     this.writeThreshold = ringBytes / 4;
@@ -771,7 +771,7 @@ public final class WriteAheadLog implements AutoCloseable {
     for (;;) {
       long current = (long) RESERVED.getVolatile(this);
       if ((current & FLAGS) != 0) {
-        throw stoppedException(current);
+        throw stoppedException();
       }
       long end = current + frame;
       if (end > limit) {
@@ -789,7 +789,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  private RuntimeException stoppedException(long reservedWord) {
+  private RuntimeException stoppedException() {
     DurabilityFailedException failed = failure;
     if (failed != null) {
       return new DurabilityFailedException(failed.getMessage(), failed.getCause());
@@ -797,13 +797,15 @@ public final class WriteAheadLog implements AutoCloseable {
     return new LogClosedException(); // failure is published before FAILED is set
   }
 
+  // spaceWaiters is written only here, under spaceLock; others read it without the lock
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private void awaitSpace(long needWritten) {
     spaceLock.lock();
     try {
       spaceWaiters++;
       while (written < needWritten) {
         if (failure != null) {
-          throw stoppedException(FAILED);
+          throw stoppedException();
         }
         wakeFlusher();
         spaceFreed.awaitUninterruptibly();
@@ -855,7 +857,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     checkWithinLog(lsn);
     if (failure != null) {
-      throw stoppedException(FAILED);
+      throw stoppedException();
     }
     if (forcer == null && syncInline(lsn)) {
       return;
@@ -881,7 +883,7 @@ public final class WriteAheadLog implements AutoCloseable {
       // released by a failure (or by failure seen first); the node may still be linked into
       // this log's stack, so it is retired and the thread takes a fresh one
       s.waiter = new Waiter(Thread.currentThread(), null);
-      throw stoppedException(FAILED);
+      throw stoppedException();
     }
     assert lsn <= durable : "I10: acknowledged lsn " + lsn + " > durable " + durable;
   }
@@ -897,6 +899,9 @@ public final class WriteAheadLog implements AutoCloseable {
    *
    * @throws DurabilityFailedException if the write or the force failed (the log fails for good)
    */
+  // forces++: under flushLock, and only in ON_COMMIT mode, where no forcer thread exists (see
+  // forceAndRelease)
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private boolean syncInline(long lsn) {
     if (Thread.currentThread().isInterrupted() || !flushLock.tryLock()) {
       return false;
@@ -936,7 +941,7 @@ public final class WriteAheadLog implements AutoCloseable {
         return false;
       } catch (IOException | RuntimeException | Error e) {
         fail(e, inlineFutures);
-        throw stoppedException(FAILED);
+        throw stoppedException();
       }
       forces++;
       if (forceRequested < end) {
@@ -1444,6 +1449,9 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /** Forces what was written up to {@code target}, publishes it durable, releases waiters. */
+  // forces++: one writer at a time: the forcer thread in PERIODIC mode; in ON_COMMIT mode the
+  // flusher, under flushLock, like syncInline (the only other writer)
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private void forceAndRelease(long target, List<Waiter> futuresToComplete) throws IOException {
     forceDirty();
     forces++;
