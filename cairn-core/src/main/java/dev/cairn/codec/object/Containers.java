@@ -73,6 +73,9 @@ final class Containers {
     ConcurrentHashMap.class, ConcurrentSkipListMap.class
   };
 
+  // JdkObsolete: the unmodifiable view of a list that is not RandomAccess is a class of its own,
+  // and a LinkedList is the JDK's list to make one of
+  @SuppressWarnings("JdkObsolete")
   private static final Set<Class<?>> IMMUTABLE_LISTS = classesOf(
       List.of(), List.of(1), List.of(1, 2, 3), List.of(1, 2, 3).subList(0, 2),
       Collections.emptyList(), Collections.singletonList(1),
@@ -260,6 +263,8 @@ final class Containers {
               : Set.copyOf(Arrays.asList(items));
         }
         default -> {
+          // JdkObsolete: a LinkedList was stored, or is what the declared type asks for
+          @SuppressWarnings("JdkObsolete")
           Collection<Object> c = switch (build[flavour]) {
             case ARRAY_LIST -> new ArrayList<>(capacity);
             case LINKED_LIST -> new LinkedList<>();

@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * The declared type of a field as the schema records it, which fixes the field's wire layout.
  *
- * <p>Every descriptor has a canonical text form (its {@link #toString()}), which is what a {@link
+ * <p>Every descriptor has a canonical text form (its {@code toString()}), which is what a {@link
  * dev.cairn.codec.TypeSchema.Field} carries and what {@link #parse(String)} reads back:
  *
  * <pre>

@@ -263,7 +263,7 @@ final class Out {
     }
     long bytes = utf8Length(c, n);
     if (bytes < 0) { // an unpaired surrogate: UTF-16LE code units
-      putHeader((2L * n << 1) + 2);
+      putHeader(((2L * n) << 1) + 2);
       ensure(2L * n);
       for (int i = 0; i < n; i++) {
         CHARS.set(buf, pos, c[i]);

@@ -79,7 +79,7 @@ final class Refs {
       wheres.add(top.getName());
       java.util.Collections.reverse(objects);
       java.util.Collections.reverse(wheres);
-      java.util.Map<Object, Integer> seen = new java.util.IdentityHashMap<>();
+      java.util.IdentityHashMap<Object, Integer> seen = new java.util.IdentityHashMap<>();
       for (int i = 0; i < objects.size(); i++) {
         Integer first = seen.putIfAbsent(objects.get(i), i);
         if (first != null) {

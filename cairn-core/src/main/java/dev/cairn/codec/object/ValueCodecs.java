@@ -548,9 +548,10 @@ final class ValueCodecs {
           });
       case INSTANT -> of( // presence, Seconds:zigzag, Nanos:varint
           (v, out) -> {
+            Instant instant = (Instant) v;
             out.putByte(1);
-            out.putZigZagLong(((Instant) v).getEpochSecond());
-            out.putVarInt(((Instant) v).getNano());
+            out.putZigZagLong(instant.getEpochSecond());
+            out.putVarInt(instant.getNano());
           },
           in -> {
             if (!presence(in)) {
@@ -567,9 +568,10 @@ final class ValueCodecs {
           });
       case DURATION -> of( // presence, Seconds:zigzag, Nanos:varint
           (v, out) -> {
+            Duration duration = (Duration) v;
             out.putByte(1);
-            out.putZigZagLong(((Duration) v).getSeconds());
-            out.putVarInt(((Duration) v).getNano());
+            out.putZigZagLong(duration.getSeconds());
+            out.putVarInt(duration.getNano());
           },
           in -> {
             if (!presence(in)) {
