@@ -151,7 +151,9 @@ final class PileTransaction implements Transaction {
       throw new IllegalArgumentException("the pile has no log (durability NONE): a commit can"
           + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
     }
-    commit(switch (level) {
+    // SYNC has waited; PERIODIC and NONE return at once by contract ("commitAsync() without the
+    // future"): a failed force fails the log for good, which later writes report
+    CompletableFuture<Void> unused = commit(switch (level) {
       case SYNC -> OffHeapPile.CommitWait.FORCE; // on stable storage whatever the pile's level
       case PERIODIC -> OffHeapPile.CommitWait.FORCE_SOON;
       case NONE -> OffHeapPile.CommitWait.NONE;

@@ -106,7 +106,7 @@ final class SegmentWriter {
   private record SegmentFiles(FileHandle pages, FileHandle checksums) implements AutoCloseable {
     @Override
     public void close() throws IOException {
-      try (FileHandle first = pages) {
+      try (pages) {
         checksums.close();
       }
     }
@@ -146,6 +146,7 @@ final class SegmentWriter {
     return files;
   }
 
+  @SuppressWarnings("ThreadPriorityCheck") // Thread.yield() is measured: see its comment below
   private void writePages(NativeSegment segment, Stripe owner, boolean fresh)
       throws IOException {
     MemorySegment stage = staging();
@@ -255,6 +256,7 @@ final class SegmentWriter {
    * checksum file: the copy of page {@code pages[from + i]} is page {@code i} of {@code stage}
    * (whose buffer view is {@code view}).
    */
+  @SuppressWarnings("ThreadPriorityCheck") // Thread.yield() is measured: see PAGES_PER_TURN
   private void writeStaged(NativeSegment segment, FileHandle handle, FileHandle checksums,
       MemorySegment stage, ByteBuffer view, long[] pages, int from, int count)
       throws IOException {

@@ -24,7 +24,7 @@ final class Uleb128 {
   static long write(MemorySegment out, long at, long value) {
     long v = value;
     while ((v & ~0x7FL) != 0) {
-      out.set(ValueLayout.JAVA_BYTE, at++, (byte) (v & 0x7F | 0x80));
+      out.set(ValueLayout.JAVA_BYTE, at++, (byte) ((v & 0x7F) | 0x80));
       v >>>= 7;
     }
     out.set(ValueLayout.JAVA_BYTE, at++, (byte) v);

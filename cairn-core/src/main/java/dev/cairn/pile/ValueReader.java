@@ -13,6 +13,8 @@ import java.lang.foreign.MemorySegment;
 @FunctionalInterface
 public interface ValueReader<R> {
   /**
+   * Reads the value; {@link Pile#read} returns what this returns.
+   *
    * @param kind how the value is stored
    * @param payload a read-only view of exactly the stored bytes; valid only during this call
    */
