@@ -269,7 +269,7 @@ public final class Superblock implements AutoCloseable {
 
   /** {@link #encode} into {@code slot}, a heap buffer of {@code SLOT_BYTES}, zeroed first. */
   private static ByteBuffer encodeInto(State state, ByteBuffer slot) {
-    Arrays.fill(slot.array(), (byte) 0);
+    Arrays.fill(slot.array(), slot.arrayOffset(), slot.arrayOffset() + SLOT_BYTES, (byte) 0);
     slot.clear().order(ByteOrder.LITTLE_ENDIAN);
     byte[] payload = state.payload;
     slot.putLong(MAGIC_OFFSET, MAGIC);
@@ -286,8 +286,9 @@ public final class Superblock implements AutoCloseable {
   private static int crc(ByteBuffer slot, int payloadLength) {
     CRC32C crc = new CRC32C();
     byte[] bytes = slot.array();
-    crc.update(bytes, 0, CRC_OFFSET);
-    crc.update(bytes, PAYLOAD_OFFSET, payloadLength);
+    int base = slot.arrayOffset();
+    crc.update(bytes, base, CRC_OFFSET);
+    crc.update(bytes, base + PAYLOAD_OFFSET, payloadLength);
     return (int) crc.getValue();
   }
 
