@@ -9,7 +9,9 @@
  * directory lock) are how a persistent pile keeps its files, not a storage API of their own.
  * The command line reads them ({@code cairn bench} sizes its recovery runs by the log's layout;
  * its tests take the directory lock and read logs and superblocks), hence the qualified exports.
- * Compiled on its own, this module cannot see {@code dev.cairn.cli}, which javac would flag.
+ * Compiled on its own, this module cannot see {@code dev.cairn.cli}, and {@code dev.cairn.cache}
+ * does not exist yet: javac would flag both targets ("module not found"), hence the
+ * suppression.
  */
 @SuppressWarnings("module")
 module dev.cairn.core {
