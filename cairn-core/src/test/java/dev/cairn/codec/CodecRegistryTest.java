@@ -274,6 +274,8 @@ class CodecRegistryTest {
   }
 
   @Test
+  // a StringBuilder is one of the unknown values under test
+  @SuppressWarnings("UnnecessaryStringBuilder")
   void put_ofUnregisteredType_throwsUnknownType_andChangesNothing() {
     try (Pile pile = open(CodecRegistry.builtIn())) {
       long p = pile.put("keep");
@@ -323,6 +325,7 @@ class CodecRegistryTest {
   }
 
   @Test
+  @SuppressWarnings("UnnecessaryStringBuilder") // a StringBuilder is the unknown value under test
   void put_withCodecWritingPastItsSize_neverCorruptsNeighbours() {
     CodecRegistry codecs = CodecRegistry.builder().register(30, new OverrunningCodec()).build();
     try (Pile pile = open(codecs)) {

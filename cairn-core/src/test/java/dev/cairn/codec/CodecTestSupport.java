@@ -156,7 +156,7 @@ final class CodecTestSupport {
             return d;
           }
         } catch (ReflectiveOperationException e) {
-          throw new AssertionError(e);
+          throw new LinkageError(e.getMessage(), e);
         }
       }
       return null;

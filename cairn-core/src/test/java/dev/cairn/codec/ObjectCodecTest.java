@@ -162,6 +162,7 @@ class ObjectCodecTest {
   }
 
   @Test
+  @SuppressWarnings("JdkObsolete") // a LinkedList is one of the flavours under test
   void collectionFlavours_comeBackAsTheyWere() {
     record Holder(List<String> list, Set<String> set, Map<String, Integer> map) {}
     CodecRegistry codecs = allow(Holder.class);
@@ -236,6 +237,7 @@ class ObjectCodecTest {
   }
 
   @Test
+  @SuppressWarnings("UnnecessaryStringBuilder") // a StringBuilder is the JDK value under test
   void anyField_takesBuiltInsAndAllowedTypes_andChecksItsDeclaredType() {
     record Holder(Object any, Comparable<?> comparable, Number number) {}
     CodecRegistry codecs = allow(Holder.class, Point.class, Color.class);

@@ -51,6 +51,7 @@ class SchemaEvolutionTest {
   record AddedV2(String name, int age, List<String> tags, Optional<String> nick, double score) {}
 
   @Test
+  @SuppressWarnings("NullOptional") // a field the old schema lacks reads as null, Optional too
   void addedFields_getDefaults() {
     assertThat(evolve(new AddedV1("ada"), AddedV2.class))
         .isEqualTo(new AddedV2("ada", 0, null, null, 0.0));
@@ -66,6 +67,7 @@ class SchemaEvolutionTest {
   record RemovedV2(String name) {}
 
   @Test
+  @SuppressWarnings("NullOptional") // a null Optional is one of the values under test
   void removedFields_areSkipped_evenOfTypesTheReaderDoesNotKnow() {
     Legacy legacy = new Legacy("x", Map.of("k", List.of(1, 2)),
         Optional.of(new Legacy("y", Map.of(), Optional.empty())));
@@ -287,6 +289,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
+  @SuppressWarnings("NullOptional") // a field the old schema lacks reads as null, Optional too
   void oldAndNewObjects_areReadSideBySide_andNewOnesGetANewSchema() {
     TypeCatalog catalog = TypeCatalog.inMemory();
     byte[] old = store(registry(catalog, AddedV1.class), new AddedV1("old"));

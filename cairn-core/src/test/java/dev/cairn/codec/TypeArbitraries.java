@@ -277,6 +277,7 @@ final class TypeArbitraries {
 
   // ---------------------------------------------------------------- containers
 
+  @SuppressWarnings("JdkObsolete") // LinkedList is one of the list classes the codec builds
   private static Arbitrary<?> collection(Type type, Class<?> raw, int depth) {
     Arbitrary<?> element = of(argument(type, 0), depth + 1);
     int max = depth >= MAX_DEPTH ? 0 : 5;
@@ -399,7 +400,7 @@ final class TypeArbitraries {
     try {
       return ctor.newInstance(args);
     } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
+      throw new LinkageError(e.getMessage(), e);
     }
   }
 
