@@ -88,7 +88,8 @@ public class SuperblockFormatTest {
   void superblockSlot_isTheGoldenBytes() {
     ByteBuffer slot = Superblock.encode(
         new Superblock.State(7, 0x1122334455667788L, true, new byte[] {1, 2, 3}));
-    String hex = HexFormat.of().formatHex(slot.array(), 0, SuperblockLayout.PAYLOAD_OFFSET + 3);
+    String hex = HexFormat.of().formatHex(slot.array(), slot.arrayOffset(),
+        slot.arrayOffset() + SuperblockLayout.PAYLOAD_OFFSET + 3);
     assertThat(hex).isEqualTo(GOLDEN_SUPERBLOCK_SLOT);
   }
 }

@@ -50,6 +50,8 @@ class DurabilityExamplesTest {
   }
 
   @Test
+  // the example names what each call returns, as a reader would write it
+  @SuppressWarnings("UnusedVariable")
   void superblock_example() throws IOException {
     byte[] metadata = "segment table".getBytes(StandardCharsets.UTF_8);
     long checkpointLsn = 4096;
@@ -67,6 +69,7 @@ class DurabilityExamplesTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the example holds the lock for the length of its block
   void directoryLock_example() throws IOException {
     // @start region="directory-lock"
     try (DirectoryLock lock = DirectoryLock.acquire(dir)) {
@@ -110,6 +113,8 @@ class DurabilityExamplesTest {
     assertThat(replayed).as("the record committed above").containsExactly("one");
   }
 
+  // the example names what each call returns, as a reader would write it
+  @SuppressWarnings("UnusedVariable")
   private void readLog(long checkpointLsn) throws IOException {
     // @start region="log-reader"
     try (LogReader reader = LogReader.open(RealFileLayer.INSTANCE, dir)) {

@@ -85,7 +85,8 @@ class LogFormatTest {
   @Test
   void logFileHeader_isTheGoldenBytes() {
     ByteBuffer header = LogFiles.encodeHeader(5, 3, 16384, 3, 16384 - 4096);
-    String hex = HexFormat.of().formatHex(header.array(), 0, LogLayout.FILE_HEADER_USED_BYTES);
+    String hex = HexFormat.of().formatHex(header.array(), header.arrayOffset(),
+        header.arrayOffset() + LogLayout.FILE_HEADER_USED_BYTES);
     assertThat(hex).isEqualTo(GOLDEN_LOG_FILE_HEADER);
   }
 

@@ -68,7 +68,9 @@ class WalCrashTest {
     if (oneRound != null) {
       long roundSeed = Long.parseLong(oneRound.trim()); // replay one round by its seed
       try {
-        new Round(roundSeed).run();
+        Round round = new Round(roundSeed);
+        lastRoundEvents = round.events;
+        round.run();
       } catch (Throwable t) {
         throw new AssertionError("roundSeed=" + roundSeed + "\n"
             + String.join("\n", lastRoundEvents), t);
@@ -82,7 +84,9 @@ class WalCrashTest {
     while (rounds < 500 && (rounds < 40 || System.nanoTime() < deadline)) {
       long roundSeed = master.nextLong();
       try {
-        new Round(roundSeed).run();
+        Round round = new Round(roundSeed);
+        lastRoundEvents = round.events;
+        round.run();
       } catch (Throwable t) {
         throw new AssertionError("round " + rounds + " failed, roundSeed=" + roundSeed
             + " (test seed " + seed + ")\n" + String.join("\n", lastRoundEvents), t);
@@ -125,7 +129,6 @@ class WalCrashTest {
       fixedLength = random.nextInt(3) == 0 ? new int[] {39, 103, 231}[random.nextInt(3)] : -1;
       disk.createDirectories(DIR);
       Superblock.create(disk, SUPERBLOCK, 0, false, new byte[0]).close();
-      lastRoundEvents = events;
       events.add("options " + options + " fixedLength " + fixedLength);
     }
 
