@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * this file through {@code --snippet-path src/test/java}, set in cairn-core's pom). So every
  * example compiles, and each test runs its example; where the example leaves something to look
  * at (a pointer, a pile still open, a result), the test then checks what the example's comments
- * promise. A region holds whole statements, closing braces included, exactly as displayed.
+ * promise. A region holds whole statements, closing braces included, exactly as displayed (but
+ * for one snippet markup comment: point-codec's {@code @replace} hides the {@code static} its
+ * class needs only as a nested class here).
  *
  * <p>Only the public API is used, as a user would. Where an example names a directory, it is
  * {@code dir}, this test's temporary directory. A persistent pile that an example opens with
@@ -44,6 +46,8 @@ class ApiExamplesTest {
   // ============================================================================ Pile
 
   @Test
+  // the example names what each call returns, as a reader would write it
+  @SuppressWarnings("UnusedVariable")
   void pile_quickStart() {
     // @start region="quick-start"
     try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
@@ -56,6 +60,8 @@ class ApiExamplesTest {
   }
 
   @Test
+  // the example names what each call returns, as a reader would write it
+  @SuppressWarnings("UnusedVariable")
   void pile_open_keepsPointersAcrossARestart() throws IOException {
     createSmallPile(Durability.SYNC);
     // @start region="open"
@@ -87,6 +93,9 @@ class ApiExamplesTest {
   }
 
   @Test
+  // the example names what each call returns, as a reader would write it, and leaves the
+  // prefetch unwatched: a failed one only leaves the page cache cold
+  @SuppressWarnings({"UnusedVariable", "FutureReturnValueIgnored"})
   void pile_prefetch() throws Exception {
     createSmallPile(Durability.PERIODIC);
     long pointer;
@@ -122,6 +131,8 @@ class ApiExamplesTest {
   // ============================================================================ Transaction
 
   @Test
+  // the example names what each call returns, as a reader would write it
+  @SuppressWarnings("UnusedVariable")
   void transaction_takesEffectTogether() throws IOException {
     createSmallPile(Durability.SYNC);
     try (Pile pile = Pile.open(dir, PileOptions.builder().durability(Durability.SYNC).build())) {
@@ -174,6 +185,7 @@ class ApiExamplesTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the example opens the salvaged pile and leaves it to the reader
   void pileDirectory_salvage_ofAnUndamagedPile_dropsNothing() throws IOException {
     PileOptions options = PileOptions.builder().segmentBytes(1 << 20).stripes(2)
         .durability(Durability.SYNC).logFileBytes(1 << 20).build();
@@ -201,14 +213,14 @@ class ApiExamplesTest {
   // @start region="point-codec"
   record Point(int x, int y) {}
 
-  final class PointCodec implements Codec<Point> {
-    public Class<Point> type() { return Point.class; }
-    public int encodedSize(Point p) { return 8; }
-    public void encode(Point p, MemorySegment dst, long at) {
+  static final class PointCodec implements Codec<Point> { // @replace substring="static " replacement=""
+    @Override public Class<Point> type() { return Point.class; }
+    @Override public int encodedSize(Point p) { return 8; }
+    @Override public void encode(Point p, MemorySegment dst, long at) {
       dst.set(ValueLayout.JAVA_INT_UNALIGNED, at, p.x());
       dst.set(ValueLayout.JAVA_INT_UNALIGNED, at + 4, p.y());
     }
-    public Point decode(MemorySegment src, long at, int length) {
+    @Override public Point decode(MemorySegment src, long at, int length) {
       return new Point(src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
                        src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
     }
