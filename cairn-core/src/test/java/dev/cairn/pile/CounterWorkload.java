@@ -40,6 +40,8 @@ public final class CounterWorkload {
         .build();
   }
 
+  private CounterWorkload() {} // a child JVM's main class: never instantiated
+
   public static void main(String[] args) throws IOException {
     Path directory = Path.of(args[0]);
     SplittableRandom random = new SplittableRandom(Long.parseLong(args[1]));
@@ -79,7 +81,7 @@ public final class CounterWorkload {
         table.remove(counters[(int) item[1]], item[0]);
         CrashWorkload.emit(thread + " R " + Long.toHexString(item[0]));
       } else {
-        long value = 1 + random.nextInt(1_000_000);
+        long value = 1L + random.nextInt(1_000_000);
         CrashWorkload.emit(thread + " W S " + value);
         table.set("manual", value);
         CrashWorkload.emit(thread + " S " + value);

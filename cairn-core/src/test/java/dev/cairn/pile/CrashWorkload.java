@@ -91,6 +91,8 @@ public final class CrashWorkload {
     OUT.flush();
   }
 
+  private CrashWorkload() {} // a child JVM's main class: never instantiated
+
   public static void main(String[] args) throws IOException {
     Path directory = Path.of(args[0]);
     SplittableRandom random = new SplittableRandom(Long.parseLong(args[1]));

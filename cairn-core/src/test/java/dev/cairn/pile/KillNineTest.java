@@ -68,7 +68,7 @@ class KillNineTest {
       for (int run = 1; run <= runs; run++) {
         String label = "seed " + seed + ", cycle " + cycle + ", run " + run;
         int threads = 2 + random.nextInt(3);
-        long killDelayMillis = 200 + random.nextInt(1301);
+        long killDelayMillis = 200L + random.nextInt(1301);
         runAndKill(pile, model, random.nextLong(), threads, killDelayMillis, label);
       }
       checkRecovered(pile, model, "seed " + seed + ", cycle " + cycle);

@@ -11,6 +11,7 @@ import dev.cairn.durability.log.LogReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -116,7 +117,7 @@ class LogSalvageTest {
 
     OffHeapPile pile = open();
     for (int i = 0; i < 50; i++) {
-      byte[] value = ("after salvage " + i).getBytes();
+      byte[] value = ("after salvage " + i).getBytes(StandardCharsets.UTF_8);
       values.add(value);
       pointers.add(pile.put(value));
     }
@@ -208,7 +209,7 @@ class LogSalvageTest {
     OffHeapPile pile = open();
     pile.checkpoint();
     for (int i = 0; i < PUTS; i++) {
-      byte[] value = ("value " + i + " ").repeat(1 + i % 7).getBytes();
+      byte[] value = ("value " + i + " ").repeat(1 + i % 7).getBytes(StandardCharsets.UTF_8);
       values.add(value);
       pointers.add(pile.put(value));
     }

@@ -97,6 +97,7 @@ class MisleadingMessagesTest {
   }
 
   @Test
+  @SuppressWarnings("UnnecessaryStringBuilder") // a StringBuilder is the JDK value under test
   void putOfAJdkClass_suggestsNothingThatThrows() {
     String message = refusal(CodecRegistry.builtIn(), new StringBuilder("x"));
 
@@ -193,7 +194,9 @@ class MisleadingMessagesTest {
         Transaction::commit,
         tx -> tx.commit(Durability.SYNC),
         tx -> tx.commit(Durability.NONE),
-        Transaction::commitAsync);
+        tx -> {
+          var unused = tx.commitAsync(); // throws: no future is made
+        });
     for (int i = 0; i < operations.size(); i++) {
       Consumer<Transaction> operation = operations.get(i);
       Path where = dir.resolve(kind + i);

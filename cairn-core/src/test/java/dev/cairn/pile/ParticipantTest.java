@@ -107,6 +107,7 @@ class ParticipantTest {
     try (OffHeapPile again = open(disk, afterCleanClose, "after a clean close")) {
       assertThat(afterCleanClose.replayed()).as("a clean close checkpointed it all").isZero();
       assertThat(afterCleanClose.snapshot()).containsEntry("manual", 7L);
+      assertThat(itemsByCounter(again)).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L));
     }
   }
 
@@ -153,7 +154,7 @@ class ParticipantTest {
               live.remove(pointer);
               removed.add(pointer);
             } else if (choice < 18) {
-              long value = 1 + random.nextInt(1000);
+              long value = 1L + random.nextInt(1000);
               inFlightSet = value;
               table.set("manual", value);
               manual = value;

@@ -36,8 +36,8 @@ abstract class PersistentPileContract extends PileContract {
 
   @TempDir Path root;
 
-  private final Map<Pile, Path> directories = new IdentityHashMap<>();
-  private final Map<Pile, PileOptions> optionsOf = new IdentityHashMap<>();
+  private final IdentityHashMap<Pile, Path> directories = new IdentityHashMap<>();
+  private final IdentityHashMap<Pile, PileOptions> optionsOf = new IdentityHashMap<>();
   private int created;
 
   private static final int LOG_FILES = 4;

@@ -276,6 +276,7 @@ class PersistentPileTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the first pile is open for its directory lock only
   void aSecondOpenOfTheSameDirectoryIsRefused() throws IOException {
     try (Pile pile = Pile.open(dir, options(Durability.SYNC))) {
       assertThatThrownBy(() -> Pile.open(dir, options(Durability.SYNC)))
@@ -614,14 +615,15 @@ class PersistentPileTest {
     try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
       churn(pile, model, new SplittableRandom(51), 3_000);
     }
+    Pile closed;
     try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
       java.util.concurrent.CompletableFuture<Void> prefetching = pile.prefetch();
       assertMatches(pile, model); // reads and the prefetch run side by side
       assertThat(prefetching.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNull();
       assertMatches(pile, model);
-      pile.close();
-      assertThatThrownBy(pile::prefetch).isInstanceOf(PileClosedException.class);
+      closed = pile;
     }
+    assertThatThrownBy(closed::prefetch).isInstanceOf(PileClosedException.class);
     try (Pile volatilePile = Pile.offHeap(PileOptions.defaults())) {
       assertThat(volatilePile.prefetch()).isCompleted();
     }

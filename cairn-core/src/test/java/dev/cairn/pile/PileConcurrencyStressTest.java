@@ -92,7 +92,7 @@ class PileConcurrencyStressTest {
       threads.add(
           Thread.ofPlatform().name("stress-walker").unstarted(() -> guarded(() -> {
             start.await();
-            walkerLoop(pile, options, stop);
+            walkerLoop(pile, stop);
           })));
       threads.forEach(Thread::start);
       start.countDown();
@@ -392,26 +392,23 @@ class PileConcurrencyStressTest {
 
   /** Reads the bytes at {@code pointer} through one of six read paths. */
   private static byte[] readOwn(Pile pile, long pointer, int method) {
-    switch (method) {
-      case 0:
-        return pile.getBytes(pointer);
-      case 1:
-        return (byte[]) pile.get(pointer);
-      case 2: {
+    return switch (method) {
+      case 0 -> pile.getBytes(pointer);
+      case 1 -> (byte[]) pile.get(pointer);
+      case 2 -> {
         byte[] dst = HEAP_BUFFER.get();
         int n = pile.getBytes(pointer, dst, 0);
-        return java.util.Arrays.copyOf(dst, n);
+        yield java.util.Arrays.copyOf(dst, n);
       }
-      case 3: {
+      case 3 -> {
         ByteBuffer dst = DIRECT_BUFFER.get().clear();
         int n = pile.read(pointer, dst);
         byte[] out = new byte[n];
         dst.flip().get(out);
-        return out;
+        yield out;
       }
-      case 4:
-        return pile.read(pointer, (kind, payload) -> payload.toArray(ValueLayout.JAVA_BYTE));
-      default: {
+      case 4 -> pile.read(pointer, (kind, payload) -> payload.toArray(ValueLayout.JAVA_BYTE));
+      default -> {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
           long n = pile.transferTo(pointer, Channels.newChannel(out));
@@ -421,9 +418,9 @@ class PileConcurrencyStressTest {
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
-        return out.toByteArray();
+        yield out.toByteArray();
       }
-    }
+    };
   }
 
   private void checkValue(byte[] bytes, long entryId, long sequence, String what) {
@@ -435,7 +432,7 @@ class PileConcurrencyStressTest {
   }
 
   /** Walks and samples the pile while it changes: forEach, stats, reads of what it visits. */
-  private void walkerLoop(Pile pile, PileOptions options, AtomicBoolean stop) {
+  private void walkerLoop(Pile pile, AtomicBoolean stop) {
     while (!stop.get() && failures.size() < 20) {
       List<Long> visited = Collections.synchronizedList(new ArrayList<>());
       pile.forEach((pointer, kind, size) -> {

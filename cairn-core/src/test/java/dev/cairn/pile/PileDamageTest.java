@@ -135,23 +135,19 @@ class PileDamageTest {
 
   @Test
   void damage_underPagesTheLogRewrites_isFoundAfterACrash() throws IOException {
-    Map<Long, byte[]> model = new HashMap<>();
     SplittableRandom random = new SplittableRandom(7);
     OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, dir,
         PersistentPileTest.options(Durability.SYNC));
     List<Long> order = new ArrayList<>();
     for (int i = 0; i < 2_000; i++) {
       byte[] value = PileTestSupport.randomBytes(random, VALUE_BYTES);
-      long p = pile.put(value);
-      model.put(p, value);
-      order.add(p);
+      order.add(pile.put(value));
     }
     pile.checkpoint();
     long victim = order.get(1_000);
     long neighbour = order.get(1_001); // on the same page or the next
     byte[] rewritten = PileTestSupport.randomBytes(random, VALUE_BYTES);
     pile.update(neighbour, rewritten); // logged after the checkpoint: replayed at open
-    model.put(neighbour, rewritten);
     pile.store().abandon(); // a crash
     flipValueByte(victim, 150);
 

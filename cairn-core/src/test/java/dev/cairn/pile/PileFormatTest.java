@@ -6,6 +6,7 @@ import dev.cairn.memory.NativeSegment;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -87,7 +88,8 @@ class PileFormatTest {
 
   @Test
   void rootRecord_isTheGoldenBytes() {
-    assertThat(hex(RootDirectory.record("orders".getBytes(), 0x0123456789abcdefL), 16))
+    byte[] name = "orders".getBytes(StandardCharsets.UTF_8);
+    assertThat(hex(RootDirectory.record(name, 0x0123456789abcdefL), 16))
         .isEqualTo(GOLDEN_ROOT_RECORD);
   }
 

@@ -58,6 +58,9 @@ public class PileLincheckTest {
   private final long[] pointers = {pile.put(VALUES[0]), pile.put(VALUES[3]), Pile.NULL};
   private volatile long putPointer = Pile.NULL;
 
+  /** Lincheck makes one per scenario, JUnit one per test: each with a fresh pile. */
+  public PileLincheckTest() {}
+
   private long pointer(int slot) {
     return slot == PUT_SLOT ? putPointer : pointers[slot];
   }
@@ -138,9 +141,12 @@ public class PileLincheckTest {
 
     private final String[] slots = {VALUES[0], VALUES[3], EMPTY};
 
+    /** Lincheck makes one per scenario. */
+    public Model() {}
+
     private String outcome(int slot) {
       String value = slots[slot];
-      return value == EMPTY ? INVALID : value.equals(DELETED) ? STALE : null;
+      return value == null /* EMPTY */ ? INVALID : value.equals(DELETED) ? STALE : null;
     }
 
     public String get(int slot) {

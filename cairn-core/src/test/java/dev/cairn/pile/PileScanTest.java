@@ -93,9 +93,8 @@ class PileScanTest {
   @Test
   void aVisitorMayUseThePile_andAClosedPileRefusesToScan() {
     Pile pile = Pile.offHeap(PileOptions.builder().segmentBytes(1L << 20).stripes(2).build());
-    List<Long> pointers = new ArrayList<>();
     for (int i = 0; i < 50_000; i++) {
-      pointers.add(pile.put(("v" + i).getBytes(StandardCharsets.UTF_8)));
+      pile.put(("v" + i).getBytes(StandardCharsets.UTF_8));
     }
     List<Long> added = new ArrayList<>();
     pile.scan((pointer, kind, bytes, offset, length) -> {
