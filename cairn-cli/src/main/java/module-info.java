@@ -8,13 +8,18 @@
  * uses its count converter, failure exception and JSON writer. Nothing here depends on the bench
  * or on the stores it compares the pile with.
  *
+ * <p>Both modules it reads are transitive: the exported packages show their types to
+ * cairn-bench ({@link dev.cairn.cli.Main#commandLine} returns picocli's {@code CommandLine},
+ * the count converter is a picocli converter, the failure exception a {@code CairnException}).
+ *
  * <p>picocli is an automatic module (a plain jar, named after its file): its jar does not name a
- * module, and {@code ./cairn} runs everything from the class path anyway, hence the suppression.
+ * module, and {@code ./cairn} runs everything from the class path anyway, hence the suppressions
+ * (requiring it, and requiring it transitively).
  */
-@SuppressWarnings("requires-automatic")
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.cairn.cli {
-  requires dev.cairn.core;
-  requires info.picocli;
+  requires transitive dev.cairn.core;
+  requires transitive info.picocli;
 
   exports dev.cairn.cli;
   exports dev.cairn.cli.json;

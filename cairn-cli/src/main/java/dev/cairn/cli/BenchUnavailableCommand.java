@@ -22,7 +22,9 @@ import picocli.CommandLine.Unmatched;
 final class BenchUnavailableCommand implements Callable<Integer> {
 
   /** The bench's own options, which only the harness knows. */
-  @Unmatched private List<String> arguments;
+  @SuppressWarnings("UnusedVariable") // picocli fills it: the options then make no usage error
+  @Unmatched
+  private List<String> arguments;
 
   @Override
   public Integer call() {

@@ -10,6 +10,9 @@ import picocli.CommandLine;
  */
 public final class CountConverter implements CommandLine.ITypeConverter<Integer> {
 
+  /** picocli makes one for each option that names this class as its converter. */
+  public CountConverter() {}
+
   @Override
   public Integer convert(String text) {
     String digits = text.strip().replace("_", "").replace(",", "");

@@ -28,6 +28,9 @@ public final class JsonWriter {
   /** Whether the object now open has a field yet, so the next one needs a comma before it. */
   private boolean hasField;
 
+  /** An empty document: the first call is {@link #beginObject()}. */
+  public JsonWriter() {}
+
   /** Opens the document's top-level object. */
   public JsonWriter beginObject() {
     json.append('{');

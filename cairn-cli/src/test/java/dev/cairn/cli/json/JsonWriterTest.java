@@ -24,8 +24,17 @@ class JsonWriterTest {
 
     assertThat(json)
         .isEqualTo(
-            "{\n  \"n\": 3,\n  \"empty\": {},\n  \"inner\": {\n    \"ok\": true,\n"
-                + "    \"none\": null\n  },\n  \"x\": 0.12\n}\n");
+            """
+            {
+              "n": 3,
+              "empty": {},
+              "inner": {
+                "ok": true,
+                "none": null
+              },
+              "x": 0.12
+            }
+            """);
   }
 
   @Test
