@@ -14,8 +14,11 @@ class DiskReadProbeTest {
   @Test
   void parse_readsDdsByteCountAndTime() {
     String dd =
-        "64+0 records in\n64+0 records out\n"
-            + "67108864 bytes (67 MB, 64 MiB) copied, 0.5 s, 134 MB/s\n";
+        """
+        64+0 records in
+        64+0 records out
+        67108864 bytes (67 MB, 64 MiB) copied, 0.5 s, 134 MB/s
+        """;
 
     assertThat(DiskReadProbe.parse(dd)).hasValueCloseTo(134.217728, Offset.offset(1e-6));
   }
