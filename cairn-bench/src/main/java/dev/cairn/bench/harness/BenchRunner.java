@@ -67,6 +67,9 @@ public final class BenchRunner {
   }
 
   /**
+   * Runs the configured workload: the commit, recovery or checkpoint-latency bench, else the
+   * load on each configured store in turn (a store that is unavailable is skipped, with a notice).
+   *
    * @throws StoreFailedException if a store returned wrong values, ran out of memory, or could
    *     not write its files
    */
@@ -141,7 +144,7 @@ public final class BenchRunner {
           .put(Metric.GETS_PER_SEC, gets.perSecond(n))
           .put(Metric.GC_MAX_PAUSE_MS, pauses.maxMillis())
           .put(Metric.GC_TOTAL_MS, pauses.totalMillis())
-          .put(Metric.GC_PAUSES, pauses.count());
+          .put(Metric.GC_PAUSES, (double) pauses.count());
       MemoryGrowth.liveHeap(result, heapAfter - heapBefore, n);
       store.reportAccounting(result, n);
       boolean rssMeasured = rssBefore >= 0 && rssAfter >= 0;

@@ -234,7 +234,7 @@ final class CommitBench {
     }
     double seconds = Math.max(1, lastFinish - startNanos) / 1e9;
     return new StoreResult(kind)
-        .put(Metric.COMMITS, total)
+        .put(Metric.COMMITS, (double) total)
         .put(Metric.COMMITS_PER_SEC, total / seconds)
         .put(Metric.COMMIT_P50_US, all.getValueAtPercentile(50) / 1e3)
         .put(Metric.COMMIT_P99_US, all.getValueAtPercentile(99) / 1e3)

@@ -70,7 +70,7 @@ final class GcPauseMonitor implements AutoCloseable {
     }
     // A notification's duration is the difference of two millisecond timestamps, so it can read
     // 1 ms long; the MXBean total is summed from exact times. One pause is never above the total.
-    double maxMillis = Math.min(maxPauseMillis(window, endCounts), totalMillis);
+    double maxMillis = Math.min(maxPauseMillis(window, endCounts), (double) totalMillis);
     return new GcPauses(count, totalMillis, maxMillis);
   }
 

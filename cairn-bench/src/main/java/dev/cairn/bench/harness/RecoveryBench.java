@@ -113,8 +113,8 @@ final class RecoveryBench {
         double openSeconds = (System.nanoTime() - openStart) / 1e9;
         checkRecovered(pile, filled, values, buffer);
         result
-            .put(Metric.RECOVERY_LOG_BYTES, logBytes)
-            .put(Metric.RECOVERY_LOG_RECORDS, crashed.logRecordsSinceCheckpoint())
+            .put(Metric.RECOVERY_LOG_BYTES, (double) logBytes)
+            .put(Metric.RECOVERY_LOG_RECORDS, (double) crashed.logRecordsSinceCheckpoint())
             .put(Metric.RECOVERY_OPEN_SECS, openSeconds)
             .put(Metric.REPLAY_MBPS, logBytes / openSeconds / 1e6)
             .put(Metric.READ_ONLY_REPLAY_SECS, readOnlySeconds)

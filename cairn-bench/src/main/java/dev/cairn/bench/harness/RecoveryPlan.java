@@ -48,7 +48,7 @@ public record RecoveryPlan(long logBytes) {
     if (!(gibibytes > 0) || Double.isInfinite(gibibytes)) {
       throw new IllegalArgumentException("log-gb must be positive: log-gb=" + gibibytes);
     }
-    return new RecoveryPlan((long) Math.min(Long.MAX_VALUE / 2, gibibytes * (1L << 30)));
+    return new RecoveryPlan((long) Math.min(Long.MAX_VALUE / 2.0, gibibytes * (1L << 30)));
   }
 
   /** Each log file's size: a quarter of the target, between 1 MiB and 256 MiB, 4 KiB aligned. */

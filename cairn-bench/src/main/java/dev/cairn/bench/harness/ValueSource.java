@@ -152,12 +152,12 @@ public final class ValueSource {
    * real reader does anyway).
    */
   static long checksumOf(byte[] value, int length) {
-    return length + value[length - 1];
+    return (long) length + value[length - 1];
   }
 
   /** {@link #checksumOf(byte[], int)} of {@code length} bytes of {@code bytes} at {@code offset}. */
   static long checksumOf(MemorySegment bytes, long offset, int length) {
-    return length + bytes.get(ValueLayout.JAVA_BYTE, offset + length - 1);
+    return (long) length + bytes.get(ValueLayout.JAVA_BYTE, offset + length - 1);
   }
 
   /**

@@ -297,7 +297,9 @@ public class CodecBenchmark {
   public long pilePut(Piled p) {
     int i = p.next++ & (Piled.RING - 1);
     p.pile.delete(p.ring[i]);
-    return p.ring[i] = p.pile.put(p.value);
+    long pointer = p.pile.put(p.value);
+    p.ring[i] = pointer;
+    return pointer;
   }
 
   @Benchmark
