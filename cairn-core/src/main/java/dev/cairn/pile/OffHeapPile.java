@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
@@ -91,23 +90,15 @@ final class OffHeapPile implements Pile {
   // before the open are unknown. Written under tableLock, read by failing gets.
   private volatile int segmentIndexBound;
   private NativeSegment spare; // guarded by tableLock; a wholly free segment kept for reuse
-  private final Stripe spareOwner = new Stripe(-1, this); // owner mark of the spare's slot
+  private final Stripe spareOwner = new Stripe(-1, this, null); // a mark: never allocates // owner mark of the spare's slot
 
   private volatile boolean closed;
 
-  /** The per-pile secret that seals tags into headers; see {@link #seal}. */
-  private final long tagKey;
-
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
-  private final AtomicLong tagClock;
+  private final TagClock tags;
 
-  /**
-   * Where the tag clock started, a random value in [1, 2^23) chosen when the pile was made (0 for
-   * a persistent pile of an earlier build, which recorded none). Why random: two piles started at
-   * the same value put the same tag at the same address, so a pointer of one pile read another's
-   * value; and it tells a tag this pile never handed out from a stale one ({@link #tagHandedOut}).
-   */
-  private final long tagOrigin;
+  /** What the pile's files add besides writes: the store's, or no-ops in a volatile pile. */
+  private final PersistenceHooks persistence;
 
   /** The files of a persistent pile; null for a volatile one. */
   private final PersistentStore store;
@@ -135,13 +126,7 @@ final class OffHeapPile implements Pile {
   }
 
   OffHeapPile(PileOptions options, ParticipantRegistry participants) {
-    this(options, null, new java.security.SecureRandom().nextLong() | 1, randomTagOrigin(),
-        participants);
-  }
-
-  /** A tag clock's random starting point, in [1, 2^23). */
-  static long randomTagOrigin() {
-    return java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1L << Pointers.TAG_BITS);
+    this(options, null, TagClock.randomKey(), TagClock.randomOrigin(), participants);
   }
 
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
@@ -154,12 +139,11 @@ final class OffHeapPile implements Pile {
     this.codecs = options.codecs();
     this.store = store;
     this.writes = store != null ? store : WriteHooks.VOLATILE;
-    this.tagKey = tagKey;
-    this.tagOrigin = tagOrigin;
-    this.tagClock = new AtomicLong(Math.max(1, tagOrigin));
+    this.persistence = store != null ? new StoreHooks(store) : PersistenceHooks.VOLATILE;
+    this.tags = new TagClock(tagKey, tagOrigin, persistence);
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new Stripe(i, this);
+      stripes[i] = new Stripe(i, this, tags);
       if (store != null) {
         stripes[i].journal = new Journal(stripes[i], store);
       }
@@ -970,24 +954,11 @@ final class OffHeapPile implements Pile {
     if (tag == 0) {
       return new InvalidPointerException(pointer, "not a pointer: no pointer has tag 0");
     }
-    if (!tagHandedOut(tag)) {
+    if (!tags.handedOut(tag)) {
       return new InvalidPointerException(pointer, "not a pointer of this pile: it never handed"
           + " out tag " + tag + " (a pointer of another pile, or a number that is no pointer)");
     }
     return null;
-  }
-
-  /**
-   * Whether the tag clock has handed out {@code tag}, or may have: tags go out in order from
-   * {@link #tagOrigin}, so until the clock has gone once round the 2^23 tags, a tag outside
-   * [origin, clock) was never any pointer's. Chunks a stripe took count as handed out.
-   */
-  private boolean tagHandedOut(int tag) {
-    if (tagOrigin == 0) {
-      return true; // a pile of an earlier build: where its clock started is unknown
-    }
-    long span = tagClock.get() - tagOrigin;
-    return span >= 1L << Pointers.TAG_BITS || ((tag - tagOrigin) & Pointers.TAG_MASK) < span;
   }
 
   // =========================================================================================
@@ -1431,54 +1402,14 @@ final class OffHeapPile implements Pile {
     }
   }
 
-  /** Tags a stripe takes from the pile's clock at a time: one shared write per 1024 puts. */
-  static final int TAG_CHUNK = 1024;
-
-  /** The start of the next chunk of tags for a stripe ({@link Stripe#nextTag}). */
-  long takeTagChunk() {
-    long start = tagClock.getAndAdd(TAG_CHUNK);
-    if (store != null) {
-      store.tagsTaken(start + TAG_CHUNK); // a persistent pile reserves tags durably first
-    }
-    return start;
+  /** The pile's tag clock (for the store's recovery, and tests). */
+  TagClock tagClock() {
+    return tags;
   }
 
-  /** The next value the tag clock hands out. */
-  long tagClock() {
-    return tagClock.get();
-  }
-
-  /** Moves the tag clock to at least {@code clock}: a restored stripe's clock. */
-  void tagClockAtLeast(long clock) {
-    tagClock.accumulateAndGet(clock, Math::max);
-  }
-
-  /**
-   * After a crash, for a pile whose superblock records no tag bound (written by an earlier
-   * build; see PersistentStore.tagsTaken): moves the tag clock on by a random 2^21 to 3 * 2^21.
-   * Writes in the loss window (not yet durable when the process died) handed out pointers whose
-   * blocks recovery dropped, and their stripes' clocks went back with them; an application that
-   * kept such a pointer elsewhere would otherwise meet the same tag at the same address on the
-   * next allocations. Why random: a fixed skip of half the tag space would bring the tags back in
-   * step after two crashes in a row; a random one does so only by chance, and one crash never
-   * repeats a lost tag within the next 2^21 allocations.
-   */
-  void skipTagsAfterCrash() {
-    long skip = java.util.concurrent.ThreadLocalRandom.current()
-        .nextLong(1L << (Pointers.TAG_BITS - 2), 3L << (Pointers.TAG_BITS - 2));
-    tagClock.addAndGet(skip);
-  }
-
-  /**
-   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
-   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
-   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
-   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
-   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
-   * unseals.
-   */
+  /** The tag field a header stores for a block at {@code address}; see {@link TagClock#seal}. */
   int seal(int tag, long address) {
-    return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
+    return tags.seal(tag, address);
   }
 
   // =========================================================================================

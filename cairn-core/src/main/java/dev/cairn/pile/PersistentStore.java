@@ -306,7 +306,7 @@ final class PersistentStore implements WriteHooks {
       DirectoryContents.writeMarker(layer, directory);
       long tagKey = new SecureRandom().nextLong() | 1;
       Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0,
-          0, System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
+          0, System.currentTimeMillis(), TagClock.randomOrigin());
       MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
       writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
       PileTypeCatalog.create(layer, directory);
@@ -563,11 +563,11 @@ final class PersistentStore implements WriteHooks {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
       // up to the clock at the crash, which only the bound covers
       if (bound > 0) {
-        pile.tagClockAtLeast(bound);
+        pile.tagClock().atLeast(bound);
       } else {
-        pile.skipTagsAfterCrash(); // a file of an earlier build, which recorded no bound
+        pile.tagClock().skipAfterCrash(); // a file of an earlier build, which recorded no bound
       }
-      long wanted = pile.tagClock() + TAG_RESERVATION;
+      long wanted = pile.tagClock().current() + TAG_RESERVATION;
       OwnThread.run("cairn-tag-reservation " + directory, () -> reserveTags(wanted, wanted));
     }
     if (records > 0 || !state.cleanShutdown()) {
@@ -880,7 +880,7 @@ final class PersistentStore implements WriteHooks {
   static final long TAG_RESERVATION = 1L << 19;
 
   /**
-   * The pile's tag clock is about to hand out values below {@code end} (OffHeapPile.takeTagChunk,
+   * The pile's tag clock is about to hand out values below {@code end} (TagClock.takeChunk,
    * under a stripe lock). Returns at once while the durable bound covers them with half a
    * reservation to spare; past that, a pooled I/O thread raises the bound; and a caller that
    * has caught up with the bound writes it before going on, so no tag is ever handed out
@@ -1012,7 +1012,8 @@ final class PersistentStore implements WriteHooks {
       try {
         if (!inUseMarked) {
           Superblock.State current = superblock.current();
-          raiseTagBound(pile.tagClock() + TAG_RESERVATION); // the same write reserves tags
+          // the same write reserves tags
+          raiseTagBound(pile.tagClock().current() + TAG_RESERVATION);
           writeSuperblock(current.checkpointLsn(), false, geometry.encode());
           inUseMarked = true;
         }

@@ -60,6 +60,7 @@ final class Stripe {
 
   final int id;
   private final OffHeapPile pile;
+  private final TagClock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final long[] heads = new long[SizeClasses.COUNT];
   private final long[] nonEmpty = new long[(SizeClasses.COUNT + 63) >>> 6];
@@ -102,9 +103,10 @@ final class Stripe {
   /** What the current operation wrote, in a persistent pile; null in a volatile one. */
   Journal journal;
 
-  Stripe(int id, OffHeapPile pile) {
+  Stripe(int id, OffHeapPile pile, TagClock clock) {
     this.id = id;
     this.pile = pile;
+    this.clock = clock;
     Arrays.fill(heads, NIL);
   }
 
@@ -210,8 +212,8 @@ final class Stripe {
   int nextTag() {
     while (true) {
       if (tagClock == tagChunkEnd) {
-        tagClock = pile.takeTagChunk();
-        tagChunkEnd = tagClock + OffHeapPile.TAG_CHUNK;
+        tagClock = clock.takeChunk();
+        tagChunkEnd = tagClock + TagClock.CHUNK;
       }
       int tag = (int) tagClock & Pointers.TAG_MASK;
       tagClock++;
@@ -621,16 +623,17 @@ final class Stripe {
       bumpEnd = values[2];
     }
     if ((mask & 1 << 3) != 0) {
-      long clock = values[3];
-      if (clock < 0 || clock > MAX_TAG_CLOCK) {
-        throw new PileCorruptionException("stripe " + id + " has an invalid tag clock: " + clock);
+      long restored = values[3];
+      if (restored < 0 || restored > MAX_TAG_CLOCK) {
+        throw new PileCorruptionException(
+            "stripe " + id + " has an invalid tag clock: " + restored);
       }
       // every tag a stored block holds came from a clock value below some stripe's restored
       // clock: the pile's clock starts past all of them, and this stripe takes a fresh chunk
       // rather than continue one that, in a file of an earlier build, another stripe shared
-      tagClock = clock;
-      tagChunkEnd = clock;
-      pile.tagClockAtLeast(clock);
+      tagClock = restored;
+      tagChunkEnd = restored;
+      clock.atLeast(restored);
     }
     if ((mask & 1 << 4) != 0) {
       objectCount = values[4];
