@@ -71,28 +71,16 @@ final class OffHeapPile implements Pile {
       ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-  private final long segmentBytes;
-  private final boolean hugePages;
-  private final long maxMemoryBytes;
   private final long maxPayloadBytes;
   private final CodecRegistry codecs;
-  private final NativeSegment[] segments = new NativeSegment[Pointers.MAX_SEGMENTS];
-  private final Stripe[] owners = new Stripe[Pointers.MAX_SEGMENTS];
   private final Stripe[] stripes;
   private final int stripeMask;
 
-  private final Object tableLock = new Object();
-  private long capacityBytes; // guarded by tableLock
-  private int segmentCount; // guarded by tableLock
-  private int nextSegmentIndex; // guarded by tableLock
-  // every segment index this pile has used is below it, until next-fit wraps round (then it is
-  // MAX_SEGMENTS); a persistent pile starts at MAX_SEGMENTS, since indexes of segments released
-  // before the open are unknown. Written under tableLock, read by failing gets.
-  private volatile int segmentIndexBound;
-  private NativeSegment spare; // guarded by tableLock; a wholly free segment kept for reuse
-  private final Stripe spareOwner = new Stripe(-1, this, null); // a mark: never allocates // owner mark of the spare's slot
+  /** Which segment sits at each index, and who owns it. */
+  private final SegmentTable table;
 
-  private volatile boolean closed;
+  /** The table's slots, read on every put and get (see {@link SegmentTable#slots}). */
+  private final NativeSegment[] segments;
 
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
   private final TagClock tags;
@@ -132,24 +120,20 @@ final class OffHeapPile implements Pile {
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
       ParticipantRegistry participants) {
     this.participants = participants;
-    this.segmentBytes = options.segmentBytes();
-    this.hugePages = options.hugePages();
-    this.maxMemoryBytes = options.maxMemoryBytes();
-    this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
+    this.maxPayloadBytes = options.segmentBytes() - SEGMENT_HEADER_BYTES - HEADER_BYTES;
     this.codecs = options.codecs();
     this.store = store;
     this.writes = store != null ? store : WriteHooks.VOLATILE;
     this.persistence = store != null ? new StoreHooks(store) : PersistenceHooks.VOLATILE;
     this.tags = new TagClock(tagKey, tagOrigin, persistence);
+    this.table = new SegmentTable(options, persistence);
+    this.segments = table.slots();
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new Stripe(i, this, tags);
-      if (store != null) {
-        stripes[i].journal = new Journal(stripes[i], store);
-      }
+      stripes[i] = new Stripe(i, table, tags);
+      stripes[i].journal = persistence.journalFor(stripes[i], table);
     }
     this.stripeMask = stripes.length - 1;
-    this.segmentIndexBound = store == null ? 0 : Pointers.MAX_SEGMENTS;
   }
 
   // =========================================================================================
@@ -304,7 +288,7 @@ final class OffHeapPile implements Pile {
               + " extraCapacityBytes="
               + extra
               + " segmentBytes="
-              + segmentBytes
+              + table.segmentBytes()
               + " (the largest value is "
               + maxPayloadBytes
               + " bytes; use larger segments)");
@@ -370,9 +354,9 @@ final class OffHeapPile implements Pile {
         "memory budget exhausted: requested="
             + (granules << GRANULE_SHIFT)
             + " bytes maxMemoryBytes="
-            + maxMemoryBytes
+            + table.maxMemoryBytes()
             + " capacityBytes="
-            + capacityBytes()
+            + table.capacityBytes()
             + " (free space is too fragmented or the budget is spent; delete values or raise"
             + " maxMemoryBytes)");
   }
@@ -768,7 +752,7 @@ final class OffHeapPile implements Pile {
   }
 
   private RuntimeException scopeClosed(long pointer, IllegalStateException e) {
-    if (closed) {
+    if (table.isClosed()) {
       return new PileClosedException(e);
     }
     return new StalePointerException(pointer, "segment was released: the value was deleted");
@@ -783,9 +767,10 @@ final class OffHeapPile implements Pile {
       if (foreign != null) {
         throw foreign;
       }
-      if (index >= segmentIndexBound) {
+      int bound = table.indexBound();
+      if (index >= bound) {
         throw new InvalidPointerException(pointer, "not a pointer of this pile: it never had a"
-            + " segment " + index + " (" + segmentIndexBound + " so far)");
+            + " segment " + index + " (" + bound + " so far)");
       }
       throw new StalePointerException(pointer, "no segment " + index + " now: its values were"
           + " deleted and the segment released");
@@ -888,13 +873,13 @@ final class OffHeapPile implements Pile {
   private long checkPages(NativeSegment segment, PageCheck check, long offset, long length) {
     int index = segment.index();
     while (true) {
-      Stripe owner = owners[index];
+      Stripe owner = table.ownerOf(index);
       if (owner == null || segments[index] != segment) {
         return -1; // released meanwhile: the read that asked finds that out itself
       }
       owner.lock();
       try {
-        if (owners[index] == owner && segments[index] == segment) {
+        if (table.ownerOf(index) == owner && segments[index] == segment) {
           return check.checkRange(offset, length);
         }
       } finally {
@@ -969,12 +954,13 @@ final class OffHeapPile implements Pile {
     while (true) {
       checkOpen();
       NativeSegment segment = segmentOf(pointer);
-      Stripe owner = owners[segment.index()];
+      Stripe owner = table.ownerOf(segment.index());
       if (owner == null) {
         continue; // segment released or being set up; segmentOf will tell which
       }
       owner.lock();
-      if (segments[segment.index()] == segment && owners[segment.index()] == owner && !closed) {
+      if (segments[segment.index()] == segment && table.ownerOf(segment.index()) == owner
+          && !table.isClosed()) {
         return owner;
       }
       owner.unlock();
@@ -1138,7 +1124,7 @@ final class OffHeapPile implements Pile {
               "memory budget exhausted: update needs "
                   + (granules << GRANULE_SHIFT)
                   + " bytes to move the value; maxMemoryBytes="
-                  + maxMemoryBytes
+                  + table.maxMemoryBytes()
                   + " (the old value is intact)");
         }
         // the allocation may have taken the free block just before this one and so cleared
@@ -1268,7 +1254,7 @@ final class OffHeapPile implements Pile {
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
-      releaseSpare();
+      table.releaseSpare();
     } finally {
       unlockAll();
     }
@@ -1297,15 +1283,14 @@ final class OffHeapPile implements Pile {
         stripe.unlock();
       }
     }
-    synchronized (tableLock) {
-      if (spare != null) { // held from the OS, wholly free
-        long usable = spare.sizeBytes() - SEGMENT_HEADER_BYTES;
-        segmentsHeld++;
-        capacity += spare.sizeBytes();
-        free += usable;
-        pieces += usable;
-        largest = Math.max(largest, usable);
-      }
+    long spareBytes = table.spareBytes();
+    if (spareBytes > 0) { // held from the OS, wholly free
+      long usable = spareBytes - SEGMENT_HEADER_BYTES;
+      segmentsHeld++;
+      capacity += spareBytes;
+      free += usable;
+      pieces += usable;
+      largest = Math.max(largest, usable);
     }
     double availability = free == 0 ? 1.0 : (double) pieces / free;
     return new PileStats(
@@ -1321,7 +1306,7 @@ final class OffHeapPile implements Pile {
       checkOpen();
       checkEveryPage();
       for (Stripe stripe : stripes) {
-        new PileVerifier(this, stripe).verify();
+        new PileVerifier(table, tags, stripe).verify();
       }
     } finally {
       unlockAll();
@@ -1351,7 +1336,7 @@ final class OffHeapPile implements Pile {
 
   @Override
   public void close() {
-    if (closed) {
+    if (table.isClosed()) {
       return;
     }
     for (PileTransaction tx : List.copyOf(openTransactions)) {
@@ -1367,14 +1352,14 @@ final class OffHeapPile implements Pile {
     }
     lockAll();
     try {
-      if (closed) {
+      if (table.isClosed()) {
         return;
       }
-      closed = true;
+      table.markClosed();
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
-      releaseSpare();
+      table.releaseSpare();
     } finally {
       unlockAll();
     }
@@ -1397,9 +1382,7 @@ final class OffHeapPile implements Pile {
   }
 
   private void checkOpen() {
-    if (closed) {
-      throw new PileClosedException();
-    }
+    table.checkOpen();
   }
 
   /** The pile's tag clock (for the store's recovery, and tests). */
@@ -1606,7 +1589,7 @@ final class OffHeapPile implements Pile {
       long address = stripe.allocate(granules, Stripe.Reach.GROW);
       if (address == NIL) {
         throw new PileFullException("memory budget exhausted: the update needs "
-            + (granules << GRANULE_SHIFT) + " bytes; maxMemoryBytes=" + maxMemoryBytes
+            + (granules << GRANULE_SHIFT) + " bytes; maxMemoryBytes=" + table.maxMemoryBytes()
             + " (the transaction is unchanged)");
       }
       NativeSegment targetSegment = segments[Pointers.segment(address)];
@@ -1768,7 +1751,7 @@ final class OffHeapPile implements Pile {
 
   /** Turns the block of {@code pointer} into a link to {@code target}; all locks held. */
   private void linkToPrepared(long pointer, long target) {
-    Stripe stripe = owners[Pointers.segment(pointer)];
+    Stripe stripe = table.ownerOf(Pointers.segment(pointer));
     NativeSegment segment = segments[Pointers.segment(pointer)];
     MemorySegment memory = segment.memory();
     long offset = Pointers.offsetBytes(pointer);
@@ -1784,7 +1767,7 @@ final class OffHeapPile implements Pile {
   /** Undoes a transaction's allocations; its pending updates and deletes are just dropped. */
   void abortTransaction(PileTransaction tx) {
     openTransactions.remove(tx);
-    if (closed) {
+    if (table.isClosed()) {
       return; // the memory is gone; a persistent pile's recovery frees what was logged
     }
     // the log room for this was kept when the transaction allocated: no waiting for it
@@ -1837,7 +1820,7 @@ final class OffHeapPile implements Pile {
       for (int n = 0; i >= 0 && n < RELEASE_RUN; i--, n++) {
         long block = blocks.get(i);
         int segment = Pointers.segment(block);
-        if (n > 0 && (segment >= owners.length || owners[segment] != stripe)) {
+        if (n > 0 && (segment >= Pointers.MAX_SEGMENTS || table.ownerOf(segment) != stripe)) {
           break; // another stripe's: a run of its own, never two stripe locks at once
         }
         releaseUnfinished(kind, block);
@@ -1871,7 +1854,7 @@ final class OffHeapPile implements Pile {
   public void scan(ValueVisitor visitor) {
     Objects.requireNonNull(visitor, "visitor");
     checkOpen();
-    new PileScanner(this, visitor).run(stripes);
+    new PileScanner(this, table, visitor).run(stripes);
   }
 
   /** A value's kind and stored bytes, read together (for a scan meeting a moved value). */
@@ -1907,7 +1890,7 @@ final class OffHeapPile implements Pile {
         stripe.unlock();
       }
     }
-    return store.prefetch(indexes, () -> closed);
+    return store.prefetch(indexes, table::isClosed);
   }
 
   @Override
@@ -1931,7 +1914,7 @@ final class OffHeapPile implements Pile {
       checkOpen();
       for (Stripe stripe : stripes) {
         for (NativeSegment segment : List.copyOf(stripe.segments)) {
-          retireSegment(segment, stripe);
+          table.retire(segment, stripe);
         }
         stripe.clearForRestore();
         stripe.journal.discard(); // one purge record stands for all of it
@@ -1950,8 +1933,8 @@ final class OffHeapPile implements Pile {
     lockAll();
     boolean already;
     try {
-      already = closed;
-      closed = true;
+      already = table.isClosed();
+      table.markClosed();
     } finally {
       unlockAll();
     }
@@ -1979,25 +1962,10 @@ final class OffHeapPile implements Pile {
       }
       stripe.clearForRestore();
     }
-    for (NativeSegment segment : store.takeRetired()) {
+    for (NativeSegment segment : persistence.takeRetired()) {
       segment.release();
     }
-    synchronized (tableLock) {
-      for (int i = 0; i < segments.length; i++) {
-        if (segments[i] != null) {
-          segments[i].release();
-          segments[i] = null;
-        }
-        owners[i] = null;
-      }
-      capacityBytes = 0;
-      segmentCount = 0;
-    }
-  }
-
-  /** The stripe owning the segment of {@code pointer}. */
-  Stripe stripeOwning(long pointer) {
-    return owners[Pointers.segment(pointer)];
+    table.releaseAll();
   }
 
   int stripeCount() {
@@ -2005,43 +1973,17 @@ final class OffHeapPile implements Pile {
   }
 
   Stripe stripe(int id) {
-    if (id < 0 || id >= stripes.length) {
-      throw new PileCorruptionException("no stripe " + id + " in a pile of " + stripes.length);
-    }
-    return stripes[id];
+    return Stripe.byId(stripes, id);
   }
 
-  /** Adds a segment that is the pile's already (open, replay) to {@code owner}. */
-  void installSegment(NativeSegment segment, Stripe owner) {
-    int index = segment.index();
-    synchronized (tableLock) {
-      if (owners[index] != null) {
-        throw new PileCorruptionException("segment " + index + " is listed twice");
-      }
-      owners[index] = owner;
-      capacityBytes += segment.sizeBytes();
-      segmentCount++;
-      nextSegmentIndex = Math.max(nextSegmentIndex, (index + 1) & (Pointers.MAX_SEGMENTS - 1));
-    }
-    segments[index] = segment;
-    owner.segments.add(segment);
+  /** The stripes, in id order (for the store's recovery). */
+  Stripe[] stripes() {
+    return stripes;
   }
 
-  /** Drops a segment at once (replay of a record that retired it). */
-  void uninstallSegment(int index) {
-    NativeSegment segment = segments[index];
-    if (segment == null) {
-      return;
-    }
-    Stripe owner = owners[index];
-    owner.segments.remove(segment);
-    segments[index] = null;
-    synchronized (tableLock) {
-      owners[index] = null;
-      capacityBytes -= segment.sizeBytes();
-      segmentCount--;
-    }
-    segment.release();
+  /** The segment table (for the store's recovery and checkpoints, and tests). */
+  SegmentTable segmentTable() {
+    return table;
   }
 
   /**
@@ -2051,172 +1993,24 @@ final class OffHeapPile implements Pile {
   MetaImage snapshotForCheckpoint(long checkpointLsn) {
     lockAll();
     try {
-      synchronized (tableLock) {
-        List<NativeSegment> live = new ArrayList<>();
-        List<Stripe> liveOwners = new ArrayList<>();
-        for (int i = 0; i < segments.length; i++) {
-          if (segments[i] != null && owners[i] != null && owners[i].id >= 0) {
-            live.add(segments[i]);
-            liveOwners.add(owners[i]);
-          }
-        }
-        MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
-            liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired(),
-            RootDirectory.encode(roots.copy()), participants.checkpoint(checkpointLsn));
-        image.logEndAtCapture(store.logEndLsn());
-        for (Stripe stripe : stripes) {
-          // replay may start at this image: each stripe's next record must not lean on records
-          // before it, so it carries every state field
-          stripe.journal.forgetLoggedState();
-        }
-        return image;
+      // under every stripe lock, no segment comes or goes: the table and the retired list
+      // are taken at one instant
+      List<NativeSegment> live = new ArrayList<>();
+      List<Stripe> liveOwners = new ArrayList<>();
+      table.liveSegments(live, liveOwners);
+      MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
+          liveOwners.toArray(Stripe[]::new), table.segmentBytes(), checkpointLsn,
+          persistence.takeRetired(), RootDirectory.encode(roots.copy()),
+          participants.checkpoint(checkpointLsn));
+      image.logEndAtCapture(store.logEndLsn());
+      for (Stripe stripe : stripes) {
+        // replay may start at this image: each stripe's next record must not lean on records
+        // before it, so it carries every state field
+        stripe.journal.forgetLoggedState();
       }
+      return image;
     } finally {
       unlockAll();
-    }
-  }
-
-  /** Frees a retired segment's memory and index once a checkpoint no longer needs them. */
-  void releaseRetired(NativeSegment segment) {
-    synchronized (tableLock) {
-      owners[segment.index()] = null;
-      capacityBytes -= segment.sizeBytes();
-      segmentCount--;
-    }
-    segment.release();
-  }
-
-  boolean isRetired(int index) {
-    synchronized (tableLock) {
-      return owners[index] == spareOwner;
-    }
-  }
-
-  // =========================================================================================
-  // segment table (used by Stripe)
-
-  NativeSegment segmentAt(int index) {
-    return segments[index];
-  }
-
-  Stripe ownerOf(int index) {
-    return owners[index];
-  }
-
-  long segmentBytes() {
-    return segmentBytes;
-  }
-
-  /**
-   * A segment for {@code stripe}: the spare if there is one, else a new one, or null if the
-   * budget or the table is full.
-   */
-  NativeSegment newSegment(Stripe stripe) {
-    int index;
-    synchronized (tableLock) {
-      if (closed) {
-        throw new PileClosedException();
-      }
-      if (spare != null && store == null) {
-        NativeSegment adopted = spare;
-        spare = null;
-        owners[adopted.index()] = stripe;
-        segments[adopted.index()] = adopted;
-        return adopted;
-      }
-      if (capacityBytes + segmentBytes > maxMemoryBytes || segmentCount == Pointers.MAX_SEGMENTS) {
-        return null;
-      }
-      index = nextSegmentIndex;
-      while (owners[index] != null) {
-        index = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
-      }
-      // next-fit: a released index is reused as late as possible, so a stale pointer into a
-      // released segment meets an empty slot for as long as possible
-      nextSegmentIndex = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
-      segmentIndexBound = nextSegmentIndex == 0 ? Pointers.MAX_SEGMENTS
-          : Math.max(segmentIndexBound, index + 1);
-      owners[index] = stripe;
-      capacityBytes += segmentBytes;
-      segmentCount++;
-    }
-    NativeSegment segment;
-    try {
-      segment = NativeSegment.allocate(index, segmentBytes, hugePages);
-    } catch (OutOfMemoryError e) {
-      synchronized (tableLock) {
-        owners[index] = null;
-        capacityBytes -= segmentBytes;
-        segmentCount--;
-      }
-      throw new PileFullException("the OS refused a new segment of " + segmentBytes + " bytes: " + e);
-    }
-    if (store != null) { // born in memory; the next checkpoint gives it a file
-      segment.trackDirtyPages();
-      PileFiles.writeSegmentHeader(segment);
-      stripe.journal.tableChanged(index, stripe);
-      stripe.touch(segment, 0, SEGMENT_HEADER_BYTES);
-    }
-    segments[index] = segment;
-    return segment;
-  }
-
-  /**
-   * Takes back a wholly free segment from its stripe (whose lock the caller holds). The pile
-   * keeps one such segment as a spare, so that a stripe that empties and refills its only
-   * segment does not make the OS zero 64 MiB each time; any other is returned to the OS.
-   */
-  void retireSegment(NativeSegment segment, Stripe from) {
-    int index = segment.index();
-    segments[index] = null; // stale readers now meet an empty slot
-    if (store != null) {
-      // Persistent: the memory and the index stay taken until the next checkpoint, which may
-      // still copy its pages, and after which no log record can name the old segment; so log
-      // records of one segment index are always in the order of its writes.
-      synchronized (tableLock) {
-        owners[index] = spareOwner;
-      }
-      segment.dropPageCheck(); // wholly free: no value of its file is left to check
-      from.journal.tableChanged(index, null);
-      store.retire(segment);
-      return;
-    }
-    boolean keep;
-    synchronized (tableLock) {
-      keep = spare == null && !closed;
-      if (keep) {
-        spare = segment;
-        owners[index] = spareOwner;
-      } else {
-        owners[index] = null;
-        capacityBytes -= segment.sizeBytes();
-        segmentCount--;
-      }
-    }
-    if (!keep) {
-      segment.release();
-    }
-  }
-
-  private void releaseSpare() {
-    NativeSegment released;
-    synchronized (tableLock) {
-      released = spare;
-      spare = null;
-      if (released != null) {
-        owners[released.index()] = null;
-        capacityBytes -= released.sizeBytes();
-        segmentCount--;
-      }
-    }
-    if (released != null) {
-      released.release();
-    }
-  }
-
-  long capacityBytes() {
-    synchronized (tableLock) {
-      return capacityBytes;
     }
   }
 

@@ -1,5 +1,8 @@
 package dev.cairn.pile;
 
+import dev.cairn.memory.NativeSegment;
+import java.util.List;
+
 /**
  * What a pile's files add to its life besides the write path ({@link WriteHooks}): the one
  * place where a volatile and a persistent pile differ outside a write. The volatile pile's hooks
@@ -12,6 +15,55 @@ interface PersistenceHooks {
 
   /** The hooks of a pile with no files. */
   PersistenceHooks VOLATILE = new PersistenceHooks() {};
+
+  // -----------------------------------------------------------------------------------------
+  // the segment table (see SegmentTable)
+
+  /**
+   * Whether segment indexes may have been used before this pile object existed (a pile opened
+   * from files): the table then cannot tell an index never used from one released (T4).
+   */
+  default boolean hasEarlierSegments() {
+    return false;
+  }
+
+  /**
+   * The journal that records what {@code stripe}'s operations write, for the log and the next
+   * checkpoint; null when there is nothing to record (a volatile pile). At construction.
+   */
+  default Journal journalFor(Stripe stripe, SegmentTable table) {
+    return null;
+  }
+
+  /**
+   * A segment was born in memory for {@code owner} (whose lock the caller holds), before any
+   * reader can see it: a persistent pile tracks its pages and logs the table change; the next
+   * checkpoint gives it a file.
+   */
+  default void segmentBorn(NativeSegment segment, Stripe owner) {}
+
+  /**
+   * Whether a wholly free segment keeps its memory and its index until the next checkpoint
+   * (T2), rather than becoming the spare or going back to the OS at once.
+   */
+  default boolean keepsRetiredSegments() {
+    return false;
+  }
+
+  /**
+   * {@code from} (whose lock the caller holds) gave up a wholly free segment, which the hooks
+   * keep until the next checkpoint takes it ({@link #takeRetired}); only if {@link
+   * #keepsRetiredSegments}.
+   */
+  default void segmentRetired(NativeSegment segment, Stripe from) {}
+
+  /** The segments retired since the last call, now the caller's to release. */
+  default List<NativeSegment> takeRetired() {
+    return List.of();
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // the tag clock (see TagClock)
 
   /**
    * The tag clock is about to hand out values below {@code end} (TagClock.takeChunk); a

@@ -263,7 +263,7 @@ final class PersistentStore implements WriteHooks {
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
           participants);
       store.pile = pile;
-      store.replay = new RedoReplay(pile, store);
+      store.replay = new RedoReplay(pile.segmentTable(), pile.stripes(), store);
       store.replay.trustRewrittenPages(!state.cleanShutdown()
           && checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
       store.load(PileFiles.metaFile(directory, geometry.metaSlot()),
@@ -446,7 +446,7 @@ final class PersistentStore implements WriteHooks {
     for (int i = 0; i < tableCount; i++, at += 8) {
       int index = meta.get(Journal.U32, at);
       int owner = meta.get(Journal.U32, at + 4);
-      pile.installSegment(mapSegment(index), pile.stripe(owner - 1));
+      pile.segmentTable().install(mapSegment(index), pile.stripe(owner - 1));
     }
     for (int s = 0; s < pile.stripeCount(); s++, at += PileFiles.META_STRIPE_BYTES) {
       Stripe stripe = pile.stripe(s);
@@ -703,7 +703,8 @@ final class PersistentStore implements WriteHooks {
   private void deleteOrphanSegmentFiles() throws IOException {
     for (Path file : layer.list(directory)) {
       int index = Math.max(PileFiles.segmentIndexOf(file), PileFiles.pageCrcIndexOf(file));
-      if (index >= 0 && pile.segmentAt(index) == null && !pile.isRetired(index)) {
+      if (index >= 0 && pile.segmentTable().segmentAt(index) == null
+          && !pile.segmentTable().isRetired(index)) {
         layer.delete(file);
       }
     }
@@ -721,11 +722,6 @@ final class PersistentStore implements WriteHooks {
   @Override
   public long maxValueBytes() {
     return log == null ? Long.MAX_VALUE : maxRecordBytes - Journal.SMALL_RECORD_BYTES;
-  }
-
-  MemorySegment segmentMemory(int index) {
-    NativeSegment segment = pile.segmentAt(index);
-    return segment == null ? null : segment.memory();
   }
 
   /**
@@ -1386,7 +1382,7 @@ final class PersistentStore implements WriteHooks {
         for (NativeSegment gone : image.releasable()) {
           layer.delete(PileFiles.segmentFile(directory, gone.index()));
           layer.delete(PileFiles.pageCrcFile(directory, gone.index()));
-          pile.releaseRetired(gone);
+          pile.segmentTable().releaseRetired(gone);
         }
         if (orphansPending) { // left by a crash; only now does no checkpoint name them
           deleteOrphanSegmentFiles();
@@ -1459,7 +1455,7 @@ final class PersistentStore implements WriteHooks {
   long verifyPageChecksums() throws IOException {
     checkpointLock.lock(); // no checkpoint may write a page between it and its checksum
     try {
-      return segmentWriter().verifyPageChecksums(pile);
+      return segmentWriter().verifyPageChecksums(pile.segmentTable());
     } finally {
       checkpointLock.unlock();
     }

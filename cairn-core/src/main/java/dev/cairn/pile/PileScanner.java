@@ -39,6 +39,7 @@ final class PileScanner {
   static final int CHUNK_BYTES = 1 << 20;
 
   private final OffHeapPile pile;
+  private final SegmentTable table;
   private final ValueVisitor visitor;
   // long[]: headers are read with aligned 8-byte accesses, which a byte[] cannot promise
   private final MemorySegment staged = MemorySegment.ofArray(new long[CHUNK_BYTES / 8]);
@@ -49,8 +50,9 @@ final class PileScanner {
   private long chunkStart;
   private long chunkEnd;
 
-  PileScanner(OffHeapPile pile, ValueVisitor visitor) {
+  PileScanner(OffHeapPile pile, SegmentTable table, ValueVisitor visitor) {
     this.pile = pile;
+    this.table = table;
     this.visitor = visitor;
   }
 
@@ -79,7 +81,8 @@ final class PileScanner {
       stripe.lock();
       try {
         pile.checkNotClosed();
-        if (pile.segmentAt(segment.index()) != segment || pile.ownerOf(segment.index()) != stripe) {
+        if (table.segmentAt(segment.index()) != segment
+            || table.ownerOf(segment.index()) != stripe) {
           return; // emptied and released meanwhile: its values were all deleted
         }
         if (mergesSeen != -1 && segment.merges() != mergesSeen) {

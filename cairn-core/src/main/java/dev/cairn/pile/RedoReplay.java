@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * over segment files holding any mix of old, new and torn pages.
  */
 final class RedoReplay {
-  private final OffHeapPile pile;
+  private final SegmentTable table;
+  private final Stripe[] stripes;
   private final PersistentStore store;
 
   private final long[] stateValues = new long[Stripe.STATE_FIELDS];
@@ -20,8 +21,9 @@ final class RedoReplay {
   // in place: the pages the log rewrites are then taken as they are (see checkBeforeRewrite)
   private boolean trustRewrittenPages;
 
-  RedoReplay(OffHeapPile pile, PersistentStore store) {
-    this.pile = pile;
+  RedoReplay(SegmentTable table, Stripe[] stripes, PersistentStore store) {
+    this.table = table;
+    this.stripes = stripes;
     this.store = store;
   }
 
@@ -40,7 +42,7 @@ final class RedoReplay {
   void applyOp(MemorySegment record) {
     int stripeWord = record.get(Journal.U32, 0);
     boolean compact = (stripeWord & Journal.COMPACT_STATE) != 0;
-    Stripe stripe = pile.stripe(stripeWord & ~Journal.COMPACT_STATE);
+    Stripe stripe = Stripe.byId(stripes, stripeWord & ~Journal.COMPACT_STATE);
     int headCount = record.get(Journal.U32, 4);
     int tableCount = record.get(Journal.U32, 8);
     int rangeCount = record.get(Journal.U32, 12);
@@ -71,8 +73,8 @@ final class RedoReplay {
       long at = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
       int index = checkedIndex(record.get(Journal.U32, at));
       int owner = record.get(Journal.U32, at + 4);
-      if (owner != 0 && pile.segmentAt(index) == null) {
-        pile.installSegment(store.freshSegment(index), pile.stripe(owner - 1));
+      if (owner != 0 && table.segmentAt(index) == null) {
+        table.install(store.freshSegment(index), Stripe.byId(stripes, owner - 1));
       }
     }
     long at = tableAt + (long) tableCount * Journal.TABLE_ENTRY_BYTES;
@@ -80,7 +82,7 @@ final class RedoReplay {
       int index = checkedIndex(record.get(Journal.U32, at));
       long length = Integer.toUnsignedLong(record.get(Journal.U32, at + 4));
       long offset = record.get(Journal.U64, at + 8);
-      NativeSegment segment = pile.segmentAt(index);
+      NativeSegment segment = table.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
         PageCheck check = segment.pageCheck();
         if (check != null) {
@@ -99,7 +101,7 @@ final class RedoReplay {
     for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
       long entry = tableAt + (long) i * Journal.TABLE_ENTRY_BYTES;
       if (record.get(Journal.U32, entry + 4) == 0) {
-        pile.uninstallSegment(checkedIndex(record.get(Journal.U32, entry)));
+        table.uninstall(checkedIndex(record.get(Journal.U32, entry)));
       }
     }
     if (compact) {
@@ -140,10 +142,10 @@ final class RedoReplay {
   /** Applies a {@link Journal#TYPE_PURGE} record: every segment dropped, every stripe reset. */
   void applyPurge() {
     for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
-      pile.uninstallSegment(index);
+      table.uninstall(index);
     }
-    for (int s = 0; s < pile.stripeCount(); s++) {
-      pile.stripe(s).clearForRestore();
+    for (Stripe stripe : stripes) {
+      stripe.clearForRestore();
     }
   }
 

@@ -445,11 +445,11 @@ final class SegmentWriter {
    * @return the number of pages checked
    * @throws CorruptFileException naming the segment file and the page's offset
    */
-  long verifyPageChecksums(OffHeapPile pile) throws IOException {
+  long verifyPageChecksums(SegmentTable table) throws IOException {
     long checked = 0;
     MemorySegment page = Arena.ofAuto().allocate(PAGE);
     for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
-      NativeSegment segment = pile.segmentAt(index);
+      NativeSegment segment = table.segmentAt(index);
       if (segment == null || !segment.hasFile()) {
         continue;
       }

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * delete or update of any pointer takes the lock of the stripe owning the pointer's segment,
  * and every block, free list and counter of that segment is guarded by that one lock.
  *
- * An emptied segment goes back to the pile at once (OffHeapPile.retireSegment), bump segment
+ * An emptied segment goes back to the pile at once (SegmentTable.retire), bump segment
  * included; the pile keeps one spare and returns the rest to the OS. In a persistent pile the
  * emptied bump segment stays the stripe's, all of it bump region again: a retired segment keeps
  * its index until the next checkpoint, so retiring it would make a loop of one put and one
@@ -59,7 +59,7 @@ final class Stripe {
   private static final int LOCK_SPINS = 128;
 
   final int id;
-  private final OffHeapPile pile;
+  private final SegmentTable table;
   private final TagClock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final long[] heads = new long[SizeClasses.COUNT];
@@ -103,11 +103,23 @@ final class Stripe {
   /** What the current operation wrote, in a persistent pile; null in a volatile one. */
   Journal journal;
 
-  Stripe(int id, OffHeapPile pile, TagClock clock) {
+  Stripe(int id, SegmentTable table, TagClock clock) {
     this.id = id;
-    this.pile = pile;
+    this.table = table;
     this.clock = clock;
     Arrays.fill(heads, NIL);
+  }
+
+  /**
+   * The stripe with id {@code id} of {@code stripes}.
+   *
+   * @throws PileCorruptionException if there is none (a record naming a stripe the pile lacks)
+   */
+  static Stripe byId(Stripe[] stripes, int id) {
+    if (id < 0 || id >= stripes.length) {
+      throw new PileCorruptionException("no stripe " + id + " in a pile of " + stripes.length);
+    }
+    return stripes[id];
   }
 
   /**
@@ -194,7 +206,7 @@ final class Stripe {
 
   private void touchWord(long address, long byteOffset) {
     if (journal != null) {
-      journal.touch(pile.segmentAt(Pointers.segment(address)), byteOffset, WORD.byteSize());
+      journal.touch(table.segmentAt(Pointers.segment(address)), byteOffset, WORD.byteSize());
     }
   }
 
@@ -274,7 +286,7 @@ final class Stripe {
       if (reach != Reach.GROW) {
         return NIL;
       }
-      NativeSegment fresh = pile.newSegment(this);
+      NativeSegment fresh = table.newSegment(this);
       if (fresh == null) {
         return NIL;
       }
@@ -328,7 +340,7 @@ final class Stripe {
    * segment to the pile if the segment is now empty. Must run inside the segment's write section.
    */
   void free(long address) {
-    NativeSegment segment = pile.segmentAt(Pointers.segment(address));
+    NativeSegment segment = table.segmentAt(Pointers.segment(address));
     MemorySegment memory = segment.memory();
     long start = Pointers.offsetBytes(address);
     long header = memory.get(WORD, start);
@@ -364,13 +376,13 @@ final class Stripe {
         bumpSegment = null;
         bumpStart = bumpEnd = 0;
         segments.remove(segment);
-        pile.retireSegment(segment, this);
+        table.retire(segment, this);
       }
       return;
     }
     if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize()) {
       segments.remove(segment);
-      pile.retireSegment(segment, this);
+      table.retire(segment, this);
       return;
     }
     writeFreeBlock(memory, segment.index(), start, size);
@@ -387,7 +399,7 @@ final class Stripe {
       memory.set(WORD, next, header | PREV_FREE);
     }
     if (journal != null) {
-      NativeSegment segment = pile.segmentAt(segmentIndex);
+      NativeSegment segment = table.segmentAt(segmentIndex);
       journal.touch(segment, start, WORD.byteSize());
       journal.touch(segment, start + bytes - FOOTER_LENGTH, WORD.byteSize());
       if (next < memory.byteSize()) {
@@ -460,7 +472,7 @@ final class Stripe {
   }
 
   private MemorySegment memoryOf(long address) {
-    return pile.segmentAt(Pointers.segment(address)).memory();
+    return table.segmentAt(Pointers.segment(address)).memory();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -508,7 +520,7 @@ final class Stripe {
   /** Drops every segment and resets all state (purge, close). */
   void releaseAll() {
     for (NativeSegment segment : segments) {
-      pile.retireSegment(segment, this);
+      table.retire(segment, this);
     }
     clearForRestore();
   }
@@ -610,7 +622,7 @@ final class Stripe {
     if ((mask & 1) != 0) {
       long bump = values[0];
       bumpSegment =
-          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : pile.segmentAt((int) bump);
+          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : table.segmentAt((int) bump);
       if (bump >= 0 && bumpSegment == null) {
         throw new PileCorruptionException(
             "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");

@@ -47,9 +47,9 @@ class RedoReplayTest {
       Stripe stripe = pile.stripe(0);
       int segment = Pointers.segment(pointer);
       long target = Pointers.offsetBytes(pointer) + BlockLayout.HEADER_BYTES;
-      new RedoReplay(pile, null).applyOp(fullStateRecord(stripe, segment, target, 42));
+      new RedoReplay(pile.segmentTable(), pile.stripes(), null).applyOp(fullStateRecord(stripe, segment, target, 42));
       assertThat(stripe.objectCount).isEqualTo(42);
-      NativeSegment written = pile.segmentAt(segment);
+      NativeSegment written = pile.segmentTable().segmentAt(segment);
       assertThat(written.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, target))
           .isEqualTo(0x1122334455667788L);
     }
@@ -62,7 +62,7 @@ class RedoReplayTest {
       MemorySegment record = MemorySegment.ofArray(new byte[Journal.PREFIX_BYTES + 2]);
       record.set(Journal.U32, 0, Journal.COMPACT_STATE); // stripe 0, changed-fields form
       record.set(Journal.U16, Journal.PREFIX_BYTES, (short) (1 << 12));
-      assertThatThrownBy(() -> new RedoReplay(pile, null).applyOp(record))
+      assertThatThrownBy(() -> new RedoReplay(pile.segmentTable(), pile.stripes(), null).applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("unknown state fields");
     }
@@ -80,7 +80,7 @@ class RedoReplayTest {
       record.set(Journal.U32, 0, Journal.COMPACT_STATE);
       record.set(Journal.U16, Journal.PREFIX_BYTES, (short) (1 << 4)); // ObjectCount only
       Uleb128.write(record, Journal.PREFIX_BYTES + 2, 300); // two bytes
-      new RedoReplay(pile, null).applyOp(record);
+      new RedoReplay(pile.segmentTable(), pile.stripes(), null).applyOp(record);
       assertThat(stripe.objectCount).isEqualTo(300);
       assertThat(stripe.linkCount).isEqualTo(links);
       assertThat(stripe.utilizedBytes).isEqualTo(utilized);
