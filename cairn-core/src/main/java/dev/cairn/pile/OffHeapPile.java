@@ -13,19 +13,14 @@ import static dev.cairn.pile.Pointers.NIL;
 
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
-import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
-import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.Participants;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -69,7 +64,6 @@ final class OffHeapPile implements Pile {
   private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
   private static final ThreadLocal<int[]> PROBE =
       ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private final long maxPayloadBytes;
   private final CodecRegistry codecs;
@@ -81,6 +75,9 @@ final class OffHeapPile implements Pile {
 
   /** The table's slots, read on every put and get (see {@link SegmentTable#slots}). */
   private final NativeSegment[] segments;
+
+  /** The lock-free reads. */
+  private final ValueReads reads;
 
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
   private final TagClock tags;
@@ -134,6 +131,7 @@ final class OffHeapPile implements Pile {
       stripes[i].journal = persistence.journalFor(stripes[i], table);
     }
     this.stripeMask = stripes.length - 1;
+    this.reads = new ValueReads(table, tags, codecs, persistence);
   }
 
   // =========================================================================================
@@ -176,7 +174,7 @@ final class OffHeapPile implements Pile {
     return switch (value) {
       case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
       case String string -> {
-        Scratch scratch = SCRATCH.get();
+        Scratch scratch = Scratch.forThread();
         int length = scratch.encode(string);
         yield putRaw(KIND_STRING, scratch.bytes, length, extraCapacityBytes);
       }
@@ -423,64 +421,11 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
-  // get
-
-  /** Reads a validated payload; called inside an optimistic read, so it may see torn bytes. */
-  @FunctionalInterface
-  private interface PayloadReader<R> {
-    R read(OffHeapPile pile, MemorySegment memory, long at, int length, int kind, Object arg, long arg2);
-  }
-
-  private static final PayloadReader<byte[]> COPY_TO_NEW_ARRAY =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
-        return bytes;
-      };
-
-  private static final PayloadReader<Integer> COPY_TO_ARRAY =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        byte[] dst = (byte[]) arg;
-        int offset = (int) arg2;
-        if (length > dst.length - offset) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, dst, offset, length);
-        return length;
-      };
-
-  private static final PayloadReader<Object> DECODE =
-      (pile, memory, at, length, kind, arg, arg2) -> pile.decode(memory, at, length, kind);
-
-  private static final PayloadReader<Integer> SIZE =
-      (pile, memory, at, length, kind, arg, arg2) -> length;
-
-  private static final PayloadReader<ValueKind> KIND =
-      (pile, memory, at, length, kind, arg, arg2) -> valueKind(kind);
-
-  private static final PayloadReader<Integer> COPY_TO_BUFFER =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        ByteBuffer dst = (ByteBuffer) arg;
-        if (length > dst.remaining()) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, at, MemorySegment.ofBuffer(dst), 0, length);
-        return length;
-      };
-
-  private static final PayloadReader<Integer> COPY_TO_SEGMENT =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        MemorySegment dst = (MemorySegment) arg;
-        if (length > dst.byteSize()) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, at, dst, 0, length);
-        return length;
-      };
+  // get (see ValueReads)
 
   @Override
   public Object get(long pointer) {
-    return readValue(pointer, DECODE, null, 0);
+    return reads.get(pointer);
   }
 
   @Override
@@ -491,54 +436,13 @@ final class OffHeapPile implements Pile {
 
   @Override
   public byte[] getBytes(long pointer) {
-    // fast path: a plain block, no writer about; anything else takes the general read
-    NativeSegment segment = segments[Pointers.segment(pointer)];
-    if (segment != null) {
-      try {
-        MemorySegment memory = segment.memory();
-        long offset = Pointers.offsetBytes(pointer);
-        long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, offset, pointer);
-        if (length >= 0 && (sequence & 1) == 0) {
-          byte[] bytes = new byte[length];
-          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
-          if (segment.validate(sequence)) {
-            return bytes;
-          }
-        }
-      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
-        // released or closed meanwhile: the general read reports it properly
-      }
-    }
-    return readValue(pointer, COPY_TO_NEW_ARRAY, null, 0);
+    return reads.getBytes(pointer);
   }
 
   @Override
   public int getBytes(long pointer, byte[] dst, int offset) {
     Objects.checkIndex(offset, dst.length + 1);
-    NativeSegment segment = segments[Pointers.segment(pointer)];
-    if (segment != null) { // fast path, as in getBytes(long)
-      try {
-        MemorySegment memory = segment.memory();
-        long at = Pointers.offsetBytes(pointer);
-        long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, at, pointer);
-        if (length >= 0 && length <= dst.length - offset && (sequence & 1) == 0) {
-          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at + HEADER_BYTES, dst, offset, length);
-          if (segment.validate(sequence)) {
-            return length;
-          }
-        }
-      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
-        // released or closed meanwhile: the general read reports it properly
-      }
-    }
-    int copied = readValue(pointer, COPY_TO_ARRAY, dst, offset);
-    if (copied < 0) {
-      throw new IllegalArgumentException(
-          "buffer too small: size=" + (-1 - copied) + " available=" + (dst.length - offset));
-    }
-    return copied;
+    return reads.getBytes(pointer, dst, offset);
   }
 
   @Override
@@ -556,394 +460,29 @@ final class OffHeapPile implements Pile {
     if (dst.isReadOnly()) {
       throw new java.nio.ReadOnlyBufferException();
     }
-    int copied = readValue(pointer, COPY_TO_BUFFER, dst, 0);
-    if (copied < 0) {
-      throw new BufferOverflowException();
-    }
-    dst.position(dst.position() + copied);
-    return copied;
+    return reads.read(pointer, dst);
   }
 
   @Override
   public long transferTo(long pointer, WritableByteChannel channel) throws IOException {
     Objects.requireNonNull(channel, "channel");
-    // One validated copy of the whole value into native staging memory, then plain writes: the
-    // channel never sees torn bytes, and gets them from a direct buffer, with no heap array.
-    // Values up to 64 KiB use the thread's staging segment; larger ones a confined arena.
-    MemorySegment staging = SCRATCH.get().staging();
-    int copied = readValue(pointer, COPY_TO_SEGMENT, staging, 0);
-    if (copied >= 0) {
-      return writeFully(staging.asSlice(0, copied), channel);
-    }
-    while (true) {
-      try (Arena arena = Arena.ofConfined()) {
-        MemorySegment large = arena.allocate(-1 - copied);
-        copied = readValue(pointer, COPY_TO_SEGMENT, large, 0);
-        if (copied >= 0) {
-          return writeFully(large.asSlice(0, copied), channel);
-        }
-      } // the value grew between the two reads: try again with its new size
-    }
-  }
-
-  private static long writeFully(MemorySegment bytes, WritableByteChannel channel)
-      throws IOException {
-    ByteBuffer buffer = bytes.asByteBuffer();
-    long written = 0;
-    while (buffer.hasRemaining()) {
-      written += channel.write(buffer);
-    }
-    return written;
+    return reads.transferTo(pointer, channel);
   }
 
   @Override
   public <R> R read(long pointer, ValueReader<R> reader) {
     Objects.requireNonNull(reader, "reader");
-    return readValue(
-        pointer,
-        (pile, memory, at, length, kind, arg, arg2) ->
-            reader.read(valueKind(kind), memory.asSlice(at, length).asReadOnly()),
-        null,
-        0);
+    return reads.read(pointer, reader);
   }
 
   @Override
   public int sizeOf(long pointer) {
-    return readValue(pointer, SIZE, null, 0);
+    return reads.sizeOf(pointer);
   }
 
   @Override
   public ValueKind kindOf(long pointer) {
-    return readValue(pointer, KIND, null, 0);
-  }
-
-  static ValueKind valueKind(int kind) {
-    return switch (kind) {
-      case KIND_BYTES -> ValueKind.BYTES;
-      case KIND_STRING -> ValueKind.STRING;
-      default -> ValueKind.OBJECT;
-    };
-  }
-
-  private Object decode(MemorySegment memory, long at, int length, int kind) {
-    switch (kind) {
-      case KIND_BYTES -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
-        return bytes;
-      }
-      case KIND_STRING -> {
-        return SCRATCH.get().decodeString(memory, at, length);
-      }
-      default -> {
-        MemorySegment payload = memory.asSlice(at, length);
-        int typeId = TypeIds.read(payload);
-        int idBytes = TypeIds.length(typeId);
-        return codecs.codecOf(typeId).decode(payload, idBytes, length - idBytes);
-      }
-    }
-  }
-
-  /**
-   * The optimistic read every get goes through: resolve the pointer (and its link), check the
-   * header, run {@code reader} on the payload, and return its result only if no writer touched
-   * the segments meanwhile; otherwise retry.
-   */
-  private <R> R readValue(long pointer, PayloadReader<R> reader, Object arg, long arg2) {
-    checkOpen();
-    try {
-      while (true) {
-        NativeSegment segment = segmentOf(pointer);
-        MemorySegment memory = segment.memory();
-        long offset = blockOffset(pointer, memory);
-        long sequence = segment.sequenceAcquire();
-        if ((sequence & 1) != 0) {
-          Thread.onSpinWait();
-          continue;
-        }
-        long damaged = damagedPage(segment, offset, HEADER_BYTES);
-        long header = memory.get(WORD, offset);
-        String problem = damaged >= 0 ? null
-            : userBlockProblem(header, pointer, offset, memory.byteSize());
-        if (problem == null && damaged < 0) {
-          damaged = damagedPage(segment, offset, BlockLayout.sizeBytes(header));
-        }
-        if (problem != null || damaged >= 0) {
-          if (segment.validate(sequence)) {
-            throw damaged >= 0 ? damagedValue(pointer, segment, damaged)
-                : pointerProblem(pointer, header, problem);
-          }
-          continue;
-        }
-        NativeSegment dataSegment = segment;
-        long dataOffset = offset;
-        long dataHeader = header;
-        long dataSequence = sequence;
-        if (BlockLayout.kind(header) == KIND_LINK) {
-          long target = memory.get(WORD, offset + HEADER_BYTES);
-          dataSegment = segments[Pointers.segment(target)];
-          dataOffset = Pointers.offsetBytes(target);
-          dataSequence = dataSegment == null ? 1 : dataSegment.sequenceAcquire();
-          String linkProblem =
-              dataSegment == null || (dataSequence & 1) != 0
-                  ? "link target segment missing"
-                  : targetProblem(dataSegment, dataOffset, target);
-          if (linkProblem != null) {
-            if (segment.validate(sequence) && dataSegment != null && (dataSequence & 1) == 0
-                && dataSegment.validate(dataSequence)) {
-              long damagedTarget = damagedPage(dataSegment, dataOffset, HEADER_BYTES);
-              throw damagedTarget >= 0 ? damagedValue(pointer, dataSegment, damagedTarget)
-                  : new PileCorruptionException(
-                      "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
-            }
-            Thread.onSpinWait();
-            continue;
-          }
-          dataHeader = dataSegment.memory().get(WORD, dataOffset);
-          if (BlockLayout.isFree(dataHeader) || !BlockLayout.isTarget(dataHeader)
-              || dataOffset + BlockLayout.sizeBytes(dataHeader) > dataSegment.sizeBytes()) {
-            // changed since targetProblem checked it: a writer is at work (read on, its size
-            // could be anything up to 1 GiB, and a reader would allocate that much)
-            Thread.onSpinWait();
-            continue;
-          }
-          long damagedTarget =
-              damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
-          if (damagedTarget >= 0) {
-            if (segment.validate(sequence) && dataSegment.validate(dataSequence)) {
-              throw damagedValue(pointer, dataSegment, damagedTarget);
-            }
-            continue;
-          }
-        }
-        MemorySegment dataMemory = dataSegment.memory();
-        R result;
-        try {
-          // inside the try: a link target's header is read again after targetProblem checked
-          // it, so under a racing writer its size may be garbage and the trailer read go astray
-          int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
-          result =
-              reader.read(
-                  this,
-                  dataMemory,
-                  dataOffset + HEADER_BYTES,
-                  length,
-                  BlockLayout.kind(dataHeader),
-                  arg,
-                  arg2);
-        } catch (RuntimeException e) {
-          if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {
-            throw e;
-          }
-          if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
-            throw e instanceof IndexOutOfBoundsException
-                ? new CorruptValueException("stored value does not decode: " + e.getMessage())
-                : e;
-          }
-          continue; // torn read made the reader fail; the retry sees a consistent value
-        }
-        if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
-          return result;
-        }
-      }
-    } catch (IllegalStateException e) {
-      throw scopeClosed(pointer, e);
-    }
-  }
-
-  private RuntimeException scopeClosed(long pointer, IllegalStateException e) {
-    if (table.isClosed()) {
-      return new PileClosedException(e);
-    }
-    return new StalePointerException(pointer, "segment was released: the value was deleted");
-  }
-
-  private NativeSegment segmentOf(long pointer) {
-    int index = Pointers.segment(pointer);
-    NativeSegment segment = segments[index];
-    if (segment == null) {
-      checkOpen();
-      InvalidPointerException foreign = foreignPointer(pointer);
-      if (foreign != null) {
-        throw foreign;
-      }
-      int bound = table.indexBound();
-      if (index >= bound) {
-        throw new InvalidPointerException(pointer, "not a pointer of this pile: it never had a"
-            + " segment " + index + " (" + bound + " so far)");
-      }
-      throw new StalePointerException(pointer, "no segment " + index + " now: its values were"
-          + " deleted and the segment released");
-    }
-    return segment;
-  }
-
-  private static long blockOffset(long pointer, MemorySegment memory) {
-    long offset = Pointers.offsetBytes(pointer);
-    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
-      throw new InvalidPointerException(pointer, "offset outside the segment's blocks");
-    }
-    return offset;
-  }
-
-  private static final long NOT_PLAIN =
-      BlockLayout.FREE | BlockLayout.TARGET | -1L << BlockLayout.RESERVED_SHIFT;
-
-  /**
-   * The payload length of the block at {@code offset} if it is a live, unlinked user block with
-   * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few
-   * instructions, for the fast read paths. Must be validated against the segment's sequence.
-   */
-  private int plainLength(NativeSegment segment, MemorySegment memory, long offset, long pointer) {
-    if (offset < SEGMENT_HEADER_BYTES) {
-      return -1;
-    }
-    PageCheck check = segment.pageCheck();
-    if (check != null && !check.isChecked(PageCheck.pageOf(offset))) {
-      return -1; // the header's page is not checked yet: the general read checks it
-    }
-    long header = memory.get(WORD, offset);
-    long size = BlockLayout.sizeGranules(header);
-    if ((header & NOT_PLAIN) != 0
-        || BlockLayout.kind(header) == KIND_LINK
-        || BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))
-        || size < BlockLayout.MIN_BLOCK_GRANULES
-        || offset + (size << GRANULE_SHIFT) > memory.byteSize()
-        || check != null && !check.allChecked(offset, size << GRANULE_SHIFT)) {
-      return -1;
-    }
-    return BlockLayout.length(header, memory, offset);
-  }
-
-  /** Why {@code header} is not the live user block {@code pointer} names, or null if it is. */
-  private String userBlockProblem(long header, long pointer, long offset, long segmentEnd) {
-    if (BlockLayout.isFree(header)) {
-      return "value was deleted";
-    }
-    if (BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))) {
-      return "tag mismatch";
-    }
-    if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
-      return "not a block start";
-    }
-    long size = BlockLayout.sizeGranules(header);
-    if (size < BlockLayout.MIN_BLOCK_GRANULES || offset + (size << GRANULE_SHIFT) > segmentEnd) {
-      return "not a block start (size out of range)";
-    }
-    return null;
-  }
-
-  private String targetProblem(NativeSegment segment, long offset, long target) {
-    MemorySegment memory = segment.memory();
-    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
-      return "target offset out of range";
-    }
-    long damaged = damagedPage(segment, offset, HEADER_BYTES);
-    if (damaged >= 0) {
-      return "target page " + damaged + " is damaged";
-    }
-    long header = memory.get(WORD, offset);
-    if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
-      return "target is not a live link target";
-    }
-    if (BlockLayout.tag(header) != seal(Pointers.tag(target), Pointers.addressOf(target))) {
-      return "target tag mismatch";
-    }
-    if (offset + BlockLayout.sizeBytes(header) > memory.byteSize()
-        || BlockLayout.kind(header) == KIND_LINK) {
-      return "target header corrupt";
-    }
-    return null;
-  }
-
-  /**
-   * -1 if every page of {@code [offset, offset + length)} of {@code segment} matches the checksum
-   * its file recorded, checking those not checked yet; else the first damaged page. Pages of a
-   * segment born in memory, or already checked, cost one bit test (see {@link PageCheck}).
-   */
-  private long damagedPage(NativeSegment segment, long offset, long length) {
-    PageCheck check = segment.pageCheck();
-    if (check == null || check.allChecked(offset, length)) {
-      return -1;
-    }
-    return checkPages(segment, check, offset, Math.min(length, segment.sizeBytes() - offset));
-  }
-
-  /** Checks pages under the lock of the segment's owner, so that no write changes them (I2). */
-  private long checkPages(NativeSegment segment, PageCheck check, long offset, long length) {
-    int index = segment.index();
-    while (true) {
-      Stripe owner = table.ownerOf(index);
-      if (owner == null || segments[index] != segment) {
-        return -1; // released meanwhile: the read that asked finds that out itself
-      }
-      owner.lock();
-      try {
-        if (table.ownerOf(index) == owner && segments[index] == segment) {
-          return check.checkRange(offset, length);
-        }
-      } finally {
-        owner.unlock();
-      }
-    }
-  }
-
-  /**
-   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock):
-   * checks the pages of {@code [offset, offset + length)} not checked yet.
-   *
-   * @throws CorruptValueException if one of them is damaged
-   */
-  void requireIntactPages(NativeSegment segment, long offset, long length) {
-    long damaged = damagedPage(segment, offset, length);
-    if (damaged >= 0) {
-      throw new CorruptValueException("page " + damaged + " of " + segmentFileName(segment)
-          + " does not match the checksum its last checkpoint recorded: the file was damaged on"
-          + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
-          + " still work; `cairn verify` lists every damaged page");
-    }
-  }
-
-  private String segmentFileName(NativeSegment segment) {
-    return store == null ? "segment " + segment.index()
-        : PileFiles.segmentFile(store.directory(), segment.index()).toString();
-  }
-
-  /** A read met a page whose bytes do not match the checksum its file recorded. */
-  private CorruptValueException damagedValue(long pointer, NativeSegment segment, long page) {
-    String file = segmentFileName(segment);
-    return new CorruptValueException("the value at " + Pointers.describe(pointer) + " lies on page "
-        + page + " (bytes " + page * NativeSegment.PAGE_BYTES + "-"
-        + ((page + 1) * NativeSegment.PAGE_BYTES - 1) + ") of " + file + ", whose bytes do not"
-        + " match the checksum its last checkpoint recorded: the file was damaged on disk. Values"
-        + " on other pages stay readable; `cairn verify` lists every damaged page");
-  }
-
-  private PointerException pointerProblem(long pointer, long header, String problem) {
-    PointerException foreign = foreignPointer(pointer);
-    if (foreign != null) {
-      return foreign;
-    }
-    if (BlockLayout.isFree(header) || problem.startsWith("tag mismatch")) {
-      return new StalePointerException(pointer, problem);
-    }
-    return new InvalidPointerException(pointer, problem);
-  }
-
-  /**
-   * An {@link InvalidPointerException} if {@code pointer} cannot be one this pile handed out, as
-   * far as its tag tells: tag 0, or a tag the clock never reached. Null if it may be one.
-   */
-  private InvalidPointerException foreignPointer(long pointer) {
-    int tag = Pointers.tag(pointer);
-    if (tag == 0) {
-      return new InvalidPointerException(pointer, "not a pointer: no pointer has tag 0");
-    }
-    if (!tags.handedOut(tag)) {
-      return new InvalidPointerException(pointer, "not a pointer of this pile: it never handed"
-          + " out tag " + tag + " (a pointer of another pile, or a number that is no pointer)");
-    }
-    return null;
+    return reads.kindOf(pointer);
   }
 
   // =========================================================================================
@@ -953,7 +492,7 @@ final class OffHeapPile implements Pile {
   private Stripe lockOwner(long pointer) {
     while (true) {
       checkOpen();
-      NativeSegment segment = segmentOf(pointer);
+      NativeSegment segment = reads.segmentOf(pointer);
       Stripe owner = table.ownerOf(segment.index());
       if (owner == null) {
         continue; // segment released or being set up; segmentOf will tell which
@@ -971,9 +510,9 @@ final class OffHeapPile implements Pile {
   /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
   private long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
     long header = memory.get(WORD, offset);
-    String problem = userBlockProblem(header, pointer, offset, memory.byteSize());
+    PointerProblem problem = reads.userBlockProblem(header, pointer, offset, memory.byteSize());
     if (problem != null) {
-      throw pointerProblem(pointer, header, problem);
+      throw reads.pointerProblem(pointer, problem);
     }
     return header;
   }
@@ -1002,7 +541,7 @@ final class OffHeapPile implements Pile {
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
       MemorySegment memory = segment.memory();
-      long offset = blockOffset(pointer, memory);
+      long offset = ValueReads.blockOffset(pointer, memory);
       long header = lockedUserHeader(pointer, memory, offset);
       segment.beginWrite();
       try {
@@ -1044,7 +583,7 @@ final class OffHeapPile implements Pile {
    * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
    */
   private Scratch encodeForRewrite(Object value) {
-    Scratch scratch = SCRATCH.get();
+    Scratch scratch = Scratch.forThread();
     switch (value) {
       case byte[] bytes -> {
         scratch.kind = KIND_BYTES;
@@ -1077,7 +616,7 @@ final class OffHeapPile implements Pile {
     try {
       NativeSegment segment = segments[Pointers.segment(pointer)];
       MemorySegment memory = segment.memory();
-      long offset = blockOffset(pointer, memory);
+      long offset = ValueReads.blockOffset(pointer, memory);
       long header = lockedUserHeader(pointer, memory, offset);
       long capacity = BlockLayout.capacityBytes(header);
       boolean linked = BlockLayout.kind(header) == KIND_LINK;
@@ -1213,7 +752,7 @@ final class OffHeapPile implements Pile {
       try {
         checkOpen();
         for (NativeSegment segment : stripe.segments) {
-          requireIntactPages(segment, 0, segment.sizeBytes());
+          reads.requireIntactPages(segment, 0, segment.sizeBytes());
           stripe.forEachBlock(segment, (offset, header) -> {
             if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
               long address = Pointers.address(segment.index(), offset);
@@ -1304,33 +843,12 @@ final class OffHeapPile implements Pile {
     lockAll();
     try {
       checkOpen();
-      checkEveryPage();
+      reads.checkEveryPage();
       for (Stripe stripe : stripes) {
         new PileVerifier(table, tags, stripe).verify();
       }
     } finally {
       unlockAll();
-    }
-  }
-
-  /**
-   * Checks every page of every segment mapped from a file that no read has checked yet against
-   * its checksum (PageCheck); all stripe locks held.
-   *
-   * @throws dev.cairn.durability.CorruptFileException naming the file and the first damaged page
-   */
-  private void checkEveryPage() {
-    for (NativeSegment segment : segments) {
-      PageCheck check = segment == null ? null : segment.pageCheck();
-      if (check == null) {
-        continue;
-      }
-      long pages = segment.sizeBytes() / NativeSegment.PAGE_BYTES;
-      for (long page = 0; page < pages; page++) {
-        if (!check.check(page)) {
-          throw ((SegmentChecksums) check.source()).damaged(page);
-        }
-      }
     }
   }
 
@@ -1584,7 +1102,7 @@ final class OffHeapPile implements Pile {
     boolean prepared = false;
     try {
       MemorySegment memory = segments[Pointers.segment(pointer)].memory();
-      lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
+      lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
       long granules = BlockLayout.granulesFor(scratch.length);
       long address = stripe.allocate(granules, Stripe.Reach.GROW);
       if (address == NIL) {
@@ -1629,7 +1147,7 @@ final class OffHeapPile implements Pile {
       NativeSegment segment = segments[Pointers.segment(target)];
       MemorySegment memory = segment.memory();
       long offset = Pointers.offsetBytes(target);
-      if (targetProblem(segment, offset, target) != null) {
+      if (reads.targetProblem(segment, offset, target) != null) {
         return;
       }
       stripe.utilizedBytes -= lengthAt(target);
@@ -1745,8 +1263,8 @@ final class OffHeapPile implements Pile {
   }
 
   private void requireLive(long pointer) {
-    MemorySegment memory = segmentOf(pointer).memory();
-    lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
+    MemorySegment memory = reads.segmentOf(pointer).memory();
+    lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
   }
 
   /** Turns the block of {@code pointer} into a link to {@code target}; all locks held. */
@@ -1854,18 +1372,7 @@ final class OffHeapPile implements Pile {
   public void scan(ValueVisitor visitor) {
     Objects.requireNonNull(visitor, "visitor");
     checkOpen();
-    new PileScanner(this, table, visitor).run(stripes);
-  }
-
-  /** A value's kind and stored bytes, read together (for a scan meeting a moved value). */
-  record Stored(ValueKind kind, byte[] bytes) {}
-
-  private static final PayloadReader<Stored> STORED =
-      (pile, memory, at, length, kind, arg, arg2) -> new Stored(valueKind(kind),
-          COPY_TO_NEW_ARRAY.read(pile, memory, at, length, kind, arg, arg2));
-
-  Stored storedValue(long pointer) {
-    return readValue(pointer, STORED, null, 0);
+    new PileScanner(table, tags, reads, visitor).run(stripes);
   }
 
   @Override
@@ -2011,76 +1518,6 @@ final class OffHeapPile implements Pile {
       return image;
     } finally {
       unlockAll();
-    }
-  }
-
-  // =========================================================================================
-
-  /** Per-thread encode and decode buffers, so that puts and string gets allocate nothing extra. */
-  private static final class Scratch {
-    private static final int KEEP_BYTES = 64 * 1024;
-    byte[] bytes = new byte[256];
-    // the value encoded by encodeForRewrite
-    int kind;
-    byte[] source;
-    int length;
-    private MemorySegment staging;
-
-    /**
-     * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to
-     * {@link #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding;
-     * a longer one is measured first, so that the buffer kept is no larger than needed.
-     */
-    int encode(String string) {
-      int n = string.length();
-      if (n <= ONE_PASS_CHARS) {
-        return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)));
-      }
-      int length = Utf8.encodedLength(string);
-      Utf8.encode(string, ensure(length));
-      return length;
-    }
-
-    private static final int ONE_PASS_CHARS = 4096;
-
-    <T> int encodeObject(T value, CodecRegistry codecs) {
-      @SuppressWarnings("unchecked")
-      Class<T> type = (Class<T>) value.getClass();
-      int typeId = codecs.typeIdOf(type);
-      Codec<T> codec = codecs.codecOf(typeId);
-      int idBytes = TypeIds.length(typeId);
-      int length = idBytes + codec.encodedSize(value);
-      ensure(length);
-      MemorySegment view = MemorySegment.ofArray(bytes).asSlice(0, length);
-      TypeIds.write(view, typeId);
-      codec.encode(value, view, idBytes);
-      return length;
-    }
-
-    String decodeString(MemorySegment memory, long at, int length) {
-      byte[] buffer = ensure(length);
-      MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
-      return new String(buffer, 0, length, StandardCharsets.UTF_8);
-    }
-
-    MemorySegment staging() {
-      if (staging == null) { // native memory, freed once the thread and its scratch are gone
-        staging = Arena.ofAuto().allocate(KEEP_BYTES);
-      }
-      return staging;
-    }
-
-    /**
-     * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES}
-     * is dropped at the next small request, so one huge value does not pin memory per thread.
-     */
-    private byte[] ensure(int length) {
-      if (bytes.length < length) {
-        bytes = new byte[Math.max(length, Math.min(KEEP_BYTES, bytes.length * 2))];
-      } else if (bytes.length > KEEP_BYTES && length <= KEEP_BYTES) {
-        bytes = new byte[KEEP_BYTES];
-      }
-      return bytes;
     }
   }
 }

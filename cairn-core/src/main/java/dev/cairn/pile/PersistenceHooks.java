@@ -62,6 +62,11 @@ interface PersistenceHooks {
     return List.of();
   }
 
+  /** How a message names {@code segment}: its file, if it has one. */
+  default String segmentName(NativeSegment segment) {
+    return "segment " + segment.index();
+  }
+
   // -----------------------------------------------------------------------------------------
   // the tag clock (see TagClock)
 

@@ -49,6 +49,11 @@ final class StoreHooks implements PersistenceHooks {
   }
 
   @Override
+  public String segmentName(NativeSegment segment) {
+    return PileFiles.segmentFile(store.directory(), segment.index()).toString();
+  }
+
+  @Override
   public void tagsTaken(long end) {
     store.tagsTaken(end);
   }
