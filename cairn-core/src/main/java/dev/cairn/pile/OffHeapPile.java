@@ -1,31 +1,23 @@
 package dev.cairn.pile;
 
 import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
-import static dev.cairn.pile.BlockLayout.KIND_BYTES;
 import static dev.cairn.pile.BlockLayout.KIND_LINK;
-import static dev.cairn.pile.BlockLayout.KIND_OBJECT;
-import static dev.cairn.pile.BlockLayout.KIND_STRING;
-import static dev.cairn.pile.BlockLayout.PREV_FREE;
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.WORD;
 import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
 import static dev.cairn.pile.Pointers.NIL;
 
-import dev.cairn.codec.Codec;
-import dev.cairn.codec.CodecRegistry;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.Participants;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
@@ -61,14 +53,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class OffHeapPile implements Pile {
 
-  private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
-  private static final ThreadLocal<int[]> PROBE =
-      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
-
-  private final long maxPayloadBytes;
-  private final CodecRegistry codecs;
   private final Stripe[] stripes;
-  private final int stripeMask;
 
   /** Which segment sits at each index, and who owns it. */
   private final SegmentTable table;
@@ -78,6 +63,9 @@ final class OffHeapPile implements Pile {
 
   /** The lock-free reads. */
   private final ValueReads reads;
+
+  /** The block writes under stripe locks. */
+  private final BlockWriter writer;
 
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
   private final TagClock tags;
@@ -117,8 +105,6 @@ final class OffHeapPile implements Pile {
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
       ParticipantRegistry participants) {
     this.participants = participants;
-    this.maxPayloadBytes = options.segmentBytes() - SEGMENT_HEADER_BYTES - HEADER_BYTES;
-    this.codecs = options.codecs();
     this.store = store;
     this.writes = store != null ? store : WriteHooks.VOLATILE;
     this.persistence = store != null ? new StoreHooks(store) : PersistenceHooks.VOLATILE;
@@ -130,8 +116,8 @@ final class OffHeapPile implements Pile {
       stripes[i] = new Stripe(i, table, tags);
       stripes[i].journal = persistence.journalFor(stripes[i], table);
     }
-    this.stripeMask = stripes.length - 1;
-    this.reads = new ValueReads(table, tags, codecs, persistence);
+    this.reads = new ValueReads(table, tags, options.codecs(), persistence);
+    this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
   }
 
   // =========================================================================================
@@ -150,11 +136,11 @@ final class OffHeapPile implements Pile {
           "extraCapacityBytes must not be negative: " + extraCapacityBytes);
     }
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value));
+    long reserved = writes.admit(BlockWriter.recordBytesFor(value));
     long pointer;
     long lsn;
     try {
-      Stripe stripe = writeNew(value, extraCapacityBytes);
+      Stripe stripe = writer.writeNew(value, extraCapacityBytes);
       pointer = stripe.lastPointer;
       lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     } finally {
@@ -162,262 +148,6 @@ final class OffHeapPile implements Pile {
     }
     writes.awaitDurable(lsn); // after the stripe's lock is released, so writers share the force
     return pointer;
-  }
-
-  /**
-   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with
-   * the new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
-   * Stripe#unlockAndLog} in its own context. On a failure the stripe is unlocked, and what was
-   * undone (a block freed again) is logged as a plain operation.
-   */
-  private Stripe writeNew(Object value, int extraCapacityBytes) {
-    return switch (value) {
-      case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
-      case String string -> {
-        Scratch scratch = Scratch.forThread();
-        int length = scratch.encode(string);
-        yield putRaw(KIND_STRING, scratch.bytes, length, extraCapacityBytes);
-      }
-      default -> putObject(value, extraCapacityBytes);
-    };
-  }
-
-  private Stripe putRaw(int kind, byte[] source, int length, int extra) {
-    long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
-    boolean success = false;
-    try {
-      long address = stripe.lastAddress;
-      NativeSegment segment = segments[Pointers.segment(address)];
-      MemorySegment memory = segment.memory();
-      long offset = Pointers.offsetBytes(address);
-      MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
-      publish(stripe, memory, segment.index(), offset, kind, length);
-      success = true;
-      return stripe;
-    } finally {
-      if (!success) {
-        stripe.unlockAndLog(WriteContext.PLAIN);
-      }
-    }
-  }
-
-  private <T> Stripe putObject(T value, int extra) {
-    @SuppressWarnings("unchecked")
-    Class<T> type = (Class<T>) value.getClass();
-    int typeId = codecs.typeIdOf(type);
-    Codec<T> codec = codecs.codecOf(typeId);
-    int idBytes = TypeIds.length(typeId);
-    int encoded = codec.encodedSize(value);
-    if (encoded < 0) {
-      throw new IllegalStateException(
-          "codec returned a negative size: codec=" + codec.getClass().getName() + " size=" + encoded);
-    }
-    long length = (long) idBytes + encoded;
-    long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
-    boolean published = false;
-    try {
-      long address = stripe.lastAddress;
-      NativeSegment segment = segments[Pointers.segment(address)];
-      MemorySegment memory = segment.memory();
-      long offset = Pointers.offsetBytes(address);
-      boolean success = false;
-      try {
-        MemorySegment payload = memory.asSlice(offset + HEADER_BYTES, length);
-        TypeIds.write(payload, typeId);
-        codec.encode(value, payload, idBytes);
-        success = true;
-      } finally {
-        if (!success) { // a throwing codec must not leak its block
-          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
-          stripe.free(address);
-        }
-      }
-      publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
-      published = true;
-      return stripe;
-    } finally {
-      if (!published) {
-        stripe.unlockAndLog(WriteContext.PLAIN);
-      }
-    }
-  }
-
-  /** Writes the header of a freshly allocated block, counts it and returns its pointer. */
-  private long publish(
-      Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
-    int tag = stripe.nextTag();
-    int sealed = seal(tag, Pointers.address(segment, offset));
-    BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
-    touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
-    stripe.objectCount++;
-    stripe.utilizedBytes += length;
-    long pointer = Pointers.pointer(tag, segment, offset);
-    stripe.lastPointer = pointer;
-    return pointer;
-  }
-
-  /** Marks a block's header, payload and trailer written, for a persistent pile's journal. */
-  private static void touchBlock(
-      Stripe stripe, NativeSegment segment, long offset, long sizeGranules, int length) {
-    if (stripe.journal == null) {
-      return;
-    }
-    long blockBytes = sizeGranules << GRANULE_SHIFT;
-    stripe.touch(segment, offset, HEADER_BYTES + length);
-    if (blockBytes - HEADER_BYTES - length >= BlockLayout.SLACK_IN_TRAILER) {
-      stripe.touch(segment, offset + blockBytes - 4, 4);
-    }
-  }
-
-  private long granulesFor(long length, long extra) {
-    long payload = length + extra;
-    if (length > writes.maxValueBytes()) {
-      throw new IllegalArgumentException(
-          "value larger than a log record can hold: size=" + length + " limit="
-              + writes.maxValueBytes() + " (a pile with a log writes each value in one record;"
-              + " use durability NONE for larger values)");
-    }
-    if (payload > maxPayloadBytes) {
-      throw new IllegalArgumentException(
-          "value larger than segment: size="
-              + length
-              + " extraCapacityBytes="
-              + extra
-              + " segmentBytes="
-              + table.segmentBytes()
-              + " (the largest value is "
-              + maxPayloadBytes
-              + " bytes; use larger segments)");
-    }
-    return BlockLayout.granulesFor(payload);
-  }
-
-  /**
-   * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
-   * granules}. In order: the caller's stripe, from its free space; another stripe's free space
-   * (the thread then moves to that stripe, so free space left by deletes anywhere is reused
-   * before the pile grows); the caller's stripe grown by a segment; any stripe at all, waiting
-   * for its lock, before giving up with {@link PileFullException}.
-   */
-  private Stripe lockForAllocation(long granules) {
-    int[] probe = PROBE.get();
-    Stripe home = stripes[probe[0] & stripeMask];
-    if (!home.tryLock()) {
-      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
-      home = stripes[probe[0] & stripeMask];
-      home.lock();
-    }
-    if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
-      return home;
-    }
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.tryLock()) {
-        boolean found;
-        try {
-          found = allocateIn(other, granules, Stripe.Reach.FREE_LISTS);
-        } catch (RuntimeException | Error e) {
-          home.unlock();
-          throw e;
-        }
-        if (found) {
-          home.unlock();
-          probe[0] = other.id;
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    Stripe helper = waitForFreeSpace(home, granules);
-    if (helper != null) {
-      probe[0] = helper.id;
-      return helper;
-    }
-    if (allocateIn(home, granules, Stripe.Reach.GROW)) {
-      return home;
-    }
-    home.unlock();
-    for (Stripe other : stripes) {
-      if (other != home) {
-        other.lock();
-        if (allocateIn(other, granules, Stripe.Reach.NO_GROWTH)) {
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    throw new PileFullException(
-        "memory budget exhausted: requested="
-            + (granules << GRANULE_SHIFT)
-            + " bytes maxMemoryBytes="
-            + table.maxMemoryBytes()
-            + " capacityBytes="
-            + table.capacityBytes()
-            + " (free space is too fragmented or the budget is spent; delete values or raise"
-            + " maxMemoryBytes)");
-  }
-
-  /**
-   * Before the pile grows: waits for the lock of each other stripe whose free lists hold
-   * enough bytes, and allocates there. Returns that stripe locked, or null with {@code home}
-   * locked again.
-   *
-   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
-   * space is often busy at that moment, so without this the pile took a new segment for every
-   * such miss and grew a third over ten delete-and-refill cycles. Growth is rare (a segment
-   * serves a million small puts), so a wait here costs little. {@code home} is released first:
-   * a thread holds one stripe lock at a time, so two threads helping each other cannot
-   * deadlock. The free-byte count is read without the lock; it is only a hint.
-   */
-  private Stripe waitForFreeSpace(Stripe home, long granules) {
-    long bytes = granules << GRANULE_SHIFT;
-    boolean released = false;
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.listedFreeBytes < bytes) {
-        continue;
-      }
-      if (!released) {
-        home.unlock();
-        released = true;
-      }
-      other.lock();
-      if (allocateIn(other, granules, Stripe.Reach.FREE_LISTS)) {
-        return other;
-      }
-      other.unlock();
-    }
-    if (released) {
-      home.lock();
-      if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) { // it may have freed meanwhile
-        return home;
-      }
-    }
-    return null;
-  }
-
-  /** Allocates in a locked stripe; unlocks it if this throws. */
-  private boolean allocateIn(Stripe stripe, long granules, Stripe.Reach reach) {
-    boolean success = false;
-    try {
-      checkOpen();
-      stripe.lastAddress = stripe.allocate(granules, reach);
-      success = true;
-      return stripe.lastAddress != NIL;
-    } finally {
-      if (!success) {
-        stripe.unlock();
-      }
-    }
-  }
-
-  private static int rehash(int probe) {
-    probe ^= probe << 13;
-    probe ^= probe >>> 17;
-    probe ^= probe << 5;
-    return probe;
   }
 
   // =========================================================================================
@@ -488,34 +218,7 @@ final class OffHeapPile implements Pile {
   // =========================================================================================
   // update and delete
 
-  /** Locks and returns the stripe owning the pointer's segment, or throws for a dead pointer. */
-  private Stripe lockOwner(long pointer) {
-    while (true) {
-      checkOpen();
-      NativeSegment segment = reads.segmentOf(pointer);
-      Stripe owner = table.ownerOf(segment.index());
-      if (owner == null) {
-        continue; // segment released or being set up; segmentOf will tell which
-      }
-      owner.lock();
-      if (segments[segment.index()] == segment && table.ownerOf(segment.index()) == owner
-          && !table.isClosed()) {
-        return owner;
-      }
-      owner.unlock();
-      checkOpen();
-    }
-  }
-
-  /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
-  private long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
-    long header = memory.get(WORD, offset);
-    PointerProblem problem = reads.userBlockProblem(header, pointer, offset, memory.byteSize());
-    if (problem != null) {
-      throw reads.pointerProblem(pointer, problem);
-    }
-    return header;
-  }
+  // see BlockWriter
 
   @Override
   public void delete(long pointer) {
@@ -523,219 +226,25 @@ final class OffHeapPile implements Pile {
     long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
     long lsn;
     try {
-      lsn = deleteLocked(pointer);
+      lsn = writer.deleteLocked(pointer);
     } finally {
       writes.release(reserved);
     }
     writes.awaitDurable(lsn);
-  }
-
-  /**
-   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns
-   * the end LSN of the record that logs it, or 0 if the caller holds the lock already and logs
-   * the whole operation (a commit, a rollback's run of frees).
-   */
-  private long deleteLocked(long pointer) {
-    Stripe stripe = lockOwner(pointer);
-    long lsn;
-    try {
-      NativeSegment segment = segments[Pointers.segment(pointer)];
-      MemorySegment memory = segment.memory();
-      long offset = ValueReads.blockOffset(pointer, memory);
-      long header = lockedUserHeader(pointer, memory, offset);
-      segment.beginWrite();
-      try {
-        if (BlockLayout.kind(header) == KIND_LINK) {
-          long target = memory.get(WORD, offset + HEADER_BYTES);
-          stripe.utilizedBytes -= lengthAt(target);
-          freeBlock(stripe, target);
-          stripe.linkCount--;
-        } else {
-          stripe.utilizedBytes -= BlockLayout.length(header, memory, offset);
-        }
-        stripe.objectCount--;
-        stripe.free(Pointers.addressOf(pointer));
-      } finally {
-        segment.endWrite();
-      }
-    } finally {
-      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
-    }
-    return lsn;
   }
 
   @Override
   public void update(long pointer, Object value) {
     Objects.requireNonNull(value, "value");
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value));
+    long reserved = writes.admit(BlockWriter.recordBytesFor(value));
     long lsn;
     try {
-      lsn = updateLocked(pointer, value);
+      lsn = writer.updateLocked(pointer, value);
     } finally {
       writes.release(reserved);
     }
     writes.awaitDurable(lsn);
-  }
-
-  /**
-   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's
-   * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
-   */
-  private Scratch encodeForRewrite(Object value) {
-    Scratch scratch = Scratch.forThread();
-    switch (value) {
-      case byte[] bytes -> {
-        scratch.kind = KIND_BYTES;
-        scratch.source = bytes;
-        scratch.length = bytes.length;
-      }
-      case String string -> {
-        scratch.kind = KIND_STRING;
-        scratch.length = scratch.encode(string);
-        scratch.source = scratch.bytes;
-      }
-      default -> {
-        scratch.kind = KIND_OBJECT;
-        scratch.length = scratch.encodeObject(value, codecs);
-        scratch.source = scratch.bytes;
-      }
-    }
-    granulesFor(scratch.length, 0); // size check before touching anything
-    return scratch;
-  }
-
-  /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
-  private long updateLocked(long pointer, Object value) {
-    Scratch scratch = encodeForRewrite(value);
-    int kind = scratch.kind;
-    byte[] source = scratch.source;
-    int length = scratch.length;
-    Stripe stripe = lockOwner(pointer);
-    long lsn;
-    try {
-      NativeSegment segment = segments[Pointers.segment(pointer)];
-      MemorySegment memory = segment.memory();
-      long offset = ValueReads.blockOffset(pointer, memory);
-      long header = lockedUserHeader(pointer, memory, offset);
-      long capacity = BlockLayout.capacityBytes(header);
-      boolean linked = BlockLayout.kind(header) == KIND_LINK;
-      long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
-      int oldLength =
-          linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
-
-      if (length <= capacity) { // fits the original block: write in place, drop any target
-        segment.beginWrite();
-        try {
-          writePayload(memory, offset, source, length);
-          BlockLayout.writeLive(
-              memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
-              length, false, header & PREV_FREE);
-          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), length);
-          if (linked) {
-            freeBlock(stripe, oldTarget);
-            stripe.linkCount--;
-          }
-        } finally {
-          segment.endWrite();
-        }
-      } else if (linked && length <= capacityAt(oldTarget)) { // fits the current target
-        NativeSegment targetSegment = segments[Pointers.segment(oldTarget)];
-        MemorySegment targetMemory = targetSegment.memory();
-        long targetOffset = Pointers.offsetBytes(oldTarget);
-        long targetHeader = targetMemory.get(WORD, targetOffset);
-        targetSegment.beginWrite();
-        try {
-          writePayload(targetMemory, targetOffset, source, length);
-          BlockLayout.writeLive(
-              targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
-              BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
-          touchBlock(stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader),
-              length);
-        } finally {
-          targetSegment.endWrite();
-        }
-      } else { // move: allocate first, so that a full pile changes nothing
-        long granules = BlockLayout.granulesFor(length);
-        long address = stripe.allocate(granules, Stripe.Reach.GROW);
-        if (address == NIL) {
-          throw new PileFullException(
-              "memory budget exhausted: update needs "
-                  + (granules << GRANULE_SHIFT)
-                  + " bytes to move the value; maxMemoryBytes="
-                  + table.maxMemoryBytes()
-                  + " (the old value is intact)");
-        }
-        // the allocation may have taken the free block just before this one and so cleared
-        // this header's PREV_FREE bit: read the header again before rewriting it
-        header = memory.get(WORD, offset);
-        NativeSegment targetSegment = segments[Pointers.segment(address)];
-        MemorySegment targetMemory = targetSegment.memory();
-        long targetOffset = Pointers.offsetBytes(address);
-        int targetTag = stripe.nextTag();
-        writePayload(targetMemory, targetOffset, source, length);
-        BlockLayout.writeLive(
-            targetMemory, targetOffset, seal(targetTag, address), kind, stripe.allocatedGranules,
-            length, true, 0);
-        touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
-        becomeLink(stripe, segment, offset, header,
-            Pointers.pointer(targetTag, targetSegment.index(), targetOffset), oldTarget);
-      }
-      stripe.utilizedBytes += length - oldLength;
-    } finally {
-      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
-    }
-    return lsn;
-  }
-
-  /**
-   * Turns the live block at {@code offset} into a link to {@code target}, in the segment's write
-   * section, and frees the block's previous target ({@code oldTarget}, or {@code NIL} if it held
-   * its value itself).
-   */
-  private void becomeLink(
-      Stripe stripe, NativeSegment segment, long offset, long header, long target, long oldTarget) {
-    MemorySegment memory = segment.memory();
-    segment.beginWrite();
-    try {
-      memory.set(WORD, offset + HEADER_BYTES, target);
-      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
-          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
-      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
-      if (oldTarget != NIL) {
-        freeBlock(stripe, oldTarget);
-      } else {
-        stripe.linkCount++;
-      }
-    } finally {
-      segment.endWrite();
-    }
-  }
-
-  private static void writePayload(MemorySegment memory, long offset, byte[] source, int length) {
-    MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
-  }
-
-  /** Frees a link target (an address or pointer) inside its segment's write section. */
-  private void freeBlock(Stripe stripe, long target) {
-    NativeSegment targetSegment = segments[Pointers.segment(target)];
-    targetSegment.beginWrite();
-    try {
-      stripe.free(Pointers.addressOf(target));
-    } finally {
-      targetSegment.endWrite();
-    }
-  }
-
-  private int lengthAt(long target) {
-    MemorySegment memory = segments[Pointers.segment(target)].memory();
-    long offset = Pointers.offsetBytes(target);
-    return BlockLayout.length(memory.get(WORD, offset), memory, offset);
-  }
-
-  private long capacityAt(long target) {
-    MemorySegment memory = segments[Pointers.segment(target)].memory();
-    return BlockLayout.capacityBytes(memory.get(WORD, Pointers.offsetBytes(target)));
   }
 
   // =========================================================================================
@@ -756,7 +265,7 @@ final class OffHeapPile implements Pile {
           stripe.forEachBlock(segment, (offset, header) -> {
             if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
               long address = Pointers.address(segment.index(), offset);
-              int tag = seal(BlockLayout.tag(header), address); // sealing twice unseals
+              int tag = tags.seal(BlockLayout.tag(header), address); // sealing twice unseals
               pointers.add(Pointers.pointer(tag, segment.index(), offset));
             }
           });
@@ -908,11 +417,6 @@ final class OffHeapPile implements Pile {
     return tags;
   }
 
-  /** The tag field a header stores for a block at {@code address}; see {@link TagClock#seal}. */
-  int seal(int tag, long address) {
-    return tags.seal(tag, address);
-  }
-
   // =========================================================================================
   // named roots (see RootDirectory)
 
@@ -962,18 +466,18 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
+    long reserved = writes.admit(BlockWriter.recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
     long pointer;
     long lsn;
     try {
-      Stripe stripe = writeNew(value, 0);
+      Stripe stripe = writer.writeNew(value, 0);
       pointer = stripe.lastPointer;
       MemorySegment record;
       try {
         record = ParticipantRegistry.checked(type, attachment.apply(pointer));
       } catch (RuntimeException | Error e) {
         try {
-          deleteLocked(pointer); // nested: logged with the put, as one operation
+          writer.deleteLocked(pointer); // nested: logged with the put, as one operation
         } finally {
           stripe.unlockAndLog(WriteContext.PLAIN);
         }
@@ -995,10 +499,10 @@ final class OffHeapPile implements Pile {
         writes.admit(Journal.SMALL_RECORD_BYTES + Participants.MAX_ATTACHMENT_BYTES);
     long lsn = 0;
     try {
-      Stripe stripe = lockOwner(pointer);
+      Stripe stripe = writer.lockOwner(pointer);
       boolean logged = false;
       try {
-        deleteLocked(pointer); // nested: logged below, with the participant's record
+        writer.deleteLocked(pointer); // nested: logged below, with the participant's record
         MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
         logged = true;
         lsn = stripe.unlockAndLog(participant, type, record);
@@ -1024,7 +528,7 @@ final class OffHeapPile implements Pile {
         writes.admit(ParticipantRegistry.HEADER_BYTES + Participants.MAX_ATTACHMENT_BYTES);
     long lsn;
     try {
-      Stripe stripe = stripes[PROBE.get()[0] & stripeMask];
+      Stripe stripe = writer.homeStripe();
       stripe.lock();
       boolean logged = false;
       try {
@@ -1067,7 +571,7 @@ final class OffHeapPile implements Pile {
     checkOpen();
     long reserved = beforeTransactionAllocation(tx, value);
     try {
-      Stripe stripe = writeNew(value, 0);
+      Stripe stripe = writer.writeNew(value, 0);
       long pointer = stripe.lastPointer;
       stripe.unlockAndLog(tx.putContext()); // no wait: the commit's wait covers this record too
       return pointer;
@@ -1079,7 +583,7 @@ final class OffHeapPile implements Pile {
   /** Admits a transaction's next allocation; returns the log bytes reserved for its record. */
   private long beforeTransactionAllocation(PileTransaction tx, Object value) {
     long reserved =
-        writes.admitTransaction(tx.id(), recordBytesFor(value), allocations(tx) + 1, false);
+        writes.admitTransaction(tx.id(), BlockWriter.recordBytesFor(value), allocations(tx) + 1, false);
     writes.transactionAllocates(tx.id());
     return reserved;
   }
@@ -1090,11 +594,11 @@ final class OffHeapPile implements Pile {
    */
   long prepareUpdate(PileTransaction tx, long pointer, Object value) {
     checkOpen();
-    Scratch scratch = encodeForRewrite(value);
+    Scratch scratch = writer.encodeForRewrite(value);
     long reserved = beforeTransactionAllocation(tx, value);
     Stripe stripe;
     try {
-      stripe = lockOwner(pointer);
+      stripe = writer.lockOwner(pointer);
     } catch (RuntimeException e) {
       writes.release(reserved);
       throw e;
@@ -1102,7 +606,7 @@ final class OffHeapPile implements Pile {
     boolean prepared = false;
     try {
       MemorySegment memory = segments[Pointers.segment(pointer)].memory();
-      lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
+      writer.lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
       long granules = BlockLayout.granulesFor(scratch.length);
       long address = stripe.allocate(granules, Stripe.Reach.GROW);
       if (address == NIL) {
@@ -1114,10 +618,10 @@ final class OffHeapPile implements Pile {
       MemorySegment targetMemory = targetSegment.memory();
       long targetOffset = Pointers.offsetBytes(address);
       int tag = stripe.nextTag();
-      writePayload(targetMemory, targetOffset, scratch.source, scratch.length);
-      BlockLayout.writeLive(targetMemory, targetOffset, seal(tag, address), scratch.kind,
+      BlockWriter.writePayload(targetMemory, targetOffset, scratch.source, scratch.length);
+      BlockLayout.writeLive(targetMemory, targetOffset, tags.seal(tag, address), scratch.kind,
           stripe.allocatedGranules, scratch.length, true, 0);
-      touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, scratch.length);
+      BlockWriter.touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, scratch.length);
       stripe.pendingTargets++;
       stripe.utilizedBytes += scratch.length; // counted from now on, as a put's value is
       long target = Pointers.pointer(tag, targetSegment.index(), targetOffset);
@@ -1139,7 +643,7 @@ final class OffHeapPile implements Pile {
   void releasePrepared(long target) {
     Stripe stripe;
     try {
-      stripe = lockOwner(target);
+      stripe = writer.lockOwner(target);
     } catch (PointerException gone) {
       return;
     }
@@ -1150,7 +654,7 @@ final class OffHeapPile implements Pile {
       if (reads.targetProblem(segment, offset, target) != null) {
         return;
       }
-      stripe.utilizedBytes -= lengthAt(target);
+      stripe.utilizedBytes -= writer.lengthAt(target);
       segment.beginWrite();
       try {
         stripe.free(Pointers.addressOf(target));
@@ -1196,16 +700,6 @@ final class OffHeapPile implements Pile {
     return tx.puts().size() + tx.prepared().size();
   }
 
-  /** A generous bound on the log record a write of {@code value} makes. */
-  private static long recordBytesFor(Object value) {
-    long valueBytes = switch (value) {
-      case byte[] bytes -> bytes.length;
-      case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
-      default -> 16 * 1024;
-    };
-    return Journal.SMALL_RECORD_BYTES + valueBytes;
-  }
-
   boolean hasLog() {
     return writes.logging();
   }
@@ -1237,7 +731,7 @@ final class OffHeapPile implements Pile {
         linkToPrepared(update.getKey(), update.getValue());
       }
       for (long pointer : tx.deletes()) {
-        deleteLocked(pointer);
+        writer.deleteLocked(pointer);
       }
       if (writes.logging()) {
         lsn = Journal.appendCommit(store, tx.id(), stripes, attached);
@@ -1264,7 +758,7 @@ final class OffHeapPile implements Pile {
 
   private void requireLive(long pointer) {
     MemorySegment memory = reads.segmentOf(pointer).memory();
-    lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
+    writer.lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
   }
 
   /** Turns the block of {@code pointer} into a link to {@code target}; all locks held. */
@@ -1276,8 +770,8 @@ final class OffHeapPile implements Pile {
     long header = memory.get(WORD, offset);
     boolean linked = BlockLayout.kind(header) == KIND_LINK;
     long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
-    int oldLength = linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
-    becomeLink(stripe, segment, offset, header, target, oldTarget);
+    int oldLength = linked ? writer.lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
+    writer.becomeLink(stripe, segment, offset, header, target, oldTarget);
     stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
     stripe.utilizedBytes -= oldLength; // the target's bytes were counted when prepared
   }
@@ -1329,7 +823,7 @@ final class OffHeapPile implements Pile {
   private int releaseRun(LongList blocks, int from, int kind) {
     Stripe stripe;
     try {
-      stripe = lockOwner(blocks.get(from));
+      stripe = writer.lockOwner(blocks.get(from));
     } catch (PointerException gone) {
       return from - 1; // its segment was released: the block was freed meanwhile
     }
@@ -1358,7 +852,7 @@ final class OffHeapPile implements Pile {
       releasePrepared(pointer);
     } else {
       try {
-        deleteLocked(pointer);
+        writer.deleteLocked(pointer);
       } catch (PointerException alreadyGone) {
         // freed before the crash
       }
