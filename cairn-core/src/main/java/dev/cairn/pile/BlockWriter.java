@@ -500,23 +500,33 @@ final class BlockWriter {
         // the allocation may have taken the free block just before this one and so cleared
         // this header's PREV_FREE bit: read the header again before rewriting it
         header = memory.get(WORD, offset);
-        NativeSegment targetSegment = segments[Pointers.segment(address)];
-        MemorySegment targetMemory = targetSegment.memory();
-        long targetOffset = Pointers.offsetBytes(address);
-        int targetTag = stripe.nextTag();
-        writePayload(targetMemory, targetOffset, source, length);
-        BlockLayout.writeLive(
-            targetMemory, targetOffset, tags.seal(targetTag, address), kind,
-            stripe.allocatedGranules, length, true, 0);
-        touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
-        becomeLink(stripe, segment, offset, header,
-            Pointers.pointer(targetTag, targetSegment.index(), targetOffset), oldTarget);
+        long target = writeTarget(stripe, address, kind, source, length);
+        becomeLink(stripe, segment, offset, header, target, oldTarget);
       }
       stripe.utilizedBytes += length - oldLength;
     } finally {
       lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     }
     return lsn;
+  }
+
+  /**
+   * Writes a value into the block at {@code address} that {@code stripe} just allocated, as a
+   * link target (T), with a fresh tag; returns the target's pointer, for a link to name. Not in
+   * a write section: a get reaches a target only through a link, and a stale pointer to its
+   * address meets a free header or a T one (ValueReads R3).
+   */
+  long writeTarget(Stripe stripe, long address, int kind, byte[] source, int length) {
+    NativeSegment targetSegment = segments[Pointers.segment(address)];
+    MemorySegment targetMemory = targetSegment.memory();
+    long targetOffset = Pointers.offsetBytes(address);
+    int targetTag = stripe.nextTag();
+    writePayload(targetMemory, targetOffset, source, length);
+    BlockLayout.writeLive(
+        targetMemory, targetOffset, tags.seal(targetTag, address), kind,
+        stripe.allocatedGranules, length, true, 0);
+    touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
+    return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
   }
 
   /**

@@ -68,6 +68,21 @@ interface PersistenceHooks {
   }
 
   // -----------------------------------------------------------------------------------------
+  // records that are no one stripe's operation (see TransactionCoordinator)
+
+  /**
+   * Logs the commit of transaction {@code txId}: what every stripe's journal recorded (the
+   * caller holds every stripe lock) and {@code attached}, as one record; returns its end LSN,
+   * or 0 if nothing was logged.
+   */
+  default long logCommit(long txId, Stripe[] stripes, List<PileTransaction.Attached> attached) {
+    return 0;
+  }
+
+  /** Logs that the rollback of transaction {@code txId} is complete. */
+  default void logTransactionEnd(long txId) {}
+
+  // -----------------------------------------------------------------------------------------
   // the tag clock (see TagClock)
 
   /**

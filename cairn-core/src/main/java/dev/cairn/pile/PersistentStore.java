@@ -605,8 +605,8 @@ final class PersistentStore implements WriteHooks {
       for (long[] allocation : allocations) {
         (allocation[0] == Journal.TX_TARGET ? targets : puts).add(allocation[1]);
       }
-      pile.releaseAll(puts, Journal.TX_PUT);
-      pile.releaseAll(targets, Journal.TX_TARGET);
+      pile.transactions().releaseAll(puts, Journal.TX_PUT);
+      pile.transactions().releaseAll(targets, Journal.TX_TARGET);
     }
     unfinishedTransactions = unfinished.size();
     unfinished.clear();

@@ -54,6 +54,18 @@ final class StoreHooks implements PersistenceHooks {
   }
 
   @Override
+  public long logCommit(long txId, Stripe[] stripes, List<PileTransaction.Attached> attached) {
+    return store.logging() ? Journal.appendCommit(store, txId, stripes, attached) : 0;
+  }
+
+  @Override
+  public void logTransactionEnd(long txId) {
+    if (store.logging()) {
+      store.appendTransactionEnd(txId);
+    }
+  }
+
+  @Override
   public void tagsTaken(long end) {
     store.tagsTaken(end);
   }

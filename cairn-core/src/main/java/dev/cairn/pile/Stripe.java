@@ -122,6 +122,20 @@ final class Stripe {
     return stripes[id];
   }
 
+  /** Locks every stripe of {@code stripes}, in id order: a commit, a checkpoint, a purge. */
+  static void lockAll(Stripe[] stripes) {
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+    }
+  }
+
+  /** Releases what {@link #lockAll} took, with {@link #unlock}. */
+  static void unlockAll(Stripe[] stripes) {
+    for (Stripe stripe : stripes) {
+      stripe.unlock();
+    }
+  }
+
   /**
    * Spins briefly on {@link #tryLock} before queueing. Why: a stripe's critical sections last
    * about a hundred nanoseconds, far less than parking and waking a thread, and every queued
