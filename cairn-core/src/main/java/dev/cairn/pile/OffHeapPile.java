@@ -93,15 +93,22 @@ final class OffHeapPile implements Pile {
   }
 
   OffHeapPile(PileOptions options, ParticipantRegistry participants) {
-    this(options, null, TagClock.randomKey(), TagClock.randomOrigin(), participants);
+    this(options, WriteHooks.VOLATILE, PersistenceHooks.VOLATILE, null, TagClock.randomKey(),
+        TagClock.randomOrigin(), participants);
   }
 
+  /** A persistent pile, made by {@link PersistentStore#open}: its hooks are the store's. */
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
       ParticipantRegistry participants) {
+    this(options, store, new StoreHooks(store), store, tagKey, tagOrigin, participants);
+  }
+
+  private OffHeapPile(PileOptions options, WriteHooks writes, PersistenceHooks persistence,
+      PersistentStore store, long tagKey, long tagOrigin, ParticipantRegistry participants) {
     this.participants = participants;
     this.store = store;
-    this.writes = store != null ? store : WriteHooks.VOLATILE;
-    this.persistence = store != null ? new StoreHooks(store) : PersistenceHooks.VOLATILE;
+    this.writes = writes;
+    this.persistence = persistence;
     this.tags = new TagClock(tagKey, tagOrigin, persistence);
     this.table = new SegmentTable(options, persistence);
     this.segments = table.slots();
@@ -288,20 +295,21 @@ final class OffHeapPile implements Pile {
   @Override
   public void purge() {
     checkOpen();
-    if (store != null) {
-      purgePersistent();
-      return;
-    }
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
+    long lsn;
     lockAll();
     try {
       checkOpen();
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
-      table.releaseSpare();
+      table.releaseSpare(); // a volatile pile kept the first segment retired above
+      lsn = persistence.logPurge();
     } finally {
       unlockAll();
+      writes.release(reserved);
     }
+    writes.awaitDurable(lsn);
   }
 
   @Override
@@ -363,22 +371,27 @@ final class OffHeapPile implements Pile {
       return;
     }
     transactions.rollbackAll();
-    if (store != null) {
-      closePersistent();
-      return;
-    }
-    lockAll();
+    lockAll(); // no write runs while the pile is marked closed, and none starts after
+    boolean already;
     try {
-      if (table.isClosed()) {
-        return;
-      }
+      already = table.isClosed();
       table.markClosed();
-      for (Stripe stripe : stripes) {
-        stripe.releaseAll();
-      }
-      table.releaseSpare();
     } finally {
       unlockAll();
+    }
+    if (already) {
+      return;
+    }
+    try {
+      persistence.closing();
+    } finally {
+      lockAll();
+      try {
+        releaseAllMemory();
+      } finally {
+        unlockAll();
+      }
+      persistence.closed();
     }
   }
 
@@ -564,11 +577,15 @@ final class OffHeapPile implements Pile {
   @Override
   public CompletableFuture<Void> prefetch() {
     checkOpen();
-    if (store == null) {
-      return CompletableFuture.completedFuture(null);
-    }
-    // in the order scan() and forEach() walk them, stripe by stripe, so that a scan started
-    // with the prefetch finds the files it reaches already read, rather than overtaking it
+    return persistence.prefetch(this::segmentsWithFiles, table::isClosed);
+  }
+
+  /**
+   * The indexes of the segments mapped from files, in the order scan() and forEach() walk them,
+   * stripe by stripe, so that a scan started with a prefetch finds the files it reaches already
+   * read, rather than overtaking it.
+   */
+  private List<Integer> segmentsWithFiles() {
     List<Integer> indexes = new ArrayList<>();
     for (Stripe stripe : stripes) {
       stripe.lock();
@@ -583,68 +600,18 @@ final class OffHeapPile implements Pile {
         stripe.unlock();
       }
     }
-    return store.prefetch(indexes, table::isClosed);
+    return indexes;
   }
 
   @Override
   public void checkpoint() {
     checkOpen();
-    if (store != null) {
-      store.checkpoint(false);
-    }
+    persistence.checkpoint();
   }
 
   /** The files behind this pile, or null for a volatile pile. */
   PersistentStore store() {
     return store;
-  }
-
-  private void purgePersistent() {
-    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
-    long lsn = 0;
-    lockAll();
-    try {
-      checkOpen();
-      for (Stripe stripe : stripes) {
-        for (NativeSegment segment : List.copyOf(stripe.segments)) {
-          table.retire(segment, stripe);
-        }
-        stripe.clearForRestore();
-        stripe.journal.discard(); // one purge record stands for all of it
-      }
-      if (store.logging()) {
-        lsn = store.appendPurge();
-      }
-    } finally {
-      unlockAll();
-      writes.release(reserved);
-    }
-    writes.awaitDurable(lsn);
-  }
-
-  private void closePersistent() {
-    lockAll();
-    boolean already;
-    try {
-      already = table.isClosed();
-      table.markClosed();
-    } finally {
-      unlockAll();
-    }
-    if (already) {
-      return;
-    }
-    try {
-      store.closeCleanly();
-    } finally {
-      lockAll();
-      try {
-        releaseAllMemory();
-      } finally {
-        unlockAll();
-      }
-      store.closeFiles();
-    }
   }
 
   /** Releases every segment, live or retired, without logging anything (close, failed open). */

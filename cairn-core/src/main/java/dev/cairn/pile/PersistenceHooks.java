@@ -2,6 +2,9 @@ package dev.cairn.pile;
 
 import dev.cairn.memory.NativeSegment;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What a pile's files add to its life besides the write path ({@link WriteHooks}): the one
@@ -81,6 +84,38 @@ interface PersistenceHooks {
 
   /** Logs that the rollback of transaction {@code txId} is complete. */
   default void logTransactionEnd(long txId) {}
+
+  /**
+   * Logs a purge, under every stripe lock: one record, so that recovery drops everything or
+   * nothing. Returns its end LSN, or 0 if nothing was logged.
+   */
+  default long logPurge() {
+    return 0;
+  }
+
+  // -----------------------------------------------------------------------------------------
+  // the pile's life (see OffHeapPile)
+
+  /** {@link Pile#checkpoint}: makes the files hold every write so far. */
+  default void checkpoint() {}
+
+  /**
+   * {@link Pile#prefetch}: reads the files of the segments {@code indexes} lists, in its order,
+   * in the background, until done or {@code stop} says so. A pile with no files asks for no
+   * list.
+   */
+  default CompletableFuture<Void> prefetch(Supplier<List<Integer>> indexes, BooleanSupplier stop) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * The first step of a close, after the pile is marked closed and every write has ended, with
+   * no stripe lock held and every segment still in memory: a persistent pile's last checkpoint.
+   */
+  default void closing() {}
+
+  /** The last step of a close, after every segment is released: a persistent pile's files close. */
+  default void closed() {}
 
   // -----------------------------------------------------------------------------------------
   // the tag clock (see TagClock)

@@ -4,6 +4,9 @@ import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 
 import dev.cairn.memory.NativeSegment;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** The {@link PersistenceHooks} of a persistent pile: each one a call into its store. */
 final class StoreHooks implements PersistenceHooks {
@@ -63,6 +66,31 @@ final class StoreHooks implements PersistenceHooks {
     if (store.logging()) {
       store.appendTransactionEnd(txId);
     }
+  }
+
+  @Override
+  public long logPurge() {
+    return store.logging() ? store.appendPurge() : 0;
+  }
+
+  @Override
+  public void checkpoint() {
+    store.checkpoint(false);
+  }
+
+  @Override
+  public CompletableFuture<Void> prefetch(Supplier<List<Integer>> indexes, BooleanSupplier stop) {
+    return store.prefetch(indexes.get(), stop);
+  }
+
+  @Override
+  public void closing() {
+    store.closeCleanly();
+  }
+
+  @Override
+  public void closed() {
+    store.closeFiles();
   }
 
   @Override

@@ -531,12 +531,18 @@ final class Stripe {
   // ---------------------------------------------------------------------------------------
   // bulk
 
-  /** Drops every segment and resets all state (purge, close). */
+  /**
+   * Retires every segment and resets all state (purge). What the journal recorded is dropped:
+   * the purge's one record stands for all of it.
+   */
   void releaseAll() {
     for (NativeSegment segment : segments) {
       table.retire(segment, this);
     }
     clearForRestore();
+    if (journal != null) {
+      journal.discard();
+    }
   }
 
   long bumpFreeBytes() {
