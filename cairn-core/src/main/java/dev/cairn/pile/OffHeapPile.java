@@ -1,6 +1,5 @@
 package dev.cairn.pile;
 
-import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 
 import dev.cairn.memory.NativeSegment;
@@ -16,46 +15,66 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
+ * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a
+ * persistent pile's also in its files ({@link PersistentStore}).
  *
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Structure: a fixed table of up to 16,384 segments, each owned by one of N stripes
- * (Stripe). A pointer names its segment, its block offset and a tag (Pointers); the block's
- * header repeats the tag (BlockLayout).
+ * Structure: a fixed table of up to 16,384 segments (SegmentTable), each owned by one of N
+ * stripes (Stripe). A pointer names its segment, its block offset and a tag (Pointers); the
+ * block's header repeats the tag, sealed with the pile's key (BlockLayout, TagClock).
  *
- * Concurrency:
- *   put     locks the calling thread's stripe (tryLock; on contention the thread moves to
- *           another stripe, as LongAdder cells do), allocates, writes, unlocks.
- *   update,
- *   delete  lock the stripe that owns the pointer's segment; changes that a reader could be
- *           in the middle of run in the segment's write section (NativeSegment seqlock).
- *   get     takes no lock: reads the header, checks the tag, copies the payload, then
- *           validates the segment's write sequence and retries if a writer intervened. A
- *           released segment's arena is closed, so a late reader gets an FFM exception that
- *           becomes StalePointerException, never stray memory.
+ * This class is the API, and the order of each operation's steps; the mechanisms are its
+ * parts, which depend on the table and the clock, never on the pile:
+ *   SegmentTable           the segment slots, their owners, the spare, the memory budget
+ *   TagClock               the tags handed to stripes, the sealing key
+ *   ValueReads             the lock-free optimistic reads, and every pointer check
+ *   BlockWriter            allocation, and block writes under the owning stripe's lock
+ *   TransactionCoordinator transactions' allocations, commit and rollback
+ *
+ * A write: admitted (WriteHooks.admit: a persistent pile reserves log room), made under one
+ * stripe lock (BlockWriter), logged as the lock is released (Stripe.unlockAndLog), then
+ * waited for as the durability says (WriteHooks.awaitDurable), after the lock is released so
+ * that writers share a force.
+ *
+ * Volatile or persistent: the two differ only through two interfaces, WriteHooks on the write
+ * path and PersistenceHooks elsewhere (segments born and retired, tag reservations, the purge,
+ * commit and rollback records, checkpoint, prefetch, close), each with a no-op for the volatile
+ * pile. The store itself is kept only for the package's tools (store(), and the checkpoint's
+ * snapshot, which only the store asks for).
+ *
+ * Concurrency: see BlockWriter (put, update, delete), ValueReads (get) and
+ * TransactionCoordinator (commit). A thread holds one stripe lock at a time, except under
+ * lockAll (a commit, a purge, verify, a checkpoint's snapshot, close), which takes them all in
+ * id order.
+ *
+ * Lifecycle: close rolls back the open transactions, marks the pile closed under every stripe
+ * lock (after which every operation throws PileClosedException), runs the hooks' closing step
+ * (a persistent pile's last checkpoint) with no lock held, then releases every segment under
+ * the locks again. A read still in a released segment fails with PileClosedException, never
+ * stray memory (ValueReads R4).
  *
  * Pointer safety: a block's header must be live, not a link target, carry the pointer's tag,
- * and lie wholly inside its segment. A deleted block's header is stamped free at once. A
- * stale pointer goes undetected only if its address is reused by a block with the same
- * 23-bit tag; tags come from one clock per pile (Stripe.nextTag), so that needs an exact
- * multiple of 2^23 (8,388,608) allocations in the pile between the two.
- *
- * Moves: an update that no longer fits allocates a target block (marked T), writes the value
- * there, and only then turns the original block into a link holding the target's pointer;
- * the allocation comes first, so a full pile leaves the old value intact.
+ * and lie wholly inside its segment (ValueReads R3). A deleted block's header is stamped free
+ * at once. A stale pointer goes undetected only if its address is reused by a block with the
+ * same 23-bit tag; tags come from one clock per pile, so that needs an exact multiple of 2^23
+ * (8,388,608) allocations in the pile between the two.
  * }</pre>
  */
 final class OffHeapPile implements Pile {
+
+  static {
+    dev.cairn.pile.participant.Participants.install(new ParticipantAccess());
+  }
 
   private final Stripe[] stripes;
 
   /** Which segment sits at each index, and who owns it. */
   private final SegmentTable table;
 
-  /** The table's slots, read on every put and get (see {@link SegmentTable#slots}). */
-  private final NativeSegment[] segments;
+  /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
+  private final TagClock tags;
 
   /** The lock-free reads. */
   private final ValueReads reads;
@@ -63,30 +82,23 @@ final class OffHeapPile implements Pile {
   /** The block writes under stripe locks. */
   private final BlockWriter writer;
 
-  /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
-  private final TagClock tags;
+  /** Transactions' allocations, commits and rollbacks. */
+  private final TransactionCoordinator transactions;
+
+  /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
+  private final WriteHooks writes;
 
   /** What the pile's files add besides writes: the store's, or no-ops in a volatile pile. */
   private final PersistenceHooks persistence;
 
-  /** The files of a persistent pile; null for a volatile one. */
+  /** The files of a persistent pile; null for a volatile one (see {@link #store()}). */
   private final PersistentStore store;
-
-  static {
-    dev.cairn.pile.participant.Participants.install(new ParticipantAccess());
-  }
 
   /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
   private final ParticipantRegistry participants;
 
   /** The named roots (see {@link Pile#root}). */
   private final RootDirectory roots = new RootDirectory();
-
-  /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
-  private final WriteHooks writes;
-
-  /** Transactions' allocations, commits and rollbacks. */
-  private final TransactionCoordinator transactions;
 
   OffHeapPile(PileOptions options) {
     this(options, ParticipantRegistry.NONE);
@@ -111,7 +123,6 @@ final class OffHeapPile implements Pile {
     this.persistence = persistence;
     this.tags = new TagClock(tagKey, tagOrigin, persistence);
     this.table = new SegmentTable(options, persistence);
-    this.segments = table.slots();
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new Stripe(i, table, tags);
@@ -124,7 +135,7 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
-  // put
+  // put (see BlockWriter)
 
   @Override
   public long put(Object value) {
@@ -219,9 +230,7 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
-  // update and delete
-
-  // see BlockWriter
+  // update and delete (see BlockWriter)
 
   @Override
   public void delete(long pointer) {
@@ -461,7 +470,8 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved = writes.admit(BlockWriter.recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
+    long reserved =
+        writes.admit(BlockWriter.recordBytesFor(value) + Participants.MAX_ATTACHMENT_BYTES);
     long pointer;
     long lsn;
     try {
@@ -565,7 +575,7 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
-  // persistence (see PersistentStore)
+  // scan, and what the files add (see PersistenceHooks, PersistentStore)
 
   @Override
   public void scan(ValueVisitor visitor) {
@@ -647,8 +657,8 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * The state a checkpoint writes, captured under every stripe lock and the table lock (a
-   * copy of counters and heads: microseconds), with the segments retired so far.
+   * The state a checkpoint writes, captured under every stripe lock (a copy of counters and
+   * heads: microseconds), with the segments retired so far. Only the store calls it.
    */
   MetaImage snapshotForCheckpoint(long checkpointLsn) {
     lockAll();

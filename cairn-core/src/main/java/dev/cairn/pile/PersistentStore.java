@@ -748,7 +748,7 @@ final class PersistentStore implements WriteHooks {
   /**
    * A bound on the log a transaction's rollback takes per allocation (a put, or an update's
    * prepared target): the free's record, with the rollback's frees batched per stripe in
-   * reverse order (OffHeapPile.abortTransaction). Measured: 30 to 190 bytes; a free that merges
+   * reverse order (TransactionCoordinator.abort). Measured: 30 to 190 bytes; a free that merges
    * both neighbours and relinks three lists writes about ten words.
    */
   static final long UNDO_BYTES_PER_ALLOCATION = 256;

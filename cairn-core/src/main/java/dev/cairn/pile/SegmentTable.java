@@ -31,7 +31,7 @@ import java.util.List;
  * Concurrency: owners[], the counters and the spare are guarded by lock. segments[] is written
  * by the thread holding the owning stripe's lock (or by recovery, before the pile is used) and
  * read without any lock by gets, which validate what they read against the segment's write
- * sequence and its arena's liveness (OffHeapPile); owners[] is read without the lock only by
+ * sequence and its arena's liveness (ValueReads R1, R4); owners[] is read without the lock only by
  * those who lock the owner and then check again (BlockWriter.lockOwner, ValueReads.checkPages).
  * closed is set once, under every stripe lock.
  *
