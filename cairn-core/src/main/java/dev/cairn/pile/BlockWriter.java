@@ -58,7 +58,7 @@ final class BlockWriter {
 
   private final SegmentTable table;
   private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
-  private final TagClock tags;
+  private final long tagKey; // the clock's key (TagClock.key), copied: puts seal with no load
   private final ValueReads reads;
   private final Stripe[] stripes;
   private final int stripeMask;
@@ -70,7 +70,7 @@ final class BlockWriter {
       CodecRegistry codecs, WriteHooks writes) {
     this.table = table;
     this.segments = table.slots();
-    this.tags = tags;
+    this.tagKey = tags.key();
     this.reads = reads;
     this.stripes = stripes;
     this.stripeMask = stripes.length - 1;
@@ -171,7 +171,7 @@ final class BlockWriter {
   private long publish(
       Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
     int tag = stripe.nextTag();
-    int sealed = tags.seal(tag, Pointers.address(segment, offset));
+    int sealed = TagClock.seal(tagKey, tag, Pointers.address(segment, offset));
     BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
     touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
     stripe.objectCount++;
@@ -523,7 +523,7 @@ final class BlockWriter {
     int targetTag = stripe.nextTag();
     writePayload(targetMemory, targetOffset, source, length);
     BlockLayout.writeLive(
-        targetMemory, targetOffset, tags.seal(targetTag, address), kind,
+        targetMemory, targetOffset, TagClock.seal(tagKey, targetTag, address), kind,
         stripe.allocatedGranules, length, true, 0);
     touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);

@@ -107,7 +107,20 @@ final class TagClock {
    * unseals (C4).
    */
   int seal(int tag, long address) {
+    return seal(key, tag, address);
+  }
+
+  /**
+   * {@link #seal(int, long)} with the clock's {@link #key}, for the read and write paths, which
+   * keep a copy of the key (it never changes) and so seal without a load of the clock.
+   */
+  static int seal(long key, int tag, long address) {
     return (tag ^ (int) ((address * key) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
+  }
+
+  /** The sealing key, for {@link #seal(long, int, long)}. */
+  long key() {
+    return key;
   }
 
   /**

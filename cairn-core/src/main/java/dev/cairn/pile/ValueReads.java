@@ -47,9 +47,10 @@ import java.nio.channels.WritableByteChannel;
  * whether it is stale (the pile's, its value gone) or invalid (never the pile's); a tag the
  * clock never handed out makes it invalid whatever else is wrong.
  *
- * Allocation: the readers are constants (decode one per pile); a read into the caller's
- * memory uses the thread's CopyTargets, which carry the destination in and the length and
- * whether it fit out. So a read allocates only what it returns.
+ * Allocation: the readers are constants, given what they need as a typed context (the codecs,
+ * the caller's ValueReader, a copy target); a read into the caller's memory uses the thread's
+ * CopyTargets, which carry the destination in and the length and whether it fit out. So a read
+ * allocates only what it returns.
  *
  * Concurrency: no locks, except a page check (R2). Any thread, any number at once.
  * }</pre>
@@ -68,16 +69,16 @@ final class ValueReads {
   private final SegmentTable table;
   private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
   private final TagClock tags;
+  private final long tagKey; // the clock's key (TagClock.key), copied: gets seal with no load
   private final CodecRegistry codecs;
   private final PersistenceHooks persistence;
-  private final PayloadReader<Void, Object> decode = (memory, at, length, kind, none) ->
-      decode(memory, at, length, kind);
 
   ValueReads(SegmentTable table, TagClock tags, CodecRegistry codecs,
       PersistenceHooks persistence) {
     this.table = table;
     this.segments = table.slots();
     this.tags = tags;
+    this.tagKey = tags.key();
     this.codecs = codecs;
     this.persistence = persistence;
   }
@@ -87,17 +88,20 @@ final class ValueReads {
 
   /**
    * What a read does with a payload that passed every check, at {@code [at, at + length)} of
-   * {@code memory}, of block kind {@code kind}, for {@code destination}. Called inside the
-   * optimistic read: it may see torn bytes, and its result, or failure, counts only once the
-   * read validates (R1).
+   * {@code memory}, of block kind {@code kind}, given {@code context}: where to copy it, or what
+   * turns it into a value. Called inside the optimistic read: it may see torn bytes, and its
+   * result, or failure, counts only once the read validates (R1).
    */
   @FunctionalInterface
-  private interface PayloadReader<D, R> {
-    R read(MemorySegment memory, long at, int length, int kind, D destination);
+  private interface PayloadReader<C, R> {
+    R read(MemorySegment memory, long at, int length, int kind, C context);
   }
 
   private static final PayloadReader<Void, byte[]> COPY = (memory, at, length, kind, none) ->
       copy(memory, at, length);
+
+  private static final PayloadReader<CodecRegistry, Object> DECODE =
+      (memory, at, length, kind, codecs) -> decode(memory, at, length, kind, codecs);
 
   private static final PayloadReader<Void, ValueKind> KIND = (memory, at, length, kind, none) ->
       valueKind(kind);
@@ -129,7 +133,7 @@ final class ValueReads {
 
   /** {@link Pile#get(long)}. */
   Object get(long pointer) {
-    return read(pointer, decode, null);
+    return read(pointer, DECODE, codecs);
   }
 
   /** {@link Pile#getBytes(long)}. */
@@ -284,7 +288,8 @@ final class ValueReads {
     return bytes;
   }
 
-  private Object decode(MemorySegment memory, long at, int length, int kind) {
+  private static Object decode(MemorySegment memory, long at, int length, int kind,
+      CodecRegistry codecs) {
     switch (kind) {
       case KIND_BYTES -> {
         return copy(memory, at, length);
@@ -309,7 +314,7 @@ final class ValueReads {
    * header, run {@code reader} on the payload, and return its result only if no writer touched
    * the segments meanwhile (R1); otherwise retry.
    */
-  private <D, R> R read(long pointer, PayloadReader<D, R> reader, D destination) {
+  private <C, R> R read(long pointer, PayloadReader<C, R> reader, C context) {
     table.checkOpen();
     try {
       while (true) {
@@ -383,7 +388,7 @@ final class ValueReads {
           // it, so under a racing writer its size may be garbage and the trailer read go astray
           int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
           result = reader.read(dataMemory, dataOffset + HEADER_BYTES, length,
-              BlockLayout.kind(dataHeader), destination);
+              BlockLayout.kind(dataHeader), context);
         } catch (RuntimeException e) {
           if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {
             throw e;
@@ -469,7 +474,8 @@ final class ValueReads {
     long size = BlockLayout.sizeGranules(header);
     if ((header & NOT_PLAIN) != 0
         || BlockLayout.kind(header) == KIND_LINK
-        || BlockLayout.tag(header) != tags.seal(Pointers.tag(pointer), Pointers.addressOf(pointer))
+        || BlockLayout.tag(header)
+            != TagClock.seal(tagKey, Pointers.tag(pointer), Pointers.addressOf(pointer))
         || size < BlockLayout.MIN_BLOCK_GRANULES
         || offset + (size << GRANULE_SHIFT) > memory.byteSize()
         || check != null && !check.allChecked(offset, size << GRANULE_SHIFT)) {
@@ -483,7 +489,8 @@ final class ValueReads {
     if (BlockLayout.isFree(header)) {
       return PointerProblem.DELETED;
     }
-    if (BlockLayout.tag(header) != tags.seal(Pointers.tag(pointer), Pointers.addressOf(pointer))) {
+    if (BlockLayout.tag(header)
+        != TagClock.seal(tagKey, Pointers.tag(pointer), Pointers.addressOf(pointer))) {
       return PointerProblem.TAG_MISMATCH;
     }
     if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
@@ -513,7 +520,8 @@ final class ValueReads {
     if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
       return "target is not a live link target";
     }
-    if (BlockLayout.tag(header) != tags.seal(Pointers.tag(target), Pointers.addressOf(target))) {
+    if (BlockLayout.tag(header)
+        != TagClock.seal(tagKey, Pointers.tag(target), Pointers.addressOf(target))) {
       return "target tag mismatch";
     }
     if (offset + BlockLayout.sizeBytes(header) > memory.byteSize()
