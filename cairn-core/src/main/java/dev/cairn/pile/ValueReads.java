@@ -50,7 +50,8 @@ import java.nio.channels.WritableByteChannel;
  * Allocation: the readers are constants, given what they need as a typed context (the codecs,
  * the caller's ValueReader, a copy target); a read into the caller's memory uses the thread's
  * CopyTargets, which carry the destination in and the length and whether it fit out. So a read
- * allocates only what it returns.
+ * allocates what it returns, and the views the FFM API needs for a ValueReader or a
+ * ByteBuffer; no reader, no boxed length.
  *
  * Concurrency: no locks, except a page check (R2). Any thread, any number at once.
  * }</pre>

@@ -37,6 +37,22 @@ class TagClockTest {
   }
 
   @Test
+  void sealingTwice_unseals_andStaysATag() { // C4
+    TagClock clock = new TagClock(TagClock.randomKey(), TagClock.randomOrigin(),
+        PersistenceHooks.VOLATILE);
+    SplittableRandom random = new SplittableRandom(4);
+    for (int i = 0; i < 10_000; i++) {
+      int tag = 1 + random.nextInt(Pointers.TAG_MASK);
+      long address = Pointers.address(random.nextInt(Pointers.MAX_SEGMENTS),
+          8L * random.nextInt(1 << 20));
+      int sealed = clock.seal(tag, address);
+      assertThat(sealed).isBetween(0, Pointers.TAG_MASK);
+      assertThat(clock.seal(sealed, address)).isEqualTo(tag);
+      assertThat(TagClock.seal(clock.key(), tag, address)).isEqualTo(sealed);
+    }
+  }
+
+  @Test
   void stripesRestoredWithTheSameClock_stillHandOutDistinctTags() {
     try (OffHeapPile pile = volatilePile(4)) {
       long[] state = new long[Stripe.STATE_FIELDS];
