@@ -25,7 +25,7 @@ import java.util.List;
  * Why the record is built as the lock is released: every byte a stripe owns is written only under its lock,
  * so the order of records of one stripe in the log is the order of its writes, and the bytes
  * copied at unlock are the operation's final ones. Segment bytes are never shared between
- * stripes: a retired segment's index is reused only after the next checkpoint (OffHeapPile).
+ * stripes: a retired segment's index is reused only after the next checkpoint (SegmentTable, T2).
  *
  * Concurrency: used only by the thread holding the stripe's lock.
  * }</pre>
@@ -82,6 +82,7 @@ final class Journal {
   static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
 
   private final Stripe stripe;
+  private final SegmentTable table;
   private final PersistentStore store;
   private final boolean logging;
 
@@ -109,8 +110,9 @@ final class Journal {
   private int stateMask;
   private int stateBytes;
 
-  Journal(Stripe stripe, PersistentStore store) {
+  Journal(Stripe stripe, SegmentTable table, PersistentStore store) {
     this.stripe = stripe;
+    this.table = table;
     this.store = store;
     this.logging = store.logging();
   }
@@ -288,7 +290,7 @@ final class Journal {
     // a range of a segment this same operation retired carries nothing replay needs
     int kept = 0;
     for (int i = 0; i < rangeCount; i++) {
-      if (store.segmentMemory(rangeSegments[i]) != null) {
+      if (table.segmentAt(rangeSegments[i]) != null) {
         rangeSegments[kept] = rangeSegments[i];
         rangeOffsets[kept] = rangeOffsets[i];
         rangeLengths[kept] = rangeLengths[i];
@@ -359,7 +361,8 @@ final class Journal {
       out.set(U32, at + RedoLayout.RANGE_LENGTH_OFFSET, (int) length);
       out.set(U64, at + RedoLayout.RANGE_OFFSET_OFFSET, rangeOffsets[i]);
       MemorySegment.copy(
-          store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + RedoLayout.RANGE_HEADER_BYTES, length);
+          table.segmentAt(rangeSegments[i]).memory(), rangeOffsets[i], out,
+          at + RedoLayout.RANGE_HEADER_BYTES, length);
       at += RedoLayout.RANGE_HEADER_BYTES + length;
     }
   }
