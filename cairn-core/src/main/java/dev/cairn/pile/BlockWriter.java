@@ -288,8 +288,8 @@ final class BlockWriter {
    * locked again.
    *
    * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
-   * space is often busy at that moment, so without this the pile took a new segment for every
-   * such miss and grew a third over ten delete-and-refill cycles. Growth is rare (a segment
+   * space is often busy at that moment, so without this the pile would take a new segment for
+   * every such miss and keep growing under delete-and-refill churn. Growth is rare (a segment
    * serves a million small puts), so a wait here costs little. {@code home} is released first:
    * a thread holds one stripe lock at a time, so two threads helping each other cannot
    * deadlock. The free-byte count is read without the lock; it is only a hint.

@@ -101,9 +101,9 @@ final class Journal {
   private MemorySegment scratch = Arena.ofAuto().allocate(4096, 8);
 
   // The stripe's state as its last record left it (what replay holds after that record), so
-  // that a record carries only the fields that changed: a 32-byte put logged all 80 bytes of
-  // counters before, now the few it changed. Invalid after an open, a failed append and a
-  // checkpoint's snapshot: the next record then carries every field.
+  // that a record carries only the fields that changed: the state is 80 bytes, of which a
+  // 32-byte put changes a few. Invalid after an open, a failed append and a checkpoint's
+  // snapshot: the next record then carries every field.
   private final long[] stateNow = new long[Stripe.STATE_FIELDS];
   private final long[] stateLogged = new long[Stripe.STATE_FIELDS];
   private boolean stateLoggedValid;

@@ -76,7 +76,7 @@ final class Stripe {
   // a segment index, and with it every address, passes between stripes (a segment released by
   // one stripe is reborn under the same index in another). With a counter per stripe, two
   // stripes whose counters ran through the same values could put the same tag at the same
-  // address, and a deleted pointer would name a new value: a kill -9 soak saw it happen.
+  // address, and a deleted pointer would name a new value.
   private long tagClock;
   private long tagChunkEnd;
 
