@@ -467,10 +467,9 @@ final class Checkpointer {
     boolean created = !layer.exists(file);
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
       // over the old bytes, not after a truncate to 0: a file of the same size then changes no
-      // block and no size. The truncate freed and re-allocated its blocks at every checkpoint,
-      // and the checkpoint's thread waited in it about half as long as in the file's force
-      // (JFR, docs/BENCHMARKS.md). The slot is the one the superblock does not name, so a
-      // crash halfway leaves nothing anyone reads.
+      // block and no size, where a truncate frees and re-allocates its blocks at every
+      // checkpoint, a wait of about half the file's force. The slot is the one the superblock
+      // does not name, so a crash halfway leaves nothing anyone reads.
       handle.write(meta, 0);
       if (handle.size() > meta.byteSize()) {
         handle.truncate(meta.byteSize()); // fewer segments than last time

@@ -25,7 +25,7 @@ import java.util.List;
  * Why the record is built as the lock is released: every byte a stripe owns is written only under its lock,
  * so the order of records of one stripe in the log is the order of its writes, and the bytes
  * copied at unlock are the operation's final ones. Segment bytes are never shared between
- * stripes: a retired segment's index is reused only after the next checkpoint (OffHeapPile).
+ * stripes: a retired segment's index is reused only after the next checkpoint (SegmentTable, T2).
  *
  * Concurrency: used only by the thread holding the stripe's lock.
  * }</pre>
@@ -82,6 +82,7 @@ final class Journal {
   static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
 
   private final Stripe stripe;
+  private final SegmentTable table;
   private final PersistentStore store;
   private final boolean logging;
 
@@ -100,17 +101,18 @@ final class Journal {
   private MemorySegment scratch = Arena.ofAuto().allocate(4096, 8);
 
   // The stripe's state as its last record left it (what replay holds after that record), so
-  // that a record carries only the fields that changed: a 32-byte put logged all 80 bytes of
-  // counters before, now the few it changed. Invalid after an open, a failed append and a
-  // checkpoint's snapshot: the next record then carries every field.
+  // that a record carries only the fields that changed: the state is 80 bytes, of which a
+  // 32-byte put changes a few. Invalid after an open, a failed append and a checkpoint's
+  // snapshot: the next record then carries every field.
   private final long[] stateNow = new long[Stripe.STATE_FIELDS];
   private final long[] stateLogged = new long[Stripe.STATE_FIELDS];
   private boolean stateLoggedValid;
   private int stateMask;
   private int stateBytes;
 
-  Journal(Stripe stripe, PersistentStore store) {
+  Journal(Stripe stripe, SegmentTable table, PersistentStore store) {
     this.stripe = stripe;
+    this.table = table;
     this.store = store;
     this.logging = store.logging();
   }
@@ -288,7 +290,7 @@ final class Journal {
     // a range of a segment this same operation retired carries nothing replay needs
     int kept = 0;
     for (int i = 0; i < rangeCount; i++) {
-      if (store.segmentMemory(rangeSegments[i]) != null) {
+      if (table.segmentAt(rangeSegments[i]) != null) {
         rangeSegments[kept] = rangeSegments[i];
         rangeOffsets[kept] = rangeOffsets[i];
         rangeLengths[kept] = rangeLengths[i];
@@ -359,7 +361,8 @@ final class Journal {
       out.set(U32, at + RedoLayout.RANGE_LENGTH_OFFSET, (int) length);
       out.set(U64, at + RedoLayout.RANGE_OFFSET_OFFSET, rangeOffsets[i]);
       MemorySegment.copy(
-          store.segmentMemory(rangeSegments[i]), rangeOffsets[i], out, at + RedoLayout.RANGE_HEADER_BYTES, length);
+          table.segmentAt(rangeSegments[i]).memory(), rangeOffsets[i], out,
+          at + RedoLayout.RANGE_HEADER_BYTES, length);
       at += RedoLayout.RANGE_HEADER_BYTES + length;
     }
   }

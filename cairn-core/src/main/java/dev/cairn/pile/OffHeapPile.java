@@ -1,115 +1,93 @@
 package dev.cairn.pile;
 
-import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
-import static dev.cairn.pile.BlockLayout.KIND_BYTES;
-import static dev.cairn.pile.BlockLayout.KIND_LINK;
-import static dev.cairn.pile.BlockLayout.KIND_OBJECT;
-import static dev.cairn.pile.BlockLayout.KIND_STRING;
-import static dev.cairn.pile.BlockLayout.PREV_FREE;
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
-import static dev.cairn.pile.BlockLayout.WORD;
-import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
-import static dev.cairn.pile.Pointers.NIL;
 
-import dev.cairn.codec.Codec;
-import dev.cairn.codec.CodecRegistry;
-import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
-import dev.cairn.memory.PageCheck;
 import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.LogParticipant;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The volatile {@link Pile}: values in native segments, gone when the pile is closed.
+ * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a
+ * persistent pile's also in its files ({@link PersistentStore}).
  *
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Structure: a fixed table of up to 16,384 segments, each owned by one of N stripes
- * (Stripe). A pointer names its segment, its block offset and a tag (Pointers); the block's
- * header repeats the tag (BlockLayout).
+ * Structure: a fixed table of up to 16,384 segments (SegmentTable), each owned by one of N
+ * stripes (Stripe). A pointer names its segment, its block offset and a tag (Pointers); the
+ * block's header repeats the tag, sealed with the pile's key (BlockLayout, TagClock).
  *
- * Concurrency:
- *   put     locks the calling thread's stripe (tryLock; on contention the thread moves to
- *           another stripe, as LongAdder cells do), allocates, writes, unlocks.
- *   update,
- *   delete  lock the stripe that owns the pointer's segment; changes that a reader could be
- *           in the middle of run in the segment's write section (NativeSegment seqlock).
- *   get     takes no lock: reads the header, checks the tag, copies the payload, then
- *           validates the segment's write sequence and retries if a writer intervened. A
- *           released segment's arena is closed, so a late reader gets an FFM exception that
- *           becomes StalePointerException, never stray memory.
+ * This class is the API, and the order of each operation's steps; the mechanisms are its
+ * parts, which depend on the table and the clock, never on the pile:
+ *   SegmentTable           the segment slots, their owners, the spare, the memory budget
+ *   TagClock               the tags handed to stripes, the sealing key
+ *   ValueReads             the lock-free optimistic reads, and every pointer check
+ *   BlockWriter            allocation, and block writes under the owning stripe's lock
+ *   TransactionCoordinator transactions' allocations, commit and rollback
+ *
+ * A write: admitted (WriteHooks.admit: a persistent pile reserves log room), made under one
+ * stripe lock (BlockWriter), logged as the lock is released (Stripe.unlockAndLog), then
+ * waited for as the durability says (WriteHooks.awaitDurable), after the lock is released so
+ * that writers share a force.
+ *
+ * Volatile or persistent: the two differ only through two interfaces, WriteHooks on the write
+ * path and PersistenceHooks elsewhere (segments born and retired, tag reservations, the purge,
+ * commit and rollback records, checkpoint, prefetch, close), each with a no-op for the volatile
+ * pile. The store itself is kept only for the package's tools (store(), and the checkpoint's
+ * snapshot, which only the store asks for).
+ *
+ * Concurrency: see BlockWriter (put, update, delete), ValueReads (get) and
+ * TransactionCoordinator (commit). A thread holds one stripe lock at a time, except under
+ * lockAll (a commit, a purge, verify, a checkpoint's snapshot, close), which takes them all in
+ * id order.
+ *
+ * Lifecycle: close rolls back the open transactions, marks the pile closed under every stripe
+ * lock (after which every operation throws PileClosedException), runs the hooks' closing step
+ * (a persistent pile's last checkpoint) with no lock held, then releases every segment under
+ * the locks again. A read still in a released segment fails with PileClosedException, never
+ * stray memory (ValueReads R4).
  *
  * Pointer safety: a block's header must be live, not a link target, carry the pointer's tag,
- * and lie wholly inside its segment. A deleted block's header is stamped free at once. A
- * stale pointer goes undetected only if its address is reused by a block with the same
- * 23-bit tag; tags come from one clock per pile (Stripe.nextTag), so that needs an exact
- * multiple of 2^23 (8,388,608) allocations in the pile between the two.
- *
- * Moves: an update that no longer fits allocates a target block (marked T), writes the value
- * there, and only then turns the original block into a link holding the target's pointer;
- * the allocation comes first, so a full pile leaves the old value intact.
+ * and lie wholly inside its segment (ValueReads R3). A deleted block's header is stamped free
+ * at once. A stale pointer goes undetected only if its address is reused by a block with the
+ * same 23-bit tag; tags come from one clock per pile, so that needs an exact multiple of 2^23
+ * (8,388,608) allocations in the pile between the two.
  * }</pre>
  */
 final class OffHeapPile implements Pile {
 
-  private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
-  private static final ThreadLocal<int[]> PROBE =
-      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-
-  private final long segmentBytes;
-  private final boolean hugePages;
-  private final long maxMemoryBytes;
-  private final long maxPayloadBytes;
-  private final CodecRegistry codecs;
-  private final NativeSegment[] segments = new NativeSegment[Pointers.MAX_SEGMENTS];
-  private final Stripe[] owners = new Stripe[Pointers.MAX_SEGMENTS];
   private final Stripe[] stripes;
-  private final int stripeMask;
 
-  private final Object tableLock = new Object();
-  private long capacityBytes; // guarded by tableLock
-  private int segmentCount; // guarded by tableLock
-  private int nextSegmentIndex; // guarded by tableLock
-  // every segment index this pile has used is below it, until next-fit wraps round (then it is
-  // MAX_SEGMENTS); a persistent pile starts at MAX_SEGMENTS, since indexes of segments released
-  // before the open are unknown. Written under tableLock, read by failing gets.
-  private volatile int segmentIndexBound;
-  private NativeSegment spare; // guarded by tableLock; a wholly free segment kept for reuse
-  private final Stripe spareOwner = new Stripe(-1, this); // owner mark of the spare's slot
-
-  private volatile boolean closed;
-
-  /** The per-pile secret that seals tags into headers; see {@link #seal}. */
-  private final long tagKey;
+  /** Which segment sits at each index, and who owns it. */
+  private final SegmentTable table;
 
   /** The pile-wide source of tags, handed to stripes in chunks (see {@link Stripe#nextTag}). */
-  private final AtomicLong tagClock;
+  private final TagClock tags;
 
-  /**
-   * Where the tag clock started, a random value in [1, 2^23) chosen when the pile was made (0 for
-   * a persistent pile of an earlier build, which recorded none). Why random: two piles started at
-   * the same value put the same tag at the same address, so a pointer of one pile read another's
-   * value; and it tells a tag this pile never handed out from a stale one ({@link #tagHandedOut}).
-   */
-  private final long tagOrigin;
+  /** The lock-free reads. */
+  private final ValueReads reads;
 
-  /** The files of a persistent pile; null for a volatile one. */
+  /** The block writes under stripe locks. */
+  private final BlockWriter writer;
+
+  /** Transactions' allocations, commits and rollbacks. */
+  private final TransactionCoordinator transactions;
+
+  /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
+  private final WriteHooks writes;
+
+  /** What the pile's files add besides writes: the store's, or no-ops in a volatile pile. */
+  private final PersistenceHooks persistence;
+
+  /** The files of a persistent pile; null for a volatile one (see {@link #store()}). */
   private final PersistentStore store;
 
   /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
@@ -118,54 +96,42 @@ final class OffHeapPile implements Pile {
   /** The named roots (see {@link Pile#root}). */
   private final RootDirectory roots = new RootDirectory();
 
-  /** What a write does besides changing memory: the store's, or no-ops in a volatile pile. */
-  private final WriteHooks writes;
-
-  private final java.util.Set<PileTransaction> openTransactions =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private final java.util.concurrent.atomic.AtomicLong nextTransactionId =
-      new java.util.concurrent.atomic.AtomicLong();
-
   OffHeapPile(PileOptions options) {
     this(options, ParticipantRegistry.NONE);
   }
 
   OffHeapPile(PileOptions options, ParticipantRegistry participants) {
-    this(options, null, new java.security.SecureRandom().nextLong() | 1, randomTagOrigin(),
-        participants);
+    this(options, WriteHooks.VOLATILE, PersistenceHooks.VOLATILE, null, TagClock.randomKey(),
+        TagClock.randomOrigin(), participants);
   }
 
-  /** A tag clock's random starting point, in [1, 2^23). */
-  static long randomTagOrigin() {
-    return java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1L << Pointers.TAG_BITS);
-  }
-
+  /** A persistent pile, made by {@link PersistentStore#open}: its hooks are the store's. */
   OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
       ParticipantRegistry participants) {
+    this(options, store, new StoreHooks(store), store, tagKey, tagOrigin, participants);
+  }
+
+  private OffHeapPile(PileOptions options, WriteHooks writes, PersistenceHooks persistence,
+      PersistentStore store, long tagKey, long tagOrigin, ParticipantRegistry participants) {
     this.participants = participants;
-    this.segmentBytes = options.segmentBytes();
-    this.hugePages = options.hugePages();
-    this.maxMemoryBytes = options.maxMemoryBytes();
-    this.maxPayloadBytes = segmentBytes - SEGMENT_HEADER_BYTES - HEADER_BYTES;
-    this.codecs = options.codecs();
     this.store = store;
-    this.writes = store != null ? store : WriteHooks.VOLATILE;
-    this.tagKey = tagKey;
-    this.tagOrigin = tagOrigin;
-    this.tagClock = new AtomicLong(Math.max(1, tagOrigin));
+    this.writes = writes;
+    this.persistence = persistence;
+    this.tags = new TagClock(tagKey, tagOrigin, persistence);
+    this.table = new SegmentTable(options, persistence);
     this.stripes = new Stripe[options.stripes()];
     for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new Stripe(i, this);
-      if (store != null) {
-        stripes[i].journal = new Journal(stripes[i], store);
-      }
+      stripes[i] = new Stripe(i, table, tags);
+      stripes[i].journal = persistence.journalFor(stripes[i], table);
     }
-    this.stripeMask = stripes.length - 1;
-    this.segmentIndexBound = store == null ? 0 : Pointers.MAX_SEGMENTS;
+    this.reads = new ValueReads(table, tags, options.codecs(), persistence);
+    this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
+    this.transactions =
+        new TransactionCoordinator(table, reads, writer, stripes, writes, persistence);
   }
 
   // =========================================================================================
-  // put
+  // put (see BlockWriter)
 
   @Override
   public long put(Object value) {
@@ -180,11 +146,11 @@ final class OffHeapPile implements Pile {
           "extraCapacityBytes must not be negative: " + extraCapacityBytes);
     }
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value));
+    long reserved = writes.admit(BlockWriter.recordBytesFor(value));
     long pointer;
     long lsn;
     try {
-      Stripe stripe = writeNew(value, extraCapacityBytes);
+      Stripe stripe = writer.writeNew(value, extraCapacityBytes);
       pointer = stripe.lastPointer;
       lsn = stripe.unlockAndLog(WriteContext.PLAIN);
     } finally {
@@ -194,321 +160,12 @@ final class OffHeapPile implements Pile {
     return pointer;
   }
 
-  /**
-   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with
-   * the new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
-   * Stripe#unlockAndLog} in its own context. On a failure the stripe is unlocked, and what was
-   * undone (a block freed again) is logged as a plain operation.
-   */
-  private Stripe writeNew(Object value, int extraCapacityBytes) {
-    return switch (value) {
-      case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
-      case String string -> {
-        Scratch scratch = SCRATCH.get();
-        int length = scratch.encode(string);
-        yield putRaw(KIND_STRING, scratch.bytes, length, extraCapacityBytes);
-      }
-      default -> putObject(value, extraCapacityBytes);
-    };
-  }
-
-  private Stripe putRaw(int kind, byte[] source, int length, int extra) {
-    long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
-    boolean success = false;
-    try {
-      long address = stripe.lastAddress;
-      NativeSegment segment = segments[Pointers.segment(address)];
-      MemorySegment memory = segment.memory();
-      long offset = Pointers.offsetBytes(address);
-      MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
-      publish(stripe, memory, segment.index(), offset, kind, length);
-      success = true;
-      return stripe;
-    } finally {
-      if (!success) {
-        stripe.unlockAndLog(WriteContext.PLAIN);
-      }
-    }
-  }
-
-  private <T> Stripe putObject(T value, int extra) {
-    @SuppressWarnings("unchecked")
-    Class<T> type = (Class<T>) value.getClass();
-    int typeId = codecs.typeIdOf(type);
-    Codec<T> codec = codecs.codecOf(typeId);
-    int idBytes = TypeIds.length(typeId);
-    int encoded = codec.encodedSize(value);
-    if (encoded < 0) {
-      throw new IllegalStateException(
-          "codec returned a negative size: codec=" + codec.getClass().getName() + " size=" + encoded);
-    }
-    long length = (long) idBytes + encoded;
-    long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
-    boolean published = false;
-    try {
-      long address = stripe.lastAddress;
-      NativeSegment segment = segments[Pointers.segment(address)];
-      MemorySegment memory = segment.memory();
-      long offset = Pointers.offsetBytes(address);
-      boolean success = false;
-      try {
-        MemorySegment payload = memory.asSlice(offset + HEADER_BYTES, length);
-        TypeIds.write(payload, typeId);
-        codec.encode(value, payload, idBytes);
-        success = true;
-      } finally {
-        if (!success) { // a throwing codec must not leak its block
-          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
-          stripe.free(address);
-        }
-      }
-      publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
-      published = true;
-      return stripe;
-    } finally {
-      if (!published) {
-        stripe.unlockAndLog(WriteContext.PLAIN);
-      }
-    }
-  }
-
-  /** Writes the header of a freshly allocated block, counts it and returns its pointer. */
-  private long publish(
-      Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
-    int tag = stripe.nextTag();
-    int sealed = seal(tag, Pointers.address(segment, offset));
-    BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
-    touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
-    stripe.objectCount++;
-    stripe.utilizedBytes += length;
-    long pointer = Pointers.pointer(tag, segment, offset);
-    stripe.lastPointer = pointer;
-    return pointer;
-  }
-
-  /** Marks a block's header, payload and trailer written, for a persistent pile's journal. */
-  private static void touchBlock(
-      Stripe stripe, NativeSegment segment, long offset, long sizeGranules, int length) {
-    if (stripe.journal == null) {
-      return;
-    }
-    long blockBytes = sizeGranules << GRANULE_SHIFT;
-    stripe.touch(segment, offset, HEADER_BYTES + length);
-    if (blockBytes - HEADER_BYTES - length >= BlockLayout.SLACK_IN_TRAILER) {
-      stripe.touch(segment, offset + blockBytes - 4, 4);
-    }
-  }
-
-  private long granulesFor(long length, long extra) {
-    long payload = length + extra;
-    if (length > writes.maxValueBytes()) {
-      throw new IllegalArgumentException(
-          "value larger than a log record can hold: size=" + length + " limit="
-              + writes.maxValueBytes() + " (a pile with a log writes each value in one record;"
-              + " use durability NONE for larger values)");
-    }
-    if (payload > maxPayloadBytes) {
-      throw new IllegalArgumentException(
-          "value larger than segment: size="
-              + length
-              + " extraCapacityBytes="
-              + extra
-              + " segmentBytes="
-              + segmentBytes
-              + " (the largest value is "
-              + maxPayloadBytes
-              + " bytes; use larger segments)");
-    }
-    return BlockLayout.granulesFor(payload);
-  }
-
-  /**
-   * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
-   * granules}. In order: the caller's stripe, from its free space; another stripe's free space
-   * (the thread then moves to that stripe, so free space left by deletes anywhere is reused
-   * before the pile grows); the caller's stripe grown by a segment; any stripe at all, waiting
-   * for its lock, before giving up with {@link PileFullException}.
-   */
-  private Stripe lockForAllocation(long granules) {
-    int[] probe = PROBE.get();
-    Stripe home = stripes[probe[0] & stripeMask];
-    if (!home.tryLock()) {
-      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
-      home = stripes[probe[0] & stripeMask];
-      home.lock();
-    }
-    if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
-      return home;
-    }
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.tryLock()) {
-        boolean found;
-        try {
-          found = allocateIn(other, granules, Stripe.Reach.FREE_LISTS);
-        } catch (RuntimeException | Error e) {
-          home.unlock();
-          throw e;
-        }
-        if (found) {
-          home.unlock();
-          probe[0] = other.id;
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    Stripe helper = waitForFreeSpace(home, granules);
-    if (helper != null) {
-      probe[0] = helper.id;
-      return helper;
-    }
-    if (allocateIn(home, granules, Stripe.Reach.GROW)) {
-      return home;
-    }
-    home.unlock();
-    for (Stripe other : stripes) {
-      if (other != home) {
-        other.lock();
-        if (allocateIn(other, granules, Stripe.Reach.NO_GROWTH)) {
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    throw new PileFullException(
-        "memory budget exhausted: requested="
-            + (granules << GRANULE_SHIFT)
-            + " bytes maxMemoryBytes="
-            + maxMemoryBytes
-            + " capacityBytes="
-            + capacityBytes()
-            + " (free space is too fragmented or the budget is spent; delete values or raise"
-            + " maxMemoryBytes)");
-  }
-
-  /**
-   * Before the pile grows: waits for the lock of each other stripe whose free lists hold
-   * enough bytes, and allocates there. Returns that stripe locked, or null with {@code home}
-   * locked again.
-   *
-   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
-   * space is often busy at that moment, so without this the pile took a new segment for every
-   * such miss and grew a third over ten delete-and-refill cycles. Growth is rare (a segment
-   * serves a million small puts), so a wait here costs little. {@code home} is released first:
-   * a thread holds one stripe lock at a time, so two threads helping each other cannot
-   * deadlock. The free-byte count is read without the lock; it is only a hint.
-   */
-  private Stripe waitForFreeSpace(Stripe home, long granules) {
-    long bytes = granules << GRANULE_SHIFT;
-    boolean released = false;
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.listedFreeBytes < bytes) {
-        continue;
-      }
-      if (!released) {
-        home.unlock();
-        released = true;
-      }
-      other.lock();
-      if (allocateIn(other, granules, Stripe.Reach.FREE_LISTS)) {
-        return other;
-      }
-      other.unlock();
-    }
-    if (released) {
-      home.lock();
-      if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) { // it may have freed meanwhile
-        return home;
-      }
-    }
-    return null;
-  }
-
-  /** Allocates in a locked stripe; unlocks it if this throws. */
-  private boolean allocateIn(Stripe stripe, long granules, Stripe.Reach reach) {
-    boolean success = false;
-    try {
-      checkOpen();
-      stripe.lastAddress = stripe.allocate(granules, reach);
-      success = true;
-      return stripe.lastAddress != NIL;
-    } finally {
-      if (!success) {
-        stripe.unlock();
-      }
-    }
-  }
-
-  private static int rehash(int probe) {
-    probe ^= probe << 13;
-    probe ^= probe >>> 17;
-    probe ^= probe << 5;
-    return probe;
-  }
-
   // =========================================================================================
-  // get
-
-  /** Reads a validated payload; called inside an optimistic read, so it may see torn bytes. */
-  @FunctionalInterface
-  private interface PayloadReader<R> {
-    R read(OffHeapPile pile, MemorySegment memory, long at, int length, int kind, Object arg, long arg2);
-  }
-
-  private static final PayloadReader<byte[]> COPY_TO_NEW_ARRAY =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
-        return bytes;
-      };
-
-  private static final PayloadReader<Integer> COPY_TO_ARRAY =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        byte[] dst = (byte[]) arg;
-        int offset = (int) arg2;
-        if (length > dst.length - offset) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, dst, offset, length);
-        return length;
-      };
-
-  private static final PayloadReader<Object> DECODE =
-      (pile, memory, at, length, kind, arg, arg2) -> pile.decode(memory, at, length, kind);
-
-  private static final PayloadReader<Integer> SIZE =
-      (pile, memory, at, length, kind, arg, arg2) -> length;
-
-  private static final PayloadReader<ValueKind> KIND =
-      (pile, memory, at, length, kind, arg, arg2) -> valueKind(kind);
-
-  private static final PayloadReader<Integer> COPY_TO_BUFFER =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        ByteBuffer dst = (ByteBuffer) arg;
-        if (length > dst.remaining()) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, at, MemorySegment.ofBuffer(dst), 0, length);
-        return length;
-      };
-
-  private static final PayloadReader<Integer> COPY_TO_SEGMENT =
-      (pile, memory, at, length, kind, arg, arg2) -> {
-        MemorySegment dst = (MemorySegment) arg;
-        if (length > dst.byteSize()) {
-          return -1 - length;
-        }
-        MemorySegment.copy(memory, at, dst, 0, length);
-        return length;
-      };
+  // get (see ValueReads)
 
   @Override
   public Object get(long pointer) {
-    return readValue(pointer, DECODE, null, 0);
+    return reads.get(pointer);
   }
 
   @Override
@@ -519,54 +176,13 @@ final class OffHeapPile implements Pile {
 
   @Override
   public byte[] getBytes(long pointer) {
-    // fast path: a plain block, no writer about; anything else takes the general read
-    NativeSegment segment = segments[Pointers.segment(pointer)];
-    if (segment != null) {
-      try {
-        MemorySegment memory = segment.memory();
-        long offset = Pointers.offsetBytes(pointer);
-        long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, offset, pointer);
-        if (length >= 0 && (sequence & 1) == 0) {
-          byte[] bytes = new byte[length];
-          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
-          if (segment.validate(sequence)) {
-            return bytes;
-          }
-        }
-      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
-        // released or closed meanwhile: the general read reports it properly
-      }
-    }
-    return readValue(pointer, COPY_TO_NEW_ARRAY, null, 0);
+    return reads.getBytes(pointer);
   }
 
   @Override
   public int getBytes(long pointer, byte[] dst, int offset) {
     Objects.checkIndex(offset, dst.length + 1);
-    NativeSegment segment = segments[Pointers.segment(pointer)];
-    if (segment != null) { // fast path, as in getBytes(long)
-      try {
-        MemorySegment memory = segment.memory();
-        long at = Pointers.offsetBytes(pointer);
-        long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, at, pointer);
-        if (length >= 0 && length <= dst.length - offset && (sequence & 1) == 0) {
-          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at + HEADER_BYTES, dst, offset, length);
-          if (segment.validate(sequence)) {
-            return length;
-          }
-        }
-      } catch (IllegalStateException | IndexOutOfBoundsException raced) {
-        // released or closed meanwhile: the general read reports it properly
-      }
-    }
-    int copied = readValue(pointer, COPY_TO_ARRAY, dst, offset);
-    if (copied < 0) {
-      throw new IllegalArgumentException(
-          "buffer too small: size=" + (-1 - copied) + " available=" + (dst.length - offset));
-    }
-    return copied;
+    return reads.getBytes(pointer, dst, offset);
   }
 
   @Override
@@ -584,438 +200,33 @@ final class OffHeapPile implements Pile {
     if (dst.isReadOnly()) {
       throw new java.nio.ReadOnlyBufferException();
     }
-    int copied = readValue(pointer, COPY_TO_BUFFER, dst, 0);
-    if (copied < 0) {
-      throw new BufferOverflowException();
-    }
-    dst.position(dst.position() + copied);
-    return copied;
+    return reads.read(pointer, dst);
   }
 
   @Override
   public long transferTo(long pointer, WritableByteChannel channel) throws IOException {
     Objects.requireNonNull(channel, "channel");
-    // One validated copy of the whole value into native staging memory, then plain writes: the
-    // channel never sees torn bytes, and gets them from a direct buffer, with no heap array.
-    // Values up to 64 KiB use the thread's staging segment; larger ones a confined arena.
-    MemorySegment staging = SCRATCH.get().staging();
-    int copied = readValue(pointer, COPY_TO_SEGMENT, staging, 0);
-    if (copied >= 0) {
-      return writeFully(staging.asSlice(0, copied), channel);
-    }
-    while (true) {
-      try (Arena arena = Arena.ofConfined()) {
-        MemorySegment large = arena.allocate(-1 - copied);
-        copied = readValue(pointer, COPY_TO_SEGMENT, large, 0);
-        if (copied >= 0) {
-          return writeFully(large.asSlice(0, copied), channel);
-        }
-      } // the value grew between the two reads: try again with its new size
-    }
-  }
-
-  private static long writeFully(MemorySegment bytes, WritableByteChannel channel)
-      throws IOException {
-    ByteBuffer buffer = bytes.asByteBuffer();
-    long written = 0;
-    while (buffer.hasRemaining()) {
-      written += channel.write(buffer);
-    }
-    return written;
+    return reads.transferTo(pointer, channel);
   }
 
   @Override
   public <R> R read(long pointer, ValueReader<R> reader) {
     Objects.requireNonNull(reader, "reader");
-    return readValue(
-        pointer,
-        (pile, memory, at, length, kind, arg, arg2) ->
-            reader.read(valueKind(kind), memory.asSlice(at, length).asReadOnly()),
-        null,
-        0);
+    return reads.read(pointer, reader);
   }
 
   @Override
   public int sizeOf(long pointer) {
-    return readValue(pointer, SIZE, null, 0);
+    return reads.sizeOf(pointer);
   }
 
   @Override
   public ValueKind kindOf(long pointer) {
-    return readValue(pointer, KIND, null, 0);
-  }
-
-  static ValueKind valueKind(int kind) {
-    return switch (kind) {
-      case KIND_BYTES -> ValueKind.BYTES;
-      case KIND_STRING -> ValueKind.STRING;
-      default -> ValueKind.OBJECT;
-    };
-  }
-
-  private Object decode(MemorySegment memory, long at, int length, int kind) {
-    switch (kind) {
-      case KIND_BYTES -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
-        return bytes;
-      }
-      case KIND_STRING -> {
-        return SCRATCH.get().decodeString(memory, at, length);
-      }
-      default -> {
-        MemorySegment payload = memory.asSlice(at, length);
-        int typeId = TypeIds.read(payload);
-        int idBytes = TypeIds.length(typeId);
-        return codecs.codecOf(typeId).decode(payload, idBytes, length - idBytes);
-      }
-    }
-  }
-
-  /**
-   * The optimistic read every get goes through: resolve the pointer (and its link), check the
-   * header, run {@code reader} on the payload, and return its result only if no writer touched
-   * the segments meanwhile; otherwise retry.
-   */
-  private <R> R readValue(long pointer, PayloadReader<R> reader, Object arg, long arg2) {
-    checkOpen();
-    try {
-      while (true) {
-        NativeSegment segment = segmentOf(pointer);
-        MemorySegment memory = segment.memory();
-        long offset = blockOffset(pointer, memory);
-        long sequence = segment.sequenceAcquire();
-        if ((sequence & 1) != 0) {
-          Thread.onSpinWait();
-          continue;
-        }
-        long damaged = damagedPage(segment, offset, HEADER_BYTES);
-        long header = memory.get(WORD, offset);
-        String problem = damaged >= 0 ? null
-            : userBlockProblem(header, pointer, offset, memory.byteSize());
-        if (problem == null && damaged < 0) {
-          damaged = damagedPage(segment, offset, BlockLayout.sizeBytes(header));
-        }
-        if (problem != null || damaged >= 0) {
-          if (segment.validate(sequence)) {
-            throw damaged >= 0 ? damagedValue(pointer, segment, damaged)
-                : pointerProblem(pointer, header, problem);
-          }
-          continue;
-        }
-        NativeSegment dataSegment = segment;
-        long dataOffset = offset;
-        long dataHeader = header;
-        long dataSequence = sequence;
-        if (BlockLayout.kind(header) == KIND_LINK) {
-          long target = memory.get(WORD, offset + HEADER_BYTES);
-          dataSegment = segments[Pointers.segment(target)];
-          dataOffset = Pointers.offsetBytes(target);
-          dataSequence = dataSegment == null ? 1 : dataSegment.sequenceAcquire();
-          String linkProblem =
-              dataSegment == null || (dataSequence & 1) != 0
-                  ? "link target segment missing"
-                  : targetProblem(dataSegment, dataOffset, target);
-          if (linkProblem != null) {
-            if (segment.validate(sequence) && dataSegment != null && (dataSequence & 1) == 0
-                && dataSegment.validate(dataSequence)) {
-              long damagedTarget = damagedPage(dataSegment, dataOffset, HEADER_BYTES);
-              throw damagedTarget >= 0 ? damagedValue(pointer, dataSegment, damagedTarget)
-                  : new PileCorruptionException(
-                      "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
-            }
-            Thread.onSpinWait();
-            continue;
-          }
-          dataHeader = dataSegment.memory().get(WORD, dataOffset);
-          if (BlockLayout.isFree(dataHeader) || !BlockLayout.isTarget(dataHeader)
-              || dataOffset + BlockLayout.sizeBytes(dataHeader) > dataSegment.sizeBytes()) {
-            // changed since targetProblem checked it: a writer is at work (read on, its size
-            // could be anything up to 1 GiB, and a reader would allocate that much)
-            Thread.onSpinWait();
-            continue;
-          }
-          long damagedTarget =
-              damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
-          if (damagedTarget >= 0) {
-            if (segment.validate(sequence) && dataSegment.validate(dataSequence)) {
-              throw damagedValue(pointer, dataSegment, damagedTarget);
-            }
-            continue;
-          }
-        }
-        MemorySegment dataMemory = dataSegment.memory();
-        R result;
-        try {
-          // inside the try: a link target's header is read again after targetProblem checked
-          // it, so under a racing writer its size may be garbage and the trailer read go astray
-          int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
-          result =
-              reader.read(
-                  this,
-                  dataMemory,
-                  dataOffset + HEADER_BYTES,
-                  length,
-                  BlockLayout.kind(dataHeader),
-                  arg,
-                  arg2);
-        } catch (RuntimeException e) {
-          if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {
-            throw e;
-          }
-          if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
-            throw e instanceof IndexOutOfBoundsException
-                ? new CorruptValueException("stored value does not decode: " + e.getMessage())
-                : e;
-          }
-          continue; // torn read made the reader fail; the retry sees a consistent value
-        }
-        if (dataSegment.validate(dataSequence) && segment.validate(sequence)) {
-          return result;
-        }
-      }
-    } catch (IllegalStateException e) {
-      throw scopeClosed(pointer, e);
-    }
-  }
-
-  private RuntimeException scopeClosed(long pointer, IllegalStateException e) {
-    if (closed) {
-      return new PileClosedException(e);
-    }
-    return new StalePointerException(pointer, "segment was released: the value was deleted");
-  }
-
-  private NativeSegment segmentOf(long pointer) {
-    int index = Pointers.segment(pointer);
-    NativeSegment segment = segments[index];
-    if (segment == null) {
-      checkOpen();
-      InvalidPointerException foreign = foreignPointer(pointer);
-      if (foreign != null) {
-        throw foreign;
-      }
-      if (index >= segmentIndexBound) {
-        throw new InvalidPointerException(pointer, "not a pointer of this pile: it never had a"
-            + " segment " + index + " (" + segmentIndexBound + " so far)");
-      }
-      throw new StalePointerException(pointer, "no segment " + index + " now: its values were"
-          + " deleted and the segment released");
-    }
-    return segment;
-  }
-
-  private static long blockOffset(long pointer, MemorySegment memory) {
-    long offset = Pointers.offsetBytes(pointer);
-    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
-      throw new InvalidPointerException(pointer, "offset outside the segment's blocks");
-    }
-    return offset;
-  }
-
-  private static final long NOT_PLAIN =
-      BlockLayout.FREE | BlockLayout.TARGET | -1L << BlockLayout.RESERVED_SHIFT;
-
-  /**
-   * The payload length of the block at {@code offset} if it is a live, unlinked user block with
-   * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few
-   * instructions, for the fast read paths. Must be validated against the segment's sequence.
-   */
-  private int plainLength(NativeSegment segment, MemorySegment memory, long offset, long pointer) {
-    if (offset < SEGMENT_HEADER_BYTES) {
-      return -1;
-    }
-    PageCheck check = segment.pageCheck();
-    if (check != null && !check.isChecked(PageCheck.pageOf(offset))) {
-      return -1; // the header's page is not checked yet: the general read checks it
-    }
-    long header = memory.get(WORD, offset);
-    long size = BlockLayout.sizeGranules(header);
-    if ((header & NOT_PLAIN) != 0
-        || BlockLayout.kind(header) == KIND_LINK
-        || BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))
-        || size < BlockLayout.MIN_BLOCK_GRANULES
-        || offset + (size << GRANULE_SHIFT) > memory.byteSize()
-        || check != null && !check.allChecked(offset, size << GRANULE_SHIFT)) {
-      return -1;
-    }
-    return BlockLayout.length(header, memory, offset);
-  }
-
-  /** Why {@code header} is not the live user block {@code pointer} names, or null if it is. */
-  private String userBlockProblem(long header, long pointer, long offset, long segmentEnd) {
-    if (BlockLayout.isFree(header)) {
-      return "value was deleted";
-    }
-    if (BlockLayout.tag(header) != seal(Pointers.tag(pointer), Pointers.addressOf(pointer))) {
-      return "tag mismatch";
-    }
-    if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
-      return "not a block start";
-    }
-    long size = BlockLayout.sizeGranules(header);
-    if (size < BlockLayout.MIN_BLOCK_GRANULES || offset + (size << GRANULE_SHIFT) > segmentEnd) {
-      return "not a block start (size out of range)";
-    }
-    return null;
-  }
-
-  private String targetProblem(NativeSegment segment, long offset, long target) {
-    MemorySegment memory = segment.memory();
-    if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
-      return "target offset out of range";
-    }
-    long damaged = damagedPage(segment, offset, HEADER_BYTES);
-    if (damaged >= 0) {
-      return "target page " + damaged + " is damaged";
-    }
-    long header = memory.get(WORD, offset);
-    if (BlockLayout.isFree(header) || !BlockLayout.isTarget(header)) {
-      return "target is not a live link target";
-    }
-    if (BlockLayout.tag(header) != seal(Pointers.tag(target), Pointers.addressOf(target))) {
-      return "target tag mismatch";
-    }
-    if (offset + BlockLayout.sizeBytes(header) > memory.byteSize()
-        || BlockLayout.kind(header) == KIND_LINK) {
-      return "target header corrupt";
-    }
-    return null;
-  }
-
-  /**
-   * -1 if every page of {@code [offset, offset + length)} of {@code segment} matches the checksum
-   * its file recorded, checking those not checked yet; else the first damaged page. Pages of a
-   * segment born in memory, or already checked, cost one bit test (see {@link PageCheck}).
-   */
-  private long damagedPage(NativeSegment segment, long offset, long length) {
-    PageCheck check = segment.pageCheck();
-    if (check == null || check.allChecked(offset, length)) {
-      return -1;
-    }
-    return checkPages(segment, check, offset, Math.min(length, segment.sizeBytes() - offset));
-  }
-
-  /** Checks pages under the lock of the segment's owner, so that no write changes them (I2). */
-  private long checkPages(NativeSegment segment, PageCheck check, long offset, long length) {
-    int index = segment.index();
-    while (true) {
-      Stripe owner = owners[index];
-      if (owner == null || segments[index] != segment) {
-        return -1; // released meanwhile: the read that asked finds that out itself
-      }
-      owner.lock();
-      try {
-        if (owners[index] == owner && segments[index] == segment) {
-          return check.checkRange(offset, length);
-        }
-      } finally {
-        owner.unlock();
-      }
-    }
-  }
-
-  /**
-   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock):
-   * checks the pages of {@code [offset, offset + length)} not checked yet.
-   *
-   * @throws CorruptValueException if one of them is damaged
-   */
-  void requireIntactPages(NativeSegment segment, long offset, long length) {
-    long damaged = damagedPage(segment, offset, length);
-    if (damaged >= 0) {
-      throw new CorruptValueException("page " + damaged + " of " + segmentFileName(segment)
-          + " does not match the checksum its last checkpoint recorded: the file was damaged on"
-          + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
-          + " still work; `cairn verify` lists every damaged page");
-    }
-  }
-
-  private String segmentFileName(NativeSegment segment) {
-    return store == null ? "segment " + segment.index()
-        : PileFiles.segmentFile(store.directory(), segment.index()).toString();
-  }
-
-  /** A read met a page whose bytes do not match the checksum its file recorded. */
-  private CorruptValueException damagedValue(long pointer, NativeSegment segment, long page) {
-    String file = segmentFileName(segment);
-    return new CorruptValueException("the value at " + Pointers.describe(pointer) + " lies on page "
-        + page + " (bytes " + page * NativeSegment.PAGE_BYTES + "-"
-        + ((page + 1) * NativeSegment.PAGE_BYTES - 1) + ") of " + file + ", whose bytes do not"
-        + " match the checksum its last checkpoint recorded: the file was damaged on disk. Values"
-        + " on other pages stay readable; `cairn verify` lists every damaged page");
-  }
-
-  private PointerException pointerProblem(long pointer, long header, String problem) {
-    PointerException foreign = foreignPointer(pointer);
-    if (foreign != null) {
-      return foreign;
-    }
-    if (BlockLayout.isFree(header) || problem.startsWith("tag mismatch")) {
-      return new StalePointerException(pointer, problem);
-    }
-    return new InvalidPointerException(pointer, problem);
-  }
-
-  /**
-   * An {@link InvalidPointerException} if {@code pointer} cannot be one this pile handed out, as
-   * far as its tag tells: tag 0, or a tag the clock never reached. Null if it may be one.
-   */
-  private InvalidPointerException foreignPointer(long pointer) {
-    int tag = Pointers.tag(pointer);
-    if (tag == 0) {
-      return new InvalidPointerException(pointer, "not a pointer: no pointer has tag 0");
-    }
-    if (!tagHandedOut(tag)) {
-      return new InvalidPointerException(pointer, "not a pointer of this pile: it never handed"
-          + " out tag " + tag + " (a pointer of another pile, or a number that is no pointer)");
-    }
-    return null;
-  }
-
-  /**
-   * Whether the tag clock has handed out {@code tag}, or may have: tags go out in order from
-   * {@link #tagOrigin}, so until the clock has gone once round the 2^23 tags, a tag outside
-   * [origin, clock) was never any pointer's. Chunks a stripe took count as handed out.
-   */
-  private boolean tagHandedOut(int tag) {
-    if (tagOrigin == 0) {
-      return true; // a pile of an earlier build: where its clock started is unknown
-    }
-    long span = tagClock.get() - tagOrigin;
-    return span >= 1L << Pointers.TAG_BITS || ((tag - tagOrigin) & Pointers.TAG_MASK) < span;
+    return reads.kindOf(pointer);
   }
 
   // =========================================================================================
-  // update and delete
-
-  /** Locks and returns the stripe owning the pointer's segment, or throws for a dead pointer. */
-  private Stripe lockOwner(long pointer) {
-    while (true) {
-      checkOpen();
-      NativeSegment segment = segmentOf(pointer);
-      Stripe owner = owners[segment.index()];
-      if (owner == null) {
-        continue; // segment released or being set up; segmentOf will tell which
-      }
-      owner.lock();
-      if (segments[segment.index()] == segment && owners[segment.index()] == owner && !closed) {
-        return owner;
-      }
-      owner.unlock();
-      checkOpen();
-    }
-  }
-
-  /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
-  private long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
-    long header = memory.get(WORD, offset);
-    String problem = userBlockProblem(header, pointer, offset, memory.byteSize());
-    if (problem != null) {
-      throw pointerProblem(pointer, header, problem);
-    }
-    return header;
-  }
+  // update and delete (see BlockWriter)
 
   @Override
   public void delete(long pointer) {
@@ -1023,219 +234,25 @@ final class OffHeapPile implements Pile {
     long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
     long lsn;
     try {
-      lsn = deleteLocked(pointer);
+      lsn = writer.deleteLocked(pointer);
     } finally {
       writes.release(reserved);
     }
     writes.awaitDurable(lsn);
-  }
-
-  /**
-   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns
-   * the end LSN of the record that logs it, or 0 if the caller holds the lock already and logs
-   * the whole operation (a commit, a rollback's run of frees).
-   */
-  private long deleteLocked(long pointer) {
-    Stripe stripe = lockOwner(pointer);
-    long lsn;
-    try {
-      NativeSegment segment = segments[Pointers.segment(pointer)];
-      MemorySegment memory = segment.memory();
-      long offset = blockOffset(pointer, memory);
-      long header = lockedUserHeader(pointer, memory, offset);
-      segment.beginWrite();
-      try {
-        if (BlockLayout.kind(header) == KIND_LINK) {
-          long target = memory.get(WORD, offset + HEADER_BYTES);
-          stripe.utilizedBytes -= lengthAt(target);
-          freeBlock(stripe, target);
-          stripe.linkCount--;
-        } else {
-          stripe.utilizedBytes -= BlockLayout.length(header, memory, offset);
-        }
-        stripe.objectCount--;
-        stripe.free(Pointers.addressOf(pointer));
-      } finally {
-        segment.endWrite();
-      }
-    } finally {
-      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
-    }
-    return lsn;
   }
 
   @Override
   public void update(long pointer, Object value) {
     Objects.requireNonNull(value, "value");
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value));
+    long reserved = writes.admit(BlockWriter.recordBytesFor(value));
     long lsn;
     try {
-      lsn = updateLocked(pointer, value);
+      lsn = writer.updateLocked(pointer, value);
     } finally {
       writes.release(reserved);
     }
     writes.awaitDurable(lsn);
-  }
-
-  /**
-   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's
-   * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
-   */
-  private Scratch encodeForRewrite(Object value) {
-    Scratch scratch = SCRATCH.get();
-    switch (value) {
-      case byte[] bytes -> {
-        scratch.kind = KIND_BYTES;
-        scratch.source = bytes;
-        scratch.length = bytes.length;
-      }
-      case String string -> {
-        scratch.kind = KIND_STRING;
-        scratch.length = scratch.encode(string);
-        scratch.source = scratch.bytes;
-      }
-      default -> {
-        scratch.kind = KIND_OBJECT;
-        scratch.length = scratch.encodeObject(value, codecs);
-        scratch.source = scratch.bytes;
-      }
-    }
-    granulesFor(scratch.length, 0); // size check before touching anything
-    return scratch;
-  }
-
-  /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
-  private long updateLocked(long pointer, Object value) {
-    Scratch scratch = encodeForRewrite(value);
-    int kind = scratch.kind;
-    byte[] source = scratch.source;
-    int length = scratch.length;
-    Stripe stripe = lockOwner(pointer);
-    long lsn;
-    try {
-      NativeSegment segment = segments[Pointers.segment(pointer)];
-      MemorySegment memory = segment.memory();
-      long offset = blockOffset(pointer, memory);
-      long header = lockedUserHeader(pointer, memory, offset);
-      long capacity = BlockLayout.capacityBytes(header);
-      boolean linked = BlockLayout.kind(header) == KIND_LINK;
-      long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
-      int oldLength =
-          linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
-
-      if (length <= capacity) { // fits the original block: write in place, drop any target
-        segment.beginWrite();
-        try {
-          writePayload(memory, offset, source, length);
-          BlockLayout.writeLive(
-              memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
-              length, false, header & PREV_FREE);
-          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), length);
-          if (linked) {
-            freeBlock(stripe, oldTarget);
-            stripe.linkCount--;
-          }
-        } finally {
-          segment.endWrite();
-        }
-      } else if (linked && length <= capacityAt(oldTarget)) { // fits the current target
-        NativeSegment targetSegment = segments[Pointers.segment(oldTarget)];
-        MemorySegment targetMemory = targetSegment.memory();
-        long targetOffset = Pointers.offsetBytes(oldTarget);
-        long targetHeader = targetMemory.get(WORD, targetOffset);
-        targetSegment.beginWrite();
-        try {
-          writePayload(targetMemory, targetOffset, source, length);
-          BlockLayout.writeLive(
-              targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
-              BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
-          touchBlock(stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader),
-              length);
-        } finally {
-          targetSegment.endWrite();
-        }
-      } else { // move: allocate first, so that a full pile changes nothing
-        long granules = BlockLayout.granulesFor(length);
-        long address = stripe.allocate(granules, Stripe.Reach.GROW);
-        if (address == NIL) {
-          throw new PileFullException(
-              "memory budget exhausted: update needs "
-                  + (granules << GRANULE_SHIFT)
-                  + " bytes to move the value; maxMemoryBytes="
-                  + maxMemoryBytes
-                  + " (the old value is intact)");
-        }
-        // the allocation may have taken the free block just before this one and so cleared
-        // this header's PREV_FREE bit: read the header again before rewriting it
-        header = memory.get(WORD, offset);
-        NativeSegment targetSegment = segments[Pointers.segment(address)];
-        MemorySegment targetMemory = targetSegment.memory();
-        long targetOffset = Pointers.offsetBytes(address);
-        int targetTag = stripe.nextTag();
-        writePayload(targetMemory, targetOffset, source, length);
-        BlockLayout.writeLive(
-            targetMemory, targetOffset, seal(targetTag, address), kind, stripe.allocatedGranules,
-            length, true, 0);
-        touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
-        becomeLink(stripe, segment, offset, header,
-            Pointers.pointer(targetTag, targetSegment.index(), targetOffset), oldTarget);
-      }
-      stripe.utilizedBytes += length - oldLength;
-    } finally {
-      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
-    }
-    return lsn;
-  }
-
-  /**
-   * Turns the live block at {@code offset} into a link to {@code target}, in the segment's write
-   * section, and frees the block's previous target ({@code oldTarget}, or {@code NIL} if it held
-   * its value itself).
-   */
-  private void becomeLink(
-      Stripe stripe, NativeSegment segment, long offset, long header, long target, long oldTarget) {
-    MemorySegment memory = segment.memory();
-    segment.beginWrite();
-    try {
-      memory.set(WORD, offset + HEADER_BYTES, target);
-      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
-          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
-      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
-      if (oldTarget != NIL) {
-        freeBlock(stripe, oldTarget);
-      } else {
-        stripe.linkCount++;
-      }
-    } finally {
-      segment.endWrite();
-    }
-  }
-
-  private static void writePayload(MemorySegment memory, long offset, byte[] source, int length) {
-    MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
-  }
-
-  /** Frees a link target (an address or pointer) inside its segment's write section. */
-  private void freeBlock(Stripe stripe, long target) {
-    NativeSegment targetSegment = segments[Pointers.segment(target)];
-    targetSegment.beginWrite();
-    try {
-      stripe.free(Pointers.addressOf(target));
-    } finally {
-      targetSegment.endWrite();
-    }
-  }
-
-  private int lengthAt(long target) {
-    MemorySegment memory = segments[Pointers.segment(target)].memory();
-    long offset = Pointers.offsetBytes(target);
-    return BlockLayout.length(memory.get(WORD, offset), memory, offset);
-  }
-
-  private long capacityAt(long target) {
-    MemorySegment memory = segments[Pointers.segment(target)].memory();
-    return BlockLayout.capacityBytes(memory.get(WORD, Pointers.offsetBytes(target)));
   }
 
   // =========================================================================================
@@ -1252,11 +269,11 @@ final class OffHeapPile implements Pile {
       try {
         checkOpen();
         for (NativeSegment segment : stripe.segments) {
-          requireIntactPages(segment, 0, segment.sizeBytes());
+          reads.requireIntactPages(segment, 0, segment.sizeBytes());
           stripe.forEachBlock(segment, (offset, header) -> {
             if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
               long address = Pointers.address(segment.index(), offset);
-              int tag = seal(BlockLayout.tag(header), address); // sealing twice unseals
+              int tag = tags.seal(BlockLayout.tag(header), address); // sealing twice unseals
               pointers.add(Pointers.pointer(tag, segment.index(), offset));
             }
           });
@@ -1283,20 +300,21 @@ final class OffHeapPile implements Pile {
   @Override
   public void purge() {
     checkOpen();
-    if (store != null) {
-      purgePersistent();
-      return;
-    }
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
+    long lsn;
     lockAll();
     try {
       checkOpen();
       for (Stripe stripe : stripes) {
         stripe.releaseAll();
       }
-      releaseSpare();
+      table.releaseSpare(); // a volatile pile kept the first segment retired above
+      lsn = persistence.logPurge();
     } finally {
       unlockAll();
+      writes.release(reserved);
     }
+    writes.awaitDurable(lsn);
   }
 
   @Override
@@ -1322,15 +340,14 @@ final class OffHeapPile implements Pile {
         stripe.unlock();
       }
     }
-    synchronized (tableLock) {
-      if (spare != null) { // held from the OS, wholly free
-        long usable = spare.sizeBytes() - SEGMENT_HEADER_BYTES;
-        segmentsHeld++;
-        capacity += spare.sizeBytes();
-        free += usable;
-        pieces += usable;
-        largest = Math.max(largest, usable);
-      }
+    long spareBytes = table.spareBytes();
+    if (spareBytes > 0) { // held from the OS, wholly free
+      long usable = spareBytes - SEGMENT_HEADER_BYTES;
+      segmentsHeld++;
+      capacity += spareBytes;
+      free += usable;
+      pieces += usable;
+      largest = Math.max(largest, usable);
     }
     double availability = free == 0 ? 1.0 : (double) pieces / free;
     return new PileStats(
@@ -1344,137 +361,60 @@ final class OffHeapPile implements Pile {
     lockAll();
     try {
       checkOpen();
-      checkEveryPage();
+      reads.checkEveryPage();
       for (Stripe stripe : stripes) {
-        new PileVerifier(this, stripe).verify();
+        new PileVerifier(table, tags, stripe).verify();
       }
     } finally {
       unlockAll();
-    }
-  }
-
-  /**
-   * Checks every page of every segment mapped from a file that no read has checked yet against
-   * its checksum (PageCheck); all stripe locks held.
-   *
-   * @throws dev.cairn.durability.CorruptFileException naming the file and the first damaged page
-   */
-  private void checkEveryPage() {
-    for (NativeSegment segment : segments) {
-      PageCheck check = segment == null ? null : segment.pageCheck();
-      if (check == null) {
-        continue;
-      }
-      long pages = segment.sizeBytes() / NativeSegment.PAGE_BYTES;
-      for (long page = 0; page < pages; page++) {
-        if (!check.check(page)) {
-          throw ((SegmentChecksums) check.source()).damaged(page);
-        }
-      }
     }
   }
 
   @Override
   public void close() {
-    if (closed) {
+    if (table.isClosed()) {
       return;
     }
-    for (PileTransaction tx : List.copyOf(openTransactions)) {
-      try {
-        tx.rollback();
-      } catch (RuntimeException ignored) {
-        // closing anyway: recovery frees what a rollback could not
-      }
-    }
-    if (store != null) {
-      closePersistent();
-      return;
-    }
-    lockAll();
+    transactions.rollbackAll();
+    lockAll(); // no write runs while the pile is marked closed, and none starts after
+    boolean already;
     try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      for (Stripe stripe : stripes) {
-        stripe.releaseAll();
-      }
-      releaseSpare();
+      already = table.isClosed();
+      table.markClosed();
     } finally {
       unlockAll();
+    }
+    if (already) {
+      return;
+    }
+    try {
+      persistence.closing();
+    } finally {
+      lockAll();
+      try {
+        releaseAllMemory();
+      } finally {
+        unlockAll();
+      }
+      persistence.closed();
     }
   }
 
   void lockAll() {
-    for (Stripe stripe : stripes) {
-      stripe.lock();
-    }
+    Stripe.lockAll(stripes);
   }
 
   void unlockAll() {
-    for (Stripe stripe : stripes) {
-      stripe.unlock();
-    }
-  }
-
-  void checkNotClosed() {
-    checkOpen();
+    Stripe.unlockAll(stripes);
   }
 
   private void checkOpen() {
-    if (closed) {
-      throw new PileClosedException();
-    }
+    table.checkOpen();
   }
 
-  /** Tags a stripe takes from the pile's clock at a time: one shared write per 1024 puts. */
-  static final int TAG_CHUNK = 1024;
-
-  /** The start of the next chunk of tags for a stripe ({@link Stripe#nextTag}). */
-  long takeTagChunk() {
-    long start = tagClock.getAndAdd(TAG_CHUNK);
-    if (store != null) {
-      store.tagsTaken(start + TAG_CHUNK); // a persistent pile reserves tags durably first
-    }
-    return start;
-  }
-
-  /** The next value the tag clock hands out. */
-  long tagClock() {
-    return tagClock.get();
-  }
-
-  /** Moves the tag clock to at least {@code clock}: a restored stripe's clock. */
-  void tagClockAtLeast(long clock) {
-    tagClock.accumulateAndGet(clock, Math::max);
-  }
-
-  /**
-   * After a crash, for a pile whose superblock records no tag bound (written by an earlier
-   * build; see PersistentStore.tagsTaken): moves the tag clock on by a random 2^21 to 3 * 2^21.
-   * Writes in the loss window (not yet durable when the process died) handed out pointers whose
-   * blocks recovery dropped, and their stripes' clocks went back with them; an application that
-   * kept such a pointer elsewhere would otherwise meet the same tag at the same address on the
-   * next allocations. Why random: a fixed skip of half the tag space would bring the tags back in
-   * step after two crashes in a row; a random one does so only by chance, and one crash never
-   * repeats a lost tag within the next 2^21 allocations.
-   */
-  void skipTagsAfterCrash() {
-    long skip = java.util.concurrent.ThreadLocalRandom.current()
-        .nextLong(1L << (Pointers.TAG_BITS - 2), 3L << (Pointers.TAG_BITS - 2));
-    tagClock.addAndGet(skip);
-  }
-
-  /**
-   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
-   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
-   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
-   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
-   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
-   * unseals.
-   */
-  int seal(int tag, long address) {
-    return (tag ^ (int) ((address * tagKey) >>> (64 - Pointers.TAG_BITS))) & Pointers.TAG_MASK;
+  /** The pile's tag clock (for the store's recovery, and tests). */
+  TagClock tagClock() {
+    return tags;
   }
 
   // =========================================================================================
@@ -1526,18 +466,19 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved = writes.admit(recordBytesFor(value) + LogParticipant.MAX_RECORD_BYTES);
+    long reserved =
+        writes.admit(BlockWriter.recordBytesFor(value) + LogParticipant.MAX_RECORD_BYTES);
     long pointer;
     long lsn;
     try {
-      Stripe stripe = writeNew(value, 0);
+      Stripe stripe = writer.writeNew(value, 0);
       pointer = stripe.lastPointer;
       MemorySegment record;
       try {
         record = ParticipantRegistry.checked(type, attachment.apply(pointer));
       } catch (RuntimeException | Error e) {
         try {
-          deleteLocked(pointer); // nested: logged with the put, as one operation
+          writer.deleteLocked(pointer); // nested: logged with the put, as one operation
         } finally {
           stripe.unlockAndLog(WriteContext.PLAIN);
         }
@@ -1559,10 +500,10 @@ final class OffHeapPile implements Pile {
         writes.admit(Journal.SMALL_RECORD_BYTES + LogParticipant.MAX_RECORD_BYTES);
     long lsn = 0;
     try {
-      Stripe stripe = lockOwner(pointer);
+      Stripe stripe = writer.lockOwner(pointer);
       boolean logged = false;
       try {
-        deleteLocked(pointer); // nested: logged below, with the participant's record
+        writer.deleteLocked(pointer); // nested: logged below, with the participant's record
         MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
         logged = true;
         lsn = stripe.unlockAndLog(participant, type, record);
@@ -1588,7 +529,7 @@ final class OffHeapPile implements Pile {
         writes.admit(ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES);
     long lsn;
     try {
-      Stripe stripe = stripes[PROBE.get()[0] & stripeMask];
+      Stripe stripe = writer.homeStripe();
       stripe.lock();
       boolean logged = false;
       try {
@@ -1617,347 +558,40 @@ final class OffHeapPile implements Pile {
   }
 
   // =========================================================================================
-  // transactions (see PileTransaction)
+  // transactions (see TransactionCoordinator)
 
   @Override
   public Transaction beginTransaction() {
-    checkOpen();
-    PileTransaction tx = new PileTransaction(this, nextTransactionId.incrementAndGet());
-    openTransactions.add(tx);
-    return tx;
+    return transactions.begin();
   }
 
-  long putInTransaction(PileTransaction tx, Object value) {
-    checkOpen();
-    long reserved = beforeTransactionAllocation(tx, value);
-    try {
-      Stripe stripe = writeNew(value, 0);
-      long pointer = stripe.lastPointer;
-      stripe.unlockAndLog(tx.putContext()); // no wait: the commit's wait covers this record too
-      return pointer;
-    } finally {
-      writes.release(reserved);
-    }
-  }
-
-  /** Admits a transaction's next allocation; returns the log bytes reserved for its record. */
-  private long beforeTransactionAllocation(PileTransaction tx, Object value) {
-    long reserved =
-        writes.admitTransaction(tx.id(), recordBytesFor(value), allocations(tx) + 1, false);
-    writes.transactionAllocates(tx.id());
-    return reserved;
-  }
-
-  /**
-   * Writes an update's new value into a link target block in the pointer's stripe and returns
-   * the target's pointer; the pointer's own block is untouched until commit.
-   */
-  long prepareUpdate(PileTransaction tx, long pointer, Object value) {
-    checkOpen();
-    Scratch scratch = encodeForRewrite(value);
-    long reserved = beforeTransactionAllocation(tx, value);
-    Stripe stripe;
-    try {
-      stripe = lockOwner(pointer);
-    } catch (RuntimeException e) {
-      writes.release(reserved);
-      throw e;
-    }
-    boolean prepared = false;
-    try {
-      MemorySegment memory = segments[Pointers.segment(pointer)].memory();
-      lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
-      long granules = BlockLayout.granulesFor(scratch.length);
-      long address = stripe.allocate(granules, Stripe.Reach.GROW);
-      if (address == NIL) {
-        throw new PileFullException("memory budget exhausted: the update needs "
-            + (granules << GRANULE_SHIFT) + " bytes; maxMemoryBytes=" + maxMemoryBytes
-            + " (the transaction is unchanged)");
-      }
-      NativeSegment targetSegment = segments[Pointers.segment(address)];
-      MemorySegment targetMemory = targetSegment.memory();
-      long targetOffset = Pointers.offsetBytes(address);
-      int tag = stripe.nextTag();
-      writePayload(targetMemory, targetOffset, scratch.source, scratch.length);
-      BlockLayout.writeLive(targetMemory, targetOffset, seal(tag, address), scratch.kind,
-          stripe.allocatedGranules, scratch.length, true, 0);
-      touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, scratch.length);
-      stripe.pendingTargets++;
-      stripe.utilizedBytes += scratch.length; // counted from now on, as a put's value is
-      long target = Pointers.pointer(tag, targetSegment.index(), targetOffset);
-      stripe.lastPointer = target;
-      prepared = true;
-      return target;
-    } finally {
-      // a failed preparation allocated nothing the transaction holds: logged as plain
-      stripe.unlockAndLog(prepared ? tx.targetContext() : WriteContext.PLAIN);
-      writes.release(reserved);
-    }
-  }
-
-  /**
-   * Frees a prepared target no link reaches (a rollback, an update overridden in the same
-   * transaction, or recovery of a transaction that never ended). A target already gone is
-   * left alone.
-   */
-  void releasePrepared(long target) {
-    Stripe stripe;
-    try {
-      stripe = lockOwner(target);
-    } catch (PointerException gone) {
-      return;
-    }
-    try {
-      NativeSegment segment = segments[Pointers.segment(target)];
-      MemorySegment memory = segment.memory();
-      long offset = Pointers.offsetBytes(target);
-      if (targetProblem(segment, offset, target) != null) {
-        return;
-      }
-      stripe.utilizedBytes -= lengthAt(target);
-      segment.beginWrite();
-      try {
-        stripe.free(Pointers.addressOf(target));
-      } finally {
-        segment.endWrite();
-      }
-      stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
-    } finally {
-      stripe.unlockAndLog(WriteContext.PLAIN); // not waited for: a commit or rollback follows
-    }
-  }
-
-  /**
-   * Applies a transaction under every stripe lock: checks first, then links updated blocks to
-   * their prepared targets and frees deleted ones, logged as one record.
-   */
-  /** What a committing thread waits for. */
-  enum CommitWait {
-    /** The pile's own durability: in SYNC, the force. */
-    BLOCK,
-    /** The force, whatever the pile's durability: {@code commit(Durability.SYNC)}. */
-    FORCE,
-    /** Nothing; a future completes when the commit is durable. */
-    FUTURE,
-    /** Nothing; a force is asked for. */
-    FORCE_SOON,
-    /** Nothing at all: durable with the next force or checkpoint. */
-    NONE
-  }
-
-  /**
-   * {@link WriteHooks#admitTransaction} for a commit or rollback of {@code tx}. Once the transaction has allocated, its first record
-   * pins the log (no checkpoint may truncate past it), so its later writes may use the log space
-   * kept in reserve: waiting for checkpoints to free space would be waiting for itself.
-   * A test of many writers and checkpoints at once waits on exactly that.
-   */
-  private long admitForTransaction(PileTransaction tx, long recordBytes) {
-    return writes.admitTransaction(tx.id(), recordBytes, allocations(tx), true);
-  }
-
-  /** The blocks {@code tx} holds: its puts and its prepared update targets. */
-  private static long allocations(PileTransaction tx) {
-    return tx.puts().size() + tx.prepared().size();
-  }
-
-  /** A generous bound on the log record a write of {@code value} makes. */
-  private static long recordBytesFor(Object value) {
-    long valueBytes = switch (value) {
-      case byte[] bytes -> bytes.length;
-      case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
-      default -> 16 * 1024;
-    };
-    return Journal.SMALL_RECORD_BYTES + valueBytes;
-  }
-
-  boolean hasLog() {
-    return writes.logging();
-  }
-
-  CompletableFuture<Void> commitTransaction(PileTransaction tx,
-      CommitWait wait) {
-    checkOpen();
-    long reserved = admitForTransaction(tx, Journal.SMALL_RECORD_BYTES
-        + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size())
-        + (long) (ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES)
-            * tx.attachments().size());
-    List<PileTransaction.Attached> attached = new ArrayList<>(tx.attachments().size());
-    long lsn = 0;
-    lockAll();
-    try {
-      checkOpen();
-      for (long pointer : tx.prepared().keySet()) {
-        requireLive(pointer);
-      }
-      for (long pointer : tx.deletes()) {
-        requireLive(pointer);
-      }
-      // the participants' changes first, then the pile's: one throwing leaves the pile as it was
-      for (PileTransaction.Attached a : tx.attachments()) {
-        attached.add(new PileTransaction.Attached(a.participant(), a.type(), a.attachment(),
-            ParticipantRegistry.checked(a.type(), a.attachment().apply(NULL))));
-      }
-      for (java.util.Map.Entry<Long, Long> update : tx.prepared().entrySet()) {
-        linkToPrepared(update.getKey(), update.getValue());
-      }
-      for (long pointer : tx.deletes()) {
-        deleteLocked(pointer);
-      }
-      if (writes.logging()) {
-        lsn = Journal.appendCommit(store, tx.id(), stripes, attached);
-      }
-    } finally {
-      unlockAll();
-      writes.release(reserved);
-    }
-    openTransactions.remove(tx);
-    writes.transactionEnded(tx.id());
-    return switch (wait) {
-      case BLOCK -> {
-        writes.awaitDurable(lsn);
-        yield CompletableFuture.completedFuture(null);
-      }
-      case FORCE -> {
-        writes.awaitForced(lsn);
-        yield CompletableFuture.completedFuture(null);
-      }
-      case FUTURE, FORCE_SOON -> writes.durableFuture(lsn);
-      case NONE -> CompletableFuture.completedFuture(null);
-    };
-  }
-
-  private void requireLive(long pointer) {
-    MemorySegment memory = segmentOf(pointer).memory();
-    lockedUserHeader(pointer, memory, blockOffset(pointer, memory));
-  }
-
-  /** Turns the block of {@code pointer} into a link to {@code target}; all locks held. */
-  private void linkToPrepared(long pointer, long target) {
-    Stripe stripe = owners[Pointers.segment(pointer)];
-    NativeSegment segment = segments[Pointers.segment(pointer)];
-    MemorySegment memory = segment.memory();
-    long offset = Pointers.offsetBytes(pointer);
-    long header = memory.get(WORD, offset);
-    boolean linked = BlockLayout.kind(header) == KIND_LINK;
-    long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
-    int oldLength = linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
-    becomeLink(stripe, segment, offset, header, target, oldTarget);
-    stripe.pendingTargets = Math.max(0, stripe.pendingTargets - 1);
-    stripe.utilizedBytes -= oldLength; // the target's bytes were counted when prepared
-  }
-
-  /** Undoes a transaction's allocations; its pending updates and deletes are just dropped. */
-  void abortTransaction(PileTransaction tx) {
-    openTransactions.remove(tx);
-    if (closed) {
-      return; // the memory is gone; a persistent pile's recovery frees what was logged
-    }
-    // the log room for this was kept when the transaction allocated: no waiting for it
-    long reserved = admitForTransaction(tx, 0);
-    try {
-      releaseAll(tx.puts(), Journal.TX_PUT);
-      LongList targets = new LongList();
-      for (long target : tx.prepared().values()) {
-        targets.add(target);
-      }
-      releaseAll(targets, Journal.TX_TARGET);
-      writes.transactionEnded(tx.id());
-      if (writes.logging()) {
-        store.appendTransactionEnd(tx.id());
-      }
-    } finally {
-      writes.release(reserved);
-    }
-  }
-
-  /**
-   * Frees the puts or prepared targets ({@code kind}) of a transaction that ends without a
-   * commit, last first, in runs (see {@link #releaseRun}); any already freed are skipped.
-   */
-  void releaseAll(LongList blocks, int kind) {
-    for (int i = blocks.size() - 1; i >= 0; ) {
-      i = releaseRun(blocks, i, kind);
-    }
-  }
-
-  /**
-   * Frees {@code blocks[from]}, {@code blocks[from - 1]}, ... (puts, or prepared targets) while
-   * they belong to the stripe of the first, up to {@link #RELEASE_RUN} of them, under one hold
-   * of its lock, so that a persistent pile logs one record for the run; returns the index of
-   * the first block not freed. Why backwards and in runs: a rollback frees what the transaction
-   * allocated, mostly in the order the bump region handed it out, so the last block first
-   * rejoins the bump region and writes a header word, where the first block first wrote a free
-   * block and relinked a list each time; one record per run saves the record's header and the
-   * stripe's counters per free. A rollback of puts of 100 bytes took 184 bytes of log per put.
-   */
-  private int releaseRun(LongList blocks, int from, int kind) {
-    Stripe stripe;
-    try {
-      stripe = lockOwner(blocks.get(from));
-    } catch (PointerException gone) {
-      return from - 1; // its segment was released: the block was freed meanwhile
-    }
-    int i = from;
-    try {
-      for (int n = 0; i >= 0 && n < RELEASE_RUN; i--, n++) {
-        long block = blocks.get(i);
-        int segment = Pointers.segment(block);
-        if (n > 0 && (segment >= owners.length || owners[segment] != stripe)) {
-          break; // another stripe's: a run of its own, never two stripe locks at once
-        }
-        releaseUnfinished(kind, block);
-      }
-    } finally {
-      stripe.unlockAndLog(WriteContext.PLAIN); // not waited for: see abortTransaction
-    }
-    return i;
-  }
-
-  /** The most frees {@link #releaseRun} logs as one record. */
-  private static final int RELEASE_RUN = 256;
-
-  /** Recovery: frees what a transaction that never ended allocated. */
-  void releaseUnfinished(int kind, long pointer) {
-    if (kind == Journal.TX_TARGET) {
-      releasePrepared(pointer);
-    } else {
-      try {
-        deleteLocked(pointer);
-      } catch (PointerException alreadyGone) {
-        // freed before the crash
-      }
-    }
+  /** The transactions' side of the pile (for the store's recovery, and participants). */
+  TransactionCoordinator transactions() {
+    return transactions;
   }
 
   // =========================================================================================
-  // persistence (see PersistentStore)
+  // scan, and what the files add (see PersistenceHooks, PersistentStore)
 
   @Override
   public void scan(ValueVisitor visitor) {
     Objects.requireNonNull(visitor, "visitor");
     checkOpen();
-    new PileScanner(this, visitor).run(stripes);
-  }
-
-  /** A value's kind and stored bytes, read together (for a scan meeting a moved value). */
-  record Stored(ValueKind kind, byte[] bytes) {}
-
-  private static final PayloadReader<Stored> STORED =
-      (pile, memory, at, length, kind, arg, arg2) -> new Stored(valueKind(kind),
-          COPY_TO_NEW_ARRAY.read(pile, memory, at, length, kind, arg, arg2));
-
-  Stored storedValue(long pointer) {
-    return readValue(pointer, STORED, null, 0);
+    new PileScanner(table, tags, reads, visitor).run(stripes);
   }
 
   @Override
   public CompletableFuture<Void> prefetch() {
     checkOpen();
-    if (store == null) {
-      return CompletableFuture.completedFuture(null);
-    }
-    // in the order scan() and forEach() walk them, stripe by stripe, so that a scan started
-    // with the prefetch finds the files it reaches already read, rather than overtaking it
+    return persistence.prefetch(this::segmentsWithFiles, table::isClosed);
+  }
+
+  /**
+   * The indexes of the segments mapped from files, in the order scan() and forEach() walk them,
+   * stripe by stripe, so that a scan started with a prefetch finds the files it reaches already
+   * read, rather than overtaking it.
+   */
+  private List<Integer> segmentsWithFiles() {
     List<Integer> indexes = new ArrayList<>();
     for (Stripe stripe : stripes) {
       stripe.lock();
@@ -1972,68 +606,18 @@ final class OffHeapPile implements Pile {
         stripe.unlock();
       }
     }
-    return store.prefetch(indexes, () -> closed);
+    return indexes;
   }
 
   @Override
   public void checkpoint() {
     checkOpen();
-    if (store != null) {
-      store.checkpoint(false);
-    }
+    persistence.checkpoint();
   }
 
   /** The files behind this pile, or null for a volatile pile. */
   PersistentStore store() {
     return store;
-  }
-
-  private void purgePersistent() {
-    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES);
-    long lsn = 0;
-    lockAll();
-    try {
-      checkOpen();
-      for (Stripe stripe : stripes) {
-        for (NativeSegment segment : List.copyOf(stripe.segments)) {
-          retireSegment(segment, stripe);
-        }
-        stripe.clearForRestore();
-        stripe.journal.discard(); // one purge record stands for all of it
-      }
-      if (store.logging()) {
-        lsn = store.appendPurge();
-      }
-    } finally {
-      unlockAll();
-      writes.release(reserved);
-    }
-    writes.awaitDurable(lsn);
-  }
-
-  private void closePersistent() {
-    lockAll();
-    boolean already;
-    try {
-      already = closed;
-      closed = true;
-    } finally {
-      unlockAll();
-    }
-    if (already) {
-      return;
-    }
-    try {
-      store.closeCleanly();
-    } finally {
-      lockAll();
-      try {
-        releaseAllMemory();
-      } finally {
-        unlockAll();
-      }
-      store.closeFiles();
-    }
   }
 
   /** Releases every segment, live or retired, without logging anything (close, failed open). */
@@ -2044,25 +628,10 @@ final class OffHeapPile implements Pile {
       }
       stripe.clearForRestore();
     }
-    for (NativeSegment segment : store.takeRetired()) {
+    for (NativeSegment segment : persistence.takeRetired()) {
       segment.release();
     }
-    synchronized (tableLock) {
-      for (int i = 0; i < segments.length; i++) {
-        if (segments[i] != null) {
-          segments[i].release();
-          segments[i] = null;
-        }
-        owners[i] = null;
-      }
-      capacityBytes = 0;
-      segmentCount = 0;
-    }
-  }
-
-  /** The stripe owning the segment of {@code pointer}. */
-  Stripe stripeOwning(long pointer) {
-    return owners[Pointers.segment(pointer)];
+    table.releaseAll();
   }
 
   int stripeCount() {
@@ -2070,288 +639,44 @@ final class OffHeapPile implements Pile {
   }
 
   Stripe stripe(int id) {
-    if (id < 0 || id >= stripes.length) {
-      throw new PileCorruptionException("no stripe " + id + " in a pile of " + stripes.length);
-    }
-    return stripes[id];
+    return Stripe.byId(stripes, id);
   }
 
-  /** Adds a segment that is the pile's already (open, replay) to {@code owner}. */
-  void installSegment(NativeSegment segment, Stripe owner) {
-    int index = segment.index();
-    synchronized (tableLock) {
-      if (owners[index] != null) {
-        throw new PileCorruptionException("segment " + index + " is listed twice");
-      }
-      owners[index] = owner;
-      capacityBytes += segment.sizeBytes();
-      segmentCount++;
-      nextSegmentIndex = Math.max(nextSegmentIndex, (index + 1) & (Pointers.MAX_SEGMENTS - 1));
-    }
-    segments[index] = segment;
-    owner.segments.add(segment);
+  /** The stripes, in id order (for the store's recovery). */
+  Stripe[] stripes() {
+    return stripes;
   }
 
-  /** Drops a segment at once (replay of a record that retired it). */
-  void uninstallSegment(int index) {
-    NativeSegment segment = segments[index];
-    if (segment == null) {
-      return;
-    }
-    Stripe owner = owners[index];
-    owner.segments.remove(segment);
-    segments[index] = null;
-    synchronized (tableLock) {
-      owners[index] = null;
-      capacityBytes -= segment.sizeBytes();
-      segmentCount--;
-    }
-    segment.release();
+  /** The segment table (for the store's recovery and checkpoints, and tests). */
+  SegmentTable segmentTable() {
+    return table;
   }
 
   /**
-   * The state a checkpoint writes, captured under every stripe lock and the table lock (a
-   * copy of counters and heads: microseconds), with the segments retired so far.
+   * The state a checkpoint writes, captured under every stripe lock (a copy of counters and
+   * heads: microseconds), with the segments retired so far. Only the store calls it.
    */
   MetaImage snapshotForCheckpoint(long checkpointLsn) {
     lockAll();
     try {
-      synchronized (tableLock) {
-        List<NativeSegment> live = new ArrayList<>();
-        List<Stripe> liveOwners = new ArrayList<>();
-        for (int i = 0; i < segments.length; i++) {
-          if (segments[i] != null && owners[i] != null && owners[i].id >= 0) {
-            live.add(segments[i]);
-            liveOwners.add(owners[i]);
-          }
-        }
-        MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
-            liveOwners.toArray(Stripe[]::new), segmentBytes, checkpointLsn, store.takeRetired(),
-            RootDirectory.encode(roots.copy()), participants.checkpoint(checkpointLsn));
-        image.logEndAtCapture(store.logEndLsn());
-        for (Stripe stripe : stripes) {
-          // replay may start at this image: each stripe's next record must not lean on records
-          // before it, so it carries every state field
-          stripe.journal.forgetLoggedState();
-        }
-        return image;
+      // under every stripe lock, no segment comes or goes: the table and the retired list
+      // are taken at one instant
+      List<NativeSegment> live = new ArrayList<>();
+      List<Stripe> liveOwners = new ArrayList<>();
+      table.liveSegments(live, liveOwners);
+      MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
+          liveOwners.toArray(Stripe[]::new), table.segmentBytes(), checkpointLsn,
+          persistence.takeRetired(), RootDirectory.encode(roots.copy()),
+          participants.checkpoint(checkpointLsn));
+      image.logEndAtCapture(store.logEndLsn());
+      for (Stripe stripe : stripes) {
+        // replay may start at this image: each stripe's next record must not lean on records
+        // before it, so it carries every state field
+        stripe.journal.forgetLoggedState();
       }
+      return image;
     } finally {
       unlockAll();
-    }
-  }
-
-  /** Frees a retired segment's memory and index once a checkpoint no longer needs them. */
-  void releaseRetired(NativeSegment segment) {
-    synchronized (tableLock) {
-      owners[segment.index()] = null;
-      capacityBytes -= segment.sizeBytes();
-      segmentCount--;
-    }
-    segment.release();
-  }
-
-  boolean isRetired(int index) {
-    synchronized (tableLock) {
-      return owners[index] == spareOwner;
-    }
-  }
-
-  // =========================================================================================
-  // segment table (used by Stripe)
-
-  NativeSegment segmentAt(int index) {
-    return segments[index];
-  }
-
-  Stripe ownerOf(int index) {
-    return owners[index];
-  }
-
-  long segmentBytes() {
-    return segmentBytes;
-  }
-
-  /**
-   * A segment for {@code stripe}: the spare if there is one, else a new one, or null if the
-   * budget or the table is full.
-   */
-  NativeSegment newSegment(Stripe stripe) {
-    int index;
-    synchronized (tableLock) {
-      if (closed) {
-        throw new PileClosedException();
-      }
-      if (spare != null && store == null) {
-        NativeSegment adopted = spare;
-        spare = null;
-        owners[adopted.index()] = stripe;
-        segments[adopted.index()] = adopted;
-        return adopted;
-      }
-      if (capacityBytes + segmentBytes > maxMemoryBytes || segmentCount == Pointers.MAX_SEGMENTS) {
-        return null;
-      }
-      index = nextSegmentIndex;
-      while (owners[index] != null) {
-        index = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
-      }
-      // next-fit: a released index is reused as late as possible, so a stale pointer into a
-      // released segment meets an empty slot for as long as possible
-      nextSegmentIndex = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
-      segmentIndexBound = nextSegmentIndex == 0 ? Pointers.MAX_SEGMENTS
-          : Math.max(segmentIndexBound, index + 1);
-      owners[index] = stripe;
-      capacityBytes += segmentBytes;
-      segmentCount++;
-    }
-    NativeSegment segment;
-    try {
-      segment = NativeSegment.allocate(index, segmentBytes, hugePages);
-    } catch (OutOfMemoryError e) {
-      synchronized (tableLock) {
-        owners[index] = null;
-        capacityBytes -= segmentBytes;
-        segmentCount--;
-      }
-      throw new PileFullException("the OS refused a new segment of " + segmentBytes + " bytes: " + e);
-    }
-    if (store != null) { // born in memory; the next checkpoint gives it a file
-      segment.trackDirtyPages();
-      PileFiles.writeSegmentHeader(segment);
-      stripe.journal.tableChanged(index, stripe);
-      stripe.touch(segment, 0, SEGMENT_HEADER_BYTES);
-    }
-    segments[index] = segment;
-    return segment;
-  }
-
-  /**
-   * Takes back a wholly free segment from its stripe (whose lock the caller holds). The pile
-   * keeps one such segment as a spare, so that a stripe that empties and refills its only
-   * segment does not make the OS zero 64 MiB each time; any other is returned to the OS.
-   */
-  void retireSegment(NativeSegment segment, Stripe from) {
-    int index = segment.index();
-    segments[index] = null; // stale readers now meet an empty slot
-    if (store != null) {
-      // Persistent: the memory and the index stay taken until the next checkpoint, which may
-      // still copy its pages, and after which no log record can name the old segment; so log
-      // records of one segment index are always in the order of its writes.
-      synchronized (tableLock) {
-        owners[index] = spareOwner;
-      }
-      segment.dropPageCheck(); // wholly free: no value of its file is left to check
-      from.journal.tableChanged(index, null);
-      store.retire(segment);
-      return;
-    }
-    boolean keep;
-    synchronized (tableLock) {
-      keep = spare == null && !closed;
-      if (keep) {
-        spare = segment;
-        owners[index] = spareOwner;
-      } else {
-        owners[index] = null;
-        capacityBytes -= segment.sizeBytes();
-        segmentCount--;
-      }
-    }
-    if (!keep) {
-      segment.release();
-    }
-  }
-
-  private void releaseSpare() {
-    NativeSegment released;
-    synchronized (tableLock) {
-      released = spare;
-      spare = null;
-      if (released != null) {
-        owners[released.index()] = null;
-        capacityBytes -= released.sizeBytes();
-        segmentCount--;
-      }
-    }
-    if (released != null) {
-      released.release();
-    }
-  }
-
-  long capacityBytes() {
-    synchronized (tableLock) {
-      return capacityBytes;
-    }
-  }
-
-  // =========================================================================================
-
-  /** Per-thread encode and decode buffers, so that puts and string gets allocate nothing extra. */
-  private static final class Scratch {
-    private static final int KEEP_BYTES = 64 * 1024;
-    byte[] bytes = new byte[256];
-    // the value encoded by encodeForRewrite
-    int kind;
-    byte[] source;
-    int length;
-    private MemorySegment staging;
-
-    /**
-     * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to
-     * {@link #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding;
-     * a longer one is measured first, so that the buffer kept is no larger than needed.
-     */
-    int encode(String string) {
-      int n = string.length();
-      if (n <= ONE_PASS_CHARS) {
-        return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)));
-      }
-      int length = Utf8.encodedLength(string);
-      Utf8.encode(string, ensure(length));
-      return length;
-    }
-
-    private static final int ONE_PASS_CHARS = 4096;
-
-    <T> int encodeObject(T value, CodecRegistry codecs) {
-      @SuppressWarnings("unchecked")
-      Class<T> type = (Class<T>) value.getClass();
-      int typeId = codecs.typeIdOf(type);
-      Codec<T> codec = codecs.codecOf(typeId);
-      int idBytes = TypeIds.length(typeId);
-      int length = idBytes + codec.encodedSize(value);
-      ensure(length);
-      MemorySegment view = MemorySegment.ofArray(bytes).asSlice(0, length);
-      TypeIds.write(view, typeId);
-      codec.encode(value, view, idBytes);
-      return length;
-    }
-
-    String decodeString(MemorySegment memory, long at, int length) {
-      byte[] buffer = ensure(length);
-      MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
-      return new String(buffer, 0, length, StandardCharsets.UTF_8);
-    }
-
-    MemorySegment staging() {
-      if (staging == null) { // native memory, freed once the thread and its scratch are gone
-        staging = Arena.ofAuto().allocate(KEEP_BYTES);
-      }
-      return staging;
-    }
-
-    /**
-     * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES}
-     * is dropped at the next small request, so one huge value does not pin memory per thread.
-     */
-    private byte[] ensure(int length) {
-      if (bytes.length < length) {
-        bytes = new byte[Math.max(length, Math.min(KEEP_BYTES, bytes.length * 2))];
-      } else if (bytes.length > KEEP_BYTES && length <= KEEP_BYTES) {
-        bytes = new byte[KEEP_BYTES];
-      }
-      return bytes;
     }
   }
 }

@@ -262,7 +262,7 @@ final class PersistentStore implements WriteHooks {
       DirectoryContents.writeMarker(layer, directory);
       long tagKey = new SecureRandom().nextLong() | 1;
       Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0,
-          0, System.currentTimeMillis(), OffHeapPile.randomTagOrigin());
+          0, System.currentTimeMillis(), TagClock.randomOrigin());
       MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
       Checkpointer.writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
       PileTypeCatalog.create(layer, directory);
@@ -391,8 +391,8 @@ final class PersistentStore implements WriteHooks {
     if (!state.cleanShutdown()) {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
       // up to the clock at the crash, which only the bound covers
-      pile.tagClockAtLeast(bound); // 0 only if no tag was ever handed out
-      tags.reserveAfterCrash(pile.tagClock());
+      pile.tagClock().atLeast(bound); // 0 only if no tag was ever handed out
+      tags.reserveAfterCrash(pile.tagClock().current());
     }
     if (records > 0 || !state.cleanShutdown()) {
       if (logging && !undoUnlogged) {
@@ -451,22 +451,22 @@ final class PersistentStore implements WriteHooks {
 
     @Override
     public NativeSegment segmentAt(int index) {
-      return pile.segmentAt(index);
+      return pile.segmentTable().segmentAt(index);
     }
 
     @Override
     public boolean isRetired(int index) {
-      return pile.isRetired(index);
+      return pile.segmentTable().isRetired(index);
     }
 
     @Override
     public void releaseRetired(NativeSegment segment) {
-      pile.releaseRetired(segment);
+      pile.segmentTable().releaseRetired(segment);
     }
 
     @Override
     public long tagClock() {
-      return pile.tagClock();
+      return pile.tagClock().current();
     }
   }
 
@@ -533,7 +533,7 @@ final class PersistentStore implements WriteHooks {
   }
 
   MemorySegment segmentMemory(int index) {
-    NativeSegment segment = pile.segmentAt(index);
+    NativeSegment segment = pile.segmentTable().segmentAt(index);
     return segment == null ? null : segment.memory();
   }
 

@@ -38,7 +38,7 @@ final class PileParticipantLog implements ParticipantLog {
   @Override
   public void attach(dev.cairn.pile.Transaction transaction, int type, Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
-    if (!(transaction instanceof PileTransaction tx) || !tx.belongsTo(pile)) {
+    if (!(transaction instanceof PileTransaction tx) || !tx.belongsTo(pile.transactions())) {
       throw new IllegalArgumentException("the transaction is not one of this pile's: "
           + transaction);
     }

@@ -68,7 +68,8 @@ final class PileRecovery {
     this.pile = pile;
     this.segmentBytes = options.segmentBytes();
     this.readOnly = readOnly;
-    this.replay = new RedoReplay(pile, options.segmentBytes(), options.hugePages());
+    this.replay = new RedoReplay(pile.segmentTable(), pile.stripes(), options.segmentBytes(),
+        options.hugePages());
   }
 
   // =========================================================================================
@@ -152,7 +153,7 @@ final class PileRecovery {
     for (int i = 0; i < tableCount; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       int index = meta.get(Journal.U32, at);
       int owner = meta.get(Journal.U32, at + MetaLayout.TABLE_OWNER_OFFSET);
-      pile.installSegment(mapSegment(index), pile.stripe(owner - 1));
+      pile.segmentTable().install(mapSegment(index), Stripe.byId(pile.stripes(), owner - 1));
     }
     for (int s = 0; s < pile.stripeCount(); s++, at += MetaLayout.STRIPE_BYTES) {
       Stripe stripe = pile.stripe(s);
@@ -298,8 +299,8 @@ final class PileRecovery {
       for (long[] allocation : allocations) {
         (allocation[0] == Journal.TX_TARGET ? targets : puts).add(allocation[1]);
       }
-      pile.releaseAll(puts, Journal.TX_PUT);
-      pile.releaseAll(targets, Journal.TX_TARGET);
+      pile.transactions().releaseAll(puts, Journal.TX_PUT);
+      pile.transactions().releaseAll(targets, Journal.TX_TARGET);
     }
     int count = unfinished.size();
     unfinished.clear();

@@ -38,7 +38,9 @@ final class PileScanner {
   /** Bytes of blocks copied under one hold of a stripe's lock. */
   static final int CHUNK_BYTES = 1 << 20;
 
-  private final OffHeapPile pile;
+  private final SegmentTable table;
+  private final TagClock tags;
+  private final ValueReads reads;
   private final ValueVisitor visitor;
   // long[]: headers are read with aligned 8-byte accesses, which a byte[] cannot promise
   private final MemorySegment staged = MemorySegment.ofArray(new long[CHUNK_BYTES / 8]);
@@ -49,8 +51,10 @@ final class PileScanner {
   private long chunkStart;
   private long chunkEnd;
 
-  PileScanner(OffHeapPile pile, ValueVisitor visitor) {
-    this.pile = pile;
+  PileScanner(SegmentTable table, TagClock tags, ValueReads reads, ValueVisitor visitor) {
+    this.table = table;
+    this.tags = tags;
+    this.reads = reads;
     this.visitor = visitor;
   }
 
@@ -59,7 +63,7 @@ final class PileScanner {
       List<NativeSegment> owned;
       stripe.lock();
       try {
-        pile.checkNotClosed();
+        table.checkOpen();
         owned = new ArrayList<>(stripe.segments);
       } finally {
         stripe.unlock();
@@ -78,8 +82,9 @@ final class PileScanner {
       MemorySegment large = null;
       stripe.lock();
       try {
-        pile.checkNotClosed();
-        if (pile.segmentAt(segment.index()) != segment || pile.ownerOf(segment.index()) != stripe) {
+        table.checkOpen();
+        if (table.segmentAt(segment.index()) != segment
+            || table.ownerOf(segment.index()) != stripe) {
           return; // emptied and released meanwhile: its values were all deleted
         }
         if (mergesSeen != -1 && segment.merges() != mergesSeen) {
@@ -99,9 +104,9 @@ final class PileScanner {
             ? stripe.bumpStart : end;
         // the pages the chunk may span, checked against their checksums before any header on
         // them is believed (a segment born in memory, or already read, costs a bit test)
-        pile.requireIntactPages(segment, offset, Math.min(limit - offset, CHUNK_BYTES));
+        reads.requireIntactPages(segment, offset, Math.min(limit - offset, CHUNK_BYTES));
         while (at < limit) {
-          pile.requireIntactPages(segment, at, HEADER_BYTES);
+          reads.requireIntactPages(segment, at, HEADER_BYTES);
           long size = blockBytes(segment, memory.get(WORD, at), at);
           if (at + size - offset > CHUNK_BYTES) {
             break;
@@ -110,7 +115,7 @@ final class PileScanner {
         }
         if (at == offset) { // one block larger than the buffer
           at = offset + blockBytes(segment, memory.get(WORD, offset), offset);
-          pile.requireIntactPages(segment, offset, at - offset);
+          reads.requireIntactPages(segment, offset, at - offset);
           large = MemorySegment.ofArray(new long[Math.toIntExact((at - offset) / 8)]);
           MemorySegment.copy(memory, offset, large, 0, at - offset);
         } else {
@@ -163,13 +168,13 @@ final class PileScanner {
       long size = BlockLayout.sizeGranules(header) << GRANULE_SHIFT;
       if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
         long address = Pointers.address(segmentIndex, chunkStart + at);
-        int tag = pile.seal(BlockLayout.tag(header), address); // sealing twice unseals
+        int tag = tags.seal(BlockLayout.tag(header), address); // sealing twice unseals
         long pointer = Pointers.pointer(tag, segmentIndex, chunkStart + at);
         int kind = BlockLayout.kind(header);
         if (kind == KIND_LINK) {
           visitLinked(pointer);
         } else {
-          visitor.visit(pointer, OffHeapPile.valueKind(kind), view, at + HEADER_BYTES,
+          visitor.visit(pointer, ValueReads.valueKind(kind), view, at + HEADER_BYTES,
               BlockLayout.length(header, copy, at));
         }
       }
@@ -179,9 +184,9 @@ final class PileScanner {
 
   /** A moved value: read through its link, as a get would. */
   private void visitLinked(long pointer) {
-    OffHeapPile.Stored stored;
+    ValueReads.Stored stored;
     try {
-      stored = pile.storedValue(pointer);
+      stored = reads.stored(pointer);
     } catch (PointerException deletedMeanwhile) {
       return;
     }

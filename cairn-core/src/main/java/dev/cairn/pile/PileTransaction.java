@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link Transaction} of an {@link OffHeapPile}: what it put, the values it prepared for its
- * updates, and what it will delete. The pile does the work; this class keeps the books.
+ * updates, and what it will delete. The pile's {@link TransactionCoordinator} does the work;
+ * this class keeps the books.
  *
  * <h2>Implementation note</h2>
  *
@@ -36,7 +37,8 @@ final class PileTransaction implements Transaction {
 
   private enum State { OPEN, COMMITTED, ROLLED_BACK }
 
-  private final OffHeapPile pile;
+  private final TransactionCoordinator coordinator;
+  private final ValueReads reads;
   private final long id;
   private final LongList puts = new LongList();
   private final Map<Long, Long> prepared = new LinkedHashMap<>(); // pointer -> target pointer
@@ -53,8 +55,9 @@ final class PileTransaction implements Transaction {
   private final WriteContext putContext;
   private final WriteContext targetContext;
 
-  PileTransaction(OffHeapPile pile, long id) {
-    this.pile = pile;
+  PileTransaction(TransactionCoordinator coordinator, ValueReads reads, long id) {
+    this.coordinator = coordinator;
+    this.reads = reads;
     this.id = id;
     this.putContext = WriteContext.transactionPut(id);
     this.targetContext = WriteContext.transactionTarget(id);
@@ -84,15 +87,15 @@ final class PileTransaction implements Transaction {
     return id;
   }
 
-  boolean belongsTo(OffHeapPile owner) {
-    return pile == owner;
+  boolean belongsTo(TransactionCoordinator owner) {
+    return coordinator == owner;
   }
 
   @Override
   public long put(Object value) {
     Objects.requireNonNull(value, "value");
     checkOpen();
-    long pointer = pile.putInTransaction(this, value);
+    long pointer = coordinator.put(this, value);
     puts.add(pointer);
     return pointer;
   }
@@ -102,13 +105,13 @@ final class PileTransaction implements Transaction {
     Objects.requireNonNull(value, "value");
     checkOpen();
     if (deletes.contains(pointer)) {
-      throw new StalePointerException(pointer, "deleted earlier in this transaction");
+      throw PointerProblem.DELETED_EARLIER_IN_TRANSACTION.exception(pointer);
     }
-    long target = pile.prepareUpdate(this, pointer, value);
+    long target = coordinator.prepareUpdate(this, pointer, value);
     Long earlier = prepared.put(pointer, target);
     preparedValues.put(pointer, value);
     if (earlier != null) {
-      pile.releasePrepared(earlier);
+      coordinator.releasePrepared(earlier);
     }
   }
 
@@ -116,13 +119,13 @@ final class PileTransaction implements Transaction {
   public void delete(long pointer) {
     checkOpen();
     if (!deletes.contains(pointer)) {
-      pile.sizeOf(pointer); // fails now for a pointer that is already stale
+      reads.sizeOf(pointer); // fails now for a pointer that is already stale
       deletes.add(pointer);
     }
     Long target = prepared.remove(pointer);
     preparedValues.remove(pointer);
     if (target != null) {
-      pile.releasePrepared(target);
+      coordinator.releasePrepared(target);
     }
   }
 
@@ -130,45 +133,45 @@ final class PileTransaction implements Transaction {
   public Object get(long pointer) {
     checkOpen();
     if (deletes.contains(pointer)) {
-      throw new StalePointerException(pointer, "deleted in this transaction");
+      throw PointerProblem.DELETED_IN_TRANSACTION.exception(pointer);
     }
     Object value = preparedValues.get(pointer);
     if (value instanceof byte[] bytes) {
       return bytes.clone();
     }
-    return value != null ? value : pile.get(pointer);
+    return value != null ? value : reads.get(pointer);
   }
 
   @Override
   public void commit() {
-    commit(OffHeapPile.CommitWait.BLOCK).join();
+    commit(TransactionCoordinator.CommitWait.BLOCK).join();
   }
 
   @Override
   public void commit(Durability level) {
     checkOpen();
-    if (level != Durability.NONE && !pile.hasLog()) {
+    if (level != Durability.NONE && !coordinator.logging()) {
       throw new IllegalArgumentException("the pile has no log (durability NONE): a commit can"
           + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
     }
     // SYNC has waited; PERIODIC and NONE return at once by contract ("commitAsync() without the
     // future"): a failed force fails the log for good, which later writes report
     CompletableFuture<Void> unused = commit(switch (level) {
-      case SYNC -> OffHeapPile.CommitWait.FORCE; // on stable storage whatever the pile's level
-      case PERIODIC -> OffHeapPile.CommitWait.FORCE_SOON;
-      case NONE -> OffHeapPile.CommitWait.NONE;
+      case SYNC -> TransactionCoordinator.CommitWait.FORCE; // on stable storage whatever the pile's level
+      case PERIODIC -> TransactionCoordinator.CommitWait.FORCE_SOON;
+      case NONE -> TransactionCoordinator.CommitWait.NONE;
     });
   }
 
   @Override
   public CompletableFuture<Void> commitAsync() {
-    return commit(OffHeapPile.CommitWait.FUTURE);
+    return commit(TransactionCoordinator.CommitWait.FUTURE);
   }
 
-  private CompletableFuture<Void> commit(OffHeapPile.CommitWait wait) {
+  private CompletableFuture<Void> commit(TransactionCoordinator.CommitWait wait) {
     checkOpen();
     try {
-      CompletableFuture<Void> durable = pile.commitTransaction(this, wait);
+      CompletableFuture<Void> durable = coordinator.commit(this, wait);
       state = State.COMMITTED;
       return durable;
     } catch (PointerException conflict) {
@@ -183,7 +186,7 @@ final class PileTransaction implements Transaction {
       return;
     }
     state = State.ROLLED_BACK;
-    pile.abortTransaction(this);
+    coordinator.abort(this);
   }
 
   @Override
@@ -197,7 +200,7 @@ final class PileTransaction implements Transaction {
    * @throws IllegalStateException if this transaction already ended
    */
   private void checkOpen() {
-    pile.checkNotClosed();
+    coordinator.checkOpen();
     if (state != State.OPEN) {
       throw new IllegalStateException("transaction " + id + " is "
           + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));

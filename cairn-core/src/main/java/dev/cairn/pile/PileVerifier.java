@@ -17,7 +17,8 @@ import java.util.Set;
  * locked. Slow by design: it walks every block and every free list.
  */
 final class PileVerifier {
-  private final OffHeapPile pile;
+  private final SegmentTable table;
+  private final TagClock clock;
   private final Stripe stripe;
 
   private final Set<Long> freeBlocks = new HashSet<>();
@@ -29,8 +30,9 @@ final class PileVerifier {
   private long freeBytes;
   private long capacity;
 
-  PileVerifier(OffHeapPile pile, Stripe stripe) {
-    this.pile = pile;
+  PileVerifier(SegmentTable table, TagClock clock, Stripe stripe) {
+    this.table = table;
+    this.clock = clock;
     this.stripe = stripe;
   }
 
@@ -53,8 +55,8 @@ final class PileVerifier {
 
   private void walk(NativeSegment segment) {
     int index = segment.index();
-    check(pile.segmentAt(index) == segment, "segment %d is not in the pile's table", index);
-    check(pile.ownerOf(index) == stripe, "segment %d is not owned by stripe %d", index, stripe.id);
+    check(table.segmentAt(index) == segment, "segment %d is not in the pile's table", index);
+    check(table.ownerOf(index) == stripe, "segment %d is not owned by stripe %d", index, stripe.id);
     capacity += segment.sizeBytes();
     MemorySegment memory = segment.memory();
     boolean[] previousFree = {false};
@@ -109,7 +111,7 @@ final class PileVerifier {
     for (Map.Entry<Long, Long> link : links.entrySet()) {
       long target = link.getValue();
       Integer tag = targets.get(Pointers.addressOf(target));
-      check(tag != null && tag == pile.seal(Pointers.tag(target), Pointers.addressOf(target)),
+      check(tag != null && tag == clock.seal(Pointers.tag(target), Pointers.addressOf(target)),
           "link at %s points to %s, which is not a live target of this stripe",
           Pointers.describe(link.getKey()), Pointers.describe(target));
     }
@@ -123,7 +125,7 @@ final class PileVerifier {
       for (long block = head; block != NIL; ) {
         check(freeBlocks.remove(block), "S4 listed block %s is not a free block of this stripe (or listed twice)",
             Pointers.describe(block));
-        MemorySegment memory = pile.segmentAt(Pointers.segment(block)).memory();
+        MemorySegment memory = table.segmentAt(Pointers.segment(block)).memory();
         long offset = Pointers.offsetBytes(block);
         long size = BlockLayout.sizeGranules(memory.get(WORD, offset));
         check(SizeClasses.classOf(size) == c, "S4 block of %d granules listed in class %d", size, c);

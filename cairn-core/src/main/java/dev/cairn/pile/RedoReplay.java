@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * over segment files holding any mix of old, new and torn pages.
  */
 final class RedoReplay {
-  private final OffHeapPile pile;
+  private final SegmentTable table;
+  private final Stripe[] stripes;
   private final long segmentBytes;
   private final boolean hugePages;
 
@@ -21,8 +22,9 @@ final class RedoReplay {
   // in place: the pages the log rewrites are then taken as they are (see checkBeforeRewrite)
   private boolean trustRewrittenPages;
 
-  RedoReplay(OffHeapPile pile, long segmentBytes, boolean hugePages) {
-    this.pile = pile;
+  RedoReplay(SegmentTable table, Stripe[] stripes, long segmentBytes, boolean hugePages) {
+    this.table = table;
+    this.stripes = stripes;
     this.segmentBytes = segmentBytes;
     this.hugePages = hugePages;
   }
@@ -45,7 +47,7 @@ final class RedoReplay {
       throw new PileCorruptionException("op record without a compact state: stripe word 0x"
           + Integer.toHexString(stripeWord));
     }
-    Stripe stripe = pile.stripe(stripeWord & ~RedoLayout.COMPACT_STATE);
+    Stripe stripe = Stripe.byId(stripes, stripeWord & ~RedoLayout.COMPACT_STATE);
     int headCount = record.get(Journal.U32, RedoLayout.HEAD_COUNT_OFFSET);
     int tableCount = record.get(Journal.U32, RedoLayout.TABLE_COUNT_OFFSET);
     int rangeCount = record.get(Journal.U32, RedoLayout.RANGE_COUNT_OFFSET);
@@ -71,8 +73,8 @@ final class RedoReplay {
       long at = tableAt + (long) i * RedoLayout.TABLE_ENTRY_BYTES;
       int index = checkedIndex(record.get(Journal.U32, at + RedoLayout.TABLE_SEGMENT_OFFSET));
       int owner = record.get(Journal.U32, at + RedoLayout.TABLE_OWNER_OFFSET);
-      if (owner != 0 && pile.segmentAt(index) == null) {
-        pile.installSegment(freshSegment(index), pile.stripe(owner - 1));
+      if (owner != 0 && table.segmentAt(index) == null) {
+        table.install(freshSegment(index), Stripe.byId(stripes, owner - 1));
       }
     }
     long at = tableAt + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES;
@@ -80,7 +82,7 @@ final class RedoReplay {
       int index = checkedIndex(record.get(Journal.U32, at + RedoLayout.RANGE_SEGMENT_OFFSET));
       long length = Integer.toUnsignedLong(record.get(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET));
       long offset = record.get(Journal.U64, at + RedoLayout.RANGE_OFFSET_OFFSET);
-      NativeSegment segment = pile.segmentAt(index);
+      NativeSegment segment = table.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
         PageCheck check = segment.pageCheck();
         if (check != null) {
@@ -99,7 +101,7 @@ final class RedoReplay {
     for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
       long entry = tableAt + (long) i * RedoLayout.TABLE_ENTRY_BYTES;
       if (record.get(Journal.U32, entry + RedoLayout.TABLE_OWNER_OFFSET) == 0) {
-        pile.uninstallSegment(checkedIndex(
+        table.uninstall(checkedIndex(
             record.get(Journal.U32, entry + RedoLayout.TABLE_SEGMENT_OFFSET)));
       }
     }
@@ -138,10 +140,10 @@ final class RedoReplay {
   /** Applies a {@link Journal#TYPE_PURGE} record: every segment dropped, every stripe reset. */
   void applyPurge() {
     for (int index = 0; index < Pointers.MAX_SEGMENTS; index++) {
-      pile.uninstallSegment(index);
+      table.uninstall(index);
     }
-    for (int s = 0; s < pile.stripeCount(); s++) {
-      pile.stripe(s).clearForRestore();
+    for (Stripe stripe : stripes) {
+      stripe.clearForRestore();
     }
   }
 

@@ -25,9 +25,9 @@ import java.util.zip.CRC32C;
  * every page, and then only its dirty pages, as any segment. Why that is whole: a segment is born
  * zeroed (fresh memory, or a replay's), and every write since, replay's included, marked its
  * pages dirty; a write of it that fails marks them all dirty again, since it may have cleared
- * some. Why not copy every page, as before: a new 64 MiB segment then cost 64 MiB copied under
- * its stripe's lock and 64 MiB checksummed, the longest work of a checkpoint (0.6-0.8 s for the
- * first checkpoint of a new pile, with puts waiting behind its batches).
+ * some. Why not copy every page: a new 64 MiB segment would then cost 64 MiB copied under its
+ * stripe's lock and 64 MiB checksummed, the longest work of a checkpoint, with puts waiting
+ * behind its batches.
  *
  * <p>Pages are copied under the owning stripe's lock in batches of {@link #PAGES_PER_HOLD}
  * (writers wait for one batch at most), into a native staging buffer of {@link

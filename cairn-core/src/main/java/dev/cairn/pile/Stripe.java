@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * delete or update of any pointer takes the lock of the stripe owning the pointer's segment,
  * and every block, free list and counter of that segment is guarded by that one lock.
  *
- * An emptied segment goes back to the pile at once (OffHeapPile.retireSegment), bump segment
+ * An emptied segment goes back to the pile at once (SegmentTable.retire), bump segment
  * included; the pile keeps one spare and returns the rest to the OS. In a persistent pile the
  * emptied bump segment stays the stripe's, all of it bump region again: a retired segment keeps
  * its index until the next checkpoint, so retiring it would make a loop of one put and one
@@ -59,7 +59,8 @@ final class Stripe {
   private static final int LOCK_SPINS = 128;
 
   final int id;
-  private final OffHeapPile pile;
+  private final SegmentTable table;
+  private final TagClock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final long[] heads = new long[SizeClasses.COUNT];
   private final long[] nonEmpty = new long[(SizeClasses.COUNT + 63) >>> 6];
@@ -75,7 +76,7 @@ final class Stripe {
   // a segment index, and with it every address, passes between stripes (a segment released by
   // one stripe is reborn under the same index in another). With a counter per stripe, two
   // stripes whose counters ran through the same values could put the same tag at the same
-  // address, and a deleted pointer would name a new value: a kill -9 soak saw it happen.
+  // address, and a deleted pointer would name a new value.
   private long tagClock;
   private long tagChunkEnd;
 
@@ -102,10 +103,37 @@ final class Stripe {
   /** What the current operation wrote, in a persistent pile; null in a volatile one. */
   Journal journal;
 
-  Stripe(int id, OffHeapPile pile) {
+  Stripe(int id, SegmentTable table, TagClock clock) {
     this.id = id;
-    this.pile = pile;
+    this.table = table;
+    this.clock = clock;
     Arrays.fill(heads, NIL);
+  }
+
+  /**
+   * The stripe with id {@code id} of {@code stripes}.
+   *
+   * @throws PileCorruptionException if there is none (a record naming a stripe the pile lacks)
+   */
+  static Stripe byId(Stripe[] stripes, int id) {
+    if (id < 0 || id >= stripes.length) {
+      throw new PileCorruptionException("no stripe " + id + " in a pile of " + stripes.length);
+    }
+    return stripes[id];
+  }
+
+  /** Locks every stripe of {@code stripes}, in id order: a commit, a checkpoint, a purge. */
+  static void lockAll(Stripe[] stripes) {
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+    }
+  }
+
+  /** Releases what {@link #lockAll} took, with {@link #unlock}. */
+  static void unlockAll(Stripe[] stripes) {
+    for (Stripe stripe : stripes) {
+      stripe.unlock();
+    }
   }
 
   /**
@@ -192,7 +220,7 @@ final class Stripe {
 
   private void touchWord(long address, long byteOffset) {
     if (journal != null) {
-      journal.touch(pile.segmentAt(Pointers.segment(address)), byteOffset, WORD.byteSize());
+      journal.touch(table.segmentAt(Pointers.segment(address)), byteOffset, WORD.byteSize());
     }
   }
 
@@ -210,8 +238,8 @@ final class Stripe {
   int nextTag() {
     while (true) {
       if (tagClock == tagChunkEnd) {
-        tagClock = pile.takeTagChunk();
-        tagChunkEnd = tagClock + OffHeapPile.TAG_CHUNK;
+        tagClock = clock.takeChunk();
+        tagChunkEnd = tagClock + TagClock.CHUNK;
       }
       int tag = (int) tagClock & Pointers.TAG_MASK;
       tagClock++;
@@ -272,7 +300,7 @@ final class Stripe {
       if (reach != Reach.GROW) {
         return NIL;
       }
-      NativeSegment fresh = pile.newSegment(this);
+      NativeSegment fresh = table.newSegment(this);
       if (fresh == null) {
         return NIL;
       }
@@ -326,7 +354,7 @@ final class Stripe {
    * segment to the pile if the segment is now empty. Must run inside the segment's write section.
    */
   void free(long address) {
-    NativeSegment segment = pile.segmentAt(Pointers.segment(address));
+    NativeSegment segment = table.segmentAt(Pointers.segment(address));
     MemorySegment memory = segment.memory();
     long start = Pointers.offsetBytes(address);
     long header = memory.get(WORD, start);
@@ -362,13 +390,13 @@ final class Stripe {
         bumpSegment = null;
         bumpStart = bumpEnd = 0;
         segments.remove(segment);
-        pile.retireSegment(segment, this);
+        table.retire(segment, this);
       }
       return;
     }
     if (start == SEGMENT_HEADER_BYTES && end == memory.byteSize()) {
       segments.remove(segment);
-      pile.retireSegment(segment, this);
+      table.retire(segment, this);
       return;
     }
     writeFreeBlock(memory, segment.index(), start, size);
@@ -385,7 +413,7 @@ final class Stripe {
       memory.set(WORD, next, header | PREV_FREE);
     }
     if (journal != null) {
-      NativeSegment segment = pile.segmentAt(segmentIndex);
+      NativeSegment segment = table.segmentAt(segmentIndex);
       journal.touch(segment, start, WORD.byteSize());
       journal.touch(segment, start + bytes - FOOTER_LENGTH, WORD.byteSize());
       if (next < memory.byteSize()) {
@@ -458,7 +486,7 @@ final class Stripe {
   }
 
   private MemorySegment memoryOf(long address) {
-    return pile.segmentAt(Pointers.segment(address)).memory();
+    return table.segmentAt(Pointers.segment(address)).memory();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -503,12 +531,18 @@ final class Stripe {
   // ---------------------------------------------------------------------------------------
   // bulk
 
-  /** Drops every segment and resets all state (purge, close). */
+  /**
+   * Retires every segment and resets all state (purge). What the journal recorded is dropped:
+   * the purge's one record stands for all of it.
+   */
   void releaseAll() {
     for (NativeSegment segment : segments) {
-      pile.retireSegment(segment, this);
+      table.retire(segment, this);
     }
     clearForRestore();
+    if (journal != null) {
+      journal.discard();
+    }
   }
 
   long bumpFreeBytes() {
@@ -608,7 +642,7 @@ final class Stripe {
     if ((mask & 1) != 0) {
       long bump = values[0];
       bumpSegment =
-          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : pile.segmentAt((int) bump);
+          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : table.segmentAt((int) bump);
       if (bump >= 0 && bumpSegment == null) {
         throw new PileCorruptionException(
             "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");
@@ -621,16 +655,17 @@ final class Stripe {
       bumpEnd = values[2];
     }
     if ((mask & 1 << 3) != 0) {
-      long clock = values[3];
-      if (clock < 0 || clock > MAX_TAG_CLOCK) {
-        throw new PileCorruptionException("stripe " + id + " has an invalid tag clock: " + clock);
+      long restored = values[3];
+      if (restored < 0 || restored > MAX_TAG_CLOCK) {
+        throw new PileCorruptionException(
+            "stripe " + id + " has an invalid tag clock: " + restored);
       }
       // every tag a stored block holds came from a clock value below some stripe's restored
       // clock: the pile's clock starts past all of them, and this stripe takes a fresh chunk
       // rather than continue one that, in a file of an earlier build, another stripe shared
-      tagClock = clock;
-      tagChunkEnd = clock;
-      pile.tagClockAtLeast(clock);
+      tagClock = restored;
+      tagChunkEnd = restored;
+      clock.atLeast(restored);
     }
     if ((mask & 1 << 4) != 0) {
       objectCount = values[4];

@@ -124,12 +124,10 @@ final class TagReservations {
 
   /**
    * The background reservation's body, one per store, made at open, and its thread's name with
-   * it. Why not lambdas and a name built per call, as before: the first reservation comes in a
-   * put, under a stripe lock, and linking its lambdas and string concatenation there took 8.6 ms
-   * in the first reserving put of a JVM (JFR of {@code cairn bench
-   * --latency-during-checkpoint}: that put's stack was in {@code linkMethodHandleConstant}), the
-   * longest put of the run. One reservation runs at a time ({@code running}), so one instance
-   * serves them all.
+   * it. Why not lambdas and a name built per call: the first reservation comes in a put, under a
+   * stripe lock, where linking lambdas and a string concatenation for the first time in a JVM
+   * takes milliseconds ({@code linkMethodHandleConstant}), longer than any other put. One
+   * reservation runs at a time ({@code running}), so one instance serves them all.
    */
   private final class Reserver implements Runnable {
     private long wanted;

@@ -490,7 +490,7 @@ class PileCrashTest {
     assertThat(pile.stats().segmentCount()).isGreaterThan(before);
     int fresh = -1;
     for (int i = 0; i < Pointers.MAX_SEGMENTS && fresh < 0; i++) {
-      NativeSegment segment = pile.segmentAt(i);
+      NativeSegment segment = pile.segmentTable().segmentAt(i);
       if (segment != null && !segment.hasFile() && segment.dirtyPageCount() > 1) {
         fresh = i;
       }

@@ -39,10 +39,10 @@ class RedoReplayTest {
       long objects = stripe.objectCount;
       int segment = Pointers.segment(pointer);
       long target = Pointers.offsetBytes(pointer) + BlockLayout.HEADER_BYTES;
-      new RedoReplay(pile, pile.segmentBytes(), false)
+      new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false)
           .applyOp(rangeRecord(stripe, segment, target));
       assertThat(stripe.objectCount).as("no state field named").isEqualTo(objects);
-      NativeSegment written = pile.segmentAt(segment);
+      NativeSegment written = pile.segmentTable().segmentAt(segment);
       assertThat(written.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, target))
           .isEqualTo(0x1122334455667788L);
     }
@@ -54,7 +54,8 @@ class RedoReplayTest {
       OffHeapPile pile = (OffHeapPile) volatilePile;
       MemorySegment record = rangeRecord(pile.stripe(0), 0, 64);
       record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, 0);
-      assertThatThrownBy(() -> new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record))
+      assertThatThrownBy(() -> new RedoReplay(pile.segmentTable(), pile.stripes(),
+          pile.segmentTable().segmentBytes(), false).applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("compact state");
     }
@@ -67,7 +68,7 @@ class RedoReplayTest {
       MemorySegment record = MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES]);
       record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE); // stripe 0, changed-fields form
       record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 12));
-      assertThatThrownBy(() -> new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record))
+      assertThatThrownBy(() -> new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false).applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("unknown state fields");
     }
@@ -85,7 +86,7 @@ class RedoReplayTest {
       record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE);
       record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 4)); // ObjectCount only
       Uleb128.write(record, RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES, 300); // two bytes
-      new RedoReplay(pile, pile.segmentBytes(), false).applyOp(record);
+      new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false).applyOp(record);
       assertThat(stripe.objectCount).isEqualTo(300);
       assertThat(stripe.linkCount).isEqualTo(links);
       assertThat(stripe.utilizedBytes).isEqualTo(utilized);

@@ -58,6 +58,12 @@ import java.util.zip.CRC32C;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
+ * Size: this class is longer than Cairn's 800-line rule of thumb on purpose. Its one job is the
+ * group-committed ring (reservation, copy, publication, the flusher, the forcer, inline commits,
+ * back-pressure and failure), and the invariants below tie all of those positions together;
+ * split across classes, each part would need the others' fields. The file work it does not need
+ * to see lives in LogFiles, LogScanner and LogMeta.
+ *
  * Positions (LSNs, all monotonic):
  *   durable <= written <= reserved, and reserved <= limit.
  *   reserved  next free LSN; appenders claim [start, start + frame) with a CAS on it. Its two

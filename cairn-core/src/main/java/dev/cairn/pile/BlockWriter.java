@@ -1,0 +1,591 @@
+package dev.cairn.pile;
+
+import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
+import static dev.cairn.pile.BlockLayout.KIND_BYTES;
+import static dev.cairn.pile.BlockLayout.KIND_LINK;
+import static dev.cairn.pile.BlockLayout.KIND_OBJECT;
+import static dev.cairn.pile.BlockLayout.KIND_STRING;
+import static dev.cairn.pile.BlockLayout.PREV_FREE;
+import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
+import static dev.cairn.pile.BlockLayout.WORD;
+import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
+import static dev.cairn.pile.Pointers.NIL;
+
+import dev.cairn.codec.Codec;
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.memory.NativeSegment;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The pile's block writes: which stripe a put allocates in, and how a block is written, rewritten,
+ * turned into a link and freed, each under the lock of the stripe that owns its segment.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * A write leaves its stripe locked for the caller, who ends it with Stripe.unlockAndLog in its
+ * own context (WriteContext): a put, a transaction's allocation, a participant's record. On a
+ * failure a write unlocks the stripe itself, logging what it undid as a plain operation.
+ *
+ * Concurrency:
+ *   put     locks the calling thread's stripe (tryLock; on contention the thread moves to
+ *           another stripe, as LongAdder cells do), allocates, writes, and returns it locked.
+ *   update,
+ *   delete  lock the stripe that owns the pointer's segment (lockOwner); changes that a reader
+ *           could be in the middle of run in the segment's write section (NativeSegment's
+ *           seqlock), so a reader retries (ValueReads R1).
+ *   A thread holds one stripe lock at a time, except a commit or a checkpoint, which take them
+ *   all in id order.
+ *
+ * Invariants:
+ *   W1 a block's header is written, with its sealed tag, before the stripe's lock is released:
+ *      no reader meets an allocated block without one;
+ *   W2 a deleted block's header is stamped free at once (Stripe.free), so a stale pointer reads
+ *      DELETED, or a new block's different tag;
+ *   W3 a move allocates its target first and only then turns the original into a link: a full
+ *      pile leaves the old value intact;
+ *   W4 every segment byte a write changes is touched (Stripe.touch) for a persistent pile's
+ *      journal.
+ * }</pre>
+ */
+final class BlockWriter {
+
+  private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
+  private static final ThreadLocal<int[]> PROBE =
+      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
+
+  private final SegmentTable table;
+  private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
+  private final long tagKey; // the clock's key (TagClock.key), copied: puts seal with no load
+  private final ValueReads reads;
+  private final Stripe[] stripes;
+  private final int stripeMask;
+  private final CodecRegistry codecs;
+  private final WriteHooks writes;
+  private final long maxPayloadBytes;
+
+  BlockWriter(SegmentTable table, TagClock tags, ValueReads reads, Stripe[] stripes,
+      CodecRegistry codecs, WriteHooks writes) {
+    this.table = table;
+    this.segments = table.slots();
+    this.tagKey = tags.key();
+    this.reads = reads;
+    this.stripes = stripes;
+    this.stripeMask = stripes.length - 1;
+    this.codecs = codecs;
+    this.writes = writes;
+    this.maxPayloadBytes = table.segmentBytes() - SEGMENT_HEADER_BYTES - HEADER_BYTES;
+  }
+
+  /** The calling thread's stripe, for a write that allocates nothing (a participant's record). */
+  Stripe homeStripe() {
+    return stripes[PROBE.get()[0] & stripeMask];
+  }
+
+  // =========================================================================================
+  // allocating and writing a new block
+
+  /**
+   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with
+   * the new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
+   * Stripe#unlockAndLog} in its own context. On a failure the stripe is unlocked, and what was
+   * undone (a block freed again) is logged as a plain operation.
+   */
+  Stripe writeNew(Object value, int extraCapacityBytes) {
+    return switch (value) {
+      case byte[] bytes -> putRaw(KIND_BYTES, bytes, bytes.length, extraCapacityBytes);
+      case String string -> {
+        Scratch scratch = Scratch.forThread();
+        int length = scratch.encode(string);
+        yield putRaw(KIND_STRING, scratch.bytes, length, extraCapacityBytes);
+      }
+      default -> putObject(value, extraCapacityBytes);
+    };
+  }
+
+  private Stripe putRaw(int kind, byte[] source, int length, int extra) {
+    long granules = granulesFor(length, extra);
+    Stripe stripe = lockForAllocation(granules);
+    boolean success = false;
+    try {
+      long address = stripe.lastAddress;
+      NativeSegment segment = segments[Pointers.segment(address)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(address);
+      MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
+      publish(stripe, memory, segment.index(), offset, kind, length);
+      success = true;
+      return stripe;
+    } finally {
+      if (!success) {
+        stripe.unlockAndLog(WriteContext.PLAIN);
+      }
+    }
+  }
+
+  private <T> Stripe putObject(T value, int extra) {
+    @SuppressWarnings("unchecked")
+    Class<T> type = (Class<T>) value.getClass();
+    int typeId = codecs.typeIdOf(type);
+    Codec<T> codec = codecs.codecOf(typeId);
+    int idBytes = TypeIds.length(typeId);
+    int encoded = codec.encodedSize(value);
+    if (encoded < 0) {
+      throw new IllegalStateException(
+          "codec returned a negative size: codec=" + codec.getClass().getName() + " size=" + encoded);
+    }
+    long length = (long) idBytes + encoded;
+    long granules = granulesFor(length, extra);
+    Stripe stripe = lockForAllocation(granules);
+    boolean published = false;
+    try {
+      long address = stripe.lastAddress;
+      NativeSegment segment = segments[Pointers.segment(address)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(address);
+      boolean success = false;
+      try {
+        MemorySegment payload = memory.asSlice(offset + HEADER_BYTES, length);
+        TypeIds.write(payload, typeId);
+        codec.encode(value, payload, idBytes);
+        success = true;
+      } finally {
+        if (!success) { // a throwing codec must not leak its block
+          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+          stripe.free(address);
+        }
+      }
+      publish(stripe, memory, segment.index(), offset, KIND_OBJECT, (int) length);
+      published = true;
+      return stripe;
+    } finally {
+      if (!published) {
+        stripe.unlockAndLog(WriteContext.PLAIN);
+      }
+    }
+  }
+
+  /** Writes the header of a freshly allocated block, counts it and returns its pointer. */
+  private long publish(
+      Stripe stripe, MemorySegment memory, int segment, long offset, int kind, int length) {
+    int tag = stripe.nextTag();
+    int sealed = TagClock.seal(tagKey, tag, Pointers.address(segment, offset));
+    BlockLayout.writeLive(memory, offset, sealed, kind, stripe.allocatedGranules, length, false, 0);
+    touchBlock(stripe, segments[segment], offset, stripe.allocatedGranules, length);
+    stripe.objectCount++;
+    stripe.utilizedBytes += length;
+    long pointer = Pointers.pointer(tag, segment, offset);
+    stripe.lastPointer = pointer;
+    return pointer;
+  }
+
+  /** Marks a block's header, payload and trailer written, for a persistent pile's journal. */
+  static void touchBlock(
+      Stripe stripe, NativeSegment segment, long offset, long sizeGranules, int length) {
+    if (stripe.journal == null) {
+      return;
+    }
+    long blockBytes = sizeGranules << GRANULE_SHIFT;
+    stripe.touch(segment, offset, HEADER_BYTES + length);
+    if (blockBytes - HEADER_BYTES - length >= BlockLayout.SLACK_IN_TRAILER) {
+      stripe.touch(segment, offset + blockBytes - 4, 4);
+    }
+  }
+
+  private long granulesFor(long length, long extra) {
+    long payload = length + extra;
+    if (length > writes.maxValueBytes()) {
+      throw new IllegalArgumentException(
+          "value larger than a log record can hold: size=" + length + " limit="
+              + writes.maxValueBytes() + " (a pile with a log writes each value in one record;"
+              + " use durability NONE for larger values)");
+    }
+    if (payload > maxPayloadBytes) {
+      throw new IllegalArgumentException(
+          "value larger than segment: size="
+              + length
+              + " extraCapacityBytes="
+              + extra
+              + " segmentBytes="
+              + table.segmentBytes()
+              + " (the largest value is "
+              + maxPayloadBytes
+              + " bytes; use larger segments)");
+    }
+    return BlockLayout.granulesFor(payload);
+  }
+
+  /**
+   * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
+   * granules}. In order: the caller's stripe, from its free space; another stripe's free space
+   * (the thread then moves to that stripe, so free space left by deletes anywhere is reused
+   * before the pile grows); the caller's stripe grown by a segment; any stripe at all, waiting
+   * for its lock, before giving up with {@link PileFullException}.
+   */
+  private Stripe lockForAllocation(long granules) {
+    int[] probe = PROBE.get();
+    Stripe home = stripes[probe[0] & stripeMask];
+    if (!home.tryLock()) {
+      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
+      home = stripes[probe[0] & stripeMask];
+      home.lock();
+    }
+    if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
+      return home;
+    }
+    for (int i = 1; i < stripes.length; i++) {
+      Stripe other = stripes[(home.id + i) & stripeMask];
+      if (other.tryLock()) {
+        boolean found;
+        try {
+          found = allocateIn(other, granules, Stripe.Reach.FREE_LISTS);
+        } catch (RuntimeException | Error e) {
+          home.unlock();
+          throw e;
+        }
+        if (found) {
+          home.unlock();
+          probe[0] = other.id;
+          return other;
+        }
+        other.unlock();
+      }
+    }
+    Stripe helper = waitForFreeSpace(home, granules);
+    if (helper != null) {
+      probe[0] = helper.id;
+      return helper;
+    }
+    if (allocateIn(home, granules, Stripe.Reach.GROW)) {
+      return home;
+    }
+    home.unlock();
+    for (Stripe other : stripes) {
+      if (other != home) {
+        other.lock();
+        if (allocateIn(other, granules, Stripe.Reach.NO_GROWTH)) {
+          return other;
+        }
+        other.unlock();
+      }
+    }
+    throw new PileFullException(
+        "memory budget exhausted: requested="
+            + (granules << GRANULE_SHIFT)
+            + " bytes maxMemoryBytes="
+            + table.maxMemoryBytes()
+            + " capacityBytes="
+            + table.capacityBytes()
+            + " (free space is too fragmented or the budget is spent; delete values or raise"
+            + " maxMemoryBytes)");
+  }
+
+  /**
+   * Before the pile grows: waits for the lock of each other stripe whose free lists hold
+   * enough bytes, and allocates there. Returns that stripe locked, or null with {@code home}
+   * locked again.
+   *
+   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
+   * space is often busy at that moment, so without this the pile would take a new segment for
+   * every such miss and keep growing under delete-and-refill churn. Growth is rare (a segment
+   * serves a million small puts), so a wait here costs little. {@code home} is released first:
+   * a thread holds one stripe lock at a time, so two threads helping each other cannot
+   * deadlock. The free-byte count is read without the lock; it is only a hint.
+   */
+  private Stripe waitForFreeSpace(Stripe home, long granules) {
+    long bytes = granules << GRANULE_SHIFT;
+    boolean released = false;
+    for (int i = 1; i < stripes.length; i++) {
+      Stripe other = stripes[(home.id + i) & stripeMask];
+      if (other.listedFreeBytes < bytes) {
+        continue;
+      }
+      if (!released) {
+        home.unlock();
+        released = true;
+      }
+      other.lock();
+      if (allocateIn(other, granules, Stripe.Reach.FREE_LISTS)) {
+        return other;
+      }
+      other.unlock();
+    }
+    if (released) {
+      home.lock();
+      if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) { // it may have freed meanwhile
+        return home;
+      }
+    }
+    return null;
+  }
+
+  /** Allocates in a locked stripe; unlocks it if this throws. */
+  private boolean allocateIn(Stripe stripe, long granules, Stripe.Reach reach) {
+    boolean success = false;
+    try {
+      table.checkOpen();
+      stripe.lastAddress = stripe.allocate(granules, reach);
+      success = true;
+      return stripe.lastAddress != NIL;
+    } finally {
+      if (!success) {
+        stripe.unlock();
+      }
+    }
+  }
+
+  private static int rehash(int probe) {
+    probe ^= probe << 13;
+    probe ^= probe >>> 17;
+    probe ^= probe << 5;
+    return probe;
+  }
+
+  // =========================================================================================
+  // rewriting and freeing a pointer's block
+
+  /** Locks and returns the stripe owning the pointer's segment, or throws for a dead pointer. */
+  Stripe lockOwner(long pointer) {
+    while (true) {
+      table.checkOpen();
+      NativeSegment segment = reads.segmentOf(pointer);
+      Stripe owner = table.ownerOf(segment.index());
+      if (owner == null) {
+        continue; // segment released or being set up; segmentOf will tell which
+      }
+      owner.lock();
+      if (segments[segment.index()] == segment && table.ownerOf(segment.index()) == owner
+          && !table.isClosed()) {
+        return owner;
+      }
+      owner.unlock();
+      table.checkOpen();
+    }
+  }
+
+  /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
+  long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
+    long header = memory.get(WORD, offset);
+    PointerProblem problem = reads.userBlockProblem(header, pointer, offset, memory.byteSize());
+    if (problem != null) {
+      throw reads.pointerProblem(pointer, problem);
+    }
+    return header;
+  }
+
+  /**
+   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns
+   * the end LSN of the record that logs it, or 0 if the caller holds the lock already and logs
+   * the whole operation (a commit, a rollback's run of frees).
+   */
+  long deleteLocked(long pointer) {
+    Stripe stripe = lockOwner(pointer);
+    long lsn;
+    try {
+      NativeSegment segment = segments[Pointers.segment(pointer)];
+      MemorySegment memory = segment.memory();
+      long offset = ValueReads.blockOffset(pointer, memory);
+      long header = lockedUserHeader(pointer, memory, offset);
+      segment.beginWrite();
+      try {
+        if (BlockLayout.kind(header) == KIND_LINK) {
+          long target = memory.get(WORD, offset + HEADER_BYTES);
+          stripe.utilizedBytes -= lengthAt(target);
+          freeBlock(stripe, target);
+          stripe.linkCount--;
+        } else {
+          stripe.utilizedBytes -= BlockLayout.length(header, memory, offset);
+        }
+        stripe.objectCount--;
+        stripe.free(Pointers.addressOf(pointer));
+      } finally {
+        segment.endWrite();
+      }
+    } finally {
+      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
+    }
+    return lsn;
+  }
+
+  /**
+   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's
+   * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
+   */
+  Scratch encodeForRewrite(Object value) {
+    Scratch scratch = Scratch.forThread();
+    switch (value) {
+      case byte[] bytes -> {
+        scratch.kind = KIND_BYTES;
+        scratch.source = bytes;
+        scratch.length = bytes.length;
+      }
+      case String string -> {
+        scratch.kind = KIND_STRING;
+        scratch.length = scratch.encode(string);
+        scratch.source = scratch.bytes;
+      }
+      default -> {
+        scratch.kind = KIND_OBJECT;
+        scratch.length = scratch.encodeObject(value, codecs);
+        scratch.source = scratch.bytes;
+      }
+    }
+    granulesFor(scratch.length, 0); // size check before touching anything
+    return scratch;
+  }
+
+  /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
+  long updateLocked(long pointer, Object value) {
+    Scratch scratch = encodeForRewrite(value);
+    int kind = scratch.kind;
+    byte[] source = scratch.source;
+    int length = scratch.length;
+    Stripe stripe = lockOwner(pointer);
+    long lsn;
+    try {
+      NativeSegment segment = segments[Pointers.segment(pointer)];
+      MemorySegment memory = segment.memory();
+      long offset = ValueReads.blockOffset(pointer, memory);
+      long header = lockedUserHeader(pointer, memory, offset);
+      long capacity = BlockLayout.capacityBytes(header);
+      boolean linked = BlockLayout.kind(header) == KIND_LINK;
+      long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
+      int oldLength =
+          linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
+
+      if (length <= capacity) { // fits the original block: write in place, drop any target
+        segment.beginWrite();
+        try {
+          writePayload(memory, offset, source, length);
+          BlockLayout.writeLive(
+              memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
+              length, false, header & PREV_FREE);
+          touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), length);
+          if (linked) {
+            freeBlock(stripe, oldTarget);
+            stripe.linkCount--;
+          }
+        } finally {
+          segment.endWrite();
+        }
+      } else if (linked && length <= capacityAt(oldTarget)) { // fits the current target
+        NativeSegment targetSegment = segments[Pointers.segment(oldTarget)];
+        MemorySegment targetMemory = targetSegment.memory();
+        long targetOffset = Pointers.offsetBytes(oldTarget);
+        long targetHeader = targetMemory.get(WORD, targetOffset);
+        targetSegment.beginWrite();
+        try {
+          writePayload(targetMemory, targetOffset, source, length);
+          BlockLayout.writeLive(
+              targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
+              BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
+          touchBlock(stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader),
+              length);
+        } finally {
+          targetSegment.endWrite();
+        }
+      } else { // move: allocate first, so that a full pile changes nothing
+        long granules = BlockLayout.granulesFor(length);
+        long address = stripe.allocate(granules, Stripe.Reach.GROW);
+        if (address == NIL) {
+          throw new PileFullException(
+              "memory budget exhausted: update needs "
+                  + (granules << GRANULE_SHIFT)
+                  + " bytes to move the value; maxMemoryBytes="
+                  + table.maxMemoryBytes()
+                  + " (the old value is intact)");
+        }
+        // the allocation may have taken the free block just before this one and so cleared
+        // this header's PREV_FREE bit: read the header again before rewriting it
+        header = memory.get(WORD, offset);
+        long target = writeTarget(stripe, address, kind, source, length);
+        becomeLink(stripe, segment, offset, header, target, oldTarget);
+      }
+      stripe.utilizedBytes += length - oldLength;
+    } finally {
+      lsn = stripe.unlockAndLog(WriteContext.PLAIN);
+    }
+    return lsn;
+  }
+
+  /**
+   * Writes a value into the block at {@code address} that {@code stripe} just allocated, as a
+   * link target (T), with a fresh tag; returns the target's pointer, for a link to name. Not in
+   * a write section: a get reaches a target only through a link, and a stale pointer to its
+   * address meets a free header or a T one (ValueReads R3).
+   */
+  long writeTarget(Stripe stripe, long address, int kind, byte[] source, int length) {
+    NativeSegment targetSegment = segments[Pointers.segment(address)];
+    MemorySegment targetMemory = targetSegment.memory();
+    long targetOffset = Pointers.offsetBytes(address);
+    int targetTag = stripe.nextTag();
+    writePayload(targetMemory, targetOffset, source, length);
+    BlockLayout.writeLive(
+        targetMemory, targetOffset, TagClock.seal(tagKey, targetTag, address), kind,
+        stripe.allocatedGranules, length, true, 0);
+    touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
+    return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
+  }
+
+  /**
+   * Turns the live block at {@code offset} into a link to {@code target}, in the segment's write
+   * section, and frees the block's previous target ({@code oldTarget}, or {@code NIL} if it held
+   * its value itself).
+   */
+  void becomeLink(
+      Stripe stripe, NativeSegment segment, long offset, long header, long target, long oldTarget) {
+    MemorySegment memory = segment.memory();
+    segment.beginWrite();
+    try {
+      memory.set(WORD, offset + HEADER_BYTES, target);
+      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
+          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
+      touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
+      if (oldTarget != NIL) {
+        freeBlock(stripe, oldTarget);
+      } else {
+        stripe.linkCount++;
+      }
+    } finally {
+      segment.endWrite();
+    }
+  }
+
+  static void writePayload(MemorySegment memory, long offset, byte[] source, int length) {
+    MemorySegment.copy(source, 0, memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, length);
+  }
+
+  /** Frees a link target (an address or pointer) inside its segment's write section. */
+  void freeBlock(Stripe stripe, long target) {
+    NativeSegment targetSegment = segments[Pointers.segment(target)];
+    targetSegment.beginWrite();
+    try {
+      stripe.free(Pointers.addressOf(target));
+    } finally {
+      targetSegment.endWrite();
+    }
+  }
+
+  int lengthAt(long target) {
+    MemorySegment memory = segments[Pointers.segment(target)].memory();
+    long offset = Pointers.offsetBytes(target);
+    return BlockLayout.length(memory.get(WORD, offset), memory, offset);
+  }
+
+  private long capacityAt(long target) {
+    MemorySegment memory = segments[Pointers.segment(target)].memory();
+    return BlockLayout.capacityBytes(memory.get(WORD, Pointers.offsetBytes(target)));
+  }
+
+  /** A generous bound on the log record a write of {@code value} makes. */
+  static long recordBytesFor(Object value) {
+    long valueBytes = switch (value) {
+      case byte[] bytes -> bytes.length;
+      case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
+      default -> 16 * 1024;
+    };
+    return Journal.SMALL_RECORD_BYTES + valueBytes;
+  }
+}

@@ -1,0 +1,79 @@
+package dev.cairn.pile;
+
+import dev.cairn.codec.Codec;
+import dev.cairn.codec.CodecRegistry;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Per-thread encode and decode buffers, so that puts, updates and string gets allocate nothing
+ * extra. One per thread ({@link #forThread}); used by one call at a time, which takes what it
+ * needs before it calls out to a codec.
+ */
+final class Scratch {
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  private static final int KEEP_BYTES = 64 * 1024;
+  private static final int ONE_PASS_CHARS = 4096;
+
+  byte[] bytes = new byte[256];
+  // the value encoded by BlockWriter.encodeForRewrite
+  int kind;
+  byte[] source;
+  int length;
+
+  private Scratch() {}
+
+  /** The calling thread's scratch. */
+  static Scratch forThread() {
+    return SCRATCH.get();
+  }
+
+  /**
+   * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to
+   * {@link #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding;
+   * a longer one is measured first, so that the buffer kept is no larger than needed.
+   */
+  int encode(String string) {
+    int n = string.length();
+    if (n <= ONE_PASS_CHARS) {
+      return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)));
+    }
+    int length = Utf8.encodedLength(string);
+    Utf8.encode(string, ensure(length));
+    return length;
+  }
+
+  <T> int encodeObject(T value, CodecRegistry codecs) {
+    @SuppressWarnings("unchecked")
+    Class<T> type = (Class<T>) value.getClass();
+    int typeId = codecs.typeIdOf(type);
+    Codec<T> codec = codecs.codecOf(typeId);
+    int idBytes = TypeIds.length(typeId);
+    int length = idBytes + codec.encodedSize(value);
+    ensure(length);
+    MemorySegment view = MemorySegment.ofArray(bytes).asSlice(0, length);
+    TypeIds.write(view, typeId);
+    codec.encode(value, view, idBytes);
+    return length;
+  }
+
+  String decodeString(MemorySegment memory, long at, int length) {
+    byte[] buffer = ensure(length);
+    MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
+    return new String(buffer, 0, length, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES}
+   * is dropped at the next small request, so one huge value does not pin memory per thread.
+   */
+  private byte[] ensure(int length) {
+    if (bytes.length < length) {
+      bytes = new byte[Math.max(length, Math.min(KEEP_BYTES, bytes.length * 2))];
+    } else if (bytes.length > KEEP_BYTES && length <= KEEP_BYTES) {
+      bytes = new byte[KEEP_BYTES];
+    }
+    return bytes;
+  }
+}
