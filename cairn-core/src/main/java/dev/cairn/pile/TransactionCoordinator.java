@@ -224,7 +224,7 @@ final class TransactionCoordinator {
 
   /** The blocks {@code tx} holds: its puts and its prepared update targets. */
   private static long allocations(PileTransaction tx) {
-    return tx.puts().size() + tx.prepared().size();
+    return (long) tx.puts().size() + tx.prepared().size();
   }
 
   // =========================================================================================

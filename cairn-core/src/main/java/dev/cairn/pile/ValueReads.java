@@ -479,7 +479,7 @@ final class ValueReads {
             != TagClock.seal(tagKey, Pointers.tag(pointer), Pointers.addressOf(pointer))
         || size < BlockLayout.MIN_BLOCK_GRANULES
         || offset + (size << GRANULE_SHIFT) > memory.byteSize()
-        || check != null && !check.allChecked(offset, size << GRANULE_SHIFT)) {
+        || (check != null && !check.allChecked(offset, size << GRANULE_SHIFT))) {
       return -1;
     }
     return BlockLayout.length(header, memory, offset);
