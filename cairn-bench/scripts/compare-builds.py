@@ -37,6 +37,8 @@ def main(directory):
                       for f in sorted(glob.glob(os.path.join(directory, f"{build}-*-{kind}.json")))]
             runs = len(values)
             medians[build] = statistics.median(values) if values else float("nan")
+        if runs == 0:
+            continue
         ratio = medians["after"] / medians["before"]
         better = ratio if higher else 1 / ratio
         print(f"| {label} | {medians['before']:,.1f} | {medians['after']:,.1f} | {ratio:.3f}"

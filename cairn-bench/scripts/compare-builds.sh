@@ -5,7 +5,8 @@
 # when i is odd, AFTER then BEFORE when even, so that neither build always runs second. Each run
 # is one JSON file in OUT_DIR (default /tmp/cairn-compare); compare-builds.py summarises them
 # (median of each figure per build, and the ratio AFTER/BEFORE). Nothing else should run on the
-# machine meanwhile.
+# machine meanwhile. N (default 3M) and PERSON_N (default 1M) set the sizes; ONLY (a list of
+# load, commits, reopen, person) runs a subset.
 set -eu
 before=$1
 after=$2
@@ -15,15 +16,29 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+n=${N:-3M}
+person_n=${PERSON_N:-1M}
+only=${ONLY:-load commits reopen person}
+wanted() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 run() { # build label pair
   root=$1 label=$2 i=$3
-  "$root/cairn" bench --n 3M --stores pile,mapped --dir "$work/d" --fresh --json \
-    > "$out/$label-$i-load.json"
-  "$root/cairn" bench --commits --threads 16 --seconds 5 --dir "$work/d" --fresh --json \
-    > "$out/$label-$i-commits.json"
-  "$root/cairn" bench --n 3M --stores pile --reopen --no-drop-caches --dir "$work/d" --fresh \
-    --json > "$out/$label-$i-reopen.json"
-  "$root/cairn" bench --kind person --n 1M --stores pile --json > "$out/$label-$i-person.json"
+  if wanted load; then
+    "$root/cairn" bench --n "$n" --stores pile,mapped --dir "$work/d" --fresh --json \
+      > "$out/$label-$i-load.json"
+  fi
+  if wanted commits; then
+    "$root/cairn" bench --commits --threads 16 --seconds 5 --dir "$work/d" --fresh --json \
+      > "$out/$label-$i-commits.json"
+  fi
+  if wanted reopen; then
+    "$root/cairn" bench --n "$n" --stores pile --reopen --no-drop-caches --dir "$work/d" \
+      --fresh --json > "$out/$label-$i-reopen.json"
+  fi
+  if wanted person; then
+    "$root/cairn" bench --kind person --n "$person_n" --stores pile --json \
+      > "$out/$label-$i-person.json"
+  fi
 }
 
 i=1
