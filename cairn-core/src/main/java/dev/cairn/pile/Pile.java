@@ -211,15 +211,7 @@ public interface Pile extends AutoCloseable {
    * elsewhere. A root names a pointer, not a value: after the value is deleted the root still
    * returns its (now stale) pointer, until it is set again or removed.
    *
-   * <pre>{@code
-   * try (Pile pile = Pile.open(dir, PileOptions.defaults())) {
-   *   long orders = pile.root("orders");
-   *   if (orders == Pile.NULL) {
-   *     orders = pile.put(new Order(1, "first"));
-   *     pile.setRoot("orders", orders);
-   *   }
-   * }
-   * }</pre>
+   * {@snippet class=dev.cairn.pile.ApiExamplesTest region=root}
    *
    * <p>Thread-safe; lock-free.
    *

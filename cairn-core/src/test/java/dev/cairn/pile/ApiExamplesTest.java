@@ -80,6 +80,28 @@ class ApiExamplesTest {
   }
 
   @Test
+  void pile_root_findsDataAgainAfterARestart() throws IOException {
+    createSmallPile(Durability.SYNC);
+    PileOptions options = PileOptions.builder().durability(Durability.SYNC).build();
+    for (int run = 0; run < 2; run++) { // the second run finds what the first stored
+      // @start region="root"
+      try (Pile pile = Pile.open(dir, options)) {
+        long orders = pile.root("orders");
+        if (orders == Pile.NULL) {
+          orders = pile.put("the first order");
+          pile.setRoot("orders", orders);
+        }
+        String first = pile.getString(orders);
+        // @end
+        assertThat(first).isEqualTo("the first order");
+      }
+    }
+    try (Pile pile = Pile.open(dir, options)) {
+      assertThat(pile.roots()).containsOnlyKeys("orders");
+    }
+  }
+
+  @Test
   void pile_scan_visitsEveryValue() {
     try (Pile pile = Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).build())) {
       pile.put("four");
