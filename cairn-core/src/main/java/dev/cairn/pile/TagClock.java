@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * and a deleted pointer would name a new value (see Stripe).
  *
  * Invariants:
- *   C1 the clock never moves back: takeChunk, atLeast and skipAfterCrash only add to it;
+ *   C1 the clock never moves back: takeChunk and atLeast only add to it;
  *   C2 every tag a block holds came from a value below the clock: a restored stripe moves the
- *      clock past its own (atLeast), and tags taken before a crash are skipped (skipAfterCrash,
- *      or the durable bound PersistentStore.tagsTaken keeps);
+ *      clock past its own (atLeast), and tags taken before a crash are skipped (the durable
+ *      bound PersistentStore.tagsTaken keeps, from which the clock restarts);
  *   C3 in a persistent pile the hooks learn of a chunk before any of its tags is handed out
  *      (PersistenceHooks.tagsTaken), so that a durable bound can stay ahead of the clock;
  *   C4 seal is an involution for a given address: seal(seal(t, a), a) == t.
@@ -80,22 +80,6 @@ final class TagClock {
   /** Moves the clock to at least {@code value}: a restored stripe's clock (C2). */
   void atLeast(long value) {
     clock.accumulateAndGet(value, Math::max);
-  }
-
-  /**
-   * After a crash, for a pile whose superblock records no tag bound (written by an earlier
-   * build; see PersistentStore.tagsTaken): moves the clock on by a random 2^21 to 3 * 2^21.
-   * Writes in the loss window (not yet durable when the process died) handed out pointers whose
-   * blocks recovery dropped, and their stripes' clocks went back with them; an application that
-   * kept such a pointer elsewhere would otherwise meet the same tag at the same address on the
-   * next allocations. Why random: a fixed skip of half the tag space would bring the tags back in
-   * step after two crashes in a row; a random one does so only by chance, and one crash never
-   * repeats a lost tag within the next 2^21 allocations.
-   */
-  void skipAfterCrash() {
-    long skip = ThreadLocalRandom.current()
-        .nextLong(1L << (Pointers.TAG_BITS - 2), 3L << (Pointers.TAG_BITS - 2));
-    clock.addAndGet(skip);
   }
 
   /**
