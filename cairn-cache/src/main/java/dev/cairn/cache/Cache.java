@@ -1,0 +1,147 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.pile.Pile;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Named tables of key to value, off the Java heap in one {@link Pile}, sharing one byte budget
+ * with frequency-aware eviction, and expiry.
+ *
+ * <p>A cache is volatile ({@link #offHeap}) or persistent ({@code open}): then its tables,
+ * entries and index live in the pile's files, under the pile's log and checkpoints, and a
+ * reopen serves the first hit at once, after a clean close or a crash, with nothing rebuilt.
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ */
+public final class Cache implements AutoCloseable {
+  private static final SecureRandom SEEDS = new SecureRandom();
+
+  private final Pile pile;
+  private final CacheCore core;
+  private final Object tablesLock = new Object();
+
+  Cache(Pile pile, CacheCore core) {
+    this.pile = pile;
+    this.core = core;
+  }
+
+  /**
+   * A volatile cache in a new off-heap pile, gone when closed.
+   *
+   * @throws IllegalArgumentException if the pile's options are invalid
+   */
+  public static Cache offHeap(CacheOptions options) {
+    Objects.requireNonNull(options, "options");
+    return CacheFactory.offHeap(options);
+  }
+
+  /**
+   * The table {@code name}, created if the cache has none of that name, with the default {@link
+   * TableOptions}.
+   *
+   * @throws TableMismatchException if the table exists with other key or value types
+   */
+  public <K, V> CacheTable<K, V> table(String name, Class<K> keyType, Class<V> valueType) {
+    return table(name, keyType, valueType, TableOptions.defaults());
+  }
+
+  /**
+   * The table {@code name}, created with {@code options} if the cache has none of that name.
+   * An existing table keeps its entries; its options become {@code options}.
+   *
+   * @throws TableMismatchException if the table exists with other key or value types
+   * @throws CacheException if the cache already holds {@value CacheCore#MAX_TABLES} tables
+   */
+  @SuppressWarnings("unchecked")
+  public <K, V> CacheTable<K, V> table(String name, Class<K> keyType, Class<V> valueType,
+      TableOptions options) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(keyType, "keyType");
+    Objects.requireNonNull(valueType, "valueType");
+    Objects.requireNonNull(options, "options");
+    if (name.isEmpty() || name.length() > 255) {
+      throw new IllegalArgumentException("a table name has 1 to 255 characters: \"" + name + "\"");
+    }
+    core.checkOpen();
+    KeyCodec<K> keys = KeyCodec.of(keyType, core.codecs());
+    String valueName = boxed(valueType).getName();
+    synchronized (tablesLock) {
+      for (OffHeapTable<?, ?> t : core.tables()) {
+        TableDescriptor d = t.descriptor();
+        if (d.name().equals(name)) {
+          if (!d.keyType().equals(keys.typeName()) || !d.valueType().equals(valueName)) {
+            throw new TableMismatchException("table \"" + name + "\" holds " + d.keyType()
+                + " -> " + d.valueType() + ", asked for " + keys.typeName() + " -> "
+                + valueName + ": open it with its own types, or use another name");
+          }
+          OffHeapTable<K, V> table = (OffHeapTable<K, V>) t;
+          table.bind(keys, (Class<V>) boxed(valueType));
+          return table;
+        }
+      }
+      if (core.tables().size() >= CacheCore.MAX_TABLES) {
+        throw new CacheException("a cache holds at most " + CacheCore.MAX_TABLES + " tables");
+      }
+      int id = 0;
+      for (OffHeapTable<?, ?> t : core.tables()) {
+        id = Math.max(id, t.descriptor().id() + 1);
+      }
+      TableDescriptor d = new TableDescriptor(id, name, keys.typeName(), valueName,
+          SEEDS.nextLong(), core.nowMillis(), options);
+      OffHeapTable<K, V> table =
+          new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
+      table.bind(keys, (Class<V>) boxed(valueType));
+      core.createTable(table);
+      return table;
+    }
+  }
+
+  private static Class<?> boxed(Class<?> type) {
+    if (!type.isPrimitive()) {
+      return type;
+    }
+    return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+  }
+
+  /** The names of the tables, in creation order. */
+  public List<String> tableNames() {
+    List<String> names = new ArrayList<>();
+    for (OffHeapTable<?, ?> t : core.tables()) {
+      names.add(t.name());
+    }
+    return names;
+  }
+
+  /**
+   * Sets the listener told of entries that expire or are evicted (null for none); it gets the
+   * key only in tables bound by {@link #table} in this process.
+   */
+  public void removalListener(RemovalListener<?> listener) {
+    core.listener(listener);
+  }
+
+  /** The cache's figures: budget, bytes used, and every table's counters. */
+  public CacheStats stats() {
+    List<TableStats> tables = new ArrayList<>();
+    for (OffHeapTable<?, ?> t : core.tables()) {
+      tables.add(t.stats());
+    }
+    return new CacheStats(core.budgetBytes(), core.usedBytes(), tables);
+  }
+
+  /** The pile under the cache, for its statistics and checks; do not write to it. */
+  public Pile pile() {
+    return pile;
+  }
+
+  /** Closes the cache and its pile; a persistent cache checkpoints first. Idempotent. */
+  @Override
+  public void close() {
+    core.close();
+    pile.close();
+  }
+}

@@ -1,0 +1,167 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.IndexRecord;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The index changes of the cache's writes, as {@link EntryLog.Change}s: each takes its shard's
+ * lock in {@link EntryLog.Change#apply}, under the pile write's lock, and releases it in {@link
+ * EntryLog.Change#afterLog}, once the write is logged (HashIndex I4). One set per thread, reused.
+ *
+ * <p>Not thread-safe.
+ */
+final class CacheChanges {
+  /** The shard had no room for an insert: the writer grows it and tries again. */
+  static final class ShardFullException extends RuntimeException {
+    ShardFullException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  final Insert insert = new Insert();
+  final Rewrite rewrite = new Rewrite();
+  final Remove remove = new Remove();
+  final Resize resize = new Resize();
+
+  /** What every change shares: its index, shard, record, and the lock it holds. */
+  abstract static class ShardChange implements EntryLog.Change {
+    HashIndex index;
+    int shard;
+    IndexRecord record;
+    private boolean locked;
+
+    final MemorySegment applyLocked(long pointer) {
+      index.lock(shard);
+      locked = true;
+      record.begin(index.tableId());
+      change(pointer);
+      return record.bytes();
+    }
+
+    abstract void change(long pointer);
+
+    @Override
+    public MemorySegment apply(long pointer) {
+      return applyLocked(pointer);
+    }
+
+    @Override
+    public void afterLog() {
+      if (locked) {
+        locked = false;
+        index.unlock(shard);
+      }
+    }
+  }
+
+  /** An insert of a new entry's slot. */
+  static final class Insert extends ShardChange {
+    long hash;
+    int expiry;
+    int policy;
+    long bytes;
+
+    @Override
+    void change(long pointer) {
+      try {
+        index.insert(hash, pointer, expiry, policy, bytes, record);
+      } catch (IllegalStateException e) {
+        throw new ShardFullException(e.getMessage());
+      }
+    }
+  }
+
+  /** A rewritten entry's slot: expiry, policy, bytes. */
+  static final class Rewrite extends ShardChange {
+    int hash32;
+    int expiry;
+    int policy;
+    long bytesDelta;
+
+    @Override
+    void change(long pointer) {
+      long address = index.slotOf(shard, hash32, pointer);
+      if (address >= 0) {
+        index.rewrite(address, pointer, expiry, policy, bytesDelta, record);
+      }
+    }
+  }
+
+  /** A removed entry's slot. */
+  static final class Remove extends ShardChange {
+    int hash32;
+    long bytes;
+    private boolean removed;
+
+    @Override
+    void change(long pointer) {
+      long address = index.slotOf(shard, hash32, pointer);
+      removed = address >= 0 && index.removeAt(address, pointer, bytes, record);
+    }
+
+    boolean removed() {
+      return removed;
+    }
+  }
+
+  /** A shard rebuilt into a new region. */
+  static final class Resize extends ShardChange {
+    int capacity;
+    long retired; // the old region, 0 for none, -1 if the new one was not needed
+    int retiredCapacity;
+
+    @Override
+    void change(long pointer) {
+      retiredCapacity = index.capacityOf(shard);
+      retired = index.rebuild(shard, pointer, capacity, record);
+    }
+  }
+
+  Insert insert(HashIndex index, long hash, int expiry, int policy, long bytes,
+      IndexRecord record) {
+    Insert c = insert;
+    c.index = index;
+    c.shard = HashIndex.shardOf(hash);
+    c.record = record;
+    c.hash = hash;
+    c.expiry = expiry;
+    c.policy = policy;
+    c.bytes = bytes;
+    return c;
+  }
+
+  Rewrite rewrite(HashIndex index, int shard, int hash32, int expiry, int policy,
+      long bytesDelta, IndexRecord record) {
+    Rewrite c = rewrite;
+    c.index = index;
+    c.shard = shard;
+    c.record = record;
+    c.hash32 = hash32;
+    c.expiry = expiry;
+    c.policy = policy;
+    c.bytesDelta = bytesDelta;
+    return c;
+  }
+
+  Remove remove(HashIndex index, int shard, int hash32, long bytes, IndexRecord record) {
+    Remove c = remove;
+    c.index = index;
+    c.shard = shard;
+    c.record = record;
+    c.hash32 = hash32;
+    c.bytes = bytes;
+    c.removed = false;
+    return c;
+  }
+
+  Resize resize(HashIndex index, int shard, int capacity, IndexRecord record) {
+    Resize c = resize;
+    c.index = index;
+    c.shard = shard;
+    c.record = record;
+    c.capacity = capacity;
+    c.retired = -1;
+    return c;
+  }
+}

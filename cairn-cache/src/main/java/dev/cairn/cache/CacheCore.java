@@ -1,0 +1,314 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.pile.PileClosedException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a cache's tables share: the pile (through its {@link EntryLog}), the clock, the byte
+ * budget and its evictor, the regions retired by index growth, and the removal listener.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Budget: usedBytes counts every table's entries and index regions and the retired regions not
+ * yet freed, in the pile's allocated bytes. A put makes room for what it adds before it writes
+ * (OffHeapTable T4); concurrent puts may pass the budget by what they add together, until the
+ * next put evicts.
+ *
+ * Retired regions (HashIndex, Recovery): a region a shard left is freed once two checkpoints
+ * have begun after it was retired: the first one to begin may have started before the resize
+ * was logged; the second begins after the first completed, and the first's checkpoint LSN is
+ * after the resize. A volatile pile has no recovery: its retired regions are freed at once.
+ * }</pre>
+ */
+final class CacheCore {
+  /** Participant record types. */
+  static final int RECORD_ENTRY = 1;
+  static final int RECORD_REGION = 2;
+  static final int RECORD_TABLE = 3;
+  static final int RECORD_RETIRE = 4;
+
+  /** The most tables a cache holds (their index directories live in each checkpoint). */
+  static final int MAX_TABLES = 128;
+
+  private static final ValueLayout.OfLong U64 =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+  private final EntryLog log;
+  private final InstantSource clock;
+  private final long budgetBytes;
+  private final boolean persistent;
+  private final EvictionPolicy policy = new ClockPolicy();
+  private final Evictor evictor;
+  private final AtomicLong usedBytes = new AtomicLong();
+  private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
+  private final List<Retired> retired = new ArrayList<>(); // guarded by itself
+  private final AtomicLong checkpointsBegun = new AtomicLong();
+  private volatile boolean closed;
+  private volatile RemovalListener<Object> listener;
+
+  /** A region an index shard left, and the checkpoints begun when it did. */
+  record Retired(long region, long bytes, long checkpointsBegun) {}
+
+  CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean persistent) {
+    this.log = log;
+    this.clock = clock;
+    this.budgetBytes = budgetBytes;
+    this.persistent = persistent;
+    this.evictor = new Evictor(this, policy);
+  }
+
+  EntryLog log() {
+    return log;
+  }
+
+  CodecRegistry codecs() {
+    return log.codecs();
+  }
+
+  long nowMillis() {
+    return clock.millis();
+  }
+
+  EvictionPolicy policy() {
+    return policy;
+  }
+
+  CacheChanges changes() {
+    return Scratch.get().changes;
+  }
+
+  long budgetBytes() {
+    return budgetBytes;
+  }
+
+  long usedBytes() {
+    return usedBytes.get();
+  }
+
+  List<OffHeapTable<?, ?>> tables() {
+    return tables;
+  }
+
+  /** Adds a table (created, or found at open) and counts its bytes. */
+  void addTable(OffHeapTable<?, ?> table) {
+    tables.add(table);
+    usedBytes.addAndGet(table.index.entryBytes() + table.index.regionBytes());
+  }
+
+  /**
+   * Creates {@code table}: logs its descriptor and adds it in the same write, so that a
+   * checkpoint holds the table exactly when the log before it does.
+   */
+  void createTable(OffHeapTable<?, ?> table) {
+    byte[] descriptor = CacheState.encodeDescriptor(table.descriptor());
+    log.append(RECORD_TABLE, new EntryLog.Change() {
+      @Override
+      public MemorySegment apply(long pointer) {
+        addTable(table);
+        return MemorySegment.ofArray(descriptor);
+      }
+
+      @Override
+      public void afterLog() {}
+    });
+  }
+
+  /** The table of id {@code id}, or null. */
+  OffHeapTable<?, ?> table(int id) {
+    for (OffHeapTable<?, ?> t : tables) {
+      if (t.descriptor().id() == id) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new PileClosedException(); // the cache closes its pile with it
+    }
+  }
+
+  void close() {
+    closed = true;
+  }
+
+  void added(long bytes) {
+    usedBytes.addAndGet(bytes);
+  }
+
+  // ----------------------------------------------------------------------------------- budget
+
+  /**
+   * Makes room for a write that adds {@code delta} bytes, of an entry of {@code entryBytes}
+   * (OffHeapTable T4).
+   *
+   * @throws EntryTooLargeException if the entry alone is larger than the budget
+   * @throws CacheFullException if only pinned entries are left to evict
+   */
+  void makeRoom(long delta, long entryBytes) {
+    if (budgetBytes == Long.MAX_VALUE) {
+      return;
+    }
+    if (entryBytes > budgetBytes) {
+      throw new EntryTooLargeException("entry of " + entryBytes + " bytes is larger than the"
+          + " cache's whole budget of " + budgetBytes + " bytes");
+    }
+    long over = usedBytes.get() + delta - budgetBytes;
+    if (over <= 0) {
+      return;
+    }
+    long freed = evictor.evict(over);
+    if (freed < over && usedBytes.get() + delta > budgetBytes) {
+      throw new CacheFullException("no room for " + delta + " more bytes: the cache uses "
+          + usedBytes.get() + " of its " + budgetBytes + " bytes and what is left to evict is"
+          + " pinned; unpin or remove entries, or give the cache a larger budget");
+    }
+  }
+
+  // ------------------------------------------------------------------------------ index growth
+
+  /** Grows shard {@code shard} of {@code table}'s index if one more insert needs it. */
+  void growIndex(OffHeapTable<?, ?> table, int shard) {
+    freeRetired();
+    HashIndex index = table.index;
+    int capacity = index.growthFor(shard);
+    if (capacity == 0) {
+      return;
+    }
+    long regionBytes = HashIndex.regionBytes(capacity);
+    long bytes = log.allocatedBytes(Math.toIntExact(regionBytes));
+    makeRoom(bytes, bytes);
+    Scratch sc = Scratch.get();
+    CacheChanges.Resize change = sc.changes.resize(index, shard, capacity, sc.record);
+    long region = log.put(new Zeros(regionBytes), RECORD_REGION, change);
+    if (change.retired == -1) {
+      free(region); // another writer grew the shard first
+      return;
+    }
+    added(bytes);
+    if (change.retired != 0) {
+      long oldBytes =
+          log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(change.retiredCapacity)));
+      synchronized (retired) {
+        retired.add(new Retired(change.retired, oldBytes, checkpointsBegun.get()));
+      }
+      freeRetired();
+    }
+  }
+
+  /** A payload of zeros: a new region. */
+  private record Zeros(long bytes) implements EntryLog.Payload {
+    @Override
+    public int sizeBytes() {
+      return Math.toIntExact(bytes);
+    }
+
+    @Override
+    public void writeTo(MemorySegment target, long offset) {
+      target.asSlice(offset, bytes).fill((byte) 0);
+    }
+  }
+
+  /** Frees the retired regions no recovery can need any more (see the note). */
+  void freeRetired() {
+    List<Retired> due = null;
+    synchronized (retired) {
+      if (retired.isEmpty()) {
+        return;
+      }
+      for (Retired r : retired) {
+        if (!persistent || checkpointsBegun.get() >= r.checkpointsBegun() + 2) {
+          if (due == null) {
+            due = new ArrayList<>();
+          }
+          due.add(r);
+        }
+      }
+    }
+    if (due != null) {
+      for (Retired r : due) {
+        free(r.region());
+      }
+    }
+  }
+
+  /** Frees a region, taking it out of the retired list in the same logged write. */
+  private void free(long region) {
+    log.delete(region, RECORD_RETIRE, new EntryLog.Change() {
+      @Override
+      public MemorySegment apply(long pointer) {
+        forgetRetired(pointer);
+        MemorySegment record = MemorySegment.ofArray(new byte[Long.BYTES]);
+        record.set(U64, 0, pointer);
+        return record;
+      }
+
+      @Override
+      public void afterLog() {}
+    });
+  }
+
+  /** Takes {@code region} out of the retired list (a free's record, applied or replayed). */
+  boolean forgetRetired(long region) {
+    synchronized (retired) {
+      for (int i = 0; i < retired.size(); i++) {
+        if (retired.get(i).region() == region) {
+          usedBytes.addAndGet(-retired.get(i).bytes());
+          retired.remove(i);
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** A checkpoint began (the participant's checkpoint callback). */
+  void checkpointBegun() {
+    checkpointsBegun.incrementAndGet();
+  }
+
+  List<Retired> retiredRegions() {
+    synchronized (retired) {
+      return List.copyOf(retired);
+    }
+  }
+
+  void restoreRetired(List<Retired> regions) {
+    synchronized (retired) {
+      retired.clear();
+      for (Retired r : regions) {
+        retired.add(new Retired(r.region(), r.bytes(), 0));
+        usedBytes.addAndGet(r.bytes());
+      }
+    }
+  }
+
+  // --------------------------------------------------------------------------------- listener
+
+  @SuppressWarnings("unchecked")
+  void listener(RemovalListener<?> listener) {
+    this.listener = (RemovalListener<Object>) listener;
+  }
+
+  boolean hasListener() {
+    return listener != null;
+  }
+
+  void notifyRemoval(String table, Object key, RemovalCause cause) {
+    RemovalListener<Object> l = listener;
+    if (l != null) {
+      l.onRemoval(table, key, cause);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.cairn.cache;
+
+import dev.cairn.pile.PileOptions;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * How a cache is made: its byte budget, its clock, and the options of the pile under it.
+ *
+ * @param budgetBytes the most bytes the cache's entries and index may take in the pile; {@link
+ *     Long#MAX_VALUE} for no budget (nothing is evicted)
+ * @param clock the wall clock of expiry (tests pass a controllable one)
+ * @param pile the pile's options: durability, segment size, codecs for values and keys
+ */
+public record CacheOptions(long budgetBytes, InstantSource clock, PileOptions pile) {
+
+  public CacheOptions {
+    if (budgetBytes <= 0) {
+      throw new IllegalArgumentException("budgetBytes must be positive: " + budgetBytes);
+    }
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(pile, "pile");
+  }
+
+  /** No budget, the system clock, the pile's defaults. */
+  public static CacheOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builder of {@link CacheOptions}. */
+  public static final class Builder {
+    private long budgetBytes = Long.MAX_VALUE;
+    private InstantSource clock = InstantSource.system();
+    private PileOptions pile = PileOptions.defaults();
+
+    private Builder() {}
+
+    /** The cache's byte budget, shared by its tables: entries and index together. */
+    public Builder budgetBytes(long budgetBytes) {
+      this.budgetBytes = budgetBytes;
+      return this;
+    }
+
+    public Builder clock(InstantSource clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public Builder pile(PileOptions pile) {
+      this.pile = pile;
+      return this;
+    }
+
+    public CacheOptions build() {
+      return new CacheOptions(budgetBytes, clock, pile);
+    }
+  }
+}

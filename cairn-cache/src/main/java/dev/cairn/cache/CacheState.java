@@ -1,0 +1,175 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The cache's state in a checkpoint of its pile, and the payload of a table's record.
+ *
+ * <pre>{@code
+ * State      --> Magic:u32, Version:u16, TableCount:u16, Table*, RetiredCount:u32, Retired*
+ * Table      --> Descriptor, Shard^256
+ * Descriptor --> Id:u16, Name:Str, KeyType:Str, ValueType:Str, Seed:u64, EpochMillis:i64,
+ *                ExpireAfterWriteMillis:i64, ExpireAfterAccessMillis:i64, Pinned:u8,
+ *                MinShare:f64, MaxShare:f64
+ * Shard      --> Region:u64, Capacity:u32, Count:u32, Dead:u32, Bytes:u64
+ * Retired    --> Region:u64, Bytes:u64
+ * Str        --> Length:u16, Utf8:u8^Length
+ * }</pre>
+ *
+ * Big-endian (Java's DataOutput). Magic {@link #MAGIC}, version {@link #FORMAT_VERSION}: an open
+ * refuses another version. An expiry of 0 millis means none.
+ */
+final class CacheState {
+  static final int MAGIC = 0x43434845; // "CCHE"
+  static final int FORMAT_VERSION = 1;
+
+  /** A table's descriptor and shards, as a checkpoint holds them. */
+  record TableImage(TableDescriptor descriptor, long[] regions, int[] capacities, int[] counts,
+      int[] dead, long[] bytes) {}
+
+  /** What a checkpoint holds. */
+  record Image(List<TableImage> tables, List<CacheCore.Retired> retired) {}
+
+  private CacheState() {}
+
+  static byte[] encode(List<OffHeapTable<?, ?>> tables, List<CacheCore.Retired> retired) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(MAGIC);
+      out.writeShort(FORMAT_VERSION);
+      out.writeShort(tables.size());
+      for (OffHeapTable<?, ?> t : tables) {
+        writeDescriptor(out, t.descriptor());
+        HashIndex index = t.index;
+        for (int s = 0; s < HashIndex.SHARDS; s++) {
+          out.writeLong(index.regionOf(s));
+          out.writeInt(index.capacityOf(s));
+          out.writeInt(index.countOf(s));
+          out.writeInt(index.deadOf(s));
+          out.writeLong(index.bytesOf(s));
+        }
+      }
+      out.writeInt(retired.size());
+      for (CacheCore.Retired r : retired) {
+        out.writeLong(r.region());
+        out.writeLong(r.bytes());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  static Image decode(byte[] state) {
+    List<TableImage> tables = new ArrayList<>();
+    List<CacheCore.Retired> retired = new ArrayList<>();
+    if (state.length == 0) {
+      return new Image(tables, retired);
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+      int magic = in.readInt();
+      if (magic != MAGIC) {
+        throw new CacheCorruptionException("cache state in the pile's checkpoint has magic 0x"
+            + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC)
+            + ": the pile's metadata is not a cache's");
+      }
+      int version = in.readUnsignedShort();
+      if (version != FORMAT_VERSION) {
+        throw new CacheCorruptionException("cache state of format version " + version
+            + "; this build reads version " + FORMAT_VERSION);
+      }
+      int count = in.readUnsignedShort();
+      for (int i = 0; i < count; i++) {
+        TableDescriptor d = readDescriptor(in);
+        long[] regions = new long[HashIndex.SHARDS];
+        int[] capacities = new int[HashIndex.SHARDS];
+        int[] counts = new int[HashIndex.SHARDS];
+        int[] dead = new int[HashIndex.SHARDS];
+        long[] bytes = new long[HashIndex.SHARDS];
+        for (int s = 0; s < HashIndex.SHARDS; s++) {
+          regions[s] = in.readLong();
+          capacities[s] = in.readInt();
+          counts[s] = in.readInt();
+          dead[s] = in.readInt();
+          bytes[s] = in.readLong();
+        }
+        tables.add(new TableImage(d, regions, capacities, counts, dead, bytes));
+      }
+      int retiredCount = in.readInt();
+      for (int i = 0; i < retiredCount; i++) {
+        retired.add(new CacheCore.Retired(in.readLong(), in.readLong(), 0));
+      }
+    } catch (IOException e) {
+      throw new CacheCorruptionException("cache state in the pile's checkpoint is truncated ("
+          + state.length + " bytes): " + e.getMessage());
+    }
+    return new Image(tables, retired);
+  }
+
+  static byte[] encodeDescriptor(TableDescriptor d) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      writeDescriptor(out, d);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  static TableDescriptor decodeDescriptor(byte[] payload) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
+      return readDescriptor(in);
+    } catch (IOException e) {
+      throw new CacheCorruptionException("table record truncated (" + payload.length
+          + " bytes): " + e.getMessage());
+    }
+  }
+
+  private static void writeDescriptor(DataOutputStream out, TableDescriptor d)
+      throws IOException {
+    out.writeShort(d.id());
+    out.writeUTF(d.name());
+    out.writeUTF(d.keyType());
+    out.writeUTF(d.valueType());
+    out.writeLong(d.seed());
+    out.writeLong(d.epochMillis());
+    TableOptions o = d.options();
+    out.writeLong(o.expireAfterWrite() == null ? 0 : o.expireAfterWrite().toMillis());
+    out.writeLong(o.expireAfterAccess() == null ? 0 : o.expireAfterAccess().toMillis());
+    out.writeByte(o.pinned() ? 1 : 0);
+    out.writeDouble(o.minShare());
+    out.writeDouble(o.maxShare());
+  }
+
+  private static TableDescriptor readDescriptor(DataInputStream in) throws IOException {
+    int id = in.readUnsignedShort();
+    String name = in.readUTF();
+    String keyType = in.readUTF();
+    String valueType = in.readUTF();
+    long seed = in.readLong();
+    long epoch = in.readLong();
+    long writeMillis = in.readLong();
+    long accessMillis = in.readLong();
+    boolean pinned = in.readByte() != 0;
+    double minShare = in.readDouble();
+    double maxShare = in.readDouble();
+    TableOptions options;
+    try {
+      options = new TableOptions(writeMillis == 0 ? null : Duration.ofMillis(writeMillis),
+          accessMillis == 0 ? null : Duration.ofMillis(accessMillis), pinned, minShare, maxShare);
+    } catch (IllegalArgumentException e) {
+      throw new CacheCorruptionException("table \"" + name + "\" has invalid stored options: "
+          + e.getMessage());
+    }
+    return new TableDescriptor(id, name, keyType, valueType, seed, epoch, options);
+  }
+}

@@ -1,0 +1,95 @@
+package dev.cairn.cache;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A named table of key to value in a {@link Cache}: keys and values off the heap, in the cache's
+ * pile. Keys are equal when their encoded bytes are ({@code long}, {@code String}, {@code
+ * byte[]}, {@link java.util.UUID}, or any type the pile's codecs store); values are whatever the
+ * pile stores.
+ *
+ * <p>An expired entry is never returned. Writes to one key are atomic and ordered; reads take no
+ * lock. In a persistent cache each write is durable as the pile's durability says when it
+ * returns, with its index change in the same log record.
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
+
+  /** The table's name. */
+  String name();
+
+  /**
+   * The value of {@code key}, or null if it has none or it expired.
+   *
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   */
+  V get(K key);
+
+  /**
+   * The value of {@code key} if it was written at most {@code maxAge} ago, else null (the entry
+   * stays).
+   */
+  V get(K key, Duration maxAge);
+
+  /** The values of those keys that have one, in the order of {@code keys}. */
+  Map<K, V> getAll(Collection<? extends K> keys);
+
+  /**
+   * Stores {@code value} for {@code key}, with the table's expiry.
+   *
+   * @return whether it inserted or replaced
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget
+   */
+  PutResult put(K key, V value);
+
+  /** {@link #put(Object, Object)} with an expiry or pinning of its own. */
+  PutResult put(K key, V value, EntryOptions options);
+
+  /** Puts each entry, one at a time (not atomically). */
+  void putAll(Map<? extends K, ? extends V> entries);
+
+  /** Stores {@code value} if {@code key} has no live entry; returns the value it has, or null. */
+  V putIfAbsent(K key, V value);
+
+  /** Replaces the value of {@code key} if it has one; returns whether it did. */
+  boolean replace(K key, V value);
+
+  /** Replaces the value of {@code key} if it equals {@code expected}; returns whether it did. */
+  boolean replace(K key, V expected, V value);
+
+  /** Removes {@code key}'s entry; returns whether it had one. */
+  boolean remove(K key);
+
+  /** Removes {@code key}'s entry if its value equals {@code expected}. */
+  boolean remove(K key, V expected);
+
+  /**
+   * The value of {@code key}; if it has none, the value {@code loader} makes, stored first (a
+   * null from the loader stores nothing). The loader runs at most once per call, without the
+   * cache's locks held, so it may call the cache; a concurrent put of the same key wins over it.
+   */
+  V computeIfAbsent(K key, Function<? super K, ? extends V> loader);
+
+  /** Whether {@code key} has a live entry. */
+  boolean containsKey(K key);
+
+  /** Resets {@code key}'s time-to-idle as a read would, without reading; whether it had one. */
+  boolean touch(K key);
+
+  /** Live entries (expired ones not yet swept included): a moment's count. */
+  long size();
+
+  /** Removes every entry. */
+  void clear();
+
+  /** The table's counters and sizes. */
+  TableStats stats();
+}

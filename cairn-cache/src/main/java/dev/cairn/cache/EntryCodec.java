@@ -1,0 +1,155 @@
+package dev.cairn.cache;
+
+import dev.cairn.codec.Codec;
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.CorruptValueException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes one entry ({@link EntryLayout}) straight into its pile block, and reads one back in
+ * place: one per thread, reused for every write and read.
+ *
+ * <p>Not thread-safe. A read may run more than once (the pile's optimistic read retries it on a
+ * concurrent change); each run sets every field it reports, so the last run's are what stay.
+ */
+final class EntryCodec implements EntryLog.Payload {
+  /** What a read found, besides a value. */
+  static final Object NO_MATCH = new Object();
+
+  static final Object MATCH = new Object();
+
+  // the entry being written
+  private KeyCodec.KeyBuffer key;
+  private int keyLength;
+  private int flags;
+  private long writtenAt;
+  private long expireAt;
+  private byte kind;
+  private int typeId;
+  private Object value;
+  private byte[] valueBytes;
+  private Codec<Object> codec;
+  private int valueSize;
+
+  // what the last read found
+  long readWrittenAt;
+  long readExpireAt;
+  int readFlags;
+  int readSize;
+
+  /**
+   * Prepares the entry {@code key} -> {@code value}. Must be the last encoding before the write
+   * on this thread: a codec may keep its work for {@code encode} in a per-thread buffer.
+   *
+   * @throws IllegalArgumentException if the key is longer than {@link EntryLayout#MAX_KEY_BYTES}
+   */
+  @SuppressWarnings("unchecked")
+  EntryCodec prepare(KeyCodec.KeyBuffer key, int keyLength, Object value, CodecRegistry codecs,
+      int flags, long writtenAt, long expireAt) {
+    if (keyLength > EntryLayout.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("key too long: " + keyLength + " bytes, at most "
+          + EntryLayout.MAX_KEY_BYTES);
+    }
+    this.key = key;
+    this.keyLength = keyLength;
+    this.flags = flags;
+    this.writtenAt = writtenAt;
+    this.expireAt = expireAt;
+    this.value = null;
+    this.valueBytes = null;
+    this.codec = null;
+    switch (value) {
+      case byte[] bytes -> {
+        kind = EntryLayout.KIND_BYTES;
+        typeId = 0;
+        valueBytes = bytes;
+        valueSize = bytes.length;
+      }
+      case String s -> {
+        kind = EntryLayout.KIND_STRING;
+        typeId = 0;
+        valueBytes = s.getBytes(StandardCharsets.UTF_8);
+        valueSize = valueBytes.length;
+      }
+      default -> {
+        kind = EntryLayout.KIND_OBJECT;
+        typeId = codecs.typeIdOf(value.getClass());
+        codec = codecs.codecOf(typeId);
+        this.value = value;
+        valueSize = codec.encodedSize(value);
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public int sizeBytes() {
+    return EntryLayout.HEADER_BYTES + keyLength + valueSize;
+  }
+
+  @Override
+  public void writeTo(MemorySegment target, long offset) {
+    EntryLayout.writeHeader(target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
+    long at = offset + EntryLayout.KEY_OFFSET;
+    MemorySegment.copy(key.segment(), 0, target, at, keyLength);
+    at += keyLength;
+    if (valueBytes != null) {
+      MemorySegment.copy(valueBytes, 0, target, ValueLayout.JAVA_BYTE, at, valueBytes.length);
+    } else {
+      codec.encode(value, target, at);
+    }
+    value = null; // no reference kept to the caller's value
+    valueBytes = null;
+  }
+
+  /** Whether {@code entry}'s key is the {@code length} bytes of {@code key}. */
+  static boolean keyMatches(MemorySegment entry, MemorySegment key, int length) {
+    if (!EntryLayout.wellFormed(entry) || EntryLayout.keyLength(entry) != length) {
+      return false;
+    }
+    return MemorySegment.mismatch(entry, EntryLayout.KEY_OFFSET, EntryLayout.KEY_OFFSET + length,
+        key, 0, length) == -1;
+  }
+
+  /** Reads what every read reports: times, flags and size. */
+  void noteHeader(MemorySegment entry) {
+    readWrittenAt = EntryLayout.writtenAt(entry);
+    readExpireAt = EntryLayout.expireAt(entry);
+    readFlags = EntryLayout.flags(entry);
+    readSize = (int) entry.byteSize();
+  }
+
+  /** The value of {@code entry}. */
+  static Object decodeValue(MemorySegment entry, CodecRegistry codecs) {
+    long at = EntryLayout.valueOffset(entry);
+    int length = (int) (entry.byteSize() - at);
+    int kind = EntryLayout.kind(entry);
+    return switch (kind) {
+      case EntryLayout.KIND_BYTES -> {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(entry, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        yield bytes;
+      }
+      case EntryLayout.KIND_STRING -> {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(entry, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        yield new String(bytes, StandardCharsets.UTF_8);
+      }
+      case EntryLayout.KIND_OBJECT ->
+          codecs.codecOf(EntryLayout.typeId(entry)).decode(entry, at, length);
+      default -> throw new CorruptValueException("cache entry of unknown value kind " + kind
+          + ": the entry is damaged");
+    };
+  }
+
+  /** The key of {@code entry}. */
+  static <K> K decodeKey(MemorySegment entry, KeyCodec<K> keys) {
+    if (!EntryLayout.wellFormed(entry)) {
+      throw new CorruptValueException("cache entry of " + entry.byteSize()
+          + " bytes is shorter than its header and key: the entry is damaged");
+    }
+    return keys.decode(entry, EntryLayout.KEY_OFFSET, EntryLayout.keyLength(entry));
+  }
+}

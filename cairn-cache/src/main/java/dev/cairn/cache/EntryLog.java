@@ -1,0 +1,54 @@
+package dev.cairn.cache;
+
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.pile.ValueReader;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What the cache needs of its pile: writes whose index change is applied under the write's lock
+ * and logged with it, reads, and the regions the index lives in. One implementation over a
+ * pile's participant log ({@link PileEntryLog}); tests may use another.
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ */
+interface EntryLog extends dev.cairn.cache.index.RegionStore {
+
+  /** The bytes of a new value, written straight into its block. */
+  interface Payload {
+    int sizeBytes();
+
+    void writeTo(MemorySegment target, long offset);
+  }
+
+  /**
+   * The cache's part of a write: {@link #apply} runs under the write's lock and returns the
+   * record logged with it; {@link #afterLog} runs once the write is logged, or has failed, on
+   * the same thread (it releases what apply took: the index shard's lock, I4).
+   */
+  interface Change {
+    MemorySegment apply(long pointer);
+
+    void afterLog();
+  }
+
+  /** Stores {@code payload} as a new value and applies {@code change}; returns its pointer. */
+  long put(Payload payload, int type, Change change);
+
+  /** Rewrites the value of {@code pointer} (same pointer) and applies {@code change}. */
+  void update(long pointer, Payload payload, int type, Change change);
+
+  /** Deletes the value of {@code pointer} and applies {@code change}. */
+  void delete(long pointer, int type, Change change);
+
+  /** A change of the cache's own, with no value written; returns its LSN (0 if unlogged). */
+  long append(int type, Change change);
+
+  /** Reads the value of {@code pointer} in place. */
+  <R> R read(long pointer, ValueReader<R> reader);
+
+  /** The pile's bytes for a value of {@code payloadBytes}: header and rounding included. */
+  long allocatedBytes(int payloadBytes);
+
+  /** The codecs the pile uses, for values and keys other than bytes and strings. */
+  CodecRegistry codecs();
+}

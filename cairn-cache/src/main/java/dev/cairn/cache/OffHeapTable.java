@@ -1,0 +1,649 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.SlotLayout;
+import dev.cairn.pile.InvalidPointerException;
+import dev.cairn.pile.StalePointerException;
+import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * A table: its index, its key locks and its counters, over the cache's pile.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * T1  Every write of a key's entry (put, update, remove, expiry, eviction) holds the key's lock
+ *     (a stripe of KEY_LOCKS, chosen by the slot's hash bits, so that the evictor finds it from
+ *     a slot alone). So a key has at most one entry, and an entry's size is stable while its
+ *     lock is held. The evictor only tries its locks: it never waits on a writer.
+ * T2  An entry and its slot change in one pile write: the value write's attachment changes the
+ *     slot (under the shard's lock, released after the record is logged: HashIndex I4), so a
+ *     crash keeps both or neither.
+ * T3  Reads take no lock: the index's lookup and the pile's optimistic read; a candidate is
+ *     accepted only if its stored key equals the key's bytes (HashIndex I2).
+ * T4  A put makes room before it writes: what it needs beyond the budget is evicted first, so
+ *     a put that cannot get room (only pinned entries left) fails having changed nothing.
+ * }</pre>
+ */
+final class OffHeapTable<K, V> implements CacheTable<K, V> {
+  static final int KEY_LOCKS = 1024;
+
+  private final CacheCore core;
+  private final TableDescriptor descriptor;
+  // bound by Cache.table(); a table found at open is unbound until then (only the evictor sees it)
+  private volatile KeyCodec<K> keys;
+  private volatile Class<V> valueType;
+  final HashIndex index;
+  final Evictor.Hand hand = new Evictor.Hand();
+  private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_LOCKS];
+  private final long expireAfterWriteMillis;
+  private final long expireAfterAccessMillis;
+
+  final LongAdder hits = new LongAdder();
+  final LongAdder misses = new LongAdder();
+  final LongAdder puts = new LongAdder();
+  final LongAdder removals = new LongAdder();
+  final LongAdder evictions = new LongAdder();
+  final LongAdder expirations = new LongAdder();
+  final LongAdder loads = new LongAdder();
+  final LongAdder loadNanos = new LongAdder();
+
+  OffHeapTable(CacheCore core, TableDescriptor descriptor, HashIndex index) {
+    this.core = core;
+    this.descriptor = descriptor;
+    this.index = index;
+    for (int i = 0; i < KEY_LOCKS; i++) {
+      keyLocks[i] = new ReentrantLock();
+    }
+    TableOptions options = descriptor.options();
+    this.expireAfterWriteMillis =
+        options.expireAfterWrite() == null ? 0 : options.expireAfterWrite().toMillis();
+    this.expireAfterAccessMillis =
+        options.expireAfterAccess() == null ? 0 : options.expireAfterAccess().toMillis();
+  }
+
+  TableDescriptor descriptor() {
+    return descriptor;
+  }
+
+  /** Binds the table to its key codec and value class ({@link Cache#table}). */
+  void bind(KeyCodec<K> keys, Class<V> valueType) {
+    this.keys = keys;
+    this.valueType = valueType;
+  }
+
+  boolean bound() {
+    return keys != null;
+  }
+
+  @Override
+  public String name() {
+    return descriptor.name();
+  }
+
+  // ------------------------------------------------------------------------------------ reads
+
+  @Override
+  public V get(K key) {
+    return get(key, Long.MAX_VALUE);
+  }
+
+  @Override
+  public V get(K key, Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative()) {
+      throw new IllegalArgumentException("maxAge must not be negative: " + maxAge);
+    }
+    return get(key, saturatedMillis(maxAge));
+  }
+
+  private V get(K key, long maxAgeMillis) {
+    core.checkOpen();
+    Scratch sc = Scratch.get();
+    long hash = encode(key, sc);
+    long now = core.nowMillis();
+    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), true, now));
+    if (slot < 0) {
+      misses.increment();
+      return null;
+    }
+    long meta = index.metaAt(slot);
+    if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, now)) {
+      expireFound(hash, sc.foundPointer, sc.entry.readSize);
+      misses.increment();
+      return null;
+    }
+    if (maxAgeMillis != Long.MAX_VALUE && now - sc.entry.readWrittenAt > maxAgeMillis) {
+      misses.increment();
+      return null;
+    }
+    Object value = sc.found;
+    core.policy().onHit(this, slot, meta);
+    refreshIdle(slot, meta, sc.foundPointer, now);
+    hits.increment();
+    return valueType.cast(value);
+  }
+
+  /** Whether the slot's expiry (seconds: time-to-idle, or a write expiry) has passed. */
+  private boolean slotExpired(long meta, long pointer, long slot, long now) {
+    int expiry = SlotLayout.expiryOfMeta(meta);
+    return expiry != 0 && expiry != SlotLayout.EXPIRY_FAR
+        && now >= descriptor.epochMillis() + expiry * 1000L
+        && index.pointerAt(slot) == pointer;
+  }
+
+  /** Time-to-idle: moves the slot's expiry when it changes by a second or more (never logged). */
+  private void refreshIdle(long slot, long meta, long pointer, long now) {
+    if (expireAfterAccessMillis == 0) {
+      return;
+    }
+    int expiry = expirySeconds(Math.min(now + expireAfterAccessMillis,
+        expireAtOf(sc().entry.readExpireAt)));
+    if (expiry != SlotLayout.expiryOfMeta(meta) && index.pointerAt(slot) == pointer) {
+      index.casMeta(slot, meta, SlotLayout.withExpiry(meta, expiry));
+    }
+  }
+
+  private static Scratch sc() {
+    return Scratch.get();
+  }
+
+  private static long expireAtOf(long entryExpireAt) {
+    return entryExpireAt == 0 ? Long.MAX_VALUE : entryExpireAt;
+  }
+
+  @Override
+  public Map<K, V> getAll(Collection<? extends K> keys) {
+    Map<K, V> found = new LinkedHashMap<>();
+    for (K key : keys) {
+      V value = get(key);
+      if (value != null) {
+        found.put(key, value);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public boolean containsKey(K key) {
+    core.checkOpen();
+    Scratch sc = Scratch.get();
+    long hash = encode(key, sc);
+    long now = core.nowMillis();
+    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
+    return slot >= 0 && sc.found != Scratch.EXPIRED
+        && !slotExpired(index.metaAt(slot), sc.foundPointer, slot, now);
+  }
+
+  @Override
+  public boolean touch(K key) {
+    core.checkOpen();
+    Scratch sc = Scratch.get();
+    long hash = encode(key, sc);
+    long now = core.nowMillis();
+    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
+    if (slot < 0 || sc.found == Scratch.EXPIRED) {
+      return false;
+    }
+    long meta = index.metaAt(slot);
+    if (slotExpired(meta, sc.foundPointer, slot, now)) {
+      return false;
+    }
+    refreshIdle(slot, meta, sc.foundPointer, now);
+    return true;
+  }
+
+  @Override
+  public long size() {
+    return index.size();
+  }
+
+  // ----------------------------------------------------------------------------------- writes
+
+  @Override
+  public PutResult put(K key, V value) {
+    return put(key, value, null);
+  }
+
+  @Override
+  public PutResult put(K key, V value, EntryOptions options) {
+    Objects.requireNonNull(value, "value");
+    return write(key, value, options, Mode.ALWAYS, null) == WriteOutcome.INSERTED
+        ? PutResult.INSERTED
+        : PutResult.REPLACED;
+  }
+
+  @Override
+  public void putAll(Map<? extends K, ? extends V> entries) {
+    for (Map.Entry<? extends K, ? extends V> e : entries.entrySet()) {
+      put(e.getKey(), e.getValue());
+    }
+  }
+
+  @Override
+  public V putIfAbsent(K key, V value) {
+    Objects.requireNonNull(value, "value");
+    Holder<V> existing = new Holder<>();
+    write(key, value, null, Mode.IF_ABSENT, existing);
+    return existing.value;
+  }
+
+  @Override
+  public boolean replace(K key, V value) {
+    Objects.requireNonNull(value, "value");
+    return write(key, value, null, Mode.IF_PRESENT, null) == WriteOutcome.REPLACED;
+  }
+
+  @Override
+  public boolean replace(K key, V expected, V value) {
+    Objects.requireNonNull(expected, "expected");
+    Objects.requireNonNull(value, "value");
+    Holder<V> compare = new Holder<>();
+    compare.value = expected;
+    return write(key, value, null, Mode.IF_EQUAL, compare) == WriteOutcome.REPLACED;
+  }
+
+  @Override
+  public V computeIfAbsent(K key, Function<? super K, ? extends V> loader) {
+    Objects.requireNonNull(loader, "loader");
+    V value = get(key);
+    if (value != null) {
+      return value;
+    }
+    long start = System.nanoTime();
+    V loaded = loader.apply(key); // no lock held, the scratch is re-encoded after (Scratch)
+    loadNanos.add(System.nanoTime() - start);
+    loads.increment();
+    if (loaded == null) {
+      return null;
+    }
+    Holder<V> existing = new Holder<>();
+    write(key, loaded, null, Mode.IF_ABSENT, existing);
+    return existing.value != null ? existing.value : loaded;
+  }
+
+  private enum Mode {
+    ALWAYS,
+    IF_ABSENT,
+    IF_PRESENT,
+    IF_EQUAL
+  }
+
+  private enum WriteOutcome {
+    INSERTED,
+    REPLACED,
+    NOT_WRITTEN
+  }
+
+  private static final class Holder<T> {
+    T value;
+  }
+
+  private WriteOutcome write(K key, V value, EntryOptions options, Mode mode, Holder<V> holder) {
+    core.checkOpen();
+    if (!valueType.isInstance(value)) {
+      throw new IllegalArgumentException("value of another class than the table's: "
+          + value.getClass().getName() + ", table values are " + valueType.getName());
+    }
+    Scratch sc = Scratch.get();
+    long hash = encode(key, sc);
+    int shard = HashIndex.shardOf(hash);
+    int hash32 = SlotLayout.hash32(hash);
+    ReentrantLock lock = keyLock(hash32);
+    long bytesAdded;
+    WriteOutcome outcome;
+    lock.lock();
+    try {
+      while (true) {
+        long now = core.nowMillis();
+        boolean decode = mode == Mode.IF_ABSENT || mode == Mode.IF_EQUAL;
+        long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), decode, now));
+        long existing = 0;
+        int existingSize = 0;
+        if (slot >= 0) {
+          if (sc.found == Scratch.EXPIRED
+              || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
+            expireLocked(hash, sc.foundPointer, sc.entry.readSize);
+          } else {
+            existing = sc.foundPointer;
+            existingSize = sc.entry.readSize;
+          }
+        }
+        if (existing == 0 && (mode == Mode.IF_PRESENT || mode == Mode.IF_EQUAL)) {
+          return WriteOutcome.NOT_WRITTEN;
+        }
+        if (existing != 0 && mode == Mode.IF_ABSENT) {
+          holder.value = valueType.cast(sc.found);
+          return WriteOutcome.NOT_WRITTEN;
+        }
+        if (existing != 0 && mode == Mode.IF_EQUAL
+            && !Objects.deepEquals(sc.found, holder.value)) {
+          return WriteOutcome.NOT_WRITTEN;
+        }
+        if (existing == 0) {
+          core.growIndex(this, shard);
+        }
+        long expireAt = expireAt(options, now);
+        boolean pinned = descriptor.options().pinned() || (options != null && options.pinned());
+        int flags = pinned ? EntryLayout.FLAG_PINNED : 0;
+        // the last encoding on this thread before the write (EntryCodec.prepare)
+        EntryCodec entry = sc.entry.prepare(sc.key, sc.keyLength, value, core.codecs(), flags,
+            now, expireAt);
+        long newBytes = core.log().allocatedBytes(entry.sizeBytes());
+        long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
+        core.makeRoom(newBytes - oldBytes, newBytes);
+        int expiry = expirySeconds(expireAt);
+        int policy = core.policy().initialBits(pinned);
+        try {
+          if (existing == 0) {
+            core.log().put(entry, CacheCore.RECORD_ENTRY,
+                core.changes().insert(index, hash, expiry, policy, newBytes, sc.record));
+            outcome = WriteOutcome.INSERTED;
+          } else {
+            core.log().update(existing, entry, CacheCore.RECORD_ENTRY,
+                core.changes().rewrite(index, shard, hash32, expiry, policy,
+                    newBytes - oldBytes, sc.record));
+            outcome = WriteOutcome.REPLACED;
+          }
+        } catch (CacheChanges.ShardFullException e) {
+          continue; // another insert filled the shard between growIndex and the write
+        } catch (StalePointerException | InvalidPointerException e) {
+          continue; // the entry went (T1 makes this rare: only clear() of a closed race)
+        }
+        bytesAdded = newBytes - oldBytes;
+        break;
+      }
+    } finally {
+      lock.unlock();
+    }
+    core.added(bytesAdded);
+    puts.increment();
+    return outcome;
+  }
+
+  @Override
+  public boolean remove(K key) {
+    return removeIf(key, null);
+  }
+
+  @Override
+  public boolean remove(K key, V expected) {
+    Objects.requireNonNull(expected, "expected");
+    return removeIf(key, expected);
+  }
+
+  private boolean removeIf(K key, Object expected) {
+    core.checkOpen();
+    Scratch sc = Scratch.get();
+    long hash = encode(key, sc);
+    ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
+    lock.lock();
+    try {
+      long now = core.nowMillis();
+      long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), expected != null, now));
+      if (slot < 0) {
+        return false;
+      }
+      if (sc.found == Scratch.EXPIRED
+          || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
+        expireLocked(hash, sc.foundPointer, sc.entry.readSize);
+        return false;
+      }
+      if (expected != null && !Objects.deepEquals(sc.found, expected)) {
+        return false;
+      }
+      if (!deleteLocked(SlotLayout.hash32(hash), HashIndex.shardOf(hash), sc.foundPointer,
+          core.log().allocatedBytes(sc.entry.readSize))) {
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
+    removals.increment();
+    return true;
+  }
+
+  @Override
+  public void clear() {
+    core.checkOpen();
+    for (int shard = 0; shard < HashIndex.SHARDS; shard++) {
+      for (int slot = 0; slot < index.capacityOf(shard); slot++) {
+        long address = HashIndex.slotAddress(shard, slot);
+        long pointer = index.pointerAt(address);
+        if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
+          continue;
+        }
+        int hash32 = SlotLayout.hash32OfMeta(index.metaAt(address));
+        if (removeSlot(shard, hash32, pointer, false, RemovalCause.EXPLICIT) > 0) {
+          removals.increment();
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes the entry of {@code pointer} found in a slot (the evictor's and clear's way in):
+   * takes the key's lock (only tries it when {@code tryOnly}), checks that the slot still holds
+   * it, and deletes it. Returns the bytes it freed, 0 if it did not.
+   */
+  long removeSlot(int shard, int hash32, long pointer, boolean tryOnly, RemovalCause cause) {
+    ReentrantLock lock = keyLock(hash32);
+    if (tryOnly) {
+      if (!lock.tryLock()) {
+        return 0;
+      }
+    } else {
+      lock.lock();
+    }
+    long bytes;
+    K key = null;
+    try {
+      int size;
+      try {
+        size = core.log().read(pointer, (kind, payload) -> (int) payload.byteSize());
+        KeyCodec<K> codec = keys;
+        if (core.hasListener() && codec != null) {
+          key = core.log().read(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, codec));
+        }
+      } catch (StalePointerException | InvalidPointerException e) {
+        return 0;
+      }
+      bytes = core.log().allocatedBytes(size);
+      if (!deleteLocked(hash32, shard, pointer, bytes)) {
+        return 0;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (key != null) {
+      core.notifyRemoval(name(), key, cause);
+    }
+    return bytes;
+  }
+
+  /** Deletes an expired entry found by a read, if its key's lock is free (reads never wait). */
+  private void expireFound(long hash, long pointer, int size) {
+    ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
+    if (lock.tryLock()) {
+      try {
+        expireLocked(hash, pointer, size);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void expireLocked(long hash, long pointer, int size) {
+    K key = null;
+    if (core.hasListener()) {
+      try {
+        key = core.log().read(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, keys));
+      } catch (StalePointerException | InvalidPointerException e) {
+        return;
+      }
+    }
+    if (deleteLocked(SlotLayout.hash32(hash), HashIndex.shardOf(hash), pointer,
+        core.log().allocatedBytes(size))) {
+      expirations.increment();
+      if (key != null) {
+        core.notifyRemoval(name(), key, RemovalCause.EXPIRED);
+      }
+    }
+  }
+
+  /** Deletes {@code pointer} and its slot in one write (T2); the key's lock is held (T1). */
+  private boolean deleteLocked(int hash32, int shard, long pointer, long bytes) {
+    CacheChanges.Remove change =
+        core.changes().remove(index, shard, hash32, bytes, Scratch.get().record);
+    try {
+      core.log().delete(pointer, CacheCore.RECORD_ENTRY, change);
+    } catch (StalePointerException | InvalidPointerException e) {
+      return false;
+    }
+    if (!change.removed()) {
+      return false;
+    }
+    core.added(-bytes);
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------- helpers
+
+  private long encode(K key, Scratch sc) {
+    Objects.requireNonNull(key, "key");
+    sc.keyLength = keys.encode(key, sc.key);
+    return KeyHash.hash(sc.key.segment(), sc.keyLength, descriptor.seed());
+  }
+
+  ReentrantLock keyLock(int hash32) {
+    return keyLocks[hash32 & (KEY_LOCKS - 1)];
+  }
+
+  private long expireAt(EntryOptions options, long now) {
+    long at = 0;
+    if (options != null && options.expireAt() != null) {
+      at = Math.max(1, options.expireAt().toEpochMilli());
+    } else if (options != null && options.expireAfter() != null) {
+      at = saturatedAdd(now, saturatedMillis(options.expireAfter()));
+    } else if (expireAfterWriteMillis != 0) {
+      at = saturatedAdd(now, expireAfterWriteMillis);
+    }
+    return at;
+  }
+
+  /** The slot expiry of an entry that expires at {@code expireAt} (0: never). */
+  int expirySeconds(long expireAt) {
+    if (expireAfterAccessMillis != 0) {
+      long idle = saturatedAdd(core.nowMillis(), expireAfterAccessMillis);
+      expireAt = expireAt == 0 ? idle : Math.min(expireAt, idle);
+    }
+    if (expireAt == 0 || expireAt == Long.MAX_VALUE) {
+      return 0;
+    }
+    long seconds = Math.ceilDiv(expireAt - descriptor.epochMillis(), 1000L);
+    if (seconds <= 0) {
+      return 1;
+    }
+    return seconds >= SlotLayout.EXPIRY_FAR ? SlotLayout.EXPIRY_FAR : (int) seconds;
+  }
+
+  private static long saturatedMillis(Duration d) {
+    try {
+      return d.toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+
+  @Override
+  public TableStats stats() {
+    return new TableStats(name(), hits.sum(), misses.sum(), puts.sum(), removals.sum(),
+        evictions.sum(), expirations.sum(), loads.sum(), loadNanos.sum(), index.size(),
+        index.entryBytes(), index.regionBytes());
+  }
+
+  // --------------------------------------------------------------------------------- iterator
+
+  /**
+   * A weakly consistent iterator: each live entry present throughout the iteration is returned
+   * once; entries written or removed meanwhile may or may not be. Values are read as it goes.
+   */
+  @Override
+  public Iterator<Map.Entry<K, V>> iterator() {
+    core.checkOpen();
+    return new Iterator<>() {
+      private int shard;
+      private int slot;
+      private Map.Entry<K, V> next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && shard < HashIndex.SHARDS) {
+          if (slot >= index.capacityOf(shard)) {
+            shard++;
+            slot = 0;
+            continue;
+          }
+          long address = HashIndex.slotAddress(shard, slot++);
+          long pointer = index.pointerAt(address);
+          if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
+            continue;
+          }
+          next = read(pointer, address);
+        }
+        return next != null;
+      }
+
+      @Override
+      public Map.Entry<K, V> next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Map.Entry<K, V> e = next;
+        next = null;
+        return e;
+      }
+    };
+  }
+
+  private Map.Entry<K, V> read(long pointer, long address) {
+    long now = core.nowMillis();
+    Object[] kv;
+    try {
+      kv = core.log().read(pointer, (kind, payload) -> {
+        if (!EntryLayout.wellFormed(payload)) {
+          return null;
+        }
+        long expireAt = EntryLayout.expireAt(payload);
+        if (expireAt != 0 && now >= expireAt) {
+          return null;
+        }
+        return new Object[] {EntryCodec.decodeKey(payload, keys),
+            EntryCodec.decodeValue(payload, core.codecs())};
+      });
+    } catch (StalePointerException | InvalidPointerException e) {
+      return null;
+    }
+    if (kv == null || slotExpired(index.metaAt(address), pointer, address, now)) {
+      return null;
+    }
+    @SuppressWarnings("unchecked")
+    K key = (K) kv[0];
+    return new AbstractMap.SimpleImmutableEntry<>(key, valueType.cast(kv[1]));
+  }
+}

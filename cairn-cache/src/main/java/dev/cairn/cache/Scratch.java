@@ -1,0 +1,86 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.IndexRecord;
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.pile.InvalidPointerException;
+import dev.cairn.pile.StalePointerException;
+import dev.cairn.pile.ValueKind;
+import dev.cairn.pile.ValueReader;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One thread's reusable state for cache operations: the key's bytes, the entry codec, the index
+ * record, and the reader that checks a candidate entry against the key. Nothing here is
+ * allocated per operation.
+ *
+ * <p>Not thread-safe: one per thread ({@link #get}). A loader or listener that calls the cache
+ * from inside an operation reuses it: operations re-encode their key after calling user code.
+ */
+final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
+  private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
+
+  /** What a read found when the entry is expired. */
+  static final Object EXPIRED = new Object();
+
+  final KeyCodec.KeyBuffer key = new KeyCodec.KeyBuffer();
+  int keyLength;
+  final EntryCodec entry = new EntryCodec();
+  final IndexRecord record = new IndexRecord();
+  final CacheChanges changes = new CacheChanges();
+
+  // the lookup in progress
+  private EntryLog log;
+  private CodecRegistry codecs;
+  private boolean decode;
+  private long now;
+
+  // what it found
+  Object found;
+  long foundPointer;
+
+  static Scratch get() {
+    return CURRENT.get();
+  }
+
+  /** Sets up a lookup of the key in {@link #key}; {@code decode}: read the value too. */
+  Scratch lookup(EntryLog log, CodecRegistry codecs, boolean decode, long now) {
+    this.log = log;
+    this.codecs = codecs;
+    this.decode = decode;
+    this.now = now;
+    this.found = null;
+    this.foundPointer = 0;
+    return this;
+  }
+
+  @Override
+  public boolean matches(long pointer) {
+    Object result;
+    try {
+      result = log.read(pointer, this);
+    } catch (StalePointerException | InvalidPointerException e) {
+      return false; // removed, or its slot is being reused: not this key's (HashIndex I2)
+    }
+    if (result == EntryCodec.NO_MATCH) {
+      return false;
+    }
+    found = result;
+    foundPointer = pointer;
+    return true;
+  }
+
+  @Override
+  public Object read(ValueKind kind, MemorySegment payload) {
+    if (kind != ValueKind.BYTES
+        || !EntryCodec.keyMatches(payload, key.segment(), keyLength)) {
+      return EntryCodec.NO_MATCH;
+    }
+    entry.noteHeader(payload);
+    long expireAt = entry.readExpireAt;
+    if (expireAt != 0 && now >= expireAt) {
+      return EXPIRED;
+    }
+    return decode ? EntryCodec.decodeValue(payload, codecs) : EntryCodec.MATCH;
+  }
+}

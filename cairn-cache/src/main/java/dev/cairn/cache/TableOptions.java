@@ -1,0 +1,87 @@
+package dev.cairn.cache;
+
+import java.time.Duration;
+
+/**
+ * How one table keeps its entries: expiry, pinning and its share of the cache's byte budget.
+ *
+ * @param expireAfterWrite an entry expires this long after it was last written; null for never
+ * @param expireAfterAccess an entry expires this long after it was last read or written (checked
+ *     to the second); null for never
+ * @param pinned whether the table's entries are never evicted (they still expire)
+ * @param minShare the share of the budget (0 to 1) below which the table is not evicted from
+ *     while other tables hold more than theirs
+ * @param maxShare the share of the budget (0 to 1) above which the table is evicted from first
+ */
+public record TableOptions(
+    Duration expireAfterWrite,
+    Duration expireAfterAccess,
+    boolean pinned,
+    double minShare,
+    double maxShare) {
+
+  public TableOptions {
+    checkPositive("expireAfterWrite", expireAfterWrite);
+    checkPositive("expireAfterAccess", expireAfterAccess);
+    if (!(minShare >= 0 && minShare <= 1) || !(maxShare >= 0 && maxShare <= 1)
+        || minShare > maxShare) {
+      throw new IllegalArgumentException("shares must satisfy 0 <= minShare <= maxShare <= 1:"
+          + " minShare=" + minShare + " maxShare=" + maxShare);
+    }
+  }
+
+  private static void checkPositive(String name, Duration d) {
+    if (d != null && (d.isNegative() || d.isZero())) {
+      throw new IllegalArgumentException(name + " must be positive: " + d);
+    }
+  }
+
+  /** No expiry, not pinned, any share. */
+  public static TableOptions defaults() {
+    return new TableOptions(null, null, false, 0, 1);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builder of {@link TableOptions}. */
+  public static final class Builder {
+    private Duration expireAfterWrite;
+    private Duration expireAfterAccess;
+    private boolean pinned;
+    private double minShare;
+    private double maxShare = 1;
+
+    private Builder() {}
+
+    public Builder expireAfterWrite(Duration duration) {
+      this.expireAfterWrite = duration;
+      return this;
+    }
+
+    public Builder expireAfterAccess(Duration duration) {
+      this.expireAfterAccess = duration;
+      return this;
+    }
+
+    public Builder pinned(boolean pinned) {
+      this.pinned = pinned;
+      return this;
+    }
+
+    public Builder minShare(double share) {
+      this.minShare = share;
+      return this;
+    }
+
+    public Builder maxShare(double share) {
+      this.maxShare = share;
+      return this;
+    }
+
+    public TableOptions build() {
+      return new TableOptions(expireAfterWrite, expireAfterAccess, pinned, minShare, maxShare);
+    }
+  }
+}

@@ -1,0 +1,572 @@
+package dev.cairn.cache.index;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One table's index: key hash to the pile pointer of its entry, in {@value #SHARDS} shards, each
+ * an open-addressing table of 16-byte slots ({@link SlotLayout}) in one region.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Placement: the top 8 bits of the 64-bit key hash pick the shard; the next 32 (hash32, kept
+ * in the slot) pick the home slot, hash32 & (capacity - 1), and probing is linear. A removed
+ * entry leaves a tombstone (pointer TOMBSTONE) that probes pass over and inserts reuse.
+ *
+ * Growth: a shard is rebuilt into a new region when live + dead slots would pass 3/4 of its
+ * capacity: twice as large if live slots pass 3/8, else the same size (tombstones dropped).
+ * Only that shard is copied, under its lock: no table-wide rehash, and the transient extra
+ * memory is one shard's region. The old region is handed back to the caller (retired), which
+ * frees it once no recovery can need it (see Recovery).
+ *
+ * Concurrency:
+ * I1  Every change is made under the shard's lock, which callers take only inside a pile
+ *     write's attachment (lock order: pile stripe, then shard) or during replay.
+ * I2  A slot's pointer is stored before its meta, each with release; a reader loads the meta,
+ *     then the pointer. A reader may see a new pointer under an old hash, or the reverse: every
+ *     candidate is checked by the caller against the entry's own key, in the pile, whose tag
+ *     check rejects a deleted or reused block. A hit is therefore always right.
+ * I3  A rebuild makes the shard's version odd, switches the region, and makes it even again. A
+ *     lookup that misses re-reads the version and retries if it moved, so a key present before
+ *     the lookup began is not missed because it moved to a new region.
+ * I4  A shard's lock is held from its change until the change's record is in the pile's log
+ *     (the caller unlocks once the pile has logged it). Writes on different pile stripes log
+ *     in any order; this keeps the records of one shard in the order of its changes, so that
+ *     replaying them in LSN order rebuilds the same slots and counts.
+ *
+ * Recovery: every change appends its ops to an IndexRecord that the pile logs with the write
+ * (IndexRecord's format). Replay applies them in LSN order over the shards' state of the last
+ * checkpoint. A Resize is replayed by rehashing the old region, so the old region must hold, at
+ * replay, exactly what it held when the resize was logged: it is freed only after a checkpoint
+ * later than the resize has completed (the caller's retire rule).
+ * }</pre>
+ */
+public final class HashIndex {
+  public static final int SHARD_BITS = 8;
+  public static final int SHARDS = 1 << SHARD_BITS;
+  /** The smallest capacity of a shard, in slots. */
+  public static final int MIN_CAPACITY = 16;
+  /** The largest capacity of a shard: 2^21 slots, a 32 MiB region, which a pile segment of the
+   * default 64 MiB holds. */
+  public static final int MAX_CAPACITY = 1 << 21;
+
+  /** The pointer of a removed entry's slot: never a pile pointer, whose tag is not 0. */
+  public static final long TOMBSTONE = 1L;
+
+  private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
+  private static final VarHandle WORDS =
+      WORD.varHandle();
+  private static final VarHandle VERSION;
+
+  static {
+    try {
+      VERSION = MethodHandles.lookup().findVarHandle(Shard.class, "version", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Checks a candidate entry against the key being looked up. */
+  @FunctionalInterface
+  public interface KeyMatcher {
+    /** Whether the entry at {@code pointer} holds the key; false if it is gone. */
+    boolean matches(long pointer);
+  }
+
+  /** One shard: its region and counts. */
+  static final class Shard {
+    final ReentrantLock lock = new ReentrantLock();
+    volatile long version; // I3: odd while the region is being replaced
+    volatile MemorySegment slots;
+    volatile long region;
+    volatile int capacity;
+    // live slots and tombstones: written under lock; size() and growthFor() read them racily,
+    // as a moment's figure and a hint
+    int count;
+    int dead;
+    long bytes; // of the entries the shard's slots name, as the cache counts them
+  }
+
+  private final int tableId;
+  private final RegionStore regions;
+  private final Shard[] shards = new Shard[SHARDS];
+
+  /**
+   * An index whose shards are in {@code regions}; each shard starts with no region ({@link
+   * #regionOf} 0) until {@link #install} or the first {@link #rebuild}.
+   */
+  public HashIndex(int tableId, RegionStore regions) {
+    this.tableId = tableId;
+    this.regions = regions;
+    for (int i = 0; i < SHARDS; i++) {
+      shards[i] = new Shard();
+    }
+  }
+
+  public int tableId() {
+    return tableId;
+  }
+
+  public static int shardOf(long hash) {
+    return (int) (hash >>> (Long.SIZE - SHARD_BITS));
+  }
+
+  /** Sets a shard's state as a checkpoint held it, at open, before any replay. */
+  public void install(int shard, long region, int capacity, int count, int dead, long bytes) {
+    Shard s = shards[shard];
+    s.bytes = bytes;
+    s.region = region;
+    s.capacity = capacity;
+    s.count = count;
+    s.dead = dead;
+    s.slots = region == 0 ? null : regions.view(region);
+    if (s.slots != null && s.slots.byteSize() < (long) capacity * SlotLayout.SLOT_BYTES) {
+      throw new IllegalArgumentException("index region too small for its shard: region holds "
+          + s.slots.byteSize() + " bytes, capacity " + capacity + " needs "
+          + (long) capacity * SlotLayout.SLOT_BYTES);
+    }
+  }
+
+  public long regionOf(int shard) {
+    return shards[shard].region;
+  }
+
+  public int capacityOf(int shard) {
+    return shards[shard].capacity;
+  }
+
+  public int countOf(int shard) {
+    return shards[shard].count;
+  }
+
+  public int deadOf(int shard) {
+    return shards[shard].dead;
+  }
+
+  public long bytesOf(int shard) {
+    return shards[shard].bytes;
+  }
+
+  /** Bytes of the entries of all shards (a moment's sum). */
+  public long entryBytes() {
+    long n = 0;
+    for (Shard s : shards) {
+      n += s.bytes;
+    }
+    return n;
+  }
+
+  /** Live entries in all shards (a moment's sum, not a snapshot). */
+  public long size() {
+    long n = 0;
+    for (Shard s : shards) {
+      n += s.count;
+    }
+    return n;
+  }
+
+  /** Bytes of all shards' regions. */
+  public long regionBytes() {
+    long n = 0;
+    for (Shard s : shards) {
+      n += (long) s.capacity * SlotLayout.SLOT_BYTES;
+    }
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------- reads
+
+  /**
+   * The slot of the entry whose key {@code matcher} accepts, as {@link #slotAddress}, or -1.
+   * Lock-free (I2, I3).
+   */
+  public long find(long hash, KeyMatcher matcher) {
+    int shardIndex = shardOf(hash);
+    Shard s = shards[shardIndex];
+    int h32 = SlotLayout.hash32(hash);
+    while (true) {
+      long version = (long) VERSION.getAcquire(s);
+      if ((version & 1) != 0) {
+        Thread.onSpinWait();
+        continue;
+      }
+      MemorySegment slots = s.slots;
+      int capacity = s.capacity;
+      if (slots != null && capacity > 0 && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
+        int mask = capacity - 1;
+        for (int i = h32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
+          long at = (long) i * SlotLayout.SLOT_BYTES;
+          long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
+          long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+          if (pointer == 0) {
+            break;
+          }
+          if (pointer != TOMBSTONE && SlotLayout.hash32OfMeta(meta) == h32
+              && matcher.matches(pointer)) {
+            return slotAddress(shardIndex, i);
+          }
+        }
+      }
+      VarHandle.loadLoadFence();
+      if (s.version == version) {
+        return -1;
+      }
+    }
+  }
+
+  public static long slotAddress(int shard, int slot) {
+    return ((long) shard << 32) | (slot & 0xFFFF_FFFFL);
+  }
+
+  public static int shardOfAddress(long address) {
+    return (int) (address >>> 32);
+  }
+
+  public static int slotOfAddress(long address) {
+    return (int) address;
+  }
+
+  /** The pointer in a slot (0 if empty, {@link #TOMBSTONE} if removed); racy. */
+  public long pointerAt(long address) {
+    Shard s = shards[shardOfAddress(address)];
+    MemorySegment slots = s.slots;
+    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
+    if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
+      return 0;
+    }
+    return (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+  }
+
+  /** The meta word of a slot; racy. */
+  public long metaAt(long address) {
+    Shard s = shards[shardOfAddress(address)];
+    MemorySegment slots = s.slots;
+    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
+    if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
+      return 0;
+    }
+    return (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
+  }
+
+  /**
+   * Replaces the policy bits of a slot if its meta is still {@code expectedMeta}: a hint, never
+   * logged (a crash may lose it), so it needs no lock. Returns whether it was stored.
+   */
+  public boolean casPolicy(long address, long expectedMeta, int policy) {
+    return casMeta(address, expectedMeta, SlotLayout.withPolicy(expectedMeta, policy));
+  }
+
+  /**
+   * Replaces a slot's meta word if it is still {@code expectedMeta}: a hint (time-to-idle),
+   * never logged, so it needs no lock. Returns whether it was stored.
+   */
+  public boolean casMeta(long address, long expectedMeta, long meta) {
+    Shard s = shards[shardOfAddress(address)];
+    MemorySegment slots = s.slots;
+    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET;
+    if (slots == null || at + Long.BYTES > slots.byteSize()) {
+      return false;
+    }
+    boolean set = WORDS.compareAndSet(slots, at, expectedMeta, meta);
+    if (set) {
+      regions.written(s.region, at, Long.BYTES);
+    }
+    return set;
+  }
+
+  /** The capacity of shard {@code shard} now: slots {@code 0..capacity-1} may be swept. */
+  public int sweepableSlots(int shard) {
+    return shards[shard].capacity;
+  }
+
+  // --------------------------------------------------------------------------------- writes
+
+  /**
+   * The capacity shard {@code shard} needs before one more insert, or 0 if it has room. A hint
+   * read without the lock: {@link #insert} checks again.
+   */
+  public int growthFor(int shard) {
+    Shard s = shards[shard];
+    return neededCapacity(s.capacity, s.count, s.dead);
+  }
+
+  static int neededCapacity(int capacity, int count, int dead) {
+    if (capacity == 0) {
+      return MIN_CAPACITY;
+    }
+    if ((long) (count + dead + 1) * 4 <= (long) capacity * 3) {
+      return 0;
+    }
+    if ((long) (count + 1) * 8 <= (long) capacity * 3) {
+      return capacity; // tombstones: rebuild at the same size
+    }
+    if (capacity >= MAX_CAPACITY) {
+      throw new IllegalStateException("index shard full: " + count + " entries at capacity "
+          + capacity + "; a table holds at most about " + (long) SHARDS * MAX_CAPACITY * 3 / 4
+          + " entries");
+    }
+    return capacity * 2;
+  }
+
+  /** Bytes of a region of {@code capacity} slots. */
+  public static long regionBytes(int capacity) {
+    return (long) capacity * SlotLayout.SLOT_BYTES;
+  }
+
+  /**
+   * Takes the lock of shard {@code shard}, inside a pile write's attachment (I1); the caller
+   * releases it with {@link #unlock} once the write's record is in the log (I4).
+   */
+  public void lock(int shard) {
+    shards[shard].lock.lock();
+  }
+
+  public void unlock(int shard) {
+    shards[shard].lock.unlock();
+  }
+
+  /**
+   * Inserts {@code pointer} for a key known to be absent (the caller holds the key's lock and
+   * the shard's, I1), adding {@code entryBytes} to the shard's bytes.
+   *
+   * @return the slot address
+   * @throws IllegalStateException if the shard has no room: the caller grows it ({@link
+   *     #growthFor}, {@link #rebuild}) and tries again
+   */
+  public long insert(long hash, long pointer, int expiry, int policy, long entryBytes,
+      IndexRecord record) {
+    int shardIndex = shardOf(hash);
+    Shard s = lockedShard(shardIndex);
+    int h32 = SlotLayout.hash32(hash);
+    int capacity = s.capacity;
+    if (capacity == 0 || (long) (s.count + s.dead + 1) * 8 > (long) capacity * 7) {
+      throw new IllegalStateException("index shard " + shardIndex + " needs to grow first");
+    }
+    MemorySegment slots = s.slots;
+    int mask = capacity - 1;
+    for (int i = h32 & mask; ; i = (i + 1) & mask) {
+      long at = (long) i * SlotLayout.SLOT_BYTES;
+      long old = slots.get(WORD, at + SlotLayout.POINTER_OFFSET);
+      if (old == 0 || old == TOMBSTONE) {
+        if (old == TOMBSTONE) {
+          s.dead--;
+        }
+        s.count++;
+        s.bytes += entryBytes;
+        store(s, shardIndex, i, pointer, SlotLayout.meta(h32, expiry, policy), record);
+        return slotAddress(shardIndex, i);
+      }
+    }
+  }
+
+  /**
+   * The slot of {@code pointer} in shard {@code shard}, probing from {@code hash32}'s home slot,
+   * or -1; the caller holds the shard's lock.
+   */
+  public long slotOf(int shard, int hash32, long pointer) {
+    Shard s = lockedShard(shard);
+    int capacity = s.capacity;
+    if (capacity == 0) {
+      return -1;
+    }
+    MemorySegment slots = s.slots;
+    int mask = capacity - 1;
+    for (int i = hash32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
+      long p = slots.get(WORD, (long) i * SlotLayout.SLOT_BYTES + SlotLayout.POINTER_OFFSET);
+      if (p == 0) {
+        return -1;
+      }
+      if (p == pointer) {
+        return slotAddress(shard, i);
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Removes the entry of slot {@code address} if it still holds {@code pointer}, leaving a
+   * tombstone and taking {@code entryBytes} from the shard's bytes; the caller holds the shard's
+   * lock. Returns whether it did.
+   */
+  public boolean removeAt(long address, long pointer, long entryBytes, IndexRecord record) {
+    int shardIndex = shardOfAddress(address);
+    Shard s = lockedShard(shardIndex);
+    int slot = slotOfAddress(address);
+    if (slot < 0 || slot >= s.capacity) {
+      return false;
+    }
+    long at = (long) slot * SlotLayout.SLOT_BYTES;
+    if (s.slots.get(WORD, at + SlotLayout.POINTER_OFFSET) != pointer) {
+      return false;
+    }
+    s.count--;
+    s.dead++;
+    s.bytes -= entryBytes;
+    store(s, shardIndex, slot, TOMBSTONE, 0, record);
+    return true;
+  }
+
+  /**
+   * Rewrites slot {@code address}, which holds {@code pointer}, after its entry was rewritten in
+   * place: its expiry and policy bits, and the shard's bytes by {@code bytesDelta}. The caller
+   * holds the shard's lock.
+   */
+  public boolean rewrite(long address, long pointer, int expiry, int policy, long bytesDelta,
+      IndexRecord record) {
+    int shardIndex = shardOfAddress(address);
+    Shard s = lockedShard(shardIndex);
+    int slot = slotOfAddress(address);
+    if (slot < 0 || slot >= s.capacity) {
+      return false;
+    }
+    long at = (long) slot * SlotLayout.SLOT_BYTES;
+    if (s.slots.get(WORD, at + SlotLayout.POINTER_OFFSET) != pointer) {
+      return false;
+    }
+    long meta = s.slots.get(WORD, at + SlotLayout.META_OFFSET);
+    s.bytes += bytesDelta;
+    store(s, shardIndex, slot, pointer,
+        SlotLayout.withPolicy(SlotLayout.withExpiry(meta, expiry), policy), record);
+    return true;
+  }
+
+  private Shard lockedShard(int shardIndex) {
+    Shard s = shards[shardIndex];
+    if (!s.lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("index shard " + shardIndex + " changed without its lock");
+    }
+    return s;
+  }
+
+  private void store(Shard s, int shardIndex, int slot, long pointer, long meta,
+      IndexRecord record) {
+    MemorySegment slots = s.slots;
+    long at = (long) slot * SlotLayout.SLOT_BYTES;
+    WORDS.setRelease(slots, at + SlotLayout.POINTER_OFFSET, pointer);
+    WORDS.setRelease(slots, at + SlotLayout.META_OFFSET, meta);
+    regions.written(s.region, at, SlotLayout.SLOT_BYTES);
+    record.set(shardIndex, slot, pointer, meta, s.count, s.dead, s.bytes);
+  }
+
+  /**
+   * Rebuilds shard {@code shard} into {@code newRegion} (zeroed by the caller or not, at least
+   * {@link #regionBytes}({@code newCapacity}) bytes); the caller holds the shard's lock (I1).
+   * Returns the old region, which the caller retires (0 if there was none), or -1 if the shard
+   * no longer needs it: another thread rebuilt it first, and the caller frees {@code newRegion}.
+   */
+  public long rebuild(int shard, long newRegion, int newCapacity, IndexRecord record) {
+    Shard s = lockedShard(shard);
+    int needed = neededCapacity(s.capacity, s.count, s.dead);
+    if (needed == 0 || newCapacity < needed) {
+      return -1;
+    }
+    long old = s.region;
+    rehash(s, newRegion, regions.view(newRegion), newCapacity);
+    record.resize(shard, old, newRegion, newCapacity);
+    return old;
+  }
+
+  private void rehash(Shard s, long newRegion, MemorySegment target, int newCapacity) {
+    long bytes = regionBytes(newCapacity);
+    if (target.byteSize() < bytes) {
+      throw new IllegalArgumentException("index region too small: " + target.byteSize()
+          + " bytes for " + newCapacity + " slots");
+    }
+    target.asSlice(0, bytes).fill((byte) 0);
+    MemorySegment source = s.slots;
+    int count = 0;
+    int mask = newCapacity - 1;
+    for (int i = 0; i < s.capacity; i++) {
+      long at = (long) i * SlotLayout.SLOT_BYTES;
+      long pointer = source.get(WORD, at + SlotLayout.POINTER_OFFSET);
+      if (pointer == 0 || pointer == TOMBSTONE) {
+        continue;
+      }
+      long meta = source.get(WORD, at + SlotLayout.META_OFFSET);
+      int j = SlotLayout.hash32OfMeta(meta) & mask;
+      while (target.get(WORD, (long) j * SlotLayout.SLOT_BYTES) != 0) {
+        j = (j + 1) & mask;
+      }
+      target.set(WORD, (long) j * SlotLayout.SLOT_BYTES + SlotLayout.POINTER_OFFSET, pointer);
+      target.set(WORD, (long) j * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET, meta);
+      count++;
+    }
+    regions.written(newRegion, 0, bytes);
+    VERSION.setOpaque(s, s.version + 1); // I3: odd
+    VarHandle.storeStoreFence();
+    s.slots = target;
+    s.region = newRegion;
+    s.capacity = newCapacity;
+    s.count = count;
+    s.dead = 0;
+    VERSION.setRelease(s, s.version + 1);
+  }
+
+  // --------------------------------------------------------------------------------- replay
+
+  /**
+   * Applies one record's ops at recovery (single-threaded). Returns the regions its resizes
+   * retired, through {@code retired}.
+   */
+  public void replay(MemorySegment record, java.util.function.LongConsumer retired) {
+    long at = IndexRecord.OPS_OFFSET;
+    long end = record.byteSize();
+    while (at < end) {
+      byte op = record.get(ValueLayout.JAVA_BYTE, at);
+      switch (op) {
+        case IndexRecord.OP_SET -> {
+          IndexRecord.checkLength(record, at + IndexRecord.SET_BYTES);
+          int shard = Byte.toUnsignedInt(record.get(ValueLayout.JAVA_BYTE, at + 1));
+          int slot = record.get(IndexRecord.U32, at + 2);
+          long pointer = record.get(IndexRecord.U64, at + 6);
+          long meta = record.get(IndexRecord.U64, at + 14);
+          Shard s = shards[shard];
+          if (slot < 0 || slot >= s.capacity || s.slots == null) {
+            throw new IllegalArgumentException("index record stores slot " + slot
+                + " of shard " + shard + " whose capacity is " + s.capacity);
+          }
+          long off = (long) slot * SlotLayout.SLOT_BYTES;
+          s.slots.set(WORD, off + SlotLayout.POINTER_OFFSET, pointer);
+          s.slots.set(WORD, off + SlotLayout.META_OFFSET, meta);
+          regions.written(s.region, off, SlotLayout.SLOT_BYTES);
+          s.count = record.get(IndexRecord.U32, at + 22);
+          s.dead = record.get(IndexRecord.U32, at + 26);
+          s.bytes = record.get(IndexRecord.U64, at + 30);
+          at += IndexRecord.SET_BYTES;
+        }
+        case IndexRecord.OP_RESIZE -> {
+          IndexRecord.checkLength(record, at + IndexRecord.RESIZE_BYTES);
+          int shard = Byte.toUnsignedInt(record.get(ValueLayout.JAVA_BYTE, at + 1));
+          long oldRegion = record.get(IndexRecord.U64, at + 2);
+          long newRegion = record.get(IndexRecord.U64, at + 10);
+          int newCapacity = record.get(IndexRecord.U32, at + 18);
+          if (Integer.bitCount(newCapacity) != 1 || newCapacity < MIN_CAPACITY
+              || newCapacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("index record resizes shard " + shard
+                + " to capacity " + newCapacity + ", not a power of two in range");
+          }
+          Shard s = shards[shard];
+          if (s.region != oldRegion) {
+            throw new IllegalArgumentException("index record resizes shard " + shard
+                + " from region " + oldRegion + " but the shard is in region " + s.region);
+          }
+          if (oldRegion == 0) {
+            s.capacity = 0;
+            s.slots = MemorySegment.NULL;
+          }
+          rehash(s, newRegion, regions.view(newRegion), newCapacity);
+          if (oldRegion != 0) {
+            retired.accept(oldRegion);
+          }
+          at += IndexRecord.RESIZE_BYTES;
+        }
+        default -> throw new IllegalArgumentException("unknown index op " + op + " at byte "
+            + at + " of an index record of table " + tableId);
+      }
+    }
+  }
+}
