@@ -128,8 +128,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       return null;
     }
     Object value = sc.found;
+    meta = refreshIdle(slot, meta, sc.foundPointer, now);
     core.policy().onHit(this, slot, meta);
-    refreshIdle(slot, meta, sc.foundPointer, now);
     hits.increment();
     return valueType.cast(value);
   }
@@ -142,16 +142,22 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         && index.pointerAt(slot) == pointer;
   }
 
-  /** Time-to-idle: moves the slot's expiry when it changes by a second or more (never logged). */
-  private void refreshIdle(long slot, long meta, long pointer, long now) {
+  /**
+   * Time-to-idle: moves the slot's expiry when it changes by a second or more (never logged: a
+   * crash keeps the last written one). Returns the slot's meta word as it now is.
+   */
+  private long refreshIdle(long slot, long meta, long pointer, long now) {
     if (expireAfterAccessMillis == 0) {
-      return;
+      return meta;
     }
     int expiry = expirySeconds(Math.min(now + expireAfterAccessMillis,
         expireAtOf(sc().entry.readExpireAt)));
-    if (expiry != SlotLayout.expiryOfMeta(meta) && index.pointerAt(slot) == pointer) {
-      index.casMeta(slot, meta, SlotLayout.withExpiry(meta, expiry));
+    long updated = SlotLayout.withExpiry(meta, expiry);
+    if (updated != meta && index.pointerAt(slot) == pointer
+        && index.casMeta(slot, meta, updated)) {
+      return updated;
     }
+    return meta;
   }
 
   private static Scratch sc() {

@@ -1,0 +1,108 @@
+package dev.cairn.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The byte budget: eviction keeps a cache within it; pinned entries stay; too much fails. */
+class BudgetTest {
+
+  private static Cache cache(long budget) {
+    return Cache.offHeap(CacheOptions.builder().budgetBytes(budget).build());
+  }
+
+  @Test
+  void puts_beyondTheBudget_evict_andTheCacheStaysWithinIt() {
+    long budget = 4L << 20;
+    try (Cache cache = cache(budget)) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      for (long k = 0; k < 100_000; k++) {
+        t.put(k, new byte[100]);
+        assertThat(cache.stats().usedBytes()).as("after put " + k).isLessThanOrEqualTo(budget);
+      }
+      TableStats stats = t.stats();
+      assertThat(stats.evictions()).isPositive();
+      assertThat(stats.entries()).isEqualTo(100_000 - stats.evictions());
+      assertThat(stats.entryBytes() + stats.indexBytes()).isLessThanOrEqualTo(budget);
+      assertThat(cache.pile().stats().objectCount()).as("entries in the pile = in the table")
+          .isEqualTo(stats.entries());
+    }
+  }
+
+  @Test
+  void frequentlyRead_entries_surviveAScan() {
+    try (Cache cache = cache(2L << 20)) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      for (long k = 0; k < 100; k++) {
+        t.put(k, new byte[100]);
+      }
+      for (long scan = 1_000; scan < 40_000; scan++) {
+        for (long k = 0; k < 100; k += 10) {
+          t.get(k);
+        }
+        t.put(scan, new byte[100]);
+      }
+      int kept = 0;
+      for (long k = 0; k < 100; k += 10) {
+        kept += t.containsKey(k) ? 1 : 0;
+      }
+      assertThat(kept).as("hot keys kept through a scan").isEqualTo(10);
+    }
+  }
+
+  @Test
+  void pinnedEntries_areNeverEvicted_andAFullBudgetOfThemRefusesPuts() {
+    try (Cache cache = cache(1L << 20)) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      long k = 0;
+      try {
+        for (; k < 1_000_000; k++) {
+          t.put(k, new byte[200], EntryOptions.pin());
+        }
+      } catch (CacheFullException e) {
+        assertThat(e).hasMessageContaining("pinned");
+      }
+      assertThat(k).as("some fitted").isPositive();
+      long fitted = k;
+      for (long i = 0; i < fitted; i++) {
+        assertThat(t.containsKey(i)).as("pinned key " + i).isTrue();
+      }
+      assertThat(t.containsKey(fitted)).as("the refused put wrote nothing").isFalse();
+      assertThat(t.stats().evictions()).isZero();
+      // an unpinned table of the same cache cannot take room either
+      CacheTable<Long, byte[]> other = cache.table("other", Long.class, byte[].class);
+      assertThatThrownBy(() -> other.put(1L, new byte[200]))
+          .isInstanceOf(CacheFullException.class);
+    }
+  }
+
+  @Test
+  void anEntryLargerThanTheBudget_isRefused() {
+    try (Cache cache = cache(64 << 10)) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      assertThatThrownBy(() -> t.put(1L, new byte[128 << 10]))
+          .isInstanceOf(EntryTooLargeException.class)
+          .hasMessageContaining("larger than the cache's whole budget");
+      assertThat(t.size()).isZero();
+    }
+  }
+
+  @Test
+  void aPinnedTable_keepsItsEntries_whileAnotherTableIsEvicted() {
+    try (Cache cache = cache(2L << 20)) {
+      CacheTable<Long, byte[]> pinned = cache.table("pinned", Long.class, byte[].class,
+          TableOptions.builder().pinned(true).build());
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      for (long k = 0; k < 1_000; k++) {
+        pinned.put(k, new byte[100]);
+      }
+      for (long k = 0; k < 50_000; k++) {
+        t.put(k, new byte[100]);
+      }
+      assertThat(pinned.size()).isEqualTo(1_000);
+      assertThat(pinned.stats().evictions()).isZero();
+      assertThat(t.stats().evictions()).isPositive();
+    }
+  }
+}
