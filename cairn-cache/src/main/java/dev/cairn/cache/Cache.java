@@ -100,6 +100,23 @@ public final class Cache implements AutoCloseable {
     }
   }
 
+  /**
+   * The table {@code name} of {@code long} keys, with no boxing on its paths; created with
+   * {@code options} if the cache has none of that name.
+   *
+   * @throws TableMismatchException if the table exists with other key or value types
+   */
+  public <V> LongCacheTable<V> longTable(String name, Class<V> valueType, TableOptions options) {
+    OffHeapTable<Long, V> table = (OffHeapTable<Long, V>) table(name, Long.class, valueType,
+        options);
+    return new LongKeyTable<>(table, core);
+  }
+
+  /** {@link #longTable(String, Class, TableOptions)} with the default options. */
+  public <V> LongCacheTable<V> longTable(String name, Class<V> valueType) {
+    return longTable(name, valueType, TableOptions.defaults());
+  }
+
   private static Class<?> boxed(Class<?> type) {
     if (!type.isPrimitive()) {
       return type;
@@ -131,6 +148,18 @@ public final class Cache implements AutoCloseable {
       tables.add(t.stats());
     }
     return new CacheStats(core.budgetBytes(), core.usedBytes(), tables);
+  }
+
+  /**
+   * Checks, on a cache no other thread writes to meanwhile, that its index and its pile agree:
+   * every slot names a live entry of its own key, the counts and byte totals add up, and no
+   * value in the pile is held by nothing. Returns the number of entries checked.
+   *
+   * @throws CacheCorruptionException naming the first disagreement
+   */
+  public long verify() {
+    core.checkOpen();
+    return CacheVerifier.verify(pile, core).entries();
   }
 
   /** The pile under the cache, for its statistics and checks; do not write to it. */

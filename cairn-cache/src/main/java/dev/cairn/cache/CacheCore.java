@@ -305,10 +305,34 @@ final class CacheCore {
     return listener != null;
   }
 
+  /**
+   * Queues a removal for the listener: it is told once the operation that removed the entry
+   * has released its locks and its thread's scratch ({@link #deliverRemovals}), so that it may
+   * call the cache.
+   */
   void notifyRemoval(String table, Object key, RemovalCause cause) {
-    RemovalListener<Object> l = listener;
-    if (l != null) {
-      l.onRemoval(table, key, cause);
+    if (listener != null) {
+      Scratch.get().removals.add(new Scratch.Removal(table, key, cause));
+    }
+  }
+
+  /** Tells the listener of this thread's queued removals; at the end of each operation. */
+  void deliverRemovals() {
+    Scratch sc = Scratch.get();
+    if (sc.removals.isEmpty() || sc.delivering) {
+      return;
+    }
+    sc.delivering = true;
+    try {
+      Scratch.Removal r;
+      while ((r = sc.removals.poll()) != null) {
+        RemovalListener<Object> l = listener;
+        if (l != null) {
+          l.onRemoval(r.table(), r.key(), r.cause());
+        }
+      }
+    } finally {
+      sc.delivering = false;
     }
   }
 }

@@ -110,7 +110,11 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private V get(K key, long maxAgeMillis) {
     core.checkOpen();
     Scratch sc = Scratch.get();
-    long hash = encode(key, sc);
+    return getEncoded(sc, encode(key, sc), maxAgeMillis);
+  }
+
+  /** A get of the key in {@code sc}, whose hash is {@code hash}. */
+  V getEncoded(Scratch sc, long hash, long maxAgeMillis) {
     long now = core.nowMillis();
     long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), true, now));
     if (slot < 0) {
@@ -121,6 +125,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, now)) {
       expireFound(hash, sc.foundPointer, sc.entry.readSize);
       misses.increment();
+      core.deliverRemovals();
       return null;
     }
     if (maxAgeMillis != Long.MAX_VALUE && now - sc.entry.readWrittenAt > maxAgeMillis) {
@@ -184,7 +189,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   public boolean containsKey(K key) {
     core.checkOpen();
     Scratch sc = Scratch.get();
-    long hash = encode(key, sc);
+    return containsEncoded(sc, encode(key, sc));
+  }
+
+  boolean containsEncoded(Scratch sc, long hash) {
     long now = core.nowMillis();
     long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
     return slot >= 0 && sc.found != Scratch.EXPIRED
@@ -195,7 +203,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   public boolean touch(K key) {
     core.checkOpen();
     Scratch sc = Scratch.get();
-    long hash = encode(key, sc);
+    return touchEncoded(sc, encode(key, sc));
+  }
+
+  boolean touchEncoded(Scratch sc, long hash) {
     long now = core.nowMillis();
     long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
     if (slot < 0 || sc.found == Scratch.EXPIRED) {
@@ -278,31 +289,36 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return existing.value != null ? existing.value : loaded;
   }
 
-  private enum Mode {
+  enum Mode {
     ALWAYS,
     IF_ABSENT,
     IF_PRESENT,
     IF_EQUAL
   }
 
-  private enum WriteOutcome {
+  enum WriteOutcome {
     INSERTED,
     REPLACED,
     NOT_WRITTEN
   }
 
-  private static final class Holder<T> {
+  static final class Holder<T> {
     T value;
   }
 
   private WriteOutcome write(K key, V value, EntryOptions options, Mode mode, Holder<V> holder) {
     core.checkOpen();
+    Scratch sc = Scratch.get();
+    return writeEncoded(sc, encode(key, sc), value, options, mode, holder);
+  }
+
+  /** A write of the key in {@code sc}, whose hash is {@code hash}. */
+  WriteOutcome writeEncoded(Scratch sc, long hash, V value, EntryOptions options, Mode mode,
+      Holder<V> holder) {
     if (!valueType.isInstance(value)) {
       throw new IllegalArgumentException("value of another class than the table's: "
           + value.getClass().getName() + ", table values are " + valueType.getName());
     }
-    Scratch sc = Scratch.get();
-    long hash = encode(key, sc);
     int shard = HashIndex.shardOf(hash);
     int hash32 = SlotLayout.hash32(hash);
     ReentrantLock lock = keyLock(hash32);
@@ -371,6 +387,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       }
     } finally {
       lock.unlock();
+      core.deliverRemovals(); // evictions made room for this write
     }
     core.added(bytesAdded);
     puts.increment();
@@ -391,7 +408,11 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private boolean removeIf(K key, Object expected) {
     core.checkOpen();
     Scratch sc = Scratch.get();
-    long hash = encode(key, sc);
+    return removeEncoded(sc, encode(key, sc), expected);
+  }
+
+  /** A remove of the key in {@code sc}, whose hash is {@code hash}. */
+  boolean removeEncoded(Scratch sc, long hash, Object expected) {
     ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
     lock.lock();
     try {
@@ -403,6 +424,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       if (sc.found == Scratch.EXPIRED
           || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
         expireLocked(hash, sc.foundPointer, sc.entry.readSize);
+        core.deliverRemovals();
         return false;
       }
       if (expected != null && !Objects.deepEquals(sc.found, expected)) {
@@ -435,6 +457,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         }
       }
     }
+    core.deliverRemovals();
   }
 
   /**
@@ -524,6 +547,16 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   // ---------------------------------------------------------------------------------- helpers
+
+  /** Encodes a {@code long} key into {@code sc} (tables of {@code long} keys); its hash. */
+  long encodeLong(long key, Scratch sc) {
+    sc.keyLength = KeyCodec.LongKeys.encodeLong(key, sc.key);
+    return KeyHash.hash(sc.key.segment(), sc.keyLength, descriptor.seed());
+  }
+
+  Class<V> valueType() {
+    return valueType;
+  }
 
   private long encode(K key, Scratch sc) {
     Objects.requireNonNull(key, "key");

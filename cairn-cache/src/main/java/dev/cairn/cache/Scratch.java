@@ -29,6 +29,12 @@ final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
   final IndexRecord record = new IndexRecord();
   final CacheChanges changes = new CacheChanges();
 
+  /** Removals for the listener, told at the end of the operation (CacheCore). */
+  record Removal(String table, Object key, RemovalCause cause) {}
+
+  final java.util.ArrayDeque<Removal> removals = new java.util.ArrayDeque<>();
+  boolean delivering;
+
   // the lookup in progress
   private EntryLog log;
   private CodecRegistry codecs;

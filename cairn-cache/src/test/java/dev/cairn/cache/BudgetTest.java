@@ -27,6 +27,7 @@ class BudgetTest {
       assertThat(stats.entryBytes() + stats.indexBytes()).isLessThanOrEqualTo(budget);
       assertThat(cache.pile().stats().objectCount()).as("entries in the pile = in the table")
           .isEqualTo(stats.entries());
+      assertThat(cache.verify()).isEqualTo(stats.entries());
     }
   }
 

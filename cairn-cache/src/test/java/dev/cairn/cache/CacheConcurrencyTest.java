@@ -159,6 +159,7 @@ class CacheConcurrencyTest {
       assertThat(uEntries).isEqualTo(u.size());
       assertThat(cache.pile().stats().objectCount()).as("pile values = table entries")
           .isEqualTo(t.size() + u.size());
+      assertThat(cache.verify()).isEqualTo(t.size() + u.size());
       assertThat(cache.stats().usedBytes()).isLessThanOrEqualTo((3L << 20) + THREADS * 4096L);
     }
   }

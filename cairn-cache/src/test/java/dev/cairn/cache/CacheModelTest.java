@@ -71,6 +71,7 @@ class CacheModelTest {
             .isNull();
       }
       assertThat(iterated).isEqualTo(model);
+      assertThat(cache.verify()).isEqualTo(model.size());
       table.clear();
       assertThat(table.size()).isZero();
       assertThat(cache.pile().stats().objectCount()).as("entries left in the pile").isZero();
@@ -101,6 +102,7 @@ class CacheModelTest {
       }
       assertThat(table.size()).isEqualTo(n - removed.size());
       assertThat(table.stats().indexBytes()).isPositive();
+      assertThat(cache.verify()).isEqualTo(table.size());
     }
   }
 }

@@ -1,0 +1,109 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.SlotLayout;
+import dev.cairn.pile.InvalidPointerException;
+import dev.cairn.pile.Pile;
+import dev.cairn.pile.StalePointerException;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Checks that a cache's index and its pile agree, on a quiet cache (no concurrent writes):
+ * every slot names a live entry whose key hashes to that slot's hash bits and shard, each
+ * shard's counts and bytes are what its slots add up to, and every value in the pile is an
+ * entry some slot names or a region of the index (no orphan).
+ */
+final class CacheVerifier {
+  private CacheVerifier() {}
+
+  /** The figures a verify found. */
+  record Report(long entries, long entryBytes, long regions, long pileValues) {}
+
+  /** @throws CacheCorruptionException naming the first disagreement */
+  static Report verify(Pile pile, CacheCore core) {
+    Set<Long> named = new HashSet<>();
+    long entries = 0;
+    long entryBytes = 0;
+    long regions = 0;
+    for (OffHeapTable<?, ?> table : core.tables()) {
+      HashIndex index = table.index;
+      String name = table.name();
+      long seed = table.descriptor().seed();
+      for (int s = 0; s < HashIndex.SHARDS; s++) {
+        if (index.regionOf(s) != 0) {
+          named.add(index.regionOf(s));
+          regions++;
+        }
+        int live = 0;
+        int dead = 0;
+        long bytes = 0;
+        for (int i = 0; i < index.capacityOf(s); i++) {
+          long address = HashIndex.slotAddress(s, i);
+          long pointer = index.pointerAt(address);
+          if (pointer == 0) {
+            continue;
+          }
+          if (pointer == HashIndex.TOMBSTONE) {
+            dead++;
+            continue;
+          }
+          live++;
+          long meta = index.metaAt(address);
+          long[] hashAndSize;
+          try {
+            hashAndSize = core.log().read(pointer, (kind, payload) -> {
+              if (!EntryLayout.wellFormed(payload)) {
+                return null;
+              }
+              long hash = KeyHash.hash(payload.asSlice(EntryLayout.KEY_OFFSET),
+                  EntryLayout.keyLength(payload), seed);
+              return new long[] {hash, payload.byteSize()};
+            });
+          } catch (StalePointerException | InvalidPointerException e) {
+            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
+                + " names a value the pile does not hold: " + e.getMessage());
+          }
+          if (hashAndSize == null) {
+            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
+                + " names a value that is not a cache entry");
+          }
+          if (HashIndex.shardOf(hashAndSize[0]) != s
+              || SlotLayout.hash32(hashAndSize[0]) != SlotLayout.hash32OfMeta(meta)) {
+            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
+                + " names an entry whose key hashes elsewhere: another key's entry");
+          }
+          if (!named.add(pointer)) {
+            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
+                + " names an entry another slot names too");
+          }
+          bytes += core.log().allocatedBytes((int) hashAndSize[1]);
+        }
+        if (live != index.countOf(s) || dead != index.deadOf(s) || bytes != index.bytesOf(s)) {
+          throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " counts "
+              + index.countOf(s) + " entries, " + index.deadOf(s) + " tombstones and "
+              + index.bytesOf(s) + " bytes, its slots hold " + live + ", " + dead + " and "
+              + bytes);
+        }
+        entries += live;
+        entryBytes += bytes;
+      }
+    }
+    for (CacheCore.Retired r : core.retiredRegions()) {
+      named.add(r.region());
+    }
+    long[] values = new long[1];
+    long[] orphan = {0};
+    pile.forEach((pointer, kind, size) -> {
+      values[0]++;
+      if (!named.contains(pointer) && orphan[0] == 0) {
+        orphan[0] = pointer;
+      }
+    });
+    if (orphan[0] != 0) {
+      throw new CacheCorruptionException("the pile holds a value no table names (pointer 0x"
+          + Long.toHexString(orphan[0]) + "): an orphan");
+    }
+    return new Report(entries, entryBytes, regions, values[0]);
+  }
+}
