@@ -28,6 +28,9 @@ final class Evictor {
   synchronized long evict(long bytes) {
     long freed = 0;
     List<OffHeapTable<?, ?>> tables = core.tables();
+    for (OffHeapTable<?, ?> t : tables) {
+      t.hand.exhausted = false;
+    }
     // each table may be passed over twice: once to clear reference bits, once to evict
     while (freed < bytes) {
       OffHeapTable<?, ?> table = pick(tables);
@@ -60,11 +63,6 @@ final class Evictor {
       if (over > bestOver) {
         bestOver = over;
         best = t;
-      }
-    }
-    if (best == null) {
-      for (OffHeapTable<?, ?> t : tables) {
-        t.hand.exhausted = false;
       }
     }
     return best;
