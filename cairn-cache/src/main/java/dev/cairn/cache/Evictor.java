@@ -5,8 +5,8 @@ import dev.cairn.cache.index.SlotLayout;
 import java.util.List;
 
 /**
- * Frees bytes for the budget: a hand per table sweeps its slots in index order and asks the
- * policy of each; the table evicted from is the one furthest above its share of the budget
+ * Frees bytes for the budget: a hand per table sweeps its slots in index order, reaps the
+ * expired ones it passes and asks the policy of the others; the table evicted from is the one furthest above its share of the budget
  * ({@link TableOptions#maxShare}), never one below its {@link TableOptions#minShare} while
  * another is above its own.
  *
@@ -92,6 +92,10 @@ final class Evictor {
         continue;
       }
       long meta = index.metaAt(address);
+      if (table.slotExpiredAt(meta, core.nowMillis())) {
+        freed += table.reap(hand.shard, meta, pointer);
+        continue;
+      }
       if (!policy.sweep(table, address, meta)) {
         continue;
       }

@@ -45,6 +45,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private volatile Class<V> valueType;
   final HashIndex index;
   final Evictor.Hand hand = new Evictor.Hand();
+  private final java.util.concurrent.atomic.AtomicLong expiryHand =
+      new java.util.concurrent.atomic.AtomicLong();
+  private volatile boolean expires; // some entry was written with an expiry
   private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_LOCKS];
   private final long expireAfterWriteMillis;
   private final long expireAfterAccessMillis;
@@ -137,6 +140,58 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     core.policy().onHit(this, slot, meta);
     hits.increment();
     return valueType.cast(value);
+  }
+
+  /** Whether a slot's expiry hint says its entry expired by {@code now}. */
+  boolean slotExpiredAt(long meta, long now) {
+    int expiry = SlotLayout.expiryOfMeta(meta);
+    return expiry != 0 && expiry != SlotLayout.EXPIRY_FAR
+        && now >= descriptor.epochMillis() + expiry * 1000L;
+  }
+
+  /** Removes an expired entry found in a slot, if its key's lock is free; the bytes freed. */
+  long reap(int shard, long meta, long pointer) {
+    long got = removeSlot(shard, SlotLayout.hash32OfMeta(meta), pointer, true,
+        RemovalCause.EXPIRED);
+    if (got > 0) {
+      expirations.increment();
+    }
+    return got;
+  }
+
+  /** How many slots each write samples for expired entries, and at most per write. */
+  static final int EXPIRY_SAMPLE = 4;
+
+  static final int EXPIRY_SAMPLE_MAX = 64;
+
+  /**
+   * Reclaims expired entries without a sweep over everything: each write to a table whose
+   * entries expire samples the next slots of a hand that goes round the index, and goes on
+   * while more than a quarter of its sample was expired (as Redis samples its keys).
+   */
+  private void sampleExpired() {
+    long now = core.nowMillis();
+    int sampled = 0;
+    int expired = 0;
+    while (sampled < EXPIRY_SAMPLE_MAX) {
+      long at = expiryHand.getAndIncrement();
+      int shard = (int) (at & (HashIndex.SHARDS - 1)); // shards interleaved: spread the work
+      int capacity = index.capacityOf(shard);
+      sampled++;
+      if (capacity != 0) {
+        long address = HashIndex.slotAddress(shard, (int) ((at >>> HashIndex.SHARD_BITS)
+            & (capacity - 1)));
+        long pointer = index.pointerAt(address);
+        long meta = index.metaAt(address);
+        if (pointer != 0 && pointer != HashIndex.TOMBSTONE && slotExpiredAt(meta, now)
+            && reap(shard, meta, pointer) > 0) {
+          expired++;
+        }
+      }
+      if (sampled % EXPIRY_SAMPLE == 0 && expired * 4 <= sampled) {
+        return;
+      }
+    }
   }
 
   /** Whether the slot's expiry (seconds: time-to-idle, or a write expiry) has passed. */
@@ -365,6 +420,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
         int expiry = expirySeconds(expireAt);
+        if (expiry != 0 && !expires) {
+          expires = true;
+        }
         int policy = core.policy().initialBits(pinned);
         try {
           if (existing == 0) {
@@ -391,6 +449,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     }
     core.added(bytesAdded);
     puts.increment();
+    if (expires) {
+      sampleExpired();
+      core.deliverRemovals();
+    }
     return outcome;
   }
 

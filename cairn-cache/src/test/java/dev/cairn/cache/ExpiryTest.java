@@ -115,6 +115,43 @@ class ExpiryTest {
   }
 
   @Test
+  void expiredEntries_thatNobodyReads_areReclaimedByLaterWrites() {
+    try (Cache cache = cache()) {
+      CacheTable<Long, String> t = cache.table("t", Long.class, String.class,
+          TableOptions.builder().expireAfterWrite(Duration.ofSeconds(1)).build());
+      for (long k = 0; k < 10_000; k++) {
+        t.put(k, "old");
+      }
+      clock.advance(Duration.ofSeconds(2));
+      for (long k = 10_000; k < 20_000; k++) {
+        t.put(k, "new");
+      }
+      TableStats stats = t.stats();
+      assertThat(stats.expirations()).as("reaped by sampling").isGreaterThan(9_000);
+      assertThat(stats.entries()).isLessThan(11_000);
+      assertThat(cache.verify()).isEqualTo(stats.entries());
+    }
+  }
+
+  @Test
+  void theEvictionHand_reapsExpiredEntries_beforeEvictingLiveOnes() {
+    try (Cache cache = Cache.offHeap(
+        CacheOptions.builder().clock(clock).budgetBytes(2L << 20).build())) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      for (long k = 0; k < 10_000; k++) {
+        t.put(k, new byte[64], EntryOptions.expireAfter(Duration.ofSeconds(1)));
+      }
+      clock.advance(Duration.ofSeconds(2));
+      CacheTable<Long, byte[]> u = cache.table("u", Long.class, byte[].class);
+      for (long k = 0; k < 12_000; k++) {
+        u.put(k, new byte[64]);
+      }
+      assertThat(t.stats().expirations()).isPositive();
+      assertThat(t.stats().evictions()).isZero();
+    }
+  }
+
+  @Test
   void expiredEntries_areNotIterated() {
     try (Cache cache = cache()) {
       CacheTable<Integer, String> t = cache.table("t", Integer.class, String.class);
