@@ -12,7 +12,8 @@ import java.util.Locale;
  *
  * <p>Run: {@code ./mvnw -B -o -q test-compile -pl cairn-cache}, then {@code java -cp
  * cairn-cache/target/classes:cairn-cache/target/test-classes:<xz jar>
- * dev.cairn.cache.policy.simulator.VariantReport [trace...]}.
+ * dev.cairn.cache.policy.simulator.VariantReport [trace...]}. The largest window is the hill
+ * climber's largest window share over the run, as a percentage of the budget: the ring's size.
  */
 public final class VariantReport {
   private static final List<String> VARIANTS = List.of("adaptive", "fixed 1%", "no window");
@@ -31,8 +32,8 @@ public final class VariantReport {
   public static void main(String[] args) {
     List<String> only = List.of(args);
     System.out.println(
-        "| trace | size | Caffeine | LRU | " + String.join(" | ", VARIANTS) + " | hand steps/ref |");
-    System.out.println("|---|---|---|---|" + "---|".repeat(VARIANTS.size()) + "---|");
+        "| trace | size | Caffeine | LRU | " + String.join(" | ", VARIANTS) + " | hand steps/ref | largest window |");
+    System.out.println("|---|---|---|---|" + "---|".repeat(VARIANTS.size()) + "---|---|");
     for (ReferenceFigures row : ReferenceFigures.all()) {
       if (!only.isEmpty() && !only.contains(row.trace())) {
         continue;
@@ -50,15 +51,17 @@ public final class VariantReport {
                 row.caffeinePercent()[i],
                 Simulator.hitPercent(trace, LinkedPolicy.lru(size, trace.distinct()))));
         double steps = 0;
+        double windowPercent = 0;
         for (String variant : VARIANTS) {
           ClockSimulation sim =
               new ClockSimulation(variant, size, size, trace.distinct(), options(variant));
           line.append(String.format(Locale.ROOT, " %.2f |", Simulator.hitPercent(trace, sim)));
           if (steps == 0) {
             steps = (double) sim.policy().handSteps() / trace.length();
+            windowPercent = 100.0 * sim.maxWindowBytes() / size;
           }
         }
-        line.append(String.format(Locale.ROOT, " %.2f |", steps));
+        line.append(String.format(Locale.ROOT, " %.2f | %.0f%% |", steps, windowPercent));
         System.out.println(line);
       }
     }
