@@ -1,0 +1,617 @@
+package dev.cairn.cache.policy;
+
+import static dev.cairn.cache.policy.PolicyBitsLayout.AGE_MAX;
+import static dev.cairn.cache.policy.PolicyBitsLayout.LEAVING;
+import static dev.cairn.cache.policy.PolicyBitsLayout.PROBATION;
+import static dev.cairn.cache.policy.PolicyBitsLayout.PROTECTED;
+import static dev.cairn.cache.policy.PolicyBitsLayout.REFERENCED;
+import static dev.cairn.cache.policy.PolicyBitsLayout.WINDOW;
+import static dev.cairn.cache.policy.PolicyBitsLayout.age;
+import static dev.cairn.cache.policy.PolicyBitsLayout.bits;
+import static dev.cairn.cache.policy.PolicyBitsLayout.referenced;
+import static dev.cairn.cache.policy.PolicyBitsLayout.segment;
+import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
+
+/**
+ * The cache's eviction policy: W-TinyLFU (Caffeine's) with its LRU lists replaced by what an
+ * off-heap index makes cheap: a few bits in each slot, a CLOCK hand sweeping the slots in table
+ * order, a shared {@link FrequencySketch}, and a small ring of the window's entries.
+ *
+ * <p>A new entry enters a small <em>window</em>. When the window is over its share, its eldest
+ * entry moves to the main space's <em>probation</em> segment as a <em>candidate</em>. When the
+ * budget is exceeded, the hand brings a <em>victim</em> from probation, and the sketch decides
+ * which of the candidate and the victim the cache keeps: the candidate only if it was asked for
+ * more often (TinyLFU admission). A probation entry hit again is promoted to the
+ * <em>protected</em> segment, which holds at most 80% of the main space. A hill climber moves
+ * the window's share between 0 and 25% of the budget, by the hit ratio it observes.
+ *
+ * <p>Entries are byte-weighted: a candidate may have to beat several victims, one at a time, until
+ * the budget holds; if it loses any duel it leaves.
+ *
+ * <p>Call sequence (the index's side), under the cache's eviction lock except where noted:
+ *
+ * {@snippet :
+ * long slot = index.lookup(key);
+ * if (slot >= 0) {
+ *   policy.onHit(slot);                  // any thread, no lock
+ * } else {
+ *   policy.onMiss(hash);                 // any thread, no lock
+ *   slot = index.insert(key, pointer);   // then, under the eviction lock:
+ *   policy.onInsert(slot);
+ *   for (long v = policy.nextVictim(); v >= 0; v = policy.nextVictim()) {
+ *     policy.onRemove(v);                // a no-op on a victim: it is already uncounted
+ *     index.remove(v);
+ *   }
+ *   if (policy.usedBytes() > policy.budgetBytes()) {
+ *     throw new CacheException("budget held by pinned entries"); // nothing else to evict
+ *   }
+ * }
+ * }
+ *
+ * <p>Thread-safety: {@link #onHit} and {@link #onMiss} may run on any thread with no lock: they
+ * increment the sketch, set the slot's referenced bit by one compare-and-set, and bump the
+ * climber's sample counters (plain fields; a lost increment only blurs a sample). Every other
+ * method must be called under one lock, the cache's eviction lock.
+ */
+/*
+ * Implementation note
+ *
+ * Mapping from Caffeine's structures. Caffeine keeps three access-ordered lists. Here:
+ *   - window LRU   -> the ring: a FIFO of the hashes of the entries inserted into the window,
+ *                     with a second chance for an entry hit while in the window (CLOCK order of
+ *                     insertion). The index's slot order is unrelated to insertion order, so a
+ *                     hand cannot find "the eldest new entry" without scanning ~1/window of the
+ *                     table per miss; the ring costs 8 bytes per window entry: 0.08 B per entry
+ *                     of the cache at the 1% start, at most 2 B at the climber's 25% cap (plus
+ *                     the slack of stale records, compacted once they outnumber live ones). It
+ *                     pays off by up to 26 points of hit ratio on the recency-heavy traces
+ *                     (POLICY.md).
+ *   - probation    -> slots whose segment is PROBATION; the hand's next unreferenced one is the
+ *                     victim (random order, as the slot order is a hash order).
+ *   - protected    -> slots whose segment is PROTECTED; the referenced bit and the age give a
+ *                     CLOCK approximation of LRU: a pass of the hand turns a reference into age
+ *                     AGE_MAX and otherwise takes one off; at age 0 the entry is demoted to
+ *                     probation if protected is over its share.
+ *   - the "candidate" of Caffeine's evictFromMain -> a queue of up to CANDIDATES entries that
+ *     left the window and wait for their duel; once the budget holds again they are plain
+ *     probation entries (Caffeine does the same).
+ *   - the victim kept across duels -> heldVictim: a victim that wins stays the victim for the
+ *     next candidate, as Caffeine's probation head does.
+ * A slot or hash kept by the policy (ring, candidates, held victim) may go stale when the index
+ * moves or removes the entry; each is checked (hash and segment) before use, and dropped if stale.
+ *
+ * Concurrency. A hit changes only the REFERENCED bit, by compare-and-set against the bits it read;
+ * if the hand or a removal changed the bits in between, the hit's write fails and is dropped. So
+ * the segment of a slot is only ever changed under the eviction lock, which keeps the byte totals
+ * exact (I1). A hot entry whose bit is already set costs its hits no write at all.
+ *
+ * Lifecycle of an entry's bits:
+ *   onInsert           -> WINDOW, age 0
+ *   window over share  -> PROBATION (a candidate), or back in the ring once if referenced
+ *   hand, PROBATION    -> referenced: PROTECTED, age AGE_MAX; else a victim
+ *   hand, PROTECTED    -> referenced: age AGE_MAX; else age - 1; at 0 and protected over its
+ *                         share: PROBATION
+ *   chosen as victim   -> LEAVING (bytes already taken off the totals); onRemove of a LEAVING
+ *                         slot changes nothing
+ *
+ * Invariants
+ *   I1. usedBytes is the sum of sizeBytes over the occupied slots whose segment is not LEAVING;
+ *       windowBytes and protectedBytes are the sums over the WINDOW and PROTECTED ones.
+ *   I2. A pinned entry is never returned as a victim, never a candidate, and the hand changes
+ *       none of its bits.
+ *   I3. After onInsert, nextVictim returns victims until usedBytes <= budgetBytes, and returns -1
+ *       while usedBytes > budgetBytes only when every counted entry is pinned. So the budget is
+ *       exceeded only between an onInsert (or onUpdate) and the eviction that follows it, by at
+ *       most that entry's size.
+ *   I4. Each call does bounded work: a window drain pops each ring record at most twice; a
+ *       victim search moves the hand at most (AGE_MAX + 3) times round the table (reached only
+ *       when nearly everything is pinned).
+ *   I5. No allocation in steady state: the ring grows by doubling, and only while the window
+ *       holds more entries than ever before.
+ */
+public final class TinyLfuClock {
+  static final long NONE = -1;
+
+  /** The most window leavers that wait for a duel at once; more are admitted unjudged. */
+  static final int CANDIDATES = 16;
+
+  static final double PERCENT_MAIN = 0.99;
+  static final double PERCENT_MAIN_PROTECTED = 0.80;
+  static final double CLIMBER_RESTART_THRESHOLD = 0.05;
+  static final double CLIMBER_STEP_PERCENT = 0.0625;
+  static final double CLIMBER_STEP_DECAY_RATE = 0.98;
+  static final int ADMIT_HASHDOS_THRESHOLD = 6;
+
+  /**
+   * The hill climber's cap on the window's share. Caffeine has none; here it bounds the ring at
+   * 8 bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 1.5 points
+   * on one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains
+   * 2 at the next size (POLICY.md).
+   */
+  static final double MAX_WINDOW_PERCENT = 0.25;
+
+  /**
+   * Tuning, for the simulator's comparisons.
+   *
+   * @param percentMain the main space's initial share of the budget (1.0: no window)
+   * @param adaptive whether the hill climber moves the window's share
+   * @param seed the seed of the admission's randomness
+   */
+  public record Options(double percentMain, boolean adaptive, long seed) {
+    /** Caffeine's starting point: a 1% window, adaptive. */
+    public static final Options DEFAULT = new Options(PERCENT_MAIN, true, 0x5DEE_CE66DL);
+  }
+
+  private final SlotView view;
+  private final FrequencySketch sketch;
+  private final double percentMain;
+  private final boolean adaptive;
+
+  private long budgetBytes;
+  private long usedBytes;
+  private long windowBytes;
+  private long protectedBytes;
+  private long entries;
+  private long windowEntries;
+  private long windowMaxBytes;
+  private long protectedMaxBytes;
+
+  private long hand;
+  private final long[] candidateSlots = new long[CANDIDATES];
+  private final long[] candidateHashes = new long[CANDIDATES];
+  private int candidateHead;
+  private int candidateCount;
+  private long heldVictim = NONE;
+  private long heldVictimHash;
+
+  private long[] ring = new long[16];
+  private int ringHead;
+  private int ringCount;
+
+  private long hitsInSample;
+  private long missesInSample;
+  private double previousHitRate;
+  private double stepSize;
+
+  private long random;
+  private long handSteps;
+
+  /**
+   * A policy over {@code view}'s slots, with {@code sketch} and a budget of {@code budgetBytes}.
+   *
+   * @throws IllegalArgumentException if {@code budgetBytes} is not positive
+   */
+  public TinyLfuClock(SlotView view, FrequencySketch sketch, long budgetBytes) {
+    this(view, sketch, budgetBytes, Options.DEFAULT);
+  }
+
+  /** As {@link #TinyLfuClock(SlotView, FrequencySketch, long)}, tuned by {@code options}. */
+  public TinyLfuClock(SlotView view, FrequencySketch sketch, long budgetBytes, Options options) {
+    this.view = view;
+    this.sketch = sketch;
+    this.percentMain = options.percentMain();
+    this.adaptive = options.adaptive();
+    this.random = options.seed() | 1;
+    setBudget(budgetBytes);
+  }
+
+  /**
+   * Sets the byte budget; the window and protected shares restart from their initial fractions.
+   * Entries over a smaller budget leave through {@link #nextVictim}.
+   *
+   * @throws IllegalArgumentException if {@code budgetBytes} is not positive
+   */
+  public void setBudget(long budgetBytes) {
+    if (budgetBytes <= 0) {
+      throw new IllegalArgumentException("budget must be positive: budgetBytes=" + budgetBytes);
+    }
+    this.budgetBytes = budgetBytes;
+    long main = (long) (percentMain * budgetBytes);
+    windowMaxBytes = budgetBytes - main;
+    protectedMaxBytes = (long) (PERCENT_MAIN_PROTECTED * main);
+    stepSize = -CLIMBER_STEP_PERCENT * budgetBytes;
+  }
+
+  /** The budget, in bytes. */
+  public long budgetBytes() {
+    return budgetBytes;
+  }
+
+  /** The bytes of the entries counted against the budget (pinned ones included). */
+  public long usedBytes() {
+    return usedBytes;
+  }
+
+  /** The number of entries counted against the budget. */
+  public long entries() {
+    return entries;
+  }
+
+  /** The window's current share of the budget, in bytes (moved by the hill climber). */
+  public long windowMaxBytes() {
+    return windowMaxBytes;
+  }
+
+  /** The bytes of the window entries. */
+  public long windowBytes() {
+    return windowBytes;
+  }
+
+  /** The bytes of the protected entries. */
+  public long protectedBytes() {
+    return protectedBytes;
+  }
+
+  /** How many slots the hand has passed since creation: the sweep's cost. */
+  public long handSteps() {
+    return handSteps;
+  }
+
+  /**
+   * Records an access to an absent key, whether or not the cache then stores it. {@code hash}
+   * is what {@link SlotView#hash} returns for the key once stored. Any thread, no lock.
+   */
+  public void onMiss(long hash) {
+    sketch.increment(hash);
+    missesInSample++;
+  }
+
+  /** Records a hit on the entry in {@code slot}. Any thread, no lock. */
+  public void onHit(long slot) {
+    sketch.increment(view.hash(slot));
+    hitsInSample++;
+    int bits = view.bits(slot);
+    if ((bits & REFERENCED) == 0 && segment(bits) != LEAVING) {
+      view.compareAndSetBits(slot, bits, bits | REFERENCED);
+    }
+  }
+
+  /**
+   * Counts the entry just stored in {@code slot} (its size read from the view) and gives it its
+   * initial bits; the caller then evicts with {@link #nextVictim} until it returns -1.
+   *
+   * @throws IllegalArgumentException if the entry is larger than the whole budget (the cache
+   *     rejects such a value before storing it)
+   */
+  public void onInsert(long slot) {
+    long size = view.sizeBytes(slot);
+    if (size > budgetBytes) {
+      throw new IllegalArgumentException(
+          "entry larger than the budget: sizeBytes=" + size + " budgetBytes=" + budgetBytes);
+    }
+    view.setBits(slot, bits(WINDOW, 0));
+    usedBytes += size;
+    windowBytes += size;
+    entries++;
+    windowEntries++;
+    ringPush(view.hash(slot));
+    if (adaptive) {
+      climb();
+    }
+    drainWindow();
+  }
+
+  /**
+   * Counts the new size of the entry in {@code slot}, whose value was replaced in place and
+   * weighed {@code oldSizeBytes}; the caller then evicts as after {@link #onInsert}.
+   */
+  public void onUpdate(long slot, long oldSizeBytes) {
+    int bits = view.bits(slot);
+    int segment = segment(bits);
+    if (segment == LEAVING) {
+      return;
+    }
+    long delta = view.sizeBytes(slot) - oldSizeBytes;
+    usedBytes += delta;
+    if (segment == WINDOW) {
+      windowBytes += delta;
+    } else if (segment == PROTECTED) {
+      protectedBytes += delta;
+    }
+  }
+
+  /**
+   * Uncounts the entry in {@code slot}, which the index is about to remove (delete, expiry, or
+   * a victim). A victim was uncounted when chosen, and this changes nothing then.
+   */
+  public void onRemove(long slot) {
+    int bits = view.bits(slot);
+    if (segment(bits) != LEAVING) {
+      uncount(slot, bits);
+    }
+  }
+
+  /**
+   * Chooses the next entry to evict while the budget is exceeded, uncounts it, marks it LEAVING
+   * and returns its slot; the caller removes it. Returns -1 when the budget holds, or when it is
+   * exceeded but every counted entry is pinned (the caller then fails the insert).
+   */
+  public long nextVictim() {
+    return nextVictim(budgetBytes);
+  }
+
+  /**
+   * Chooses victims as {@link #nextVictim} does until their sizes add up to at least {@code
+   * bytesToFree} or {@code victims} is full, writes their slots to {@code victims} and returns
+   * how many. Fewer bytes than asked are freed only if the rest is pinned (or the array is full).
+   */
+  public int evictUntil(long bytesToFree, long[] victims) {
+    long target = usedBytes - bytesToFree;
+    int count = 0;
+    while (count < victims.length) {
+      long victim = nextVictim(target);
+      if (victim == NONE) {
+        break;
+      }
+      victims[count++] = victim;
+    }
+    return count;
+  }
+
+  private long nextVictim(long targetUsedBytes) {
+    if (usedBytes <= targetUsedBytes) {
+      candidateCount = 0;
+      return NONE;
+    }
+    while (candidateCount > 0 && !valid(candidateSlots[candidateHead], candidateHashes[candidateHead])) {
+      popCandidate();
+    }
+    if (heldVictim != NONE && !valid(heldVictim, heldVictimHash)) {
+      heldVictim = NONE;
+    }
+    if (heldVictim == NONE) {
+      heldVictim = sweep();
+      if (heldVictim != NONE) {
+        heldVictimHash = view.hash(heldVictim);
+      }
+    }
+    long victim = heldVictim;
+    if (candidateCount == 0) {
+      if (victim == NONE) {
+        return sweepAny();
+      }
+      heldVictim = NONE;
+      return leave(victim);
+    }
+    long candidate = candidateSlots[candidateHead];
+    long candidateHash = candidateHashes[candidateHead];
+    popCandidate();
+    if (victim == NONE) {
+      return leave(candidate);
+    }
+    if (admit(candidateHash, heldVictimHash)) {
+      heldVictim = NONE;
+      return leave(victim);
+    }
+    return leave(candidate);
+  }
+
+  /**
+   * Moves the hand to the next unreferenced probation entry that is not waiting for a duel:
+   * promotes the referenced probation entries it passes, and ages (and, while protected is over
+   * its share, demotes) the protected ones. Returns NONE after AGE_MAX + 2 turns (I4).
+   */
+  private long sweep() {
+    long slots = view.slotCount();
+    long bound = (AGE_MAX + 2L) * slots;
+    for (long steps = 0; steps < bound; steps++) {
+      long slot = advanceHand(slots);
+      if (!view.occupied(slot) || view.pinned(slot)) {
+        continue;
+      }
+      int bits = view.bits(slot);
+      switch (segment(bits)) {
+        case PROBATION -> {
+          if (referenced(bits)) {
+            protectedBytes += view.sizeBytes(slot);
+            view.setBits(slot, bits(PROTECTED, AGE_MAX));
+          } else if (!isCandidate(slot)) {
+            return slot;
+          }
+        }
+        case PROTECTED -> {
+          int age = age(bits);
+          if (referenced(bits)) {
+            view.setBits(slot, bits(PROTECTED, AGE_MAX));
+          } else if (age > 0) {
+            view.setBits(slot, withAge(bits, age - 1));
+          } else if (protectedBytes > protectedMaxBytes) {
+            protectedBytes -= view.sizeBytes(slot);
+            view.setBits(slot, bits(PROBATION, 0));
+          }
+        }
+        default -> {}
+      }
+    }
+    return NONE;
+  }
+
+  /**
+   * The last resort, when probation holds nothing to evict and no candidate waits: the first
+   * entry the hand meets that is not pinned, whatever its segment (one turn at most).
+   */
+  private long sweepAny() {
+    long slots = view.slotCount();
+    for (long steps = 0; steps < slots; steps++) {
+      long slot = advanceHand(slots);
+      if (view.occupied(slot) && !view.pinned(slot) && segment(view.bits(slot)) != LEAVING) {
+        return leave(slot);
+      }
+    }
+    return NONE;
+  }
+
+  /**
+   * TinyLFU's rule, as Caffeine's: keep the candidate only if it was asked for more often than
+   * the victim; a warm candidate that lost still gets in once in 128 times, so that an attacker
+   * who floods the victim's counters cannot lock new keys out (hash flooding).
+   */
+  private boolean admit(long candidateHash, long victimHash) {
+    int victimFrequency = sketch.frequency(victimHash);
+    int candidateFrequency = sketch.frequency(candidateHash);
+    if (candidateFrequency > victimFrequency) {
+      return true;
+    }
+    return candidateFrequency >= ADMIT_HASHDOS_THRESHOLD && (nextRandom() & 127) == 0;
+  }
+
+  private long leave(long slot) {
+    uncount(slot, view.bits(slot));
+    return slot;
+  }
+
+  private void uncount(long slot, int bits) {
+    long size = view.sizeBytes(slot);
+    usedBytes -= size;
+    entries--;
+    switch (segment(bits)) {
+      case WINDOW -> {
+        windowBytes -= size;
+        windowEntries--;
+      }
+      case PROTECTED -> protectedBytes -= size;
+      default -> {}
+    }
+    view.setBits(slot, bits(LEAVING, 0));
+  }
+
+  /** Whether a kept slot still holds the same unpinned probation entry. */
+  private boolean valid(long slot, long hash) {
+    return slot < view.slotCount()
+        && view.occupied(slot)
+        && !view.pinned(slot)
+        && view.hash(slot) == hash
+        && segment(view.bits(slot)) == PROBATION;
+  }
+
+  private long advanceHand(long slots) {
+    handSteps++;
+    long slot = hand >= slots ? 0 : hand;
+    hand = slot + 1;
+    return slot;
+  }
+
+  /** Moves the window's eldest entries to probation, as candidates, while it is over its share. */
+  private void drainWindow() {
+    int budget = 2 * ringCount + 1;
+    while (windowBytes > windowMaxBytes && ringCount > 0 && budget-- > 0) {
+      long hash = ringPop();
+      long slot = view.find(hash);
+      if (slot < 0) {
+        continue;
+      }
+      int bits = view.bits(slot);
+      if (segment(bits) != WINDOW) {
+        continue;
+      }
+      boolean pinned = view.pinned(slot);
+      if (referenced(bits) && !pinned) {
+        view.setBits(slot, bits & ~REFERENCED);
+        ringPush(hash);
+        continue;
+      }
+      windowBytes -= view.sizeBytes(slot);
+      windowEntries--;
+      view.setBits(slot, bits(PROBATION, 0));
+      if (!pinned && candidateCount < CANDIDATES) {
+        int at = (candidateHead + candidateCount++) & (CANDIDATES - 1);
+        candidateSlots[at] = slot;
+        candidateHashes[at] = hash;
+      }
+    }
+  }
+
+  private void popCandidate() {
+    candidateHead = (candidateHead + 1) & (CANDIDATES - 1);
+    candidateCount--;
+  }
+
+  private boolean isCandidate(long slot) {
+    for (int i = 0; i < candidateCount; i++) {
+      if (candidateSlots[(candidateHead + i) & (CANDIDATES - 1)] == slot) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void ringPush(long hash) {
+    if (ringCount == ring.length && ringCount > 2 * windowEntries + 64) {
+      compactRing();
+    }
+    if (ringCount == ring.length) {
+      long[] grown = new long[ring.length * 2];
+      for (int i = 0; i < ringCount; i++) {
+        grown[i] = ring[(ringHead + i) & (ring.length - 1)];
+      }
+      ring = grown;
+      ringHead = 0;
+    }
+    ring[(ringHead + ringCount) & (ring.length - 1)] = hash;
+    ringCount++;
+  }
+
+  /**
+   * Drops the records of entries no longer in the window (removed, or evicted by the last
+   * resort), in place and in order; run when they outnumber the window's entries, so amortized
+   * O(1) per insert.
+   */
+  private void compactRing() {
+    int mask = ring.length - 1;
+    int kept = 0;
+    for (int i = 0; i < ringCount; i++) {
+      long hash = ring[(ringHead + i) & mask];
+      long slot = view.find(hash);
+      if (slot >= 0 && segment(view.bits(slot)) == WINDOW) {
+        ring[(ringHead + kept++) & mask] = hash;
+      }
+    }
+    ringCount = kept;
+  }
+
+  private long ringPop() {
+    long hash = ring[ringHead];
+    ringHead = (ringHead + 1) & (ring.length - 1);
+    ringCount--;
+    return hash;
+  }
+
+  /** Caffeine's hill climber: moves the window's share by the hit ratio of the last sample. */
+  private void climb() {
+    long requests = hitsInSample + missesInSample;
+    long sample = FrequencySketch.SAMPLE_FACTOR * Math.max(entries, 16);
+    if (requests < sample) {
+      return;
+    }
+    double hitRate = (double) hitsInSample / requests;
+    double change = hitRate - previousHitRate;
+    double amount = change >= 0 ? stepSize : -stepSize;
+    stepSize =
+        Math.abs(change) >= CLIMBER_RESTART_THRESHOLD
+            ? CLIMBER_STEP_PERCENT * budgetBytes * (amount >= 0 ? 1 : -1)
+            : CLIMBER_STEP_DECAY_RATE * amount;
+    previousHitRate = hitRate;
+    hitsInSample = 0;
+    missesInSample = 0;
+    long adjustment = (long) amount;
+    if (adjustment > 0) {
+      long room = (long) (MAX_WINDOW_PERCENT * budgetBytes) - windowMaxBytes;
+      long quota = Math.max(0, Math.min(adjustment, Math.min(protectedMaxBytes, room)));
+      protectedMaxBytes -= quota;
+      windowMaxBytes += quota;
+    } else if (adjustment < 0) {
+      long quota = Math.min(-adjustment, windowMaxBytes);
+      windowMaxBytes -= quota;
+      protectedMaxBytes += quota;
+    }
+  }
+
+  private long nextRandom() {
+    long x = random;
+    x ^= x << 13;
+    x ^= x >>> 7;
+    x ^= x << 17;
+    random = x;
+    return x;
+  }
+}

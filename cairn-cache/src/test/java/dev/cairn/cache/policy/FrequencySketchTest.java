@@ -1,0 +1,114 @@
+package dev.cairn.cache.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class FrequencySketchTest {
+  private static long hash(long key) {
+    long z = key * 0x9E37_79B9_7F4A_7C15L;
+    return z ^ (z >>> 31);
+  }
+
+  @Test
+  void frequency_countsIncrements_upToFifteen() {
+    FrequencySketch sketch = new FrequencySketch(1_000);
+    for (int i = 1; i <= 20; i++) {
+      sketch.increment(hash(1));
+      assertThat(sketch.frequency(hash(1))).isEqualTo(Math.min(i, FrequencySketch.MAX_COUNT));
+    }
+  }
+
+  @Test
+  void frequency_ofAKeyNeverSeen_isZeroInAFreshSketch() {
+    FrequencySketch sketch = new FrequencySketch(1_000);
+    assertThat(sketch.frequency(hash(42))).isZero();
+  }
+
+  @Test
+  void frequency_neverUnderestimates_beforeAgeing() {
+    // fewer increments than one ageing step: no counter was halved yet
+    FrequencySketch sketch = new FrequencySketch(1_000);
+    SplittableRandom random = new SplittableRandom(7);
+    int[] counts = new int[200];
+    for (int i = 0; i < sketch.incrementsPerAgeing() - 1; i++) {
+      int key = random.nextInt(counts.length);
+      counts[key]++;
+      sketch.increment(hash(key));
+    }
+    for (int key = 0; key < counts.length; key++) {
+      assertThat(sketch.frequency(hash(key)))
+          .as("key %d", key)
+          .isGreaterThanOrEqualTo(Math.min(counts[key], FrequencySketch.MAX_COUNT));
+    }
+  }
+
+  @Test
+  void frequency_isMostlyExact_atOneBytePerEntry() {
+    // conservative update keeps collisions' inflation small: most keys read their true count
+    FrequencySketch sketch = new FrequencySketch(10_000);
+    for (int key = 0; key < 10_000; key++) {
+      for (int i = 0; i < key % 4; i++) {
+        sketch.increment(hash(key));
+      }
+    }
+    int exact = 0;
+    for (int key = 0; key < 10_000; key++) {
+      if (sketch.frequency(hash(key)) == key % 4) {
+        exact++;
+      }
+    }
+    assertThat(exact).isGreaterThan(8_000);
+  }
+
+  @Test
+  void ageing_halvesEveryCounter_onceAPeriod() {
+    FrequencySketch sketch = new FrequencySketch(100);
+    for (int i = 0; i < 12; i++) {
+      sketch.increment(hash(1));
+    }
+    // the period is SAMPLE_FACTOR * entries increments; its ageing steps cover every block once
+    long period = sketch.incrementsPerAgeing() * sketch.blocks();
+    assertThat(period).isEqualTo(FrequencySketch.SAMPLE_FACTOR * 100L);
+    for (long i = 0; i < period; i++) {
+      sketch.increment(hash(1_000_000 + i)); // other keys, each once
+    }
+    int aged = sketch.frequency(hash(1));
+    assertThat(aged).isBetween(3, 7); // 12 halved once, plus what collisions added, minus a second halving at most
+  }
+
+  @Test
+  void ageing_stepTouchesOneBlock_notTheTable() {
+    FrequencySketch sketch = new FrequencySketch(1 << 20);
+    assertThat(sketch.blocks()).isEqualTo((1 << 20) / 64);
+    assertThat(sketch.sizeBytes()).isEqualTo(1 << 20); // 1 byte per expected entry
+    assertThat(sketch.incrementsPerAgeing()).isEqualTo(FrequencySketch.SAMPLE_FACTOR * 64L);
+  }
+
+  @Test
+  void ensureCapacity_keepsEveryEstimate_I2() {
+    FrequencySketch sketch = new FrequencySketch(100);
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 500; i++) {
+      sketch.increment(hash(random.nextInt(300)));
+    }
+    int[] before = new int[300];
+    for (int key = 0; key < before.length; key++) {
+      before[key] = sketch.frequency(hash(key));
+    }
+    sketch.ensureCapacity(100_000);
+    assertThat(sketch.sizeBytes()).isGreaterThanOrEqualTo(100_000);
+    for (int key = 0; key < before.length; key++) {
+      assertThat(sketch.frequency(hash(key))).as("key %d", key).isEqualTo(before[key]);
+    }
+  }
+
+  @Test
+  void constructor_rejectsANegativeSize() {
+    assertThatThrownBy(() -> new FrequencySketch(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedEntries=-1");
+  }
+}
