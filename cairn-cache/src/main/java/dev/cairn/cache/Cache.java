@@ -1,6 +1,9 @@
 package dev.cairn.cache;
 
 import dev.cairn.cache.index.HashIndex;
+import dev.cairn.durability.file.RealFileLayer;
+import java.io.IOException;
+import java.nio.file.Path;
 import dev.cairn.pile.Pile;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -11,7 +14,7 @@ import java.util.Objects;
  * Named tables of key to value, off the Java heap in one {@link Pile}, sharing one byte budget
  * with frequency-aware eviction, and expiry.
  *
- * <p>A cache is volatile ({@link #offHeap}) or persistent ({@code open}): then its tables,
+ * <p>A cache is volatile ({@link #offHeap}) or persistent ({@link #open}): then its tables,
  * entries and index live in the pile's files, under the pile's log and checkpoints, and a
  * reopen serves the first hit at once, after a clean close or a crash, with nothing rebuilt.
  *
@@ -40,13 +43,29 @@ public final class Cache implements AutoCloseable {
   }
 
   /**
-   * The table {@code name}, created if the cache has none of that name, with the default {@link
-   * TableOptions}.
+   * Opens the persistent cache in {@code directory}, or creates it there (a missing or empty
+   * directory), as {@link Pile#open} opens a pile: its tables, entries and index come back as the
+   * last acknowledged writes left them, after a clean close or a crash, with nothing rebuilt.
+   *
+   * @throws IOException if the directory cannot be read or written
+   * @throws dev.cairn.durability.CorruptFileException if its files are damaged
+   * @throws CacheCorruptionException if the cache's own state in them is damaged
+   * @throws dev.cairn.pile.ParticipantRequiredException never: the cache registers itself
+   */
+  public static Cache open(Path directory, CacheOptions options) throws IOException {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(options, "options");
+    return CacheFactory.open(RealFileLayer.INSTANCE, directory, options);
+  }
+
+  /**
+   * The table {@code name}, created with the default {@link TableOptions} if the cache has none
+   * of that name; an existing table keeps its entries and its options.
    *
    * @throws TableMismatchException if the table exists with other key or value types
    */
   public <K, V> CacheTable<K, V> table(String name, Class<K> keyType, Class<V> valueType) {
-    return table(name, keyType, valueType, TableOptions.defaults());
+    return tableOf(name, keyType, valueType, null);
   }
 
   /**
@@ -56,13 +75,18 @@ public final class Cache implements AutoCloseable {
    * @throws TableMismatchException if the table exists with other key or value types
    * @throws CacheException if the cache already holds {@value CacheCore#MAX_TABLES} tables
    */
-  @SuppressWarnings("unchecked")
   public <K, V> CacheTable<K, V> table(String name, Class<K> keyType, Class<V> valueType,
+      TableOptions options) {
+    return tableOf(name, keyType, valueType, Objects.requireNonNull(options, "options"));
+  }
+
+  /** The table, with {@code options} (null: the defaults if new, its own if not). */
+  @SuppressWarnings("unchecked")
+  private <K, V> OffHeapTable<K, V> tableOf(String name, Class<K> keyType, Class<V> valueType,
       TableOptions options) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(valueType, "valueType");
-    Objects.requireNonNull(options, "options");
     if (name.isEmpty() || name.length() > 255) {
       throw new IllegalArgumentException("a table name has 1 to 255 characters: \"" + name + "\"");
     }
@@ -80,6 +104,10 @@ public final class Cache implements AutoCloseable {
           }
           OffHeapTable<K, V> table = (OffHeapTable<K, V>) t;
           table.bind(keys, (Class<V>) boxed(valueType));
+          if (options != null && !d.options().equals(options)) {
+            core.updateTable(table, new TableDescriptor(d.id(), d.name(), d.keyType(),
+                d.valueType(), d.seed(), d.epochMillis(), options));
+          }
           return table;
         }
       }
@@ -91,7 +119,7 @@ public final class Cache implements AutoCloseable {
         id = Math.max(id, t.descriptor().id() + 1);
       }
       TableDescriptor d = new TableDescriptor(id, name, keys.typeName(), valueName,
-          SEEDS.nextLong(), core.nowMillis(), options);
+          SEEDS.nextLong(), core.nowMillis(), options != null ? options : TableOptions.defaults());
       OffHeapTable<K, V> table =
           new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
       table.bind(keys, (Class<V>) boxed(valueType));
@@ -107,14 +135,13 @@ public final class Cache implements AutoCloseable {
    * @throws TableMismatchException if the table exists with other key or value types
    */
   public <V> LongCacheTable<V> longTable(String name, Class<V> valueType, TableOptions options) {
-    OffHeapTable<Long, V> table = (OffHeapTable<Long, V>) table(name, Long.class, valueType,
-        options);
-    return new LongKeyTable<>(table, core);
+    Objects.requireNonNull(options, "options");
+    return new LongKeyTable<>(tableOf(name, Long.class, valueType, options), core);
   }
 
   /** {@link #longTable(String, Class, TableOptions)} with the default options. */
   public <V> LongCacheTable<V> longTable(String name, Class<V> valueType) {
-    return longTable(name, valueType, TableOptions.defaults());
+    return new LongKeyTable<>(tableOf(name, Long.class, valueType, null), core);
   }
 
   private static Class<?> boxed(Class<?> type) {

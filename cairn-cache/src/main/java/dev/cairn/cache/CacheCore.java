@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.PileClosedException;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -24,10 +25,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * (OffHeapTable T4); concurrent puts may pass the budget by what they add together, until the
  * next put evicts.
  *
- * Retired regions (HashIndex, Recovery): a region a shard left is freed once two checkpoints
- * have begun after it was retired: the first one to begin may have started before the resize
- * was logged; the second begins after the first completed, and the first's checkpoint LSN is
- * after the resize. A volatile pile has no recovery: its retired regions are freed at once.
+ * Retired regions (HashIndex, Recovery): replaying a resize reads the region it left, so that
+ * region must keep its bytes for as long as a recovery may replay the resize. With k
+ * checkpoints begun when the resize returned, checkpoint k+1 may have taken its LSN before the
+ * resize; checkpoint k+2 begins after k+1 completed, so its LSN is after the resize; once
+ * checkpoint k+3 begins, k+2 has completed, and no recovery starts before the resize again.
+ * So the region is freed when k+3 checkpoints have begun (a free before that could let the
+ * block be reused, and a checkpoint in flight write the reuse's bytes over it). Without a log
+ * (a volatile pile, durability NONE) nothing is replayed, and a retired region is freed at
+ * once.
  * }</pre>
  */
 final class CacheCore {
@@ -46,7 +52,7 @@ final class CacheCore {
   private final EntryLog log;
   private final InstantSource clock;
   private final long budgetBytes;
-  private final boolean persistent;
+  private final boolean replayable;
   private final EvictionPolicy policy = new ClockPolicy();
   private final Evictor evictor;
   private final AtomicLong usedBytes = new AtomicLong();
@@ -59,11 +65,11 @@ final class CacheCore {
   /** A region an index shard left, and the checkpoints begun when it did. */
   record Retired(long region, long bytes, long checkpointsBegun) {}
 
-  CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean persistent) {
+  CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean replayable) {
     this.log = log;
     this.clock = clock;
     this.budgetBytes = budgetBytes;
-    this.persistent = persistent;
+    this.replayable = replayable;
     this.evictor = new Evictor(this, policy);
   }
 
@@ -116,6 +122,21 @@ final class CacheCore {
       public MemorySegment apply(long pointer) {
         addTable(table);
         return MemorySegment.ofArray(descriptor);
+      }
+
+      @Override
+      public void afterLog() {}
+    });
+  }
+
+  /** Gives {@code table} new options, logged as a table record. */
+  void updateTable(OffHeapTable<?, ?> table, TableDescriptor descriptor) {
+    byte[] bytes = CacheState.encodeDescriptor(descriptor);
+    log.append(RECORD_TABLE, new EntryLog.Change() {
+      @Override
+      public MemorySegment apply(long pointer) {
+        table.describe(descriptor);
+        return MemorySegment.ofArray(bytes);
       }
 
       @Override
@@ -208,7 +229,7 @@ final class CacheCore {
   }
 
   /** A payload of zeros: a new region. */
-  private record Zeros(long bytes) implements EntryLog.Payload {
+  private record Zeros(long bytes) implements PayloadWriter {
     @Override
     public int sizeBytes() {
       return Math.toIntExact(bytes);
@@ -228,7 +249,7 @@ final class CacheCore {
         return;
       }
       for (Retired r : retired) {
-        if (!persistent || checkpointsBegun.get() >= r.checkpointsBegun() + 2) {
+        if (!replayable || checkpointsBegun.get() >= r.checkpointsBegun() + 3) {
           if (due == null) {
             due = new ArrayList<>();
           }

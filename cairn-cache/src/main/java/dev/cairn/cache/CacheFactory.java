@@ -1,7 +1,11 @@
 package dev.cairn.cache;
 
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.participant.Participants;
+import java.io.IOException;
+import java.nio.file.Path;
 
 /** Makes caches: a pile with the cache registered as its participant, and the cache over it. */
 final class CacheFactory {
@@ -10,11 +14,27 @@ final class CacheFactory {
   static Cache offHeap(CacheOptions options) {
     CacheParticipant participant = new CacheParticipant();
     Pile pile = Participants.offHeap(options.pile(), participant);
+    return over(pile, participant, options, false);
+  }
+
+  static Cache open(FileLayer layer, Path directory, CacheOptions options) throws IOException {
+    CacheParticipant participant = new CacheParticipant();
+    Pile pile = Participants.open(layer, directory, options.pile(), participant);
+    // with a log, a retired region may be read by a replay until later checkpoints complete
+    // (CacheCore's note); without one, no replay reads anything
+    return over(pile, participant, options, options.pile().durability() != Durability.NONE);
+  }
+
+  private static Cache over(Pile pile, CacheParticipant participant, CacheOptions options,
+      boolean replayable) {
     boolean success = false;
     try {
-      PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant),
-          options.pile().codecs());
-      CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), false);
+      PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant));
+      CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
+      for (CacheState.Table t : participant.recoveredTables()) {
+        core.addTable(new OffHeapTable<>(core, t.descriptor(), t.index()));
+      }
+      core.restoreRetired(participant.recoveredRetired());
       participant.attach(core);
       Cache cache = new Cache(pile, core);
       success = true;

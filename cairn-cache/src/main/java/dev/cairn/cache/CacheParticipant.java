@@ -1,17 +1,56 @@
 package dev.cairn.cache;
 
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.pile.participant.LogParticipant;
+import dev.cairn.pile.participant.ParticipantLog;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The cache as a participant of its pile's log: its records replayed at open, its state in each
- * checkpoint.
+ * The cache as a participant of its pile's log ({@link LogParticipant}): its tables and index
+ * come back at open from the last checkpoint's state and the records logged since, and each
+ * checkpoint takes its state.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Records (the participant record's type):
+ *   ENTRY   an entry written or removed, with its index change (IndexRecord: slot stores)
+ *   REGION  an index region put, with the resize that moved a shard into it (IndexRecord)
+ *   TABLE   a table created, or its options changed (CacheState's Descriptor)
+ *   RETIRE  a retired region freed: Region:u64, little-endian
+ * Open: open() installs the checkpoint's tables and shards without viewing their regions
+ * (their puts may be replayed after it, LogParticipant P6); replay() applies the records in LSN
+ * order, viewing a region when a record first needs it; recovered() views every region. The
+ * factory then makes the cache over these tables (attach), after which checkpoints take the
+ * cache's state; a checkpoint before that takes the recovered one, the same objects.
+ * }</pre>
  */
 final class CacheParticipant implements LogParticipant {
   /** The cache's participant id in its pile. */
   static final int ID = 1;
 
+  private static final ValueLayout.OfLong U64 =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+  private ParticipantLog log;
+  private final List<CacheState.Table> tables = new ArrayList<>();
+  private final List<CacheCore.Retired> retired = new ArrayList<>();
   private volatile CacheCore core;
+
+  /** The tables recovered at open, in creation order. */
+  List<CacheState.Table> recoveredTables() {
+    return tables;
+  }
+
+  /** The retired regions recovered at open. */
+  List<CacheCore.Retired> recoveredRetired() {
+    return retired;
+  }
 
   void attach(CacheCore core) {
     this.core = core;
@@ -23,18 +62,99 @@ final class CacheParticipant implements LogParticipant {
   }
 
   @Override
-  public void open(byte[] state, long checkpointLsn) {}
+  public void open(ParticipantLog log, byte[] state, long checkpointLsn) {
+    this.log = log;
+    CacheState.Image image = CacheState.decode(state);
+    for (CacheState.TableImage t : image.tables()) {
+      HashIndex index = new HashIndex(t.descriptor().id(), regions());
+      t.installInto(index);
+      tables.add(new CacheState.Table(t.descriptor(), index));
+    }
+    retired.addAll(image.retired());
+  }
+
+  /** The regions as the index sees them during replay: the participant log's. */
+  private dev.cairn.cache.index.RegionStore regions() {
+    ParticipantLog l = log;
+    return new dev.cairn.cache.index.RegionStore() {
+      @Override
+      public MemorySegment view(long region) {
+        return l.region(region);
+      }
+
+      @Override
+      public void written(long region, long offset, long length) {
+        l.written(region, offset, length);
+      }
+    };
+  }
 
   @Override
-  public void replay(long lsn, int type, MemorySegment payload) {}
+  public void replay(long lsn, int type, MemorySegment payload) {
+    switch (type) {
+      case CacheCore.RECORD_ENTRY, CacheCore.RECORD_REGION -> {
+        int id = IndexRecord.tableId(payload);
+        HashIndex index = indexOf(id, lsn);
+        try {
+          index.replay(payload, (region, capacity) -> retired.add(new CacheCore.Retired(region,
+              log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))), 0)));
+        } catch (IllegalArgumentException e) {
+          throw new CacheCorruptionException("index record at LSN " + lsn + " of table " + id
+              + " cannot be replayed: " + e.getMessage());
+        }
+      }
+      case CacheCore.RECORD_TABLE -> {
+        byte[] bytes = payload.toArray(ValueLayout.JAVA_BYTE);
+        TableDescriptor d = CacheState.decodeDescriptor(bytes);
+        for (int i = 0; i < tables.size(); i++) {
+          if (tables.get(i).descriptor().id() == d.id()) {
+            tables.set(i, new CacheState.Table(d, tables.get(i).index()));
+            return;
+          }
+        }
+        tables.add(new CacheState.Table(d, new HashIndex(d.id(), regions())));
+      }
+      case CacheCore.RECORD_RETIRE -> {
+        if (payload.byteSize() < Long.BYTES) {
+          throw new CacheCorruptionException("retire record at LSN " + lsn + " of "
+              + payload.byteSize() + " bytes, needs 8");
+        }
+        long region = payload.get(U64, 0);
+        retired.removeIf(r -> r.region() == region);
+      }
+      default -> throw new CacheCorruptionException("cache record of unknown type " + type
+          + " at LSN " + lsn + ": written by a newer build?");
+    }
+  }
+
+  private HashIndex indexOf(int id, long lsn) {
+    for (CacheState.Table t : tables) {
+      if (t.descriptor().id() == id) {
+        return t.index();
+      }
+    }
+    throw new CacheCorruptionException("index record at LSN " + lsn + " names table " + id
+        + ", which no table record created");
+  }
+
+  @Override
+  public void recovered() {
+    for (CacheState.Table t : tables) {
+      t.index().viewAll();
+    }
+  }
 
   @Override
   public byte[] checkpoint(long checkpointLsn) {
     CacheCore c = core;
     if (c == null) {
-      return new byte[0];
+      return CacheState.encode(tables, retired);
     }
     c.checkpointBegun();
-    return CacheState.encode(c.tables(), c.retiredRegions());
+    List<CacheState.Table> current = new ArrayList<>();
+    for (OffHeapTable<?, ?> t : c.tables()) {
+      current.add(new CacheState.Table(t.descriptor(), t.index));
+    }
+    return CacheState.encode(current, c.retiredRegions());
   }
 }

@@ -34,22 +34,33 @@ final class CacheState {
 
   /** A table's descriptor and shards, as a checkpoint holds them. */
   record TableImage(TableDescriptor descriptor, long[] regions, int[] capacities, int[] counts,
-      int[] dead, long[] bytes) {}
+      int[] dead, long[] bytes) {
+
+    /** Sets {@code index}'s shards as this image holds them ({@link HashIndex#install}). */
+    void installInto(HashIndex index) {
+      for (int s = 0; s < HashIndex.SHARDS; s++) {
+        index.install(s, regions[s], capacities[s], counts[s], dead[s], bytes[s]);
+      }
+    }
+  }
 
   /** What a checkpoint holds. */
   record Image(List<TableImage> tables, List<CacheCore.Retired> retired) {}
 
   private CacheState() {}
 
-  static byte[] encode(List<OffHeapTable<?, ?>> tables, List<CacheCore.Retired> retired) {
+  /** A table as a checkpoint writes it: its descriptor and its index. */
+  record Table(TableDescriptor descriptor, HashIndex index) {}
+
+  static byte[] encode(List<Table> tables, List<CacheCore.Retired> retired) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeShort(FORMAT_VERSION);
       out.writeShort(tables.size());
-      for (OffHeapTable<?, ?> t : tables) {
+      for (Table t : tables) {
         writeDescriptor(out, t.descriptor());
-        HashIndex index = t.index;
+        HashIndex index = t.index();
         for (int s = 0; s < HashIndex.SHARDS; s++) {
           out.writeLong(index.regionOf(s));
           out.writeInt(index.capacityOf(s));

@@ -1,6 +1,7 @@
 package dev.cairn.cache;
 
 import dev.cairn.codec.Codec;
+import dev.cairn.pile.participant.PayloadWriter;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Not thread-safe. A read may run more than once (the pile's optimistic read retries it on a
  * concurrent change); each run sets every field it reports, so the last run's are what stay.
  */
-final class EntryCodec implements EntryLog.Payload {
+final class EntryCodec implements PayloadWriter {
   /** What a read found, besides a value. */
   static final Object NO_MATCH = new Object();
 

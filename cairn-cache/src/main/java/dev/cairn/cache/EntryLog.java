@@ -2,7 +2,8 @@ package dev.cairn.cache;
 
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.ValueReader;
-import java.lang.foreign.MemorySegment;
+import dev.cairn.pile.participant.Attachment;
+import dev.cairn.pile.participant.PayloadWriter;
 
 /**
  * What the cache needs of its pile: writes whose index change is applied under the write's lock
@@ -13,29 +14,20 @@ import java.lang.foreign.MemorySegment;
  */
 interface EntryLog extends dev.cairn.cache.index.RegionStore {
 
-  /** The bytes of a new value, written straight into its block. */
-  interface Payload {
-    int sizeBytes();
-
-    void writeTo(MemorySegment target, long offset);
-  }
-
   /**
    * The cache's part of a write: {@link #apply} runs under the write's lock and returns the
    * record logged with it; {@link #afterLog} runs once the write is logged, or has failed, on
-   * the same thread (it releases what apply took: the index shard's lock, I4).
+   * the same thread (it releases what apply took: the index shard's lock, HashIndex I4).
    */
-  interface Change {
-    MemorySegment apply(long pointer);
-
+  interface Change extends Attachment {
     void afterLog();
   }
 
   /** Stores {@code payload} as a new value and applies {@code change}; returns its pointer. */
-  long put(Payload payload, int type, Change change);
+  long put(PayloadWriter payload, int type, Change change);
 
   /** Rewrites the value of {@code pointer} (same pointer) and applies {@code change}. */
-  void update(long pointer, Payload payload, int type, Change change);
+  void update(long pointer, PayloadWriter payload, int type, Change change);
 
   /** Deletes the value of {@code pointer} and applies {@code change}. */
   void delete(long pointer, int type, Change change);

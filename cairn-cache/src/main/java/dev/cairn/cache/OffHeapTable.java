@@ -39,7 +39,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   static final int KEY_LOCKS = 1024;
 
   private final CacheCore core;
-  private final TableDescriptor descriptor;
+  private volatile TableDescriptor descriptor; // options may change at a later Cache.table()
   // bound by Cache.table(); a table found at open is unbound until then (only the evictor sees it)
   private volatile KeyCodec<K> keys;
   private volatile Class<V> valueType;
@@ -49,8 +49,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean expires; // some entry was written with an expiry
   private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_LOCKS];
-  private final long expireAfterWriteMillis;
-  private final long expireAfterAccessMillis;
+  private volatile long expireAfterWriteMillis;
+  private volatile long expireAfterAccessMillis;
 
   final LongAdder hits = new LongAdder();
   final LongAdder misses = new LongAdder();
@@ -68,11 +68,20 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     for (int i = 0; i < KEY_LOCKS; i++) {
       keyLocks[i] = new ReentrantLock();
     }
-    TableOptions options = descriptor.options();
+    useOptions(descriptor.options());
+  }
+
+  private void useOptions(TableOptions options) {
     this.expireAfterWriteMillis =
         options.expireAfterWrite() == null ? 0 : options.expireAfterWrite().toMillis();
     this.expireAfterAccessMillis =
         options.expireAfterAccess() == null ? 0 : options.expireAfterAccess().toMillis();
+  }
+
+  /** Takes a new descriptor (new options), as a logged table record applies it. */
+  void describe(TableDescriptor descriptor) {
+    this.descriptor = descriptor;
+    useOptions(descriptor.options());
   }
 
   TableDescriptor descriptor() {

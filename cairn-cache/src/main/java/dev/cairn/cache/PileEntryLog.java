@@ -4,56 +4,36 @@ import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.ValueReader;
 import dev.cairn.pile.participant.ParticipantLog;
-import java.lang.foreign.Arena;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The cache's {@link EntryLog} over a pile's participant log.
- *
- * <p>INTERIM: regions live in native memory beside the pile, and an update logs its index
- * change in a record of its own; both move into the pile with its region API.
+ * The cache's {@link EntryLog} over its pile's participant log: entries are values whose bytes
+ * the cache composes in place, the index's regions values it writes in place, and every index
+ * change rides the record of the write it belongs to.
  */
 final class PileEntryLog implements EntryLog {
   private final Pile pile;
   private final ParticipantLog log;
-  private final CodecRegistry codecs;
-  private final ConcurrentHashMap<Long, MemorySegment> regions = new ConcurrentHashMap<>();
-  private final AtomicLong nextRegion = new AtomicLong(1L << 62);
 
-  PileEntryLog(Pile pile, ParticipantLog log, CodecRegistry codecs) {
+  PileEntryLog(Pile pile, ParticipantLog log) {
     this.pile = pile;
     this.log = log;
-    this.codecs = codecs;
-  }
-
-  private static byte[] bytes(Payload payload) {
-    byte[] bytes = new byte[payload.sizeBytes()];
-    payload.writeTo(MemorySegment.ofArray(bytes), 0);
-    return bytes;
   }
 
   @Override
-  public long put(Payload payload, int type, Change change) {
+  public long put(PayloadWriter payload, int type, Change change) {
     try {
-      if (type == CacheCore.RECORD_REGION) {
-        long id = nextRegion.incrementAndGet();
-        regions.put(id, Arena.ofAuto().allocate(payload.sizeBytes(), 8));
-        change.apply(id);
-        return id;
-      }
-      return log.put(bytes(payload), type, change::apply);
+      return log.put(payload, type, change);
     } finally {
       change.afterLog();
     }
   }
 
   @Override
-  public void update(long pointer, Payload payload, int type, Change change) {
+  public void update(long pointer, PayloadWriter payload, int type, Change change) {
     try {
-      pile.update(pointer, bytes(payload));
-      log.append(type, ignored -> change.apply(pointer));
+      log.update(pointer, payload, type, change);
     } finally {
       change.afterLog();
     }
@@ -62,13 +42,7 @@ final class PileEntryLog implements EntryLog {
   @Override
   public void delete(long pointer, int type, Change change) {
     try {
-      if (type == CacheCore.RECORD_RETIRE) {
-        if (regions.remove(pointer) != null) {
-          change.apply(pointer);
-        }
-        return;
-      }
-      log.delete(pointer, type, change::apply);
+      log.delete(pointer, type, change);
     } finally {
       change.afterLog();
     }
@@ -77,7 +51,7 @@ final class PileEntryLog implements EntryLog {
   @Override
   public long append(int type, Change change) {
     try {
-      return log.append(type, change::apply);
+      return log.append(type, change);
     } finally {
       change.afterLog();
     }
@@ -90,23 +64,21 @@ final class PileEntryLog implements EntryLog {
 
   @Override
   public long allocatedBytes(int payloadBytes) {
-    return 8 + ((payloadBytes + 7L) & ~7L);
+    return log.allocatedBytes(payloadBytes);
   }
 
   @Override
   public CodecRegistry codecs() {
-    return codecs;
+    return log.codecs();
   }
 
   @Override
   public MemorySegment view(long region) {
-    MemorySegment view = regions.get(region);
-    if (view == null) {
-      throw new IllegalArgumentException("no index region " + region);
-    }
-    return view;
+    return log.region(region);
   }
 
   @Override
-  public void written(long region, long offset, long length) {}
+  public void written(long region, long offset, long length) {
+    log.written(region, offset, length);
+  }
 }

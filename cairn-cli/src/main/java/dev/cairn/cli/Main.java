@@ -26,11 +26,21 @@ public final class Main {
    */
   static final String BENCH_COMMAND = "dev.cairn.bench.harness.BenchCommand";
 
+  /**
+   * The class of {@code cairn demo}, in cairn-bench for the same reason as {@link
+   * #BENCH_COMMAND}: it sets the cache beside peers (Caffeine). Added only when present.
+   */
+  static final String DEMO_COMMAND = "dev.cairn.bench.demo.DemoCommand";
+
   /** The configured command line; tests drive it directly, with their own out and err writers. */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new CairnCommand());
     // subcommands first: the settings below reach only the subcommands already added
     commandLine.addSubcommand(benchCommand());
+    Object demo = optionalCommand(DEMO_COMMAND);
+    if (demo != null) {
+      commandLine.addSubcommand(demo);
+    }
     commandLine.addSubcommand(new InspectCommand());
     commandLine.addSubcommand(new VerifyCommand());
     commandLine.addSubcommand(new RecoverCommand());
@@ -39,6 +49,20 @@ public final class Main {
     commandLine.setParameterExceptionHandler(Main::reportUsageError);
     commandLine.setExecutionExceptionHandler(Main::reportFailure);
     return commandLine;
+  }
+
+  private static Object optionalCommand(String name) {
+    Class<?> type;
+    try {
+      type = Class.forName(name);
+    } catch (ClassNotFoundException absent) {
+      return null;
+    }
+    try {
+      return type.getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot make the command " + name, e);
+    }
   }
 
   private static Object benchCommand() {

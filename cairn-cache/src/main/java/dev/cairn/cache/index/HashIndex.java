@@ -70,6 +70,12 @@ public final class HashIndex {
     }
   }
 
+  /** Told of a region a replayed resize left, which the caller frees later. */
+  @FunctionalInterface
+  public interface Retirement {
+    void retired(long region, int capacity);
+  }
+
   /** Checks a candidate entry against the key being looked up. */
   @FunctionalInterface
   public interface KeyMatcher {
@@ -115,20 +121,52 @@ public final class HashIndex {
     return (int) (hash >>> (Long.SIZE - SHARD_BITS));
   }
 
-  /** Sets a shard's state as a checkpoint held it, at open, before any replay. */
+  /**
+   * Sets a shard's state as a checkpoint held it, at open, before any replay. The region is not
+   * viewed yet: its value may be put by a record replayed later (a checkpoint's state can be
+   * newer than its LSN); replay views it when a record needs it, and {@link #viewAll} once the
+   * pile is recovered.
+   */
   public void install(int shard, long region, int capacity, int count, int dead, long bytes) {
     Shard s = shards[shard];
-    s.bytes = bytes;
     s.region = region;
     s.capacity = capacity;
     s.count = count;
     s.dead = dead;
-    s.slots = region == 0 ? null : regions.view(region);
-    if (s.slots != null && s.slots.byteSize() < (long) capacity * SlotLayout.SLOT_BYTES) {
-      throw new IllegalArgumentException("index region too small for its shard: region holds "
-          + s.slots.byteSize() + " bytes, capacity " + capacity + " needs "
-          + (long) capacity * SlotLayout.SLOT_BYTES);
+    s.bytes = bytes;
+    s.slots = null;
+  }
+
+  /**
+   * Takes the view of every shard's region, after recovery and before any lookup: outside any
+   * pile lock (RegionStore#view may take one).
+   *
+   * @throws IllegalArgumentException if a region is smaller than its shard's capacity needs
+   */
+  public void viewAll() {
+    for (int i = 0; i < SHARDS; i++) {
+      Shard s = shards[i];
+      s.slots = s.region == 0 ? null : checkedView(i, s.region, s.capacity);
     }
+  }
+
+  private MemorySegment checkedView(int shard, long region, int capacity) {
+    MemorySegment view = regions.view(region);
+    if (view.byteSize() < regionBytes(capacity)) {
+      throw new IllegalArgumentException("index region of shard " + shard + " of table "
+          + tableId + " holds " + view.byteSize() + " bytes, its capacity " + capacity
+          + " needs " + regionBytes(capacity));
+    }
+    return view;
+  }
+
+  /** The shard's view during replay, taken at its first use. */
+  private MemorySegment replayView(int shard) {
+    Shard s = shards[shard];
+    if (s.slots == null && s.region != 0) {
+      s.slots = checkedView(shard, s.region, s.capacity);
+    }
+    return s.slots;
   }
 
   public long regionOf(int shard) {
@@ -512,7 +550,7 @@ public final class HashIndex {
    * Applies one record's ops at recovery (single-threaded). Returns the regions its resizes
    * retired, through {@code retired}.
    */
-  public void replay(MemorySegment record, java.util.function.LongConsumer retired) {
+  public void replay(MemorySegment record, Retirement retired) {
     long at = IndexRecord.OPS_OFFSET;
     long end = record.byteSize();
     while (at < end) {
@@ -525,7 +563,7 @@ public final class HashIndex {
           long pointer = record.get(IndexRecord.U64, at + 6);
           long meta = record.get(IndexRecord.U64, at + 14);
           Shard s = shards[shard];
-          if (slot < 0 || slot >= s.capacity || s.slots == null) {
+          if (slot < 0 || slot >= s.capacity || replayView(shard) == null) {
             throw new IllegalArgumentException("index record stores slot " + slot
                 + " of shard " + shard + " whose capacity is " + s.capacity);
           }
@@ -554,13 +592,16 @@ public final class HashIndex {
             throw new IllegalArgumentException("index record resizes shard " + shard
                 + " from region " + oldRegion + " but the shard is in region " + s.region);
           }
+          int oldCapacity = s.capacity;
           if (oldRegion == 0) {
             s.capacity = 0;
             s.slots = MemorySegment.NULL;
+          } else {
+            replayView(shard);
           }
           rehash(s, newRegion, regions.view(newRegion), newCapacity);
           if (oldRegion != 0) {
-            retired.accept(oldRegion);
+            retired.retired(oldRegion, oldCapacity);
           }
           at += IndexRecord.RESIZE_BYTES;
         }
