@@ -37,8 +37,11 @@ public interface PayloadWriter {
   /**
    * Writes the payload, exactly {@link #sizeBytes} bytes, at {@code [offset, offset +
    * sizeBytes())} of {@code target}: every byte, since the block's memory holds whatever it
-   * held before. {@code target} is bounded to the payload (writing outside it throws {@link
-   * IndexOutOfBoundsException}), and is valid only during the call.
+   * held before. The pile passes a view bounded to the payload, with {@code offset} 0 (writing
+   * outside it throws {@link IndexOutOfBoundsException} instead of damaging a neighbour); the
+   * offset is there so that the same writer can compose into memory of its own, and codecs,
+   * which write at an offset, can be called with it directly. The view is valid only during
+   * the call.
    *
    * @throws RuntimeException anything, to abandon the write: see the method that called it
    */
