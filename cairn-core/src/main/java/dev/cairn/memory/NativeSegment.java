@@ -12,8 +12,11 @@ import java.lang.invoke.VarHandle;
  *
  * <pre>{@code
  * Concurrency: the segment's bytes are written only by the one thread that holds the lock of
- * the allocation stripe owning the segment. Readers do not lock; they validate an optimistic
- * read against the write sequence, a seqlock:
+ * the allocation stripe owning the segment, except the payloads of participants' regions, which
+ * their participant writes in place under the lock of another pile write (see Dirty pages, and
+ * the pile's Regions). Readers do not lock; they validate an optimistic read against the write
+ * sequence, a seqlock (which a region write does not take: a region is its participant's to
+ * read):
  *   writer: beginWrite() (sequence becomes odd), change bytes, endWrite() (even again)
  *   reader: s = sequenceAcquire(); if odd, retry; read bytes; if !validate(s), retry
  * Only changes that can invalidate what a reader already checked (freeing a block, rewriting a
@@ -23,10 +26,33 @@ import java.lang.invoke.VarHandle;
  * Lifecycle: release() closes the arena. A reader still holding the segment then gets
  * IllegalStateException from the FFM runtime, never a crash; the pile translates it into a
  * stale-pointer or closed-pile exception.
+ *
+ * Dirty pages (persistent piles): one bit per 4 KiB page written since a checkpoint last copied
+ * it. Most writes hold the owning stripe's lock, as the checkpoint's copy does; a participant's
+ * region write does not (it holds the lock of the pile write it belongs to, which may be
+ * another stripe's: markWritten), so the bits are shared between threads:
+ *   D1 Every change to a word of marks is atomic (getAndBitwiseOr to mark, getAndBitwiseAnd to
+ *      clear): a plain read-modify-write by one thread would drop a bit another thread set in
+ *      the same word meanwhile (64 pages share a word).
+ *   D2 A page is marked after its bytes change (region writers: write, then markWritten) and
+ *      its mark is cleared before the page is copied (the checkpoint: clearDirty, then copy).
+ *      The two atomic operations on the word are ordered: if the clear reads the mark, the
+ *      bytes were written before the copy reads them; if not, the mark lands after the clear
+ *      and the page stays dirty for the next checkpoint. A write racing the copy is never lost.
+ *      (Writers under the owner's lock may mark before or after their bytes: the copy holds
+ *      the same lock, so it sees both or neither.)
+ *   D3 markDirty, for writers under the owner's lock (and a single-threaded replay), skips the
+ *      atomic operation when an opaque read finds every bit already set: only a clear takes a
+ *      bit away, and clears hold the owner's lock, so a bit seen set stays set. So the pile's
+ *      own writers pay a plain load per page written, as before, and one atomic OR per page
+ *      per checkpoint interval. markWritten always ORs: without the owner's lock a bit seen
+ *      set may be cleared by a checkpoint before the bytes written just before are visible to
+ *      its copy (a store may pass a later load), and the OR is what orders them (D2).
  * }</pre>
  */
 public final class NativeSegment {
   private static final VarHandle SEQUENCE;
+  private static final VarHandle MARKS = MethodHandles.arrayElementVarHandle(long[].class);
 
   static {
     try {
@@ -44,8 +70,8 @@ public final class NativeSegment {
   @SuppressWarnings("unused") // accessed through SEQUENCE
   private volatile long sequence;
 
-  // pages written since the last checkpoint copied them (persistent piles only); written and
-  // cleared under the owning stripe's lock, like the bytes themselves
+  // pages written since the last checkpoint copied them (persistent piles only): see D1-D3.
+  // Made before the segment is shared (trackDirtyPages), never replaced.
   private long[] dirtyPages;
   // whether the segment's file holds its bytes as of some checkpoint; false for a segment born
   // in memory since, whose file must be (re)created from scratch. Checkpointer thread only.
@@ -164,7 +190,7 @@ public final class NativeSegment {
 
   private static final int PAGE_SHIFT = 12;
 
-  /** Starts tracking which pages are written; until then {@link #markDirty} does nothing. */
+  /** Starts tracking which pages are written; until then the marks do nothing. */
   public void trackDirtyPages() {
     if (dirtyPages == null) {
       long pages = (memory.byteSize() + PAGE_BYTES - 1) >>> PAGE_SHIFT;
@@ -172,7 +198,10 @@ public final class NativeSegment {
     }
   }
 
-  /** Marks the pages of {@code [offset, offset + length)} written; under the owner's lock. */
+  /**
+   * Marks the pages of {@code [offset, offset + length)} written (D1, D3). For writers holding
+   * the owning stripe's lock, and for a replay (one thread): bits already set are not set again.
+   */
   public void markDirty(long offset, long length) {
     long[] bits = dirtyPages;
     if (bits == null || length <= 0) {
@@ -180,17 +209,47 @@ public final class NativeSegment {
     }
     long first = offset >>> PAGE_SHIFT;
     long last = (offset + length - 1) >>> PAGE_SHIFT;
-    for (long page = first; page <= last; page++) {
-      bits[(int) (page >>> 6)] |= 1L << page;
+    for (long page = first; page <= last; page = (page | 63) + 1) {
+      int word = (int) (page >>> 6);
+      long mask = wordMask(page, last);
+      if (((long) MARKS.getOpaque(bits, word) & mask) != mask) { // D3
+        MARKS.getAndBitwiseOr(bits, word, mask);
+      }
     }
+  }
+
+  /**
+   * Marks the pages of {@code [offset, offset + length)} written by a thread that need not hold
+   * the owning stripe's lock (a participant's region write), after the bytes were written: always
+   * an atomic OR, which orders the write before the mark (D2, D3). Safe from any thread.
+   */
+  public void markWritten(long offset, long length) {
+    long[] bits = dirtyPages;
+    if (bits == null || length <= 0) {
+      return;
+    }
+    long first = offset >>> PAGE_SHIFT;
+    long last = (offset + length - 1) >>> PAGE_SHIFT;
+    for (long page = first; page <= last; page = (page | 63) + 1) {
+      MARKS.getAndBitwiseOr(bits, (int) (page >>> 6), wordMask(page, last));
+    }
+  }
+
+  /** The bits of pages {@code page} to {@code last} that lie in {@code page}'s word. */
+  private static long wordMask(long page, long last) {
+    long mask = -1L << page; // shifts use the low 6 bits: page's bit and those above it
+    if (last >>> 6 == page >>> 6) {
+      mask &= -1L >>> (63 - (last & 63));
+    }
+    return mask;
   }
 
   /** Marks every page dirty (a segment whose file must be written whole). */
   public void markAllDirty() {
-    markDirty(0, memory.byteSize());
+    markWritten(0, memory.byteSize());
   }
 
-  /** The first dirty page at or after {@code fromPage}, or -1. */
+  /** The first dirty page at or after {@code fromPage}, or -1. Safe from any thread. */
   public long nextDirtyPage(long fromPage) {
     long[] bits = dirtyPages;
     if (bits == null) {
@@ -200,32 +259,37 @@ public final class NativeSegment {
     if (word >= bits.length) {
       return -1;
     }
-    long masked = bits[word] & (-1L << fromPage);
+    long masked = (long) MARKS.getOpaque(bits, word) & (-1L << fromPage);
     while (masked == 0) {
       if (++word == bits.length) {
         return -1;
       }
-      masked = bits[word];
+      masked = (long) MARKS.getOpaque(bits, word);
     }
     return ((long) word << 6) + Long.numberOfTrailingZeros(masked);
   }
 
-  /** Whether {@code page} is marked dirty. */
+  /** Whether {@code page} is marked dirty. Safe from any thread. */
   public boolean isDirty(long page) {
-    return dirtyPages != null && (dirtyPages[(int) (page >>> 6)] & (1L << page)) != 0;
+    long[] bits = dirtyPages;
+    return bits != null && ((long) MARKS.getOpaque(bits, (int) (page >>> 6)) & (1L << page)) != 0;
   }
 
-  /** Clears the dirty mark of {@code page}. */
+  /**
+   * Clears the dirty mark of {@code page}, atomically (D1); a checkpoint does so before it copies
+   * the page (D2), holding the owning stripe's lock (D3).
+   */
   public void clearDirty(long page) {
-    dirtyPages[(int) (page >>> 6)] &= ~(1L << page);
+    MARKS.getAndBitwiseAnd(dirtyPages, (int) (page >>> 6), ~(1L << page));
   }
 
-  /** The number of pages marked dirty. */
+  /** The number of pages marked dirty. Safe from any thread (a count of one instant's bits). */
   public long dirtyPageCount() {
     long count = 0;
-    if (dirtyPages != null) {
-      for (long word : dirtyPages) {
-        count += Long.bitCount(word);
+    long[] bits = dirtyPages;
+    if (bits != null) {
+      for (int word = 0; word < bits.length; word++) {
+        count += Long.bitCount((long) MARKS.getOpaque(bits, word));
       }
     }
     return count;

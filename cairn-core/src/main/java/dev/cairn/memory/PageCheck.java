@@ -25,10 +25,15 @@ import java.util.zip.CRC32C;
  *    else from the file itself (Source.fileCrc), which changes only at a checkpoint, and a
  *    checkpoint checks a page before it writes it.
  * I2 The caller of check/checkRange keeps the page's bytes from changing meanwhile: it holds
- *    the lock of the stripe owning the segment (every write to a segment's bytes holds it),
- *    or it is the only thread (recovery at open).
+ *    the lock of the stripe owning the segment (every write to a segment's bytes holds it,
+ *    but a region write: I4), or it is the only thread (recovery at open).
  * I3 When every page is checked the segment drops this object (NativeSegment.pageCheck() is
  *    then null), so a reopened pile that has read everything pays nothing more.
+ * I4 A participant's region (a block it writes in place, without the owner's lock, marking
+ *    the pages dirty only after the bytes change) reaches its writers only once every page it
+ *    spans is checked, or trusted by a replay that rewrites it (the pile's Regions, RG2). So
+ *    no check ever reads a region page from memory after a region write changed it, and a
+ *    page's dirty mark still tells whether the memory may differ from the file (I1).
  * }</pre>
  *
  * <p>Thread-safety: the queries are safe from any thread; {@link #check}, {@link #checkRange}

@@ -14,6 +14,7 @@ import static dev.cairn.pile.Pointers.NIL;
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.memory.NativeSegment;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,6 +85,16 @@ final class BlockWriter {
     return stripes[PROBE.get()[0] & stripeMask];
   }
 
+  /** Whether the calling thread holds a stripe's lock (it is inside a write). */
+  boolean holdsAnyStripeLock() {
+    for (Stripe stripe : stripes) {
+      if (stripe.isHeldByCurrentThread()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // =========================================================================================
   // allocating and writing a new block
 
@@ -103,6 +114,59 @@ final class BlockWriter {
       }
       default -> putObject(value, extraCapacityBytes);
     };
+  }
+
+  /**
+   * {@link #writeNew(Object, int)} of a BYTES value whose payload, {@code length} bytes ({@link
+   * #payloadSize}), {@code payload} writes into the block itself (a participant's value). A
+   * payload that throws leaves no block behind.
+   */
+  Stripe writeNew(PayloadWriter payload, int length) {
+    long granules = granulesFor(length, 0);
+    Stripe stripe = lockForAllocation(granules);
+    boolean published = false;
+    try {
+      long address = stripe.lastAddress;
+      NativeSegment segment = segments[Pointers.segment(address)];
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(address);
+      boolean success = false;
+      try {
+        payload.writeTo(memory.asSlice(offset + HEADER_BYTES, length), 0);
+        success = true;
+      } finally {
+        if (!success) { // as a throwing codec: the block goes back
+          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+          stripe.free(address);
+        }
+      }
+      publish(stripe, memory, segment.index(), offset, KIND_BYTES, length);
+      published = true;
+      return stripe;
+    } finally {
+      if (!published) {
+        stripe.unlockAndLog(WriteContext.PLAIN);
+      }
+    }
+  }
+
+  /** The size {@code payload} reports, checked: asked once per write. */
+  static int payloadSize(PayloadWriter payload) {
+    int length = payload.sizeBytes();
+    if (length < 0) {
+      throw new IllegalArgumentException("a payload's size must not be negative: sizeBytes="
+          + length + " payload=" + payload);
+    }
+    return length;
+  }
+
+  /** The bytes a block for a payload of {@code payloadBytes} takes (ParticipantLog). */
+  long allocatedBytesFor(int payloadBytes) {
+    if (payloadBytes < 0) {
+      throw new IllegalArgumentException("a payload's size must not be negative: payloadBytes="
+          + payloadBytes);
+    }
+    return granulesFor(payloadBytes, 0) << GRANULE_SHIFT;
   }
 
   private Stripe putRaw(int kind, byte[] source, int length, int extra) {
@@ -439,9 +503,28 @@ final class BlockWriter {
   /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
   long updateLocked(long pointer, Object value) {
     Scratch scratch = encodeForRewrite(value);
-    int kind = scratch.kind;
-    byte[] source = scratch.source;
-    int length = scratch.length;
+    return rewriteLocked(pointer, scratch.kind, scratch.source, null, scratch.length);
+  }
+
+  /**
+   * {@link #updateLocked(long, Object)} with a BYTES value that {@code payload} writes into the
+   * pile's memory itself. A payload that throws while the value is rewritten in place (or in its
+   * link target) leaves the bytes it wrote, logged as such; one that throws while the value
+   * moves leaves it intact, the new block freed. {@code length} is the payload's size ({@link
+   * #payloadSize}).
+   */
+  long updateLocked(long pointer, PayloadWriter payload, int length) {
+    granulesFor(length, 0); // size check before touching anything
+    return rewriteLocked(pointer, KIND_BYTES, null, payload, length);
+  }
+
+  /**
+   * Rewrites the value of {@code pointer} with {@code length} bytes of {@code kind}, from
+   * {@code source} or written by {@code payload} (one of them null), under its stripe's lock;
+   * returns the record's end LSN.
+   */
+  private long rewriteLocked(long pointer, int kind, byte[] source, PayloadWriter payload,
+      int length) {
     Stripe stripe = lockOwner(pointer);
     long lsn;
     try {
@@ -458,7 +541,7 @@ final class BlockWriter {
       if (length <= capacity) { // fits the original block: write in place, drop any target
         segment.beginWrite();
         try {
-          writePayload(memory, offset, source, length);
+          writePayload(stripe, segment, offset, source, payload, length);
           BlockLayout.writeLive(
               memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
               length, false, header & PREV_FREE);
@@ -477,7 +560,7 @@ final class BlockWriter {
         long targetHeader = targetMemory.get(WORD, targetOffset);
         targetSegment.beginWrite();
         try {
-          writePayload(targetMemory, targetOffset, source, length);
+          writePayload(stripe, targetSegment, targetOffset, source, payload, length);
           BlockLayout.writeLive(
               targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
               BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
@@ -500,7 +583,8 @@ final class BlockWriter {
         // the allocation may have taken the free block just before this one and so cleared
         // this header's PREV_FREE bit: read the header again before rewriting it
         header = memory.get(WORD, offset);
-        long target = writeTarget(stripe, address, kind, source, length);
+        long target = payload == null ? writeTarget(stripe, address, kind, source, length)
+            : writeTarget(stripe, address, payload, length);
         becomeLink(stripe, segment, offset, header, target, oldTarget);
       }
       stripe.utilizedBytes += length - oldLength;
@@ -527,6 +611,56 @@ final class BlockWriter {
         stripe.allocatedGranules, length, true, 0);
     touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
+  }
+
+  /**
+   * {@link #writeTarget(Stripe, long, int, byte[], int)} of a BYTES value {@code payload}
+   * writes; if it throws, the block is freed again and the exception passes on.
+   */
+  private long writeTarget(Stripe stripe, long address, PayloadWriter payload, int length) {
+    NativeSegment targetSegment = segments[Pointers.segment(address)];
+    MemorySegment targetMemory = targetSegment.memory();
+    long targetOffset = Pointers.offsetBytes(address);
+    boolean success = false;
+    try {
+      payload.writeTo(targetMemory.asSlice(targetOffset + HEADER_BYTES, length), 0);
+      success = true;
+    } finally {
+      if (!success) { // unreachable yet: freed as a throwing codec's block is
+        BlockLayout.writeLive(
+            targetMemory, targetOffset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+        freeBlock(stripe, address);
+      }
+    }
+    int targetTag = stripe.nextTag();
+    BlockLayout.writeLive(
+        targetMemory, targetOffset, TagClock.seal(tagKey, targetTag, address), KIND_BYTES,
+        stripe.allocatedGranules, length, true, 0);
+    touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
+    return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
+  }
+
+  /**
+   * Writes a payload over a live block's (in its segment's write section): from {@code source},
+   * or by {@code payload}. If {@code payload} throws, the bytes it may have written are touched
+   * for the journal before the exception passes on, so that the log holds what memory does.
+   */
+  private static void writePayload(Stripe stripe, NativeSegment segment, long offset,
+      byte[] source, PayloadWriter payload, int length) {
+    MemorySegment memory = segment.memory();
+    if (payload == null) {
+      writePayload(memory, offset, source, length);
+      return;
+    }
+    boolean success = false;
+    try {
+      payload.writeTo(memory.asSlice(offset + HEADER_BYTES, length), 0);
+      success = true;
+    } finally {
+      if (!success) {
+        stripe.touch(segment, offset + HEADER_BYTES, length);
+      }
+    }
   }
 
   /**

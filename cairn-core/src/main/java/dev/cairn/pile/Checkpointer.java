@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Files change only at checkpoints (no steal): see PersistentStore.
+ * Files change only at checkpoints (no steal): see PersistentStore. That holds for
+ * participants' regions too: a region is pile memory like any value's (mapped copy-on-write,
+ * or anonymous), so the kernel never writes it back; only step 3 does.
  *
  * Checkpoint at LSN C (one at a time, on the checkpointer thread or the caller's):
  *   1. C = the log's end. Everything written before C has its record before C. C is moved back
@@ -32,10 +34,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *      records must stay in the log, so that recovery can undo it.
  *   2. Under all stripe locks and the table lock (microseconds): encode the segment table and
  *      every stripe's counters and free-list heads; take the segments retired so far.
- *   3. Per segment, per batch of up to 256 pages under the owning stripe's lock: copy dirty
- *      pages to a staging buffer and clear their marks; note the log's end E. Then, unlocked:
- *      force the log to E (WAL rule: no page reaches a file before the records that made it),
- *      pwrite the pages, force the file. Writers run between batches.
+ *   3. Per segment, per batch of up to 256 pages under the owning stripe's lock: clear the
+ *      marks of dirty pages and copy them to a staging buffer (the mark first: SegmentWriter
+ *      SW1); note the log's end E. Then, unlocked: force the log to E (WAL rule: no page
+ *      reaches a file before the records that made it; with participants, E is taken after
+ *      every stripe lock was taken once since the copy, SW2), pwrite the pages, force the
+ *      file. Writers run between batches.
  *   4. Write the metadata file not named by the superblock, force it, then the superblock
  *      (checkpoint LSN C, metadata slot and CRC), forced: the checkpoint is now the current
  *      one. Truncate the log before C. Release the segments retired before step 2 and delete
@@ -108,6 +112,18 @@ final class Checkpointer {
 
     /** The pile's tag clock: the next tag it hands out. */
     long tagClock();
+
+    /**
+     * Whether participants share the pile's log: their region writes may then be under way
+     * under another stripe's lock than the one a page copy holds (SegmentWriter SW2).
+     */
+    boolean hasParticipants();
+
+    /**
+     * Takes and releases every stripe's lock in turn: every write that held one when this was
+     * called, an attachment's region write included, has appended its record when it returns.
+     */
+    void awaitAttachedWrites();
   }
 
   private final FileLayer layer;
@@ -128,6 +144,7 @@ final class Checkpointer {
   private WriteAheadLog log; // null when the pile runs without a log
   private Geometry geometry; // guarded by lock
   private SegmentWriter segmentWriter; // checkpointing thread only
+  private volatile SegmentWriter.PageCopyHook pageCopyHook; // tests
   private Thread thread;
   private volatile long lastCheckpointLsn;
   private volatile boolean closing;
@@ -456,9 +473,24 @@ final class Checkpointer {
   /** The writer of segment files, made once the log (or its absence) is settled. */
   private SegmentWriter segmentWriter() {
     if (segmentWriter == null) {
-      segmentWriter = new SegmentWriter(layer, directory, log);
+      segmentWriter = new SegmentWriter(layer, directory, log,
+          memory.hasParticipants() ? memory::awaitAttachedWrites : null);
+      segmentWriter.onPageCopied(pageCopyHook);
     }
     return segmentWriter;
+  }
+
+  /** Tests: see {@link SegmentWriter#onPageCopied}; applies from the next checkpoint on. */
+  void onPageCopied(SegmentWriter.PageCopyHook hook) {
+    pageCopyHook = hook;
+    lock.lock(); // the segment writer is the checkpointing thread's
+    try {
+      if (segmentWriter != null) {
+        segmentWriter.onPageCopied(hook);
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Writes the metadata file {@code file}, forced, its name durable (a checkpoint, a create). */

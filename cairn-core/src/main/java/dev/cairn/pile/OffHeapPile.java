@@ -2,9 +2,11 @@ package dev.cairn.pile;
 
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 
+import dev.cairn.codec.CodecRegistry;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.LogParticipant;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a
@@ -32,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
  *   ValueReads             the lock-free optimistic reads, and every pointer check
  *   BlockWriter            allocation, and block writes under the owning stripe's lock
  *   TransactionCoordinator transactions' allocations, commit and rollback
+ *   Regions                participants' blocks written in place (region, written)
  *
  * A write: admitted (WriteHooks.admit: a persistent pile reserves log room), made under one
  * stripe lock (BlockWriter), logged as the lock is released (Stripe.unlockAndLog), then
@@ -93,6 +97,12 @@ final class OffHeapPile implements Pile {
   /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
   private final ParticipantRegistry participants;
 
+  /** The participants' regions, values they write in place (see {@link Regions}). */
+  private final Regions regions;
+
+  /** The codecs values are encoded with: the options', with a persistent pile's catalog. */
+  private final CodecRegistry codecs;
+
   /** The named roots (see {@link Pile#root}). */
   private final RootDirectory roots = new RootDirectory();
 
@@ -128,6 +138,8 @@ final class OffHeapPile implements Pile {
     this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
     this.transactions =
         new TransactionCoordinator(table, reads, writer, stripes, writes, persistence);
+    this.regions = new Regions(table, reads, writer, store != null);
+    this.codecs = options.codecs();
   }
 
   // =========================================================================================
@@ -464,14 +476,33 @@ final class OffHeapPile implements Pile {
   /** ParticipantLog.put: a put and the participant's change, in one record. */
   long putWith(Object value, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(value, "value");
+    return putWith(BlockWriter.recordBytesFor(value), () -> writer.writeNew(value, 0),
+        participant, type, attachment);
+  }
+
+  /** ParticipantLog.put of a payload: a put of bytes written in place, and the change. */
+  long putWith(PayloadWriter payload, int participant, int type, Attachment attachment) {
+    Objects.requireNonNull(payload, "payload");
+    checkOpen();
+    int length = BlockWriter.payloadSize(payload);
+    return putWith(Journal.SMALL_RECORD_BYTES + (long) length,
+        () -> writer.writeNew(payload, length), participant, type, attachment);
+  }
+
+  /**
+   * A put ({@code write}: allocates, writes, returns its stripe locked) and the participant's
+   * change under the same lock, logged as one record of at most {@code recordBytes} besides
+   * the participant's.
+   */
+  private long putWith(long recordBytes, Supplier<Stripe> write, int participant, int type,
+      Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved =
-        writes.admit(BlockWriter.recordBytesFor(value) + LogParticipant.MAX_RECORD_BYTES);
+    long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
     long pointer;
     long lsn;
     try {
-      Stripe stripe = writer.writeNew(value, 0);
+      Stripe stripe = write.get();
       pointer = stripe.lastPointer;
       MemorySegment record;
       try {
@@ -519,6 +550,49 @@ final class OffHeapPile implements Pile {
   }
 
   /**
+   * ParticipantLog.update: an update whose payload is written in place and, if {@code
+   * attachment} is not null, the participant's change, in one record.
+   */
+  void updateWith(long pointer, PayloadWriter payload, int participant, int type,
+      Attachment attachment) {
+    Objects.requireNonNull(payload, "payload");
+    checkOpen();
+    int length = BlockWriter.payloadSize(payload);
+    long recordBytes = Journal.SMALL_RECORD_BYTES + (long) length;
+    if (attachment == null) {
+      long reserved = writes.admit(recordBytes);
+      long lsn;
+      try {
+        lsn = writer.updateLocked(pointer, payload, length);
+      } finally {
+        writes.release(reserved);
+      }
+      writes.awaitDurable(lsn);
+      return;
+    }
+    ParticipantRegistry.checkType(type); // before the update, which a bad type could not log
+    long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
+    long lsn = 0;
+    try {
+      Stripe stripe = writer.lockOwner(pointer);
+      boolean logged = false;
+      try {
+        writer.updateLocked(pointer, payload, length); // nested: logged below, with the record
+        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
+        logged = true;
+        lsn = stripe.unlockAndLog(participant, type, record);
+      } finally {
+        if (!logged) {
+          stripe.unlockAndLog(WriteContext.PLAIN);
+        }
+      }
+    } finally {
+      writes.release(reserved);
+    }
+    writes.awaitDurable(lsn);
+  }
+
+  /**
    * ParticipantLog.append: a change of the participant's own, applied and logged under the
    * calling thread's stripe lock, so that a checkpoint (under every stripe lock) never sees it
    * half done.
@@ -550,6 +624,33 @@ final class OffHeapPile implements Pile {
   /** Waits for {@code lsn} as the pile's durability says. */
   void awaitDurable(long lsn) {
     writes.awaitDurable(lsn);
+  }
+
+  /** The participants' regions (ParticipantLog.region, written). */
+  Regions regions() {
+    return regions;
+  }
+
+  /** The codecs the pile encodes values with (ParticipantLog.codecs). */
+  CodecRegistry codecs() {
+    return codecs;
+  }
+
+  /** ParticipantLog.allocatedBytes. */
+  long allocatedBytes(int payloadBytes) {
+    return writer.allocatedBytesFor(payloadBytes);
+  }
+
+  /**
+   * Takes and releases every stripe's lock in turn, so that every write under way when this was
+   * called, an attachment's region write among them, has logged its record when it returns
+   * (SegmentWriter SW2). Holds one lock at a time.
+   */
+  void awaitAttachedWrites() {
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+      stripe.unlock();
+    }
   }
 
   /** The directory itself, for the store's checkpoint, load and replay. */

@@ -15,14 +15,19 @@ final class ParticipantAccess implements PileAccess {
   public Pile offHeap(PileOptions options, List<LogParticipant> participants) {
     ParticipantRegistry registry = new ParticipantRegistry(participants);
     OffHeapPile pile = new OffHeapPile(options, registry);
+    registry.bind(pile);
     registry.openVolatile();
+    registry.opened();
     return pile;
   }
 
   @Override
   public Pile open(FileLayer layer, Path directory, PileOptions options,
       List<LogParticipant> participants) throws IOException {
-    return PersistentStore.open(layer, directory, options, new ParticipantRegistry(participants));
+    ParticipantRegistry registry = new ParticipantRegistry(participants);
+    OffHeapPile pile = PersistentStore.open(layer, directory, options, registry);
+    registry.opened(); // bound and opened by the store's recovery
+    return pile;
   }
 
   @Override
@@ -30,6 +35,6 @@ final class ParticipantAccess implements PileAccess {
     if (!(pile instanceof OffHeapPile offHeap)) {
       throw new IllegalArgumentException("not a Cairn pile: " + pile);
     }
-    return new PileParticipantLog(offHeap, offHeap.participants().idOf(participant));
+    return offHeap.participants().logOf(participant);
   }
 }

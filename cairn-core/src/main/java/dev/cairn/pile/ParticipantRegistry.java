@@ -8,6 +8,7 @@ import java.util.List;
 
 /**
  * The participants registered with one pile (see {@link LogParticipant}): who they are, their
+ * logs in the pile ({@link PileParticipantLog}, which take writes once the open is over), their
  * records' header, their states in a checkpoint's metadata, and the dispatch of their records at
  * replay.
  *
@@ -18,7 +19,8 @@ import java.util.List;
  * States (metadata) --> (Participant:u8, Zero:u8, Zero:u16, Length:u32, State[Length])^*
  * </pre>
  *
- * <p>Thread-safety: immutable after the open, but for the participants' own state.
+ * <p>Thread-safety: immutable after the open (the logs are bound before any participant is
+ * opened, and the writable flag is volatile), but for the participants' own state.
  */
 final class ParticipantRegistry {
 
@@ -34,6 +36,10 @@ final class ParticipantRegistry {
 
   private final LogParticipant[] byId = new LogParticipant[LogParticipant.MAX_ID + 1];
   private final List<LogParticipant> all;
+  // each participant's log in the pile, made once the pile is (bind)
+  private final PileParticipantLog[] logs = new PileParticipantLog[LogParticipant.MAX_ID + 1];
+  // false until the pile is returned to its opener: the logs take no writes before (replay)
+  private volatile boolean writable;
 
   ParticipantRegistry(List<LogParticipant> participants) {
     for (LogParticipant participant : participants) {
@@ -55,6 +61,38 @@ final class ParticipantRegistry {
     return all.isEmpty();
   }
 
+  /**
+   * Makes each participant's log in {@code pile}, before the participants are opened. A
+   * registry belongs to one pile (but {@link #NONE}, which has no participant).
+   */
+  void bind(OffHeapPile pile) {
+    for (LogParticipant participant : all) {
+      logs[participant.id()] = new PileParticipantLog(pile, this, participant.id());
+    }
+  }
+
+  /** The pile is returned to its opener: the participants' logs take writes from now on. */
+  void opened() {
+    writable = true;
+  }
+
+  /**
+   * Throws unless the pile was returned to its opener ({@link #opened}): during open, replay
+   * and recovered() a participant may rewrite regions, never write to the pile.
+   */
+  void requireWritable(String operation) {
+    if (!writable) {
+      throw new IllegalStateException("a participant cannot " + operation + " while the pile is"
+          + " being opened (open, replay, recovered): the log takes writes once the pile is"
+          + " returned; replay rewrites regions through region() and written() only");
+    }
+  }
+
+  /** The log of {@code participant}, registered (see {@link #idOf}) and bound. */
+  PileParticipantLog logOf(LogParticipant participant) {
+    return logs[idOf(participant)];
+  }
+
   /** The registered participant {@code participant}, or an exception naming the mistake. */
   int idOf(LogParticipant participant) {
     int id = participant.id();
@@ -73,12 +111,17 @@ final class ParticipantRegistry {
     out.set(Journal.U32, at + RedoLayout.PARTICIPANT_LENGTH_OFFSET, (int) length);
   }
 
-  /** Checks a payload a participant gave: its size and type. */
-  static MemorySegment checked(int type, MemorySegment payload) {
+  /** Checks a participant's record type. */
+  static void checkType(int type) {
     if (type < 0 || type > 255) {
       throw new IllegalArgumentException("a participant's record type must be in [0, 255]: type="
           + type);
     }
+  }
+
+  /** Checks a payload a participant gave: its size and type. */
+  static MemorySegment checked(int type, MemorySegment payload) {
+    checkType(type);
     if (payload == null) {
       throw new IllegalArgumentException("an attachment returned no record (null)");
     }
@@ -178,14 +221,15 @@ final class ParticipantRegistry {
     }
     for (LogParticipant participant : all) {
       byte[] state = states[participant.id()];
-      participant.open(state != null ? state : new byte[0], checkpointLsn);
+      participant.open(logs[participant.id()], state != null ? state : new byte[0],
+          checkpointLsn);
     }
   }
 
   /** A volatile pile's participants: opened empty, nothing to replay. */
   void openVolatile() {
     for (LogParticipant participant : all) {
-      participant.open(new byte[0], 0);
+      participant.open(logs[participant.id()], new byte[0], 0);
       participant.recovered();
     }
   }

@@ -219,6 +219,7 @@ final class PersistentStore implements WriteHooks {
       OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
           participants);
       store.pile = pile;
+      participants.bind(pile);
       PileRecovery recovery = new PileRecovery(layer, directory, pile, effective, readOnly);
       recovery.trustRewrittenPages(!state.cleanShutdown()
           && PileRecovery.checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
@@ -362,6 +363,7 @@ final class PersistentStore implements WriteHooks {
       // undone in memory only (nothing is logged or written): the view read-write recovery
       // will produce from the same files
       unfinishedTransactions = recovery.undoUnfinished();
+      pile.regions().replayEnded();
       pile.participants().recovered();
       opened(state, records, bytes, started);
       return;
@@ -386,6 +388,7 @@ final class PersistentStore implements WriteHooks {
     } finally {
       appendsSuppressed = false;
     }
+    pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
     pile.participants().recovered();
     tags.resume(bound);
     if (!state.cleanShutdown()) {
@@ -467,6 +470,16 @@ final class PersistentStore implements WriteHooks {
     @Override
     public long tagClock() {
       return pile.tagClock().current();
+    }
+
+    @Override
+    public boolean hasParticipants() {
+      return !pile.participants().isEmpty();
+    }
+
+    @Override
+    public void awaitAttachedWrites() {
+      pile.awaitAttachedWrites();
     }
   }
 
@@ -634,6 +647,11 @@ final class PersistentStore implements WriteHooks {
   /** Writes a checkpoint now; see {@link Checkpointer#checkpoint}. */
   void checkpoint(boolean clean) {
     checkpointer.checkpoint(clean);
+  }
+
+  /** Tests: see {@link SegmentWriter#onPageCopied}. */
+  void onPageCopiedForTests(SegmentWriter.PageCopyHook hook) {
+    checkpointer.onPageCopied(hook);
   }
 
   /** A segment left its stripe: released after the next checkpoint (Checkpointer). */

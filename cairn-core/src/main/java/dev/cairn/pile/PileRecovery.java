@@ -122,6 +122,7 @@ final class PileRecovery {
   /** See {@link #checkpointWasCut}: set before the first record is replayed. */
   void trustRewrittenPages(boolean trust) {
     replay.trustRewrittenPages(trust);
+    pile.regions().trustRewrittenPages(trust); // the participants' replay rewrites regions
   }
 
   /** The metadata file of the current checkpoint, checked against the superblock. */

@@ -34,6 +34,29 @@ import java.util.zip.CRC32C;
  * #STAGING_PAGES}; the log is forced up to where it was when the pages were copied before they
  * are written (the write-ahead rule), so no page reaches a file before the records that made
  * it.
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * The pages' marks are shared with participants' region writes, which hold another stripe's
+ * lock than the owner's (NativeSegment D1-D3, the pile's Regions):
+ *   SW1 A page's mark is cleared before the page is copied, both under the owner's lock (and
+ *       a page still to check is checked before its mark goes: PageCheck reads the mark). A
+ *       region write racing the copy is in the copy, or leaves the page marked for the next
+ *       checkpoint (NativeSegment D2); copying first and clearing after would lose a write
+ *       landing between the two, in memory and in no later checkpoint (SlotTableTest).
+ *   SW2 The write-ahead rule for region writes: a copied page may hold a region write whose
+ *       record is not yet in the log (its attachment runs under stripe A's lock, the page is
+ *       stripe B's, and the record is appended as A's lock is released). So when the pile has
+ *       participants, the LSN forced before the pages are written is taken after every stripe
+ *       lock has been taken and released once since the copy (attachedWrites): every write
+ *       the copy may hold was then logged.
+ *   SW3 Without a log (snapshot) the copy is made under every stripe lock, when no attachment
+ *       runs: one instant's state, marks cleared before each copy as in SW1. A checkpoint that
+ *       fails before it changes a file marks the copied pages again (Snapshot.markAgain), and
+ *       a new segment's failed first write marks it all dirty: both only set bits (D1), so a
+ *       region write's mark set meanwhile stays.
+ * }</pre>
  */
 final class SegmentWriter {
   private static final int PAGE = NativeSegment.PAGE_BYTES;
@@ -50,6 +73,10 @@ final class SegmentWriter {
   private final FileLayer layer;
   private final Path directory;
   private final WriteAheadLog log; // null without a log
+  // SW2: takes and releases every stripe lock once; null when the pile has no participants
+  private final Runnable attachedWrites;
+  // tests: called after each page a logged checkpoint copies, under the owner's lock
+  private volatile PageCopyHook pageCopyHook;
   private Arena stagingArena;
   private MemorySegment staging;
   private ByteBuffer stagingView; // of staging, for page checksums
@@ -70,10 +97,31 @@ final class SegmentWriter {
    */
   static final long KEPT_SNAPSHOT_MAX_BYTES = 16L << 20;
 
-  SegmentWriter(FileLayer layer, Path directory, WriteAheadLog log) {
+  /**
+   * @param attachedWrites waits until every pile write under way has been logged (SW2), or null
+   *     if no region write can be under way (a pile without participants)
+   */
+  SegmentWriter(FileLayer layer, Path directory, WriteAheadLog log, Runnable attachedWrites) {
     this.layer = layer;
     this.directory = directory;
     this.log = log;
+    this.attachedWrites = attachedWrites;
+  }
+
+  /** What a test does after a page is copied (see {@link #onPageCopied}). */
+  @FunctionalInterface
+  interface PageCopyHook {
+    /** Page {@code page} of {@code segment} was just copied; its owner's lock is held. */
+    void copied(NativeSegment segment, long page);
+  }
+
+  /**
+   * Tests: {@code hook} runs after each page a checkpoint with a log copies, under the owner's
+   * lock, so that a test can land a region write between the copy and the rest (SW1); null
+   * removes it.
+   */
+  void onPageCopied(PageCopyHook hook) {
+    this.pageCopyHook = hook;
   }
 
   /**
@@ -174,8 +222,12 @@ final class SegmentWriter {
               if (check != null) {
                 check.check(page); // written since checkBeforeWriting: its file bytes, now
               }
+              segment.clearDirty(page); // SW1: before the copy
               MemorySegment.copy(segment.memory(), page * PAGE, stage, (long) staged * PAGE, PAGE);
-              segment.clearDirty(page);
+              PageCopyHook hook = pageCopyHook;
+              if (hook != null) {
+                hook.copied(segment, page);
+              }
               pages[staged++] = page;
               next = page + 1;
             }
@@ -192,6 +244,10 @@ final class SegmentWriter {
           Thread.yield();
         }
         if (log != null) {
+          if (attachedWrites != null) { // SW2: region writes in the copies are logged by now
+            attachedWrites.run();
+            coveredLsn = log.endLsn();
+          }
           log.syncTo(coveredLsn); // WAL rule: the records behind these pages are durable first
         }
         writeStaged(segment, handle, checksums, stage, stagingView, pages, 0, staged);
@@ -405,8 +461,8 @@ final class SegmentWriter {
         if (check != null) {
           check.checkFile(page); // see checkBeforeWriting
         }
+        segment.clearDirty(page); // SW1, SW3
         MemorySegment.copy(segment.memory(), page * PAGE, copies, (long) c * PAGE, PAGE);
-        segment.clearDirty(page);
         pages[c++] = page;
       }
     }

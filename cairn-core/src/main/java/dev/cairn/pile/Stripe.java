@@ -158,6 +158,15 @@ final class Stripe {
     return lock.tryLock();
   }
 
+  boolean isHeldByCurrentThread() {
+    return lock.isHeldByCurrentThread();
+  }
+
+  /** Whether a thread is queued for this stripe's lock (tests: a checkpoint waiting for it). */
+  boolean hasQueuedThreads() {
+    return lock.hasQueuedThreads();
+  }
+
   /**
    * Ends a write: in a persistent pile that keeps a log, the outermost release first logs what
    * the operation wrote under the lock as one record, as {@code context} says (logged while the

@@ -614,6 +614,19 @@ final class ValueReads {
   }
 
   /**
+   * For a participant's region (Regions): checks the pages of {@code [offset, offset + length)}
+   * of the block {@code pointer} names not checked yet.
+   *
+   * @throws CorruptValueException if one of them is damaged, naming the value and the page
+   */
+  void requireIntactValue(long pointer, NativeSegment segment, long offset, long length) {
+    long damaged = damagedPage(segment, offset, length);
+    if (damaged >= 0) {
+      throw damagedValue(pointer, segment, damaged);
+    }
+  }
+
+  /**
    * Checks every page of every segment mapped from a file that no read has checked yet against
    * its checksum; all stripe locks held ({@link Pile#verify}).
    *

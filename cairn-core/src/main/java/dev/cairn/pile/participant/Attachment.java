@@ -4,9 +4,13 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A participant's part of a pile write ({@link ParticipantLog#put}, {@link
- * ParticipantLog#delete}, {@link ParticipantLog#attach}): called under the write's lock once the
- * pile's part is done, it applies the participant's change (P1) and returns its record, which
- * the pile logs in the same record as its own, so that both survive a crash or neither does.
+ * ParticipantLog#update}, {@link ParticipantLog#delete}, {@link ParticipantLog#append}, {@link
+ * ParticipantLog#attach}): called under the write's lock once the pile's part is done, it
+ * applies the participant's change (P1) and returns its record, which the pile logs in the same
+ * record as its own, so that both survive a crash or neither does. The change may write
+ * regions of the participant's whatever stripe owns them ({@link ParticipantLog#written} for
+ * each); it must not call {@link ParticipantLog#region} or any other pile operation that takes
+ * a lock (P3).
  */
 @FunctionalInterface
 public interface Attachment {
@@ -15,8 +19,9 @@ public interface Attachment {
    * Applies the participant's change and returns the record's payload, at most {@link
    * LogParticipant#MAX_RECORD_BYTES}; the pile copies it before this returns to the writer.
    *
-   * @param pointer the value the write made ({@link ParticipantLog#put}), the one it deleted
-   *     ({@link ParticipantLog#delete}), or {@link dev.cairn.pile.Pile#NULL} (a transaction's)
+   * @param pointer the value the write made ({@link ParticipantLog#put}), updated ({@link
+   *     ParticipantLog#update}) or deleted ({@link ParticipantLog#delete}), or {@link
+   *     dev.cairn.pile.Pile#NULL} (an append's, a transaction's)
    */
   MemorySegment apply(long pointer);
 }

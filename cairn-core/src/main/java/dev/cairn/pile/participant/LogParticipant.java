@@ -22,14 +22,29 @@ import java.lang.foreign.MemorySegment;
  * P4  The same id at every open. A read-write open of a pile whose log or checkpoint holds
  *     records or state of a participant not registered fails (ParticipantRequiredException);
  *     a read-only open (inspect, verify) ignores them.
+ * P5  Records reach the log in the order they are appended, as each write's lock is released,
+ *     not in the order their attachments ran: two writes on different stripes may log in the
+ *     other order. Replay must not depend on the order of records whose changes another
+ *     thread could see before they were logged: keep each piece of state (a region's word, a
+ *     counter) changed by one writer at a time until its write returns, or make the records
+ *     independent of their order.
+ * P6  Replay meets the future: a checkpoint copies pages after its LSN, so when a record is
+ *     replayed the pile holds everything logged before it and possibly bytes of later records
+ *     too, which their own replay rewrites. Records must say what to set, never read what the
+ *     pile holds to decide it; a region a later record freed may be stale at region() (skip
+ *     its writes), and open() must not call region() for regions its state names (their put
+ *     may be replayed after it).
  * }</pre>
  *
  * <h2>Lifecycle at open</h2>
  *
- * {@link #open} with the state of the last checkpoint, then {@link #replay} of every record of
- * the participant logged since, in LSN order and interleaved with the pile's own records (when
- * a record is replayed, the pile holds everything logged before it), then {@link #recovered}.
- * Later, each checkpoint calls {@link #checkpoint}.
+ * {@link #open} with the participant's {@link ParticipantLog} and the state of the last
+ * checkpoint, then {@link #replay} of every record of the participant logged since, in LSN
+ * order and interleaved with the pile's own records (when a record is replayed, the pile holds
+ * everything logged before it, P6), then {@link #recovered}. Until the pile is returned the log
+ * takes no writes (they throw {@link IllegalStateException}); replay rewrites regions through
+ * {@link ParticipantLog#region} and {@link ParticipantLog#written}. Later, each checkpoint calls
+ * {@link #checkpoint}.
  *
  * <p>Thread-safety: {@link #open}, {@link #replay} and {@link #recovered} are called by the
  * opening thread, one at a time; {@link #checkpoint} by the checkpointing thread while writers
@@ -50,18 +65,27 @@ public interface LogParticipant {
   int id();
 
   /**
-   * At open, before any replay: the state {@link #checkpoint} returned at the pile's last
-   * checkpoint (empty for a new pile, or one whose checkpoints never included this participant).
+   * At open, before any replay: the participant's log in this pile (the same object {@link
+   * Participants#log} returns later), and the state {@link #checkpoint} returned at the pile's
+   * last checkpoint (empty for a new pile, or one whose checkpoints never included this
+   * participant). The log takes no writes until the pile is returned, and the pile may not yet
+   * hold the values the state names (P6): keep the log and the state, and reach the pile in
+   * {@link #replay} or {@link #recovered}.
    *
+   * @param log the participant's log: for {@link ParticipantLog#region}, {@link
+   *     ParticipantLog#written} and {@link ParticipantLog#codecs} during replay, for everything
+   *     once the pile is returned
    * @param state the bytes, a copy the participant may keep
    * @param checkpointLsn the LSN of that checkpoint: records from it on are replayed
    */
-  void open(byte[] state, long checkpointLsn);
+  void open(ParticipantLog log, byte[] state, long checkpointLsn);
 
   /**
    * At open: one record this participant logged ({@link ParticipantLog#append}, or attached to a
-   * pile write), in LSN order. The pile holds every record logged before it; the participant
-   * must not write to the pile here.
+   * pile write), in LSN order. The pile holds every record logged before it (and maybe bytes of
+   * later ones, P6); the participant must not write to the pile here, but rewrites the regions
+   * the record changed ({@link ParticipantLog#region}, then {@link ParticipantLog#written} for
+   * the bytes set).
    *
    * @param lsn the record's LSN
    * @param type the type the participant gave it, 0 to 255
@@ -69,7 +93,12 @@ public interface LogParticipant {
    */
   void replay(long lsn, int type, MemorySegment payload);
 
-  /** At open, after the last {@link #replay}, before the pile is returned. */
+  /**
+   * At open, after the last {@link #replay}, before the pile is returned: the pile now holds
+   * exactly what the log says, and {@link ParticipantLog#region} sees every region the state
+   * and the records name (call it again for views taken during replay, which checks, in the
+   * rare replay that had to defer them, the pages it had not checked yet).
+   */
   default void recovered() {}
 
   /**

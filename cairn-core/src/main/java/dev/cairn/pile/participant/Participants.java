@@ -66,7 +66,8 @@ public final class Participants {
   }
 
   /**
-   * The log handle of {@code participant} in {@code pile}, which was opened with it registered.
+   * The log handle of {@code participant} in {@code pile}, which was opened with it registered:
+   * the same object {@link LogParticipant#open} received.
    *
    * @throws IllegalArgumentException if the pile was not opened with this participant
    */

@@ -25,7 +25,7 @@ public final class CounterTable implements LogParticipant {
 
   private final int id;
   private final Map<String, Long> counters = new HashMap<>();
-  private ParticipantLog log;
+  private volatile ParticipantLog log;
   private int replayed;
   private long openedAtLsn = -1;
 
@@ -116,7 +116,8 @@ public final class CounterTable implements LogParticipant {
   }
 
   @Override
-  public synchronized void open(byte[] state, long checkpointLsn) {
+  public synchronized void open(ParticipantLog log, byte[] state, long checkpointLsn) {
+    this.log = log; // the same object attachTo finds through Participants.log
     counters.clear();
     MemorySegment in = MemorySegment.ofArray(state);
     long at = 0;
