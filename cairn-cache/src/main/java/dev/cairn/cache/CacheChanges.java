@@ -53,6 +53,12 @@ final class CacheChanges {
         index.unlock(shard);
       }
     }
+
+    /** The pile logged the write (or it failed): the shard's lock goes (HashIndex I4). */
+    @Override
+    public void logged() {
+      afterLog();
+    }
   }
 
   /** An insert of a new entry's slot. */

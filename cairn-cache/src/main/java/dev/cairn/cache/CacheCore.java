@@ -34,6 +34,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * block be reused, and a checkpoint in flight write the reuse's bytes over it). Without a log
  * (a volatile pile, durability NONE) nothing is replayed, and a retired region is freed at
  * once.
+ *
+ * Readers take no lock: a hit sets its slot's hint bits by compare-and-set on the region it
+ * looked the key up in, after checking that the shard's version did not move (HashIndex I3). So
+ * every retired region is also kept RETIRED_GRACE_NANOS after its shard left it, for a reader
+ * that checked the version just before the rebuild: only a reader preempted for longer than
+ * that between its check and its CAS, whose region was freed and its block reused by a value
+ * holding the slot's exact expected meta word at that offset, could change a value's bits.
  * }</pre>
  */
 final class CacheCore {
@@ -58,12 +65,24 @@ final class CacheCore {
   private final AtomicLong usedBytes = new AtomicLong();
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
   private final List<Retired> retired = new ArrayList<>(); // guarded by itself
+  private final java.util.Set<Long> freeing = new java.util.HashSet<>(); // guarded by retired
   private final AtomicLong checkpointsBegun = new AtomicLong();
   private volatile boolean closed;
   private volatile RemovalListener<Object> listener;
 
-  /** A region an index shard left, and the checkpoints begun when it did. */
-  record Retired(long region, long bytes, long checkpointsBegun) {}
+  /** A region an index shard left, the checkpoints begun and the nanoTime when it did. */
+  record Retired(long region, long bytes, long checkpointsBegun, long retiredNanos) {
+    Retired(long region, long bytes, long checkpointsBegun) {
+      this(region, bytes, checkpointsBegun, System.nanoTime());
+    }
+  }
+
+  /**
+   * How long a retired region is kept at least, for lock-free readers that looked a slot up in
+   * it: a hit's hint (policy bits, time-to-idle) is a compare-and-set on the slot it found,
+   * which must not land in a block the pile has reused (see the note).
+   */
+  static final long RETIRED_GRACE_NANOS = 1_000_000_000L;
 
   CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean replayable) {
     this.log = log;
@@ -189,6 +208,11 @@ final class CacheCore {
     if (over <= 0) {
       return;
     }
+    freeRetired(); // regions past their grace come back before anything is evicted
+    over = usedBytes.get() + delta - budgetBytes;
+    if (over <= 0) {
+      return;
+    }
     long freed = evictor.evict(over);
     if (freed < over && usedBytes.get() + delta > budgetBytes) {
       throw new CacheFullException("no room for " + delta + " more bytes: the cache uses "
@@ -249,7 +273,9 @@ final class CacheCore {
         return;
       }
       for (Retired r : retired) {
-        if (!replayable || checkpointsBegun.get() >= r.checkpointsBegun() + 3) {
+        if ((!replayable || checkpointsBegun.get() >= r.checkpointsBegun() + 3)
+            && System.nanoTime() - r.retiredNanos() >= RETIRED_GRACE_NANOS
+            && freeing.add(r.region())) { // one thread frees each
           if (due == null) {
             due = new ArrayList<>();
           }
@@ -259,7 +285,13 @@ final class CacheCore {
     }
     if (due != null) {
       for (Retired r : due) {
-        free(r.region());
+        try {
+          free(r.region());
+        } finally {
+          synchronized (retired) {
+            freeing.remove(r.region());
+          }
+        }
       }
     }
   }

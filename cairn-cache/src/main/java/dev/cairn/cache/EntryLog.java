@@ -16,8 +16,9 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
 
   /**
    * The cache's part of a write: {@link #apply} runs under the write's lock and returns the
-   * record logged with it; {@link #afterLog} runs once the write is logged, or has failed, on
-   * the same thread (it releases what apply took: the index shard's lock, HashIndex I4).
+   * record logged with it; {@link #logged} (the pile's call, once the record is logged, before
+   * the wait for durability) or at the latest {@link #afterLog} (once the write returned or
+   * failed) releases what apply took: the index shard's lock, HashIndex I4. Both idempotent.
    */
   interface Change extends Attachment {
     void afterLog();

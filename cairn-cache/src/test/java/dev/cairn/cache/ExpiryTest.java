@@ -28,7 +28,7 @@ class ExpiryTest {
       assertThat(t.containsKey("a")).isFalse();
       assertThat(t.size()).as("the read reclaimed it").isZero();
       assertThat(t.stats().expirations()).isEqualTo(1);
-      assertThat(cache.pile().stats().objectCount()).isZero();
+      assertThat(cache.verify()).as("no entry left, no orphan").isZero();
     }
   }
 

@@ -506,16 +506,20 @@ final class OffHeapPile implements Pile {
       pointer = stripe.lastPointer;
       MemorySegment record;
       try {
-        record = ParticipantRegistry.checked(type, attachment.apply(pointer));
-      } catch (RuntimeException | Error e) {
         try {
-          writer.deleteLocked(pointer); // nested: logged with the put, as one operation
-        } finally {
-          stripe.unlockAndLog(WriteContext.PLAIN);
+          record = ParticipantRegistry.checked(type, attachment.apply(pointer));
+        } catch (RuntimeException | Error e) {
+          try {
+            writer.deleteLocked(pointer); // nested: logged with the put, as one operation
+          } finally {
+            stripe.unlockAndLog(WriteContext.PLAIN);
+          }
+          throw e;
         }
-        throw e;
+        lsn = stripe.unlockAndLog(participant, type, record);
+      } finally {
+        attachment.logged(); // P5: before the wait for durability
       }
-      lsn = stripe.unlockAndLog(participant, type, record);
     } finally {
       writes.release(reserved);
     }
@@ -532,15 +536,20 @@ final class OffHeapPile implements Pile {
     long lsn = 0;
     try {
       Stripe stripe = writer.lockOwner(pointer);
+      boolean applied = false;
       boolean logged = false;
       try {
         writer.deleteLocked(pointer); // nested: logged below, with the participant's record
+        applied = true;
         MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
         logged = true;
         lsn = stripe.unlockAndLog(participant, type, record);
       } finally {
         if (!logged) {
           stripe.unlockAndLog(WriteContext.PLAIN);
+        }
+        if (applied) {
+          attachment.logged(); // P5: before the wait for durability
         }
       }
     } finally {
@@ -575,15 +584,20 @@ final class OffHeapPile implements Pile {
     long lsn = 0;
     try {
       Stripe stripe = writer.lockOwner(pointer);
+      boolean applied = false;
       boolean logged = false;
       try {
         writer.updateLocked(pointer, payload, length); // nested: logged below, with the record
+        applied = true;
         MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
         logged = true;
         lsn = stripe.unlockAndLog(participant, type, record);
       } finally {
         if (!logged) {
           stripe.unlockAndLog(WriteContext.PLAIN);
+        }
+        if (applied) {
+          attachment.logged(); // P5: before the wait for durability
         }
       }
     } finally {
@@ -614,6 +628,7 @@ final class OffHeapPile implements Pile {
         if (!logged) {
           stripe.unlock();
         }
+        attachment.logged(); // P5
       }
     } finally {
       writes.release(reserved);

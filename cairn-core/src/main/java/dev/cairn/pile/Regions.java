@@ -43,8 +43,10 @@ import java.util.Objects;
  *   RG3 written() marks the pages after the bytes changed, with an atomic OR (NativeSegment
  *       markWritten, D2): a checkpoint copying the page meanwhile has the bytes, or leaves the
  *       mark for the next one.
- *   RG4 region() takes the owner's lock (RG2), so it refuses a thread holding any stripe's lock
- *       (an attachment): a thread holds one stripe lock at a time (BlockWriter).
+ *   RG4 region() takes the owner's lock (RG2), so it refuses a thread holding another stripe's
+ *       lock (an attachment): a thread holds one stripe lock at a time (BlockWriter). The
+ *       owner's own lock it takes again (reentrant): so the attachment of the put that made a
+ *       region, which runs under the lock of the stripe owning the new block, may view it.
  *   RG5 written() takes no lock and reads the block's header without the seqlock: a live
  *       region's header changes only in its PREV_FREE bit, a deleted one's reads free (stale),
  *       and a header word is written whole.
@@ -101,7 +103,7 @@ final class Regions {
   /** See {@link dev.cairn.pile.participant.ParticipantLog#region}. */
   MemorySegment region(long pointer) {
     table.checkOpen();
-    if (writer.holdsAnyStripeLock()) { // RG4
+    if (writer.holdsAnyStripeLock() && !holdsOwnerOf(pointer)) { // RG4
       throw new IllegalStateException("region() takes the lock of the stripe owning the block,"
           + " so it must not be called while the thread holds a pile lock (inside an"
           + " Attachment): take the region's view before the write, or in replay; pointer="
@@ -128,6 +130,12 @@ final class Regions {
     } finally {
       owner.unlock();
     }
+  }
+
+  /** Whether this thread holds the lock of the stripe owning {@code pointer}'s block. */
+  private boolean holdsOwnerOf(long pointer) {
+    Stripe owner = table.ownerOf(reads.segmentOf(pointer).index());
+    return owner != null && owner.isHeldByCurrentThread();
   }
 
   /** See {@link dev.cairn.pile.participant.ParticipantLog#written}. */

@@ -242,6 +242,7 @@ final class TransactionCoordinator {
         + (long) (ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES)
             * tx.attachments().size());
     List<PileTransaction.Attached> attached = new ArrayList<>(tx.attachments().size());
+    List<dev.cairn.pile.participant.Attachment> called = new ArrayList<>();
     long lsn = 0;
     Stripe.lockAll(stripes);
     try {
@@ -254,6 +255,7 @@ final class TransactionCoordinator {
       }
       // the participants' changes first, then the pile's: one throwing leaves the pile as it was
       for (PileTransaction.Attached a : tx.attachments()) {
+        called.add(a.attachment());
         attached.add(new PileTransaction.Attached(a.participant(), a.type(), a.attachment(),
             ParticipantRegistry.checked(a.type(), a.attachment().apply(Pile.NULL))));
       }
@@ -267,6 +269,9 @@ final class TransactionCoordinator {
     } finally {
       Stripe.unlockAll(stripes);
       writes.release(reserved);
+      for (dev.cairn.pile.participant.Attachment a : called) {
+        a.logged(); // P5: each one applied (or that threw) is told, before the wait
+      }
     }
     open.remove(tx);
     writes.transactionEnded(tx.id());

@@ -304,17 +304,24 @@ public final class HashIndex {
    */
   public boolean casMeta(long address, long expectedMeta, long meta) {
     Shard s = shards[shardOfAddress(address)];
+    long version = (long) VERSION.getAcquire(s);
     MemorySegment slots = s.slots;
+    long region = s.region;
     long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET;
-    if (slots == null || at + Long.BYTES > slots.byteSize()) {
+    if ((version & 1) != 0 || slots == null || at + Long.BYTES > slots.byteSize()) {
       return false;
+    }
+    VarHandle.loadLoadFence();
+    if (s.version != version) {
+      return false; // rebuilt since: the hint is dropped (CacheCore keeps the old region a while)
     }
     boolean set = WORDS.compareAndSet(slots, at, expectedMeta, meta);
     if (set) {
-      regions.written(s.region, at, Long.BYTES);
+      regions.written(region, at, Long.BYTES);
     }
     return set;
   }
+
 
   /** The capacity of shard {@code shard} now: slots {@code 0..capacity-1} may be swept. */
   public int sweepableSlots(int shard) {

@@ -24,4 +24,14 @@ public interface Attachment {
    *     dev.cairn.pile.Pile#NULL} (an append's, a transaction's)
    */
   MemorySegment apply(long pointer);
+
+  /**
+   * Called on the writing thread once {@link #apply} ran and the write's record is in the log
+   * (or, in a volatile pile or one without a log, once the write is done), and also when the
+   * write failed after {@link #apply} was called; before the write waits for durability. A
+   * participant releases here what {@link #apply} took to keep its records in the order of its
+   * changes (LogParticipant P5): a lock held from the change until its record is logged.
+   * Must not throw or call the pile.
+   */
+  default void logged() {}
 }
