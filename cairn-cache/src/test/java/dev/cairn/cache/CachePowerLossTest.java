@@ -51,7 +51,7 @@ class CachePowerLossTest {
   void afterEveryPowerLoss_indexAndPileAgree_andNothingAcknowledgedIsLost() {
     long seed = Long.getLong("cairn.seed", new Random().nextLong());
     System.out.println("CachePowerLossTest seed=" + seed);
-    int disks = Math.max(2, Integer.getInteger("cairn.crash.cycles", 40) / 10);
+    int disks = Math.max(4, Integer.getInteger("cairn.crash.cycles", 40) / 8);
     for (int d = 0; d < disks; d++) {
       Random random = new Random(seed + d);
       SimulatedDisk disk = new SimulatedDisk();
@@ -62,13 +62,13 @@ class CachePowerLossTest {
         Cache cache = open(disk);
         CacheTable<String, String> t = cache.table("t", String.class, String.class);
         check(cache, t, model, removed, label);
-        disk.crashAtOperation(disk.operationCount() + 20 + random.nextInt(400),
+        disk.crashAtOperation(disk.operationCount() + 20 + random.nextInt(3_000),
             random.nextLong());
         String inFlightKey = null;
         String inFlightValue = null; // null: a remove
         try {
-          for (int op = 0; op < 3_000; op++) {
-            String key = "key" + random.nextInt(800);
+          for (int op = 0; op < 6_000; op++) {
+            String key = "key" + random.nextInt(4_000); // enough to grow the index's shards
             int choice = random.nextInt(10);
             if (choice < 6) {
               String value = key + "=" + random.nextInt(1_000_000) + "-".repeat(random.nextInt(60));
