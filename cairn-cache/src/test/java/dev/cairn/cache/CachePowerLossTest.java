@@ -52,6 +52,7 @@ class CachePowerLossTest {
     long seed = Long.getLong("cairn.seed", new Random().nextLong());
     System.out.println("CachePowerLossTest seed=" + seed);
     int disks = Math.max(4, Integer.getInteger("cairn.crash.cycles", 40) / 8);
+    int powerLosses = 0;
     for (int d = 0; d < disks; d++) {
       Random random = new Random(seed + d);
       SimulatedDisk disk = new SimulatedDisk();
@@ -90,7 +91,7 @@ class CachePowerLossTest {
             inFlightKey = null;
           }
         } catch (RuntimeException crashed) {
-          // the power went
+          powerLosses++; // the power went
         }
         disk.disarmCrash();
         abandon(cache);
@@ -112,6 +113,9 @@ class CachePowerLossTest {
             "seed=" + seed + " disk=" + d + " final");
       }
     }
+    System.out.println("CachePowerLossTest: " + powerLosses + " power losses in the middle of"
+        + " writes over " + disks + " disks");
+    assertThat(powerLosses).as("the power went during the writes").isGreaterThan(disks);
   }
 
   private static void check(Cache cache, CacheTable<String, String> t, Map<String, String> model,
