@@ -18,6 +18,8 @@ import java.util.Objects;
  * entries and index live in the pile's files, under the pile's log and checkpoints, and a
  * reopen serves the first hit at once, after a clean close or a crash, with nothing rebuilt.
  *
+ * {@snippet class=dev.cairn.cache.CacheExamplesTest region=persistent-cache}
+ *
  * <p>Thread-safety: every method may be called from any thread.
  */
 public final class Cache implements AutoCloseable {

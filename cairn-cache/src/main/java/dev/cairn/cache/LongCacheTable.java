@@ -7,6 +7,8 @@ import java.util.function.LongFunction;
  * A table of {@code long} keys, with no boxing on its paths: the same table as {@link
  * CacheTable}{@code <Long, V>} of the same name ({@link #boxed}), through primitive keys.
  *
+ * {@snippet class=dev.cairn.cache.CacheExamplesTest region=long-table}
+ *
  * <p>Thread-safety: every method may be called from any thread.
  *
  * @param <V> the value type

@@ -1,6 +1,7 @@
 package dev.cairn.bench.demo;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.cairn.bench.harness.ChildJvm;
 import dev.cairn.cli.CommandFailedException;
 import dev.cairn.cli.CountConverter;
 import dev.cairn.cli.json.JsonWriter;
@@ -12,7 +13,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -55,10 +55,11 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--updates",
-      defaultValue = "10k",
       converter = CountConverter.class,
       description = "Orders updated after the load's checkpoint, which the restart replays from"
-          + " the log. Default: ${DEFAULT-VALUE}.")
+          + " the log. Default: 10k, or N if it is smaller.")
+  private long updatesOption = -1; // not given
+
   private long updates;
 
   @Option(
@@ -74,6 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    updates = updatesOption >= 0 ? updatesOption : Math.min(10_000, n);
     if (n < 1 || updates > n) {
       throw new CommandFailedException("need 1 <= updates <= n: n=" + n + " updates=" + updates);
     }
@@ -204,13 +206,10 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private List<String> command(Class<?> main, Path directory) {
-    String java = ProcessHandle.current().info().command()
-        .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        main.getName(), directory.toString(), Long.toString(n), Long.toString(updates)));
-    return command;
+    return ChildJvm.command(main,
+        List.of(directory.toString(), Long.toString(n), Long.toString(updates)));
   }
+
 
   /** A peer's refill time and heap per entry. */
   private record Peer(long millis, long heapPerEntry) {}

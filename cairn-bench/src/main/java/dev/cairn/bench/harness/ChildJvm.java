@@ -15,7 +15,7 @@ import java.util.Set;
  * Used where a figure needs a new process: the recovery bench's filler, killed with SIGKILL, and
  * the reopen bench's first get in a fresh JVM.
  */
-final class ChildJvm {
+public final class ChildJvm {
   private static final String HEAP = "-Xmx512m";
 
   /**
@@ -28,7 +28,7 @@ final class ChildJvm {
   private ChildJvm() {}
 
   /** {@code java ... main arguments...}. */
-  static List<String> command(Class<?> main, List<String> arguments) {
+  public static List<String> command(Class<?> main, List<String> arguments) {
     String java =
         ProcessHandle.current()
             .info()

@@ -1,0 +1,45 @@
+package dev.cairn.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The examples of the cache's javadoc ({@code {@snippet}} regions), compiled and run. */
+class CacheExamplesTest {
+  @TempDir Path temp;
+
+  @Test
+  void persistentCache_isWarmAfterAReopen() throws IOException {
+    Path directory = temp.resolve("cache");
+    String html = "<html>...</html>";
+    // @start region="persistent-cache"
+    try (Cache cache = Cache.open(directory, CacheOptions.builder()
+        .budgetBytes(64L << 20).build())) {                    // one budget, every table
+      CacheTable<String, String> pages = cache.table("pages", String.class, String.class,
+          TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
+      pages.put("/index.html", html);                          // durable when put returns (SYNC)
+    }
+    try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
+      CacheTable<String, String> pages = cache.table("pages", String.class, String.class);
+      String hit = pages.get("/index.html");                   // served at once: no rebuild
+      // @end
+      assertThat(hit).isEqualTo(html);
+    }
+  }
+
+  @Test
+  void volatileCache_withLongKeys() {
+    // @start region="long-table"
+    try (Cache cache = Cache.offHeap(CacheOptions.builder().budgetBytes(16L << 20).build())) {
+      LongCacheTable<byte[]> thumbnails = cache.longTable("thumbnails", byte[].class);
+      thumbnails.put(42L, new byte[] {1, 2, 3});               // no boxing on this path
+      byte[] thumbnail = thumbnails.get(42L);
+      // @end
+      assertThat(thumbnail).containsExactly(1, 2, 3);
+    }
+  }
+}
