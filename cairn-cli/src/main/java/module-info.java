@@ -19,6 +19,7 @@
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.cairn.cli {
   requires transitive dev.cairn.core;
+  requires dev.cairn.cache;
   requires transitive info.picocli;
 
   exports dev.cairn.cli;

@@ -191,6 +191,10 @@ public final class Cache implements AutoCloseable {
     return CacheVerifier.verify(pile, core).entries();
   }
 
+  CacheCore core() {
+    return core;
+  }
+
   /** The pile under the cache, for its statistics and checks; do not write to it. */
   public Pile pile() {
     return pile;

@@ -25,6 +25,14 @@ final class CacheFactory {
     return over(pile, participant, options, options.pile().durability() != Durability.NONE);
   }
 
+  /** The cache in {@code directory}, read-only: for inspect and verify. */
+  static Cache openReadOnly(FileLayer layer, Path directory) throws IOException {
+    CacheParticipant participant = new CacheParticipant();
+    CacheOptions options = CacheOptions.defaults();
+    Pile pile = Participants.openReadOnly(layer, directory, options.pile(), participant);
+    return over(pile, participant, options, false);
+  }
+
   private static Cache over(Pile pile, CacheParticipant participant, CacheOptions options,
       boolean replayable) {
     boolean success = false;

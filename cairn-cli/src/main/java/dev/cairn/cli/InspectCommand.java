@@ -1,6 +1,8 @@
 package dev.cairn.cli;
 
 import dev.cairn.CairnException;
+import dev.cairn.cache.CacheDirectory;
+import dev.cairn.cli.inspect.CacheReport;
 import dev.cairn.cli.inspect.InspectionReport;
 import dev.cairn.pile.PileDirectory;
 import java.io.PrintWriter;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Spec;
       "Reports on the persistent pile in DIR without changing it: format version, geometry,"
           + " segments, objects and links, bytes (capacity, allocated, utilized, overhead, free),"
           + " availability, the last checkpoint (LSN and time), the log written since it, and"
-          + " whether the pile was last closed cleanly.",
+          + " whether the pile was last closed cleanly. For a persistent cache, also its tables:"
+          + " key and value types, entries, bytes and index size.",
       "",
       "It opens the pile read-only and replays its log in memory, so the figures are those the"
           + " next open will see. It needs the directory's lock: a pile open in another process"
@@ -67,8 +70,22 @@ final class InspectCommand implements Callable<Integer> {
               + " (cairn verify checks all of it)",
           damaged);
     }
+    CacheDirectory.Inspection cache;
+    try {
+      cache = PileDirectoryAccess.read(directory, CacheDirectory::inspect);
+    } catch (CairnException damaged) {
+      throw new CommandFailedException("the cache in " + directory + " cannot be read: "
+          + damaged.getMessage() + " (cairn verify checks all of it)", damaged);
+    }
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? InspectionReport.json(inspection) : InspectionReport.text(inspection));
+    if (json) {
+      out.print(InspectionReport.json(inspection, cache));
+    } else {
+      out.print(InspectionReport.text(inspection));
+      if (cache.isCache()) {
+        out.print(CacheReport.text(cache));
+      }
+    }
     out.flush();
     return 0;
   }

@@ -1,6 +1,7 @@
 package dev.cairn.cli;
 
 import dev.cairn.CairnException;
+import dev.cairn.cache.CacheDirectory;
 import dev.cairn.cli.inspect.Damage;
 import dev.cairn.cli.inspect.VerifyReport;
 import dev.cairn.pile.PileDirectory;
@@ -64,7 +65,11 @@ final class VerifyCommand implements Callable<Integer> {
     try {
       PileDirectory.Inspection inspection =
           PileDirectoryAccess.read(directory, PileDirectory::verify);
-      out.print(json ? VerifyReport.okJson(inspection) : VerifyReport.okText(inspection));
+      CacheDirectory.Inspection cache = PileDirectoryAccess.read(directory, CacheDirectory::verify);
+      out.print(json ? VerifyReport.okJson(inspection, cache) : VerifyReport.okText(inspection)
+          + (cache.isCache() ? String.format(java.util.Locale.ROOT, "cache: %,d entries in %d"
+              + " tables checked: index and pile agree%n", cache.verifiedEntries(),
+              cache.tables().size()) : ""));
       return 0;
     } catch (CommandFailedException cannotStart) {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so

@@ -31,6 +31,15 @@ final class ParticipantAccess implements PileAccess {
   }
 
   @Override
+  public Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
+      List<LogParticipant> participants) throws IOException {
+    ParticipantRegistry registry = new ParticipantRegistry(participants);
+    OffHeapPile pile = PersistentStore.openReadOnly(layer, directory, options, registry);
+    registry.opened();
+    return pile;
+  }
+
+  @Override
   public ParticipantLog log(Pile pile, LogParticipant participant) {
     if (!(pile instanceof OffHeapPile offHeap)) {
       throw new IllegalArgumentException("not a Cairn pile: " + pile);

@@ -166,6 +166,15 @@ final class PersistentStore implements WriteHooks {
     return open(layer, directory, options, false, LogRecovery.STRICT, participants);
   }
 
+  /**
+   * Opens the pile read-only with {@code participants} registered: they are opened and replayed
+   * as at a read-write open, in memory; nothing is written to the files.
+   */
+  static OffHeapPile openReadOnly(FileLayer layer, Path directory, PileOptions options,
+      ParticipantRegistry participants) throws IOException {
+    return open(layer, directory, options, true, LogRecovery.STRICT, participants);
+  }
+
   private static OffHeapPile open(FileLayer layer, Path directory, PileOptions options,
       boolean readOnly, LogRecovery logRecovery, ParticipantRegistry participants)
       throws IOException {

@@ -71,8 +71,16 @@ public final class InspectionReport {
   }
 
   public static String json(Inspection inspection) {
+    return json(inspection, null);
+  }
+
+  /** The pile's JSON, with a {@code "cache"} object when {@code cache} holds one. */
+  public static String json(Inspection inspection, dev.cairn.cache.CacheDirectory.Inspection cache) {
     JsonWriter json = new JsonWriter().beginObject();
     fields(json, inspection);
+    if (cache != null && cache.isCache()) {
+      CacheReport.json(json, cache);
+    }
     return json.endObject().toString();
   }
 

@@ -33,10 +33,19 @@ public final class VerifyReport {
   }
 
   public static String okJson(Inspection inspection) {
+    return okJson(inspection, null);
+  }
+
+  /** {@link #okJson(Inspection)} with the cache's check when the pile holds a cache. */
+  public static String okJson(Inspection inspection,
+      dev.cairn.cache.CacheDirectory.Inspection cache) {
     JsonWriter json = new JsonWriter().beginObject()
         .field("ok", true)
         .field("bytesChecked", bytesChecked(inspection))
         .field("logRecordsChecked", inspection.logRecordsSinceCheckpoint());
+    if (cache != null && cache.isCache()) {
+      CacheReport.json(json, cache);
+    }
     json.beginObject("inspection");
     InspectionReport.fields(json, inspection);
     return json.endObject().endObject().toString();

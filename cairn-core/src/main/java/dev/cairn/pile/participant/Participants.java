@@ -66,6 +66,23 @@ public final class Participants {
   }
 
   /**
+   * Opens the persistent pile in {@code directory} read-only, as {@code cairn inspect} and
+   * {@code cairn verify} do, with {@code participants} registered: each is opened and replayed
+   * as at a read-write open, so that it can describe and check its state; the pile takes no
+   * writes (they raise {@link dev.cairn.pile.ReadOnlyPileException}) and changes no file.
+   *
+   * @throws IllegalArgumentException if an id is out of range or used twice
+   * @throws IOException as {@link Pile#open} does
+   */
+  public static Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
+      LogParticipant... participants) throws IOException {
+    Objects.requireNonNull(layer, "layer");
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(options, "options");
+    return access().openReadOnly(layer, directory, options, List.of(participants));
+  }
+
+  /**
    * The log handle of {@code participant} in {@code pile}, which was opened with it registered:
    * the same object {@link LogParticipant#open} received.
    *

@@ -20,6 +20,10 @@ public interface PileAccess {
   Pile open(FileLayer layer, Path directory, PileOptions options,
       List<LogParticipant> participants) throws IOException;
 
+  /** See {@link Participants#openReadOnly}. */
+  Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
+      List<LogParticipant> participants) throws IOException;
+
   /** See {@link Participants#log}. */
   ParticipantLog log(Pile pile, LogParticipant participant);
 }
