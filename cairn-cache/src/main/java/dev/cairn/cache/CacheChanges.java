@@ -2,6 +2,7 @@ package dev.cairn.cache;
 
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
+import dev.cairn.cache.index.SlotLayout;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -88,20 +89,29 @@ final class CacheChanges {
     }
   }
 
-  /** A removed entry's slot. */
+  /** A removed entry's slot, and the policy bits it had (read under the shard's lock). */
   static final class Remove extends ShardChange {
     int hash32;
     long bytes;
     private boolean removed;
+    private int removedPolicy;
 
     @Override
     void change(long pointer) {
       long address = index.slotOf(shard, hash32, pointer);
-      removed = address >= 0 && index.removeAt(address, pointer, bytes, record);
+      if (address >= 0) {
+        removedPolicy = SlotLayout.policyOfMeta(index.metaAt(address));
+        removed = index.removeAt(address, pointer, bytes, record);
+      }
     }
 
     boolean removed() {
       return removed;
+    }
+
+    /** The policy byte of the removed slot, as the eviction policy last set it (CacheSlots V1). */
+    int removedPolicy() {
+      return removedPolicy;
     }
   }
 

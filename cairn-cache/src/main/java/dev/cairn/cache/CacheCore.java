@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>{@code
  * Budget: usedBytes counts every table's entries and index regions and the retired regions not
- * yet freed, in the pile's allocated bytes. A put makes room for what it adds before it writes
- * (OffHeapTable T4); concurrent puts may pass the budget by what they add together, until the
- * next put evicts.
+ * yet freed, in the pile's allocated bytes, exactly (each write adds what it stored). The
+ * Evictor keeps it within the budget: a write that stays within budget + slack goes ahead and
+ * the drain after it evicts; one that would pass it evicts first (OffHeapTable T4). The bound
+ * on the overshoot is Evictor E3.
  *
  * Retired regions (HashIndex, Recovery): a region a shard left is freed once two checkpoints
  * have begun after it was retired: the first one to begin may have started before the resize
@@ -47,7 +48,6 @@ final class CacheCore {
   private final InstantSource clock;
   private final long budgetBytes;
   private final boolean persistent;
-  private final EvictionPolicy policy = new ClockPolicy();
   private final Evictor evictor;
   private final AtomicLong usedBytes = new AtomicLong();
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
@@ -64,7 +64,7 @@ final class CacheCore {
     this.clock = clock;
     this.budgetBytes = budgetBytes;
     this.persistent = persistent;
-    this.evictor = new Evictor(this, policy);
+    this.evictor = new Evictor(this, budgetBytes);
   }
 
   EntryLog log() {
@@ -79,8 +79,8 @@ final class CacheCore {
     return clock.millis();
   }
 
-  EvictionPolicy policy() {
-    return policy;
+  Evictor evictor() {
+    return evictor;
   }
 
   CacheChanges changes() {
@@ -151,10 +151,11 @@ final class CacheCore {
 
   /**
    * Makes room for a write that adds {@code delta} bytes, of an entry of {@code entryBytes}
-   * (OffHeapTable T4).
+   * (OffHeapTable T4): nothing to do while usedBytes + delta stays within budget + slack (the
+   * drain after the write evicts); past it, waits for the eviction lock and evicts first.
    *
    * @throws EntryTooLargeException if the entry alone is larger than the budget
-   * @throws CacheFullException if only pinned entries are left to evict
+   * @throws CacheFullException if only pinned entries are left to evict (Evictor E4)
    */
   void makeRoom(long delta, long entryBytes) {
     if (budgetBytes == Long.MAX_VALUE) {
@@ -164,15 +165,15 @@ final class CacheCore {
       throw new EntryTooLargeException("entry of " + entryBytes + " bytes is larger than the"
           + " cache's whole budget of " + budgetBytes + " bytes");
     }
-    long over = usedBytes.get() + delta - budgetBytes;
-    if (over <= 0) {
+    long limit = budgetBytes + evictor.slackBytes();
+    if (delta <= 0 || usedBytes.get() + delta <= limit) {
       return;
     }
-    long freed = evictor.evict(over);
-    if (freed < over && usedBytes.get() + delta > budgetBytes) {
+    if (!evictor.evictForWrite(delta) && usedBytes.get() + delta > limit) {
       throw new CacheFullException("no room for " + delta + " more bytes: the cache uses "
-          + usedBytes.get() + " of its " + budgetBytes + " bytes and what is left to evict is"
-          + " pinned; unpin or remove entries, or give the cache a larger budget");
+          + usedBytes.get() + " of its " + budgetBytes + " bytes (" + evictor.slackBytes()
+          + " more while evicting) and what is left to evict is pinned; unpin or remove"
+          + " entries, or give the cache a larger budget");
     }
   }
 
