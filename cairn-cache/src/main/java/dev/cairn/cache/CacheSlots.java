@@ -57,6 +57,13 @@ import java.util.List;
  * V3  The view never evicts or reaps itself: what the hand passes that is expired or not yet
  *     counted is noted (reaps, counts), and the eviction lock's holder acts on it after the
  *     policy's call, as it does on the victims noted when the policy marks them LEAVING.
+ *
+ * Recovery: policy bits are hints, never logged (a write logs the byte it stored: uncounted),
+ * and the policy's totals start at zero in a new process. A cache reopened from a persistent
+ * pile must set every live slot's byte to UNCOUNTED | COUNT_KEPT (its pinned flag kept) before
+ * its first drain; the hand then counts each entry into probation as it passes it (V3), and a
+ * removal of one not counted yet reports nothing. Until then Cache.verify's check of the
+ * totals fails, and removals would take counted bytes the totals never held.
  * }</pre>
  *
  * <p>Thread-safety: only the eviction lock's holder calls it (Evictor).
@@ -173,8 +180,8 @@ final class CacheSlots implements SlotView {
   private boolean remapIfChanged() {
     List<OffHeapTable<?, ?>> list = core.tables();
     long key = (long) list.size() << 48;
-    for (OffHeapTable<?, ?> t : list) {
-      key += t.index.capacityChanges();
+    for (int i = 0; i < list.size(); i++) { // no iterator: once per drain
+      key += list.get(i).index.capacityChanges();
     }
     if (key == layoutKey) {
       return false;

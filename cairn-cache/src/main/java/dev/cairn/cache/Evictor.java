@@ -314,6 +314,9 @@ final class Evictor {
   private boolean foldRemovals() {
     boolean any = false;
     for (int segment = WINDOW; segment <= PROTECTED; segment++) {
+      if (removedEntries[segment].get() == 0 && removedBytes[segment].get() == 0) {
+        continue; // no write to a line the removers share
+      }
       long entries = removedEntries[segment].getAndSet(0);
       long bytes = removedBytes[segment].getAndSet(0);
       if (entries != 0 || bytes != 0) {
