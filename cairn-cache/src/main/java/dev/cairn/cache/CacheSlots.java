@@ -53,7 +53,10 @@ import java.util.List;
  * V2  A counted entry's size does not change: a rewrite first sets its bits to LEAVING under the
  *     shard's lock, reporting its segment and old size (Evictor.beforeRewrite), and counting an
  *     uncounted entry holds its key's lock (OffHeapTable T1), so sizeBytes read from the pile
- *     equals the size the policy counted.
+ *     equals the size the policy counted. A removal deletes the value before it tombstones the
+ *     slot: in between, the slot still holds the pointer but the pile's read fails; a change
+ *     whose size read failed is refused, so the segment a removal reports was always counted
+ *     with the entry's true size.
  * V3  The view never evicts or reaps itself: what the hand passes that is expired or not yet
  *     counted is noted (reaps, counts), and the eviction lock's holder acts on it after the
  *     policy's call, as it does on the victims noted when the policy marks them LEAVING.
@@ -107,9 +110,10 @@ final class CacheSlots implements SlotView {
   private int locatedShard;
   private long locatedAddress;
 
-  // the last slot whose bits the policy read (V1)
+  // the last slot whose bits the policy read (V1), and whether its size could not be read (V2)
   private long readSlot = -1;
   private long readPointer;
+  private boolean readSizeFailed;
 
   // eviction restricted to some tables by their shares
   private final boolean[] evictable = new boolean[CacheCore.MAX_TABLES];
@@ -318,27 +322,30 @@ final class CacheSlots implements SlotView {
     return bases[range] + slot;
   }
 
+  /** The entry's bytes; 1 if its value is gone, and then a change of the slot is refused (V2). */
   @Override
   public long sizeBytes(long slot) {
-    long pointer;
-    if (slot == readSlot) {
-      pointer = readPointer;
-    } else {
+    if (slot != readSlot) {
       locate(slot);
-      pointer = tables[locatedTable].index.pointerAt(locatedAddress);
+      return Math.max(1, entryBytes(tables[locatedTable].index.pointerAt(locatedAddress)));
     }
-    return entryBytes(pointer);
+    long bytes = entryBytes(readPointer);
+    if (bytes < 0) {
+      readSizeFailed = true;
+      return 1;
+    }
+    return bytes;
   }
 
-  /** The pile's bytes for the entry of {@code pointer}; 1 if it is gone (a change then fails). */
+  /** The pile's bytes for the entry of {@code pointer}, or -1 if its value is gone. */
   long entryBytes(long pointer) {
     if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
-      return 1;
+      return -1;
     }
     try {
       return core.log().allocatedBytes(core.log().read(pointer, PAYLOAD_SIZE));
     } catch (StalePointerException | InvalidPointerException e) {
-      return 1;
+      return -1;
     }
   }
 
@@ -350,16 +357,19 @@ final class CacheSlots implements SlotView {
     long meta = index.metaAt(locatedAddress);
     readSlot = slot;
     readPointer = pointer;
+    readSizeFailed = false;
     return SlotLayout.policyOfMeta(meta) & POLICY_MASK;
   }
 
   /**
    * Sets the policy's bits of {@code slot} under its shard's lock, if it still holds the entry
-   * whose bits the policy read last (V1); notes a victim when they become LEAVING.
+   * whose bits the policy read last (V1) and that entry's size could be read (V2); notes a
+   * victim when they become LEAVING.
    */
   @Override
   public boolean compareAndSetBits(long slot, int expected, int bits) {
-    if (slot != readSlot || readPointer == 0 || readPointer == HashIndex.TOMBSTONE
+    if (slot != readSlot || readSizeFailed || readPointer == 0
+        || readPointer == HashIndex.TOMBSTONE
         || (segment(bits) == LEAVING && victims == victimTables.length)) {
       return false;
     }

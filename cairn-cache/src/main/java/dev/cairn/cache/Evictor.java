@@ -488,7 +488,7 @@ final class Evictor {
             if (segment == LEAVING) {
               continue;
             }
-            long bytes = slots.entryBytes(pointer);
+            long bytes = Math.max(0, slots.entryBytes(pointer));
             used += bytes;
             entries++;
             window += segment == WINDOW ? bytes : 0;
