@@ -65,8 +65,9 @@ import java.util.function.LongConsumer;
  * E4  A write that cannot get room fails with CacheFullException having written nothing
  *     (OffHeapTable T4): after waiting for the lock and evicting all it could, usedBytes plus
  *     its bytes is still over budget + slackBytes, and the policy found nothing to evict.
- * E5  Nothing here blocks a reader: readers take no lock, and the policy's bit changes take a
- *     shard's lock, which readers do not take (HashIndex I1, I2).
+ * E5  Nothing here blocks a reader: a hit takes no lock (its bit is one compare-and-set), and
+ *     the policy's bit changes take a shard's lock, which lookups do not take (HashIndex I2).
+ *     (A read that finds its entry expired removes it as a write does, its key's lock tried.)
  * }</pre>
  *
  * <p>Thread-safety: every method may be called from any thread. Lock order: a key's lock (held by
@@ -106,7 +107,7 @@ final class Evictor {
   private final long[] victimSlots = new long[VICTIMS];
   private final long[] retries = new long[RETRIES];
   private int retryCount;
-  private final LongConsumer counter = this::countLater;
+  private final LongConsumer counter = this::countBuffered;
   // the policy found nothing to evict and nothing evictable was counted since (guarded by lock;
   // read racily by needsDrain)
   private volatile boolean stuck;
@@ -153,10 +154,6 @@ final class Evictor {
     return lock;
   }
 
-  TinyLfuClock policy() {
-    return policy;
-  }
-
   // ----------------------------------------------------------------------- lock-free side
 
   /** A read hit the entry of {@code slot}, whose meta word is {@code meta}. */
@@ -181,7 +178,7 @@ final class Evictor {
   /**
    * Before a rewrite of the entry of {@code pointer} (its key's lock held, its size {@code
    * bytes}): sets it uncounted under its shard's lock and reports its segment and size, so that
-   * the policy never reads its new size while counting it (CacheSlots V2). Returns the policy
+   * the policy never reads its new size while it is counted (CacheSlots V2). Returns the policy
    * byte the rewrite stores: uncounted, to be counted into probation (referenced) if it was in
    * the main space, else into the window; pinned as {@code pinned} says.
    */
@@ -327,7 +324,7 @@ final class Evictor {
     return any;
   }
 
-  private void countLater(long policyHash) {
+  private void countBuffered(long policyHash) {
     count(policyHash);
   }
 
