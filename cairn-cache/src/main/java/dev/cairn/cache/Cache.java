@@ -181,8 +181,9 @@ public final class Cache implements AutoCloseable {
 
   /**
    * Checks, on a cache no other thread writes to meanwhile, that its index and its pile agree:
-   * every slot names a live entry of its own key, the counts and byte totals add up, and no
-   * value in the pile is held by nothing. Returns the number of entries checked.
+   * every slot names a live entry of its own key, the counts and byte totals add up, no value in
+   * the pile is held by nothing, and the eviction policy's totals are the sums over the entries
+   * it counts. Returns the number of entries checked.
    *
    * @throws CacheCorruptionException naming the first disagreement
    */
@@ -191,6 +192,7 @@ public final class Cache implements AutoCloseable {
     return CacheVerifier.verify(pile, core).entries();
   }
 
+  /** What the cache's tables share: for CacheDirectory and tests of this package. */
   CacheCore core() {
     return core;
   }

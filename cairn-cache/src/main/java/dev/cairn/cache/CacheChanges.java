@@ -2,6 +2,7 @@ package dev.cairn.cache;
 
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
+import dev.cairn.cache.index.SlotLayout;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -94,33 +95,52 @@ final class CacheChanges {
     }
   }
 
-  /** A removed entry's slot. */
+  /** A removed entry's slot, and the policy bits it had (read under the shard's lock). */
   static final class Remove extends ShardChange {
     int hash32;
     long bytes;
     private boolean removed;
+    private int removedPolicy;
 
     @Override
     void change(long pointer) {
       long address = index.slotOf(shard, hash32, pointer);
-      removed = address >= 0 && index.removeAt(address, pointer, bytes, record);
+      if (address >= 0) {
+        removedPolicy = SlotLayout.policyOfMeta(index.metaAt(address));
+        removed = index.removeAt(address, pointer, bytes, record);
+      }
     }
 
     boolean removed() {
       return removed;
+    }
+
+    /** The policy byte of the removed slot, as the eviction policy last set it (CacheSlots V1). */
+    int removedPolicy() {
+      return removedPolicy;
     }
   }
 
   /** A shard rebuilt into a new region. */
   static final class Resize extends ShardChange {
     int capacity;
-    long retired; // the old region, 0 for none, -1 if the new one was not needed
-    int retiredCapacity;
+    HashIndex.Retirement retirement;
 
+    /**
+     * Rebuilds the shard into the new region, and retires, in the same record, the region that
+     * is no longer used: the old one, or the new one if another writer grew the shard first. So
+     * a checkpoint, and a recovery, see a region in a shard or among the retired, never in
+     * neither (no orphan).
+     */
     @Override
     void change(long pointer) {
-      retiredCapacity = index.capacityOf(shard);
-      retired = index.rebuild(shard, pointer, capacity, record);
+      int oldCapacity = index.capacityOf(shard);
+      long old = index.rebuild(shard, pointer, capacity, record);
+      if (old == -1) { // rebuild logged the new region's retirement (IndexRecord's Retire)
+        retirement.retired(pointer, capacity);
+      } else if (old != 0) {
+        retirement.retired(old, oldCapacity); // the record's Resize retires it at replay
+      }
     }
   }
 
@@ -161,13 +181,14 @@ final class CacheChanges {
     return c;
   }
 
-  Resize resize(HashIndex index, int shard, int capacity, IndexRecord record) {
+  Resize resize(HashIndex index, int shard, int capacity, IndexRecord record,
+      HashIndex.Retirement retirement) {
     Resize c = resize;
     c.index = index;
     c.shard = shard;
     c.record = record;
     c.capacity = capacity;
-    c.retired = -1;
+    c.retirement = retirement;
     return c;
   }
 }

@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>{@code
  * Budget: usedBytes counts every table's entries and index regions and the retired regions not
- * yet freed, in the pile's allocated bytes. A put makes room for what it adds before it writes
- * (OffHeapTable T4); concurrent puts may pass the budget by what they add together, until the
- * next put evicts.
+ * yet freed, in the pile's allocated bytes, exactly (each write adds what it stored). The
+ * Evictor keeps it within the budget: a write that stays within budget + slack goes ahead and
+ * the drain after it evicts; one that would pass it evicts first (OffHeapTable T4). The bound
+ * on the overshoot is Evictor E3.
  *
  * Retired regions (HashIndex, Recovery): replaying a resize reads the region it left, so that
  * region must keep its bytes for as long as a recovery may replay the resize. With k
@@ -60,7 +61,6 @@ final class CacheCore {
   private final InstantSource clock;
   private final long budgetBytes;
   private final boolean replayable;
-  private final EvictionPolicy policy = new ClockPolicy();
   private final Evictor evictor;
   private final AtomicLong usedBytes = new AtomicLong();
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
@@ -89,7 +89,7 @@ final class CacheCore {
     this.clock = clock;
     this.budgetBytes = budgetBytes;
     this.replayable = replayable;
-    this.evictor = new Evictor(this, policy);
+    this.evictor = new Evictor(this, budgetBytes);
   }
 
   EntryLog log() {
@@ -104,8 +104,8 @@ final class CacheCore {
     return clock.millis();
   }
 
-  EvictionPolicy policy() {
-    return policy;
+  Evictor evictor() {
+    return evictor;
   }
 
   CacheChanges changes() {
@@ -191,10 +191,11 @@ final class CacheCore {
 
   /**
    * Makes room for a write that adds {@code delta} bytes, of an entry of {@code entryBytes}
-   * (OffHeapTable T4).
+   * (OffHeapTable T4): nothing to do while usedBytes + delta stays within budget + slack (the
+   * drain after the write evicts); past it, waits for the eviction lock and evicts first.
    *
    * @throws EntryTooLargeException if the entry alone is larger than the budget
-   * @throws CacheFullException if only pinned entries are left to evict
+   * @throws CacheFullException if only pinned entries are left to evict (Evictor E4)
    */
   void makeRoom(long delta, long entryBytes) {
     if (budgetBytes == Long.MAX_VALUE) {
@@ -204,20 +205,19 @@ final class CacheCore {
       throw new EntryTooLargeException("entry of " + entryBytes + " bytes is larger than the"
           + " cache's whole budget of " + budgetBytes + " bytes");
     }
-    long over = usedBytes.get() + delta - budgetBytes;
-    if (over <= 0) {
+    long limit = budgetBytes + evictor.slackBytes();
+    if (delta <= 0 || usedBytes.get() + delta <= limit) {
       return;
     }
     freeRetired(); // regions past their grace come back before anything is evicted
-    over = usedBytes.get() + delta - budgetBytes;
-    if (over <= 0) {
+    if (usedBytes.get() + delta <= limit) {
       return;
     }
-    long freed = evictor.evict(over);
-    if (freed < over && usedBytes.get() + delta > budgetBytes) {
+    if (!evictor.evictForWrite(delta) && usedBytes.get() + delta > limit) {
       throw new CacheFullException("no room for " + delta + " more bytes: the cache uses "
-          + usedBytes.get() + " of its " + budgetBytes + " bytes and what is left to evict is"
-          + " pinned; unpin or remove entries, or give the cache a larger budget");
+          + usedBytes.get() + " of its " + budgetBytes + " bytes (" + evictor.slackBytes()
+          + " more while evicting) and what is left to evict is pinned; unpin or remove"
+          + " entries, or give the cache a larger budget");
     }
   }
 
@@ -235,20 +235,21 @@ final class CacheCore {
     long bytes = log.allocatedBytes(Math.toIntExact(regionBytes));
     makeRoom(bytes, bytes);
     Scratch sc = Scratch.get();
-    CacheChanges.Resize change = sc.changes.resize(index, shard, capacity, sc.record);
-    long region = log.put(new Zeros(regionBytes), RECORD_REGION, change);
-    if (change.retired == -1) {
-      free(region); // another writer grew the shard first
-      return;
-    }
-    added(bytes);
-    if (change.retired != 0) {
-      long oldBytes =
-          log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(change.retiredCapacity)));
-      synchronized (retired) {
-        retired.add(new Retired(change.retired, oldBytes, checkpointsBegun.get()));
-      }
-      freeRetired();
+    CacheChanges.Resize change =
+        sc.changes.resize(index, shard, capacity, sc.record, this::retireLocked);
+    log.put(new Zeros(regionBytes), RECORD_REGION, change);
+    added(bytes); // the new region: in the shard, or retired until freed
+    freeRetired();
+  }
+
+  /**
+   * Adds a region to the retired list, inside the write that stopped using it (a rebuild's
+   * attachment): a checkpoint sees the region in a shard or among the retired, never neither.
+   */
+  private void retireLocked(long region, int capacity) {
+    long bytes = log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity)));
+    synchronized (retired) {
+      retired.add(new Retired(region, bytes, checkpointsBegun.get()));
     }
   }
 

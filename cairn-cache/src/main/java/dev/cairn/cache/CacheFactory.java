@@ -40,6 +40,9 @@ final class CacheFactory {
       PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant));
       CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
       for (CacheState.Table t : participant.recoveredTables()) {
+        // the policy's totals start at zero (CacheSlots, Recovery); a read-only open changes
+        // memory only, for verify's check of those totals
+        CacheSlots.uncountAll(t.index());
         core.addTable(new OffHeapTable<>(core, t.descriptor(), t.index()));
       }
       core.restoreRetired(participant.recoveredRetired());

@@ -11,8 +11,9 @@ import java.util.Set;
 /**
  * Checks that a cache's index and its pile agree, on a quiet cache (no concurrent writes):
  * every slot names a live entry whose key hashes to that slot's hash bits and shard, each
- * shard's counts and bytes are what its slots add up to, and every value in the pile is an
- * entry some slot names or a region of the index (no orphan).
+ * shard's counts and bytes are what its slots add up to, every value in the pile is an
+ * entry some slot names or a region of the index (no orphan), and the eviction policy's totals
+ * are the sums over the slots it counts (Evictor E1).
  */
 final class CacheVerifier {
   private CacheVerifier() {}
@@ -104,6 +105,7 @@ final class CacheVerifier {
       throw new CacheCorruptionException("the pile holds a value no table names (pointer 0x"
           + Long.toHexString(orphan[0]) + "): an orphan");
     }
+    core.evictor().verify();
     return new Report(entries, entryBytes, regions, values[0]);
   }
 }

@@ -31,8 +31,15 @@ import java.util.function.Function;
  *     crash keeps both or neither.
  * T3  Reads take no lock: the index's lookup and the pile's optimistic read; a candidate is
  *     accepted only if its stored key equals the key's bytes (HashIndex I2).
- * T4  A put makes room before it writes: what it needs beyond the budget is evicted first, so
- *     a put that cannot get room (only pinned entries left) fails having changed nothing.
+ * T4  A write that would take the cache's usedBytes past budget + slack makes room before it
+ *     writes: it waits for the eviction lock and evicts first, so one that cannot get room
+ *     (only pinned entries left) fails with CacheFullException having changed nothing. A write
+ *     within budget + slack goes ahead, and the drain after it evicts (Evictor E3): it never
+ *     waits for another thread's sweep.
+ * T5  The policy byte of a slot (CacheSlots): an inserted entry is stored uncounted and counted
+ *     by a drain; a rewrite first sets its entry uncounted under the shard's lock, before the
+ *     pile changes its size (Evictor.beforeRewrite, CacheSlots V2); a removal reports the
+ *     segment it removed (Evictor.onRemoved). A hit only sets the referenced bit.
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -44,7 +51,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private volatile KeyCodec<K> keys;
   private volatile Class<V> valueType;
   final HashIndex index;
-  final Evictor.Hand hand = new Evictor.Hand();
   private final java.util.concurrent.atomic.AtomicLong expiryHand =
       new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean expires; // some entry was written with an expiry
@@ -146,7 +152,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     }
     Object value = sc.found;
     meta = refreshIdle(slot, meta, sc.foundPointer, now);
-    core.policy().onHit(this, slot, meta);
+    core.evictor().onHit(this, slot, meta);
     hits.increment();
     return valueType.cast(value);
   }
@@ -388,6 +394,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     ReentrantLock lock = keyLock(hash32);
     long bytesAdded;
     WriteOutcome outcome;
+    boolean uncounted = false; // the entry was set uncounted for its rewrite (T5)
+    boolean written = false;
     lock.lock();
     try {
       while (true) {
@@ -432,7 +440,13 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         if (expiry != 0 && !expires) {
           expires = true;
         }
-        int policy = core.policy().initialBits(pinned);
+        int policy;
+        if (existing == 0) {
+          policy = Evictor.insertBits(pinned);
+        } else {
+          policy = core.evictor().beforeRewrite(this, shard, hash32, existing, oldBytes, pinned);
+          uncounted = true;
+        }
         try {
           if (existing == 0) {
             core.log().put(entry, CacheCore.RECORD_ENTRY,
@@ -452,16 +466,22 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         bytesAdded = newBytes - oldBytes;
         break;
       }
+      written = true;
     } finally {
       lock.unlock();
+      if (uncounted && !written) {
+        // the rewrite failed: the entry, if still there, is counted again by a drain
+        core.evictor().offer(CacheSlots.policyHash(descriptor.id(), shard, hash32));
+      }
       core.deliverRemovals(); // evictions made room for this write
     }
     core.added(bytesAdded);
     puts.increment();
+    core.evictor().afterWrite(this, hash, outcome == WriteOutcome.INSERTED);
     if (expires) {
       sampleExpired();
-      core.deliverRemovals();
     }
+    core.deliverRemovals(); // what the drain evicted, and the expired entries sampled
     return outcome;
   }
 
@@ -613,6 +633,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (!change.removed()) {
       return false;
     }
+    core.evictor().onRemoved(change.removedPolicy(), bytes);
     core.added(-bytes);
     return true;
   }

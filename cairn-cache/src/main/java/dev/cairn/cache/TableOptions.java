@@ -12,6 +12,9 @@ import java.time.Duration;
  * @param minShare the share of the budget (0 to 1) below which the table is not evicted from
  *     while other tables hold more than theirs
  * @param maxShare the share of the budget (0 to 1) above which the table is evicted from first
+ *     (shares count the table's entries, not its index, and are checked each time the cache
+ *     starts evicting: one eviction may take a table an entry or two past its share; within the
+ *     tables the shares allow, the cache's one policy chooses the victims)
  */
 public record TableOptions(
     Duration expireAfterWrite,

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -25,7 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * Concurrency:
  * I1  Every change is made under the shard's lock, which callers take only inside a pile
- *     write's attachment (lock order: pile stripe, then shard) or during replay.
+ *     write's attachment (lock order: pile stripe, then shard) or during replay. The eviction
+ *     policy also takes it, alone, to change a slot's policy bits (never logged): so a rebuild,
+ *     which copies the slots under the lock, never loses a policy change (the cache's
+ *     CacheSlots), and a removal reads the bits it removes as the policy last set them.
  * I2  A slot's pointer is stored before its meta, each with release; a reader loads the meta,
  *     then the pointer. A reader may see a new pointer under an old hash, or the reverse: every
  *     candidate is checked by the caller against the entry's own key, in the pile, whose tag
@@ -83,6 +87,13 @@ public final class HashIndex {
     boolean matches(long pointer);
   }
 
+  /** Checks a slot whose hash bits match, by its address, pointer and meta ({@link #findSlot}). */
+  @FunctionalInterface
+  public interface SlotMatcher {
+    /** Whether this slot is the one looked for. */
+    boolean matches(long address, long pointer, long meta);
+  }
+
   /** One shard: its region and counts. */
   static final class Shard {
     final ReentrantLock lock = new ReentrantLock();
@@ -100,6 +111,8 @@ public final class HashIndex {
   private final int tableId;
   private final RegionStore regions;
   private final Shard[] shards = new Shard[SHARDS];
+  // rebuilds that changed a shard's capacity: the policy's slot numbering follows capacities
+  private final AtomicLong capacityChanges = new AtomicLong();
 
   /**
    * An index whose shards are in {@code regions}; each shard starts with no region ({@link
@@ -167,6 +180,11 @@ public final class HashIndex {
       s.slots = checkedView(shard, s.region, s.capacity);
     }
     return s.slots;
+  }
+
+  /** How many times a shard's capacity changed: a number that moves when any capacity does. */
+  public long capacityChanges() {
+    return capacityChanges.get();
   }
 
   public long regionOf(int shard) {
@@ -246,6 +264,45 @@ public final class HashIndex {
           if (pointer != TOMBSTONE && SlotLayout.hash32OfMeta(meta) == h32
               && matcher.matches(pointer)) {
             return slotAddress(shardIndex, i);
+          }
+        }
+      }
+      VarHandle.loadLoadFence();
+      if (s.version == version) {
+        return -1;
+      }
+    }
+  }
+
+  /**
+   * Probes shard {@code shard} as {@link #find} does, lock-free (I2, I3), for slots holding an
+   * entry whose hash bits are {@code hash32}, until {@code matcher} accepts one; returns its
+   * address, or -1. The slot may change as soon as this returns: a caller that changes it checks
+   * its pointer again under the shard's lock.
+   */
+  public long findSlot(int shard, int hash32, SlotMatcher matcher) {
+    Shard s = shards[shard];
+    while (true) {
+      long version = (long) VERSION.getAcquire(s);
+      if ((version & 1) != 0) {
+        Thread.onSpinWait();
+        continue;
+      }
+      MemorySegment slots = s.slots;
+      int capacity = s.capacity;
+      if (slots != null && capacity > 0
+          && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
+        int mask = capacity - 1;
+        for (int i = hash32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
+          long at = (long) i * SlotLayout.SLOT_BYTES;
+          long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
+          long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+          if (pointer == 0) {
+            break;
+          }
+          if (pointer != TOMBSTONE && SlotLayout.hash32OfMeta(meta) == hash32
+              && matcher.matches(slotAddress(shard, i), pointer, meta)) {
+            return slotAddress(shard, i);
           }
         }
       }
@@ -501,12 +558,14 @@ public final class HashIndex {
    * Rebuilds shard {@code shard} into {@code newRegion} (zeroed by the caller or not, at least
    * {@link #regionBytes}({@code newCapacity}) bytes); the caller holds the shard's lock (I1).
    * Returns the old region, which the caller retires (0 if there was none), or -1 if the shard
-   * no longer needs it: another thread rebuilt it first, and the caller frees {@code newRegion}.
+   * no longer needs it: another thread rebuilt it first, and the caller retires {@code
+   * newRegion}, as the record says (a Retire op).
    */
   public long rebuild(int shard, long newRegion, int newCapacity, IndexRecord record) {
     Shard s = lockedShard(shard);
     int needed = neededCapacity(s.capacity, s.count, s.dead);
     if (needed == 0 || newCapacity < needed) {
+      record.retire(newRegion, newCapacity); // unused: the caller retires it, replay too
       return -1;
     }
     long old = s.region;
@@ -541,6 +600,9 @@ public final class HashIndex {
       count++;
     }
     regions.written(newRegion, 0, bytes);
+    if (newCapacity != s.capacity) {
+      capacityChanges.incrementAndGet();
+    }
     VERSION.setOpaque(s, s.version + 1); // I3: odd
     VarHandle.storeStoreFence();
     s.slots = target;
@@ -611,6 +673,12 @@ public final class HashIndex {
             retired.retired(oldRegion, oldCapacity);
           }
           at += IndexRecord.RESIZE_BYTES;
+        }
+        case IndexRecord.OP_RETIRE -> {
+          IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
+          retired.retired(record.get(IndexRecord.U64, at + 1),
+              record.get(IndexRecord.U32, at + 9));
+          at += IndexRecord.RETIRE_BYTES;
         }
         default -> throw new IllegalArgumentException("unknown index op " + op + " at byte "
             + at + " of an index record of table " + tableId);

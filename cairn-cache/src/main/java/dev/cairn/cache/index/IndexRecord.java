@@ -13,10 +13,11 @@ import java.nio.ByteOrder;
  *
  * <pre>{@code
  * IndexRecord --> TableId:u16, Op*
- * Op          --> Set | Resize
+ * Op          --> Set | Resize | Retire
  * Set         --> 1:u8, Shard:u8, Slot:u32, Pointer:u64, Meta:u64, Count:u32, Dead:u32,
  *                 Bytes:u64
  * Resize      --> 2:u8, Shard:u8, OldRegion:u64, NewRegion:u64, NewCapacity:u32
+ * Retire      --> 3:u8, Region:u64, Capacity:u32
  * }</pre>
  *
  * Little-endian, unaligned. A Set stores both words of a slot and the shard's live and dead
@@ -42,10 +43,15 @@ public final class IndexRecord {
 
   public static final byte OP_SET = 1;
   public static final byte OP_RESIZE = 2;
+  /** A region put for a rebuild another writer made first: retired at once, freed later. */
+  public static final byte OP_RETIRE = 3;
   /** Op, shard, slot, pointer, meta, count, dead, bytes. */
   public static final int SET_BYTES = 1 + 1 + 4 + 8 + 8 + 4 + 4 + 8;
   /** Op, shard, old region, new region, new capacity. */
   public static final int RESIZE_BYTES = 1 + 1 + 8 + 8 + 4;
+
+  /** Op, region, capacity. */
+  public static final int RETIRE_BYTES = 1 + 8 + 4;
 
   /** The most bytes a record may hold (the participant record's limit). */
   public static final int MAX_BYTES = 4096;
@@ -84,6 +90,13 @@ public final class IndexRecord {
     buffer.set(U64, at + 2, oldRegion);
     buffer.set(U64, at + 10, newRegion);
     buffer.set(U32, at + 18, newCapacity);
+  }
+
+  void retire(long region, int capacity) {
+    long at = reserve(RETIRE_BYTES);
+    buffer.set(ValueLayout.JAVA_BYTE, at, OP_RETIRE);
+    buffer.set(U64, at + 1, region);
+    buffer.set(U32, at + 9, capacity);
   }
 
   private long reserve(int bytes) {

@@ -6,10 +6,12 @@ package dev.cairn.cache.policy;
  * count with its victim's to decide which one the cache keeps (TinyLFU admission).
  *
  * <p>Thread-safety: {@link #increment} and {@link #frequency} may be called from any thread
- * without a lock; concurrent increments of counters in the same word may lose one of them, and an
- * increment racing with the halving of its block may undo that halving for one word. Both only
- * blur an estimate that is approximate by design. {@link #ensureCapacity} must not run
- * concurrently with anything else (the cache calls it under its eviction lock).
+ * without a lock; concurrent increments of counters in the same word may lose one of them, an
+ * increment racing with the halving of its block may undo that halving for one word, and an
+ * increment racing with {@link #ensureCapacity} may land in the table being replaced and be lost.
+ * All of these only blur an estimate that is approximate by design. {@link #ensureCapacity} must
+ * not run concurrently with itself (the cache calls it under its eviction lock); each call reads
+ * the table once, and derives its block from that table's length (I4).
  *
  * <p>Example, as the policy uses it:
  *
@@ -48,7 +50,11 @@ package dev.cairn.cache.policy;
  * Invariants
  *   I1. Every counter is in 0..15; an increment never carries into the next counter.
  *   I2. Growth changes no estimate: frequency(h) after ensureCapacity equals frequency(h) before.
- *   I3. A full round of the ageing cursor halves every counter exactly once, within one period.
+ *   I3. A full round of the ageing cursor halves every counter exactly once, within one period
+ *       (single-threaded; concurrent increments may age a block twice or skip it, a blur).
+ *   I4. An index is always within the table it indexes: increment, frequency and the ageing step
+ *       read the table field once and mask with that table's own block count, so a concurrent
+ *       growth never makes them read past the end.
  */
 public final class FrequencySketch {
   /** The largest count a counter holds; increments beyond it are dropped. */
@@ -66,8 +72,8 @@ public final class FrequencySketch {
 
   private static final long HALF_MASK = 0x7777_7777_7777_7777L;
 
-  private long[] table;
-  private int blockMask;
+  // replaced by ensureCapacity while other threads increment: read once per call (I4)
+  private volatile long[] table;
   private long incrementsPerAgeing;
   private long untilAgeing;
   private int ageingCursor;
@@ -83,7 +89,6 @@ public final class FrequencySketch {
           "expected entries must not be negative: expectedEntries=" + expectedEntries);
     }
     table = new long[blocksFor(expectedEntries) * WORDS_PER_BLOCK];
-    blockMask = table.length / WORDS_PER_BLOCK - 1;
     setPeriod(expectedEntries);
   }
 
@@ -93,13 +98,13 @@ public final class FrequencySketch {
    */
   public void ensureCapacity(long expectedEntries) {
     int blocks = blocksFor(expectedEntries);
-    if (blocks > blockMask + 1) {
+    long[] old = table;
+    if (blocks > old.length / WORDS_PER_BLOCK) {
       long[] grown = new long[blocks * WORDS_PER_BLOCK];
-      for (int at = 0; at < grown.length; at += table.length) {
-        System.arraycopy(table, 0, grown, at, table.length);
+      for (int at = 0; at < grown.length; at += old.length) {
+        System.arraycopy(old, 0, grown, at, old.length);
       }
       table = grown;
-      blockMask = blocks - 1;
       ageingCursor = 0;
     }
     setPeriod(expectedEntries);
@@ -107,9 +112,10 @@ public final class FrequencySketch {
 
   /** Counts one more access to the key of {@code hash}; saturates at {@link #MAX_COUNT}. */
   public void increment(long hash) {
+    long[] table = this.table;
     int blockHash = spread(hash);
     int counterHash = rehash(blockHash);
-    int block = (blockHash & blockMask) * WORDS_PER_BLOCK;
+    int block = (blockHash & blockMask(table)) * WORDS_PER_BLOCK;
     int min = MAX_COUNT;
     for (int i = 0; i < 4; i++) {
       int h = counterHash >>> (i << 3);
@@ -129,15 +135,16 @@ public final class FrequencySketch {
       }
     }
     if (--untilAgeing <= 0) {
-      ageOneBlock();
+      ageOneBlock(table);
     }
   }
 
   /** Returns the estimated count of accesses to the key of {@code hash}, 0..{@link #MAX_COUNT}. */
   public int frequency(long hash) {
+    long[] table = this.table;
     int blockHash = spread(hash);
     int counterHash = rehash(blockHash);
-    int block = (blockHash & blockMask) * WORDS_PER_BLOCK;
+    int block = (blockHash & blockMask(table)) * WORDS_PER_BLOCK;
     int min = MAX_COUNT;
     for (int i = 0; i < 4; i++) {
       int h = counterHash >>> (i << 3);
@@ -153,6 +160,10 @@ public final class FrequencySketch {
     return (long) table.length * Long.BYTES;
   }
 
+  private static int blockMask(long[] table) {
+    return table.length / WORDS_PER_BLOCK - 1;
+  }
+
   /** The number of increments between two ageing steps (each halves one block). */
   long incrementsPerAgeing() {
     return incrementsPerAgeing;
@@ -160,21 +171,23 @@ public final class FrequencySketch {
 
   /** The number of blocks (of 128 counters). */
   int blocks() {
-    return blockMask + 1;
+    return table.length / WORDS_PER_BLOCK;
   }
 
-  private void ageOneBlock() {
-    int word = ageingCursor * WORDS_PER_BLOCK;
+  private void ageOneBlock(long[] table) {
+    int mask = blockMask(table);
+    int cursor = ageingCursor & mask;
+    int word = cursor * WORDS_PER_BLOCK;
     for (int i = 0; i < WORDS_PER_BLOCK; i++) {
       table[word + i] = (table[word + i] >>> 1) & HALF_MASK;
     }
-    ageingCursor = (ageingCursor + 1) & blockMask;
+    ageingCursor = (cursor + 1) & mask;
     untilAgeing = incrementsPerAgeing;
   }
 
   private void setPeriod(long expectedEntries) {
     long period = Math.max(1, expectedEntries) * SAMPLE_FACTOR;
-    incrementsPerAgeing = Math.max(1, period / (blockMask + 1));
+    incrementsPerAgeing = Math.max(1, period / blocks());
     untilAgeing = Math.min(Math.max(untilAgeing, 1), incrementsPerAgeing);
   }
 

@@ -8,17 +8,19 @@ package dev.cairn.cache.policy;
  *  +---+---+---+---+---+---+---+---+
  *  |   spare   |  age  | R |  seg  |
  *  +---+---+---+---+---+---+---+---+
- *   seg    the entry's segment: 0 window, 1 probation, 2 protected, 3 leaving (chosen as a
- *          victim or removed, and no longer counted against the budget)
+ *   seg    the entry's segment: 0 window, 1 probation, 2 protected, 3 leaving: not counted
+ *          against the budget (stored and not counted yet, or chosen as a victim)
  *   R      referenced: set by a hit (one compare-and-set, no lock); cleared by the policy when
  *          it acts on it (the window's second chance, a promotion, a protected entry's refresh)
  *   age    protected entries only, 0..AGE_MAX: turns of the hand left before the entry may be
  *          demoted to probation; a reference resets it to AGE_MAX
- *   spare  0; free for a later use (e.g. a mark for expiry's reaper)
+ *   spare  not the policy's: it never reads them (SlotView#bits gives them as 0) and a
+ *          SlotView keeps them across its compare-and-set. The cache keeps its pinned flag and
+ *          what to do with an uncounted entry there (CacheSlots).
  * </pre>
  *
- * All-zero bits are a valid state (window, not referenced), the one {@link TinyLfuClock#onInsert}
- * writes.
+ * A new entry's bits are LEAVING (not counted) until {@link TinyLfuClock#onInsert} sets them to
+ * window, not referenced: all zero.
  */
 public final class PolicyBitsLayout {
   public static final int SEGMENT_SHIFT = 0;
@@ -32,6 +34,8 @@ public final class PolicyBitsLayout {
   public static final int AGE_MASK = ((1 << AGE_LENGTH) - 1) << AGE_SHIFT;
   public static final int SPARE_SHIFT = AGE_SHIFT + AGE_LENGTH;
   public static final int SPARE_LENGTH = Byte.SIZE - SPARE_SHIFT;
+  /** The policy's own bits: segment, referenced and age. */
+  public static final int POLICY_MASK = (1 << SPARE_SHIFT) - 1;
 
   public static final int WINDOW = 0;
   public static final int PROBATION = 1;

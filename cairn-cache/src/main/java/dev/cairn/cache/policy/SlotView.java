@@ -11,10 +11,16 @@ package dev.cairn.cache.policy;
  * grows; the policy only keeps a hand position, which it wraps. The policy bits travel with the
  * entry when the index moves it (a bucket split), as they live in its meta word.
  *
- * <p>Thread-safety: {@link #compareAndSetBits} is called from readers on a hit, with no lock, and
- * must be atomic against every other change of the slot's meta word. Every other method is called
- * by the thread that holds the cache's eviction lock, except {@link #hash} and {@link #bits},
- * which a hit also reads.
+ * <p>Identity: the policy changes a slot's bits only by {@link #compareAndSetBits}, right after it
+ * read them with {@link #bits} (and the entry's size with {@link #sizeBytes}) from the same slot.
+ * A view over an index whose writers run concurrently (entries inserted, removed, or moved by a
+ * shard's rebuild while the policy works) refuses that compare-and-set when the slot no longer
+ * holds the entry that read saw, and the policy leaves such a slot alone (TinyLfuClock I6).
+ *
+ * <p>Thread-safety: {@link #compareAndSetBits} is called from readers on a hit ({@link
+ * TinyLfuClock#onHit}), with no lock, and must be atomic against every other change of the slot's
+ * meta word. Every other method is called by the thread that holds the cache's eviction lock,
+ * except {@link #hash} and {@link #bits}, which a hit also reads.
  */
 public interface SlotView {
   /** The number of slots, empty or not. */
@@ -33,24 +39,27 @@ public interface SlotView {
   long hash(long slot);
 
   /**
-   * The slot of an entry whose {@link #hash} is {@code hash}, or -1 if there is none. Called
-   * under the eviction lock, once per entry that leaves the window.
+   * The slot of the window entry (segment WINDOW) whose {@link #hash} is {@code hash}, or -1 if
+   * there is none. Called under the eviction lock, for the ring's records: once per entry that
+   * leaves the window, and when the ring is compacted.
    */
   long find(long hash);
 
   /** The bytes the entry in {@code slot} counts against the budget, at least 1. */
   long sizeBytes(long slot);
 
-  /** The policy bits of {@code slot}, 0..255 ({@link PolicyBitsLayout}). */
+  /**
+   * The policy's bits of {@code slot} ({@link PolicyBitsLayout}): the segment, referenced and age
+   * fields; the spare bits read as 0 (they are the view's).
+   */
   int bits(long slot);
 
-  /** Sets the policy bits of {@code slot}; called under the eviction lock. */
-  void setBits(long slot, int bits);
-
   /**
-   * Sets the policy bits of {@code slot} to {@code bits} if they are {@code expected}, atomically
-   * with respect to every other change of the slot; returns whether it did. A hit calls it once
-   * and gives up on failure (a lost reference only ages the entry a little sooner).
+   * Sets the policy's bits of {@code slot} to {@code bits} if they are {@code expected},
+   * atomically with respect to every other change of the slot, keeping the spare bits; returns
+   * whether it did. Under the eviction lock it may also refuse when the slot no longer holds the
+   * entry whose bits the policy last read there (see Identity above). A hit calls it once and
+   * gives up on failure (a lost reference only ages the entry a little sooner).
    */
   boolean compareAndSetBits(long slot, int expected, int bits);
 }

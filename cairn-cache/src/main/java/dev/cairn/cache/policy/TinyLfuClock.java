@@ -36,7 +36,7 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *   policy.onHit(slot);                  // any thread, no lock
  * } else {
  *   policy.onMiss(hash);                 // any thread, no lock
- *   slot = index.insert(key, pointer);   // then, under the eviction lock:
+ *   slot = index.insert(key, pointer);   // bits LEAVING: not counted yet; then, under the lock:
  *   policy.onInsert(slot);
  *   for (long v = policy.nextVictim(); v >= 0; v = policy.nextVictim()) {
  *     policy.onRemove(v);                // a no-op on a victim: it is already uncounted
@@ -48,10 +48,16 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  * }
  * }
  *
- * <p>Thread-safety: {@link #onHit} and {@link #onMiss} may run on any thread with no lock: they
- * increment the sketch, set the slot's referenced bit by one compare-and-set, and bump the
- * climber's sample counters (plain fields; a lost increment only blurs a sample). Every other
- * method must be called under one lock, the cache's eviction lock.
+ * <p>An index whose writers do not hold the eviction lock (the cache's) counts and uncounts
+ * entries itself: it sets a new entry's bits from LEAVING to a segment and reports it with
+ * {@link #onCounted}, reports a removed entry's segment and size with {@link #onRemoved}, and
+ * records a hit with {@link #recordHit} and {@link #hitBits} where it cannot name the slot's
+ * number.
+ *
+ * <p>Thread-safety: {@link #onHit}, {@link #recordHit} and {@link #onMiss} may run on any thread
+ * with no lock: they increment the sketch, set the slot's referenced bit by one compare-and-set,
+ * and bump the climber's sample counters (plain fields; a lost increment only blurs a sample).
+ * Every other method must be called under one lock, the cache's eviction lock.
  */
 /*
  * Implementation note
@@ -82,11 +88,16 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *
  * Concurrency. A hit changes only the REFERENCED bit, by compare-and-set against the bits it read;
  * if the hand or a removal changed the bits in between, the hit's write fails and is dropped. So
- * the segment of a slot is only ever changed under the eviction lock, which keeps the byte totals
- * exact (I1). A hot entry whose bit is already set costs its hits no write at all.
+ * the segment of a counted slot is only ever changed under the eviction lock, which keeps the byte
+ * totals exact (I1). A hot entry whose bit is already set costs its hits no write at all.
+ * Every change of a slot's bits is a compareAndSetBits against the bits just read from that slot
+ * (bits, then sizeBytes, then the compare-and-set, nothing else between), and the totals move only
+ * when it succeeds: a view over an index that moves and removes entries concurrently refuses it
+ * when the slot no longer holds the entry it read, and the policy leaves that slot alone (I6).
  *
  * Lifecycle of an entry's bits:
- *   onInsert           -> WINDOW, age 0
+ *   stored by the index -> LEAVING: not counted yet
+ *   onInsert           -> WINDOW, age 0 (onCounted: the segment the index chose)
  *   window over share  -> PROBATION (a candidate), or back in the ring once if referenced
  *   hand, PROBATION    -> referenced: PROTECTED, age AGE_MAX; else a victim
  *   hand, PROTECTED    -> referenced: age AGE_MAX; else age - 1; at 0 and protected over its
@@ -95,8 +106,9 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *                         slot changes nothing
  *
  * Invariants
- *   I1. usedBytes is the sum of sizeBytes over the occupied slots whose segment is not LEAVING;
- *       windowBytes and protectedBytes are the sums over the WINDOW and PROTECTED ones.
+ *   I1. usedBytes is the sum of sizeBytes over the occupied slots whose segment is not LEAVING,
+ *       once every removal has been reported (onRemove, onRemoved); windowBytes and
+ *       protectedBytes are the sums over the WINDOW and PROTECTED ones.
  *   I2. A pinned entry is never returned as a victim, never a candidate, and the hand changes
  *       none of its bits.
  *   I3. After onInsert, nextVictim returns victims until usedBytes <= budgetBytes, and returns -1
@@ -108,6 +120,11 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *       when nearly everything is pinned).
  *   I5. No allocation in steady state: the ring grows by doubling, and only while the window
  *       holds more entries than ever before.
+ *   I6. The totals change only with a successful compareAndSetBits of the slot they describe, or
+ *       by onCounted and onRemoved, whose caller changed the bits itself. A refused
+ *       compare-and-set leaves the slot's bits and the totals as they were: a refused promotion or
+ *       demotion is retried on the hand's next turn, a refused window move puts the ring record
+ *       back, a refused victim is skipped.
  */
 public final class TinyLfuClock {
   static final long NONE = -1;
@@ -212,6 +229,28 @@ public final class TinyLfuClock {
     stepSize = -CLIMBER_STEP_PERCENT * budgetBytes;
   }
 
+  /**
+   * Changes the byte budget and scales the window's and protected's shares with it, keeping what
+   * the hill climber learned (the cache moves the budget as its index grows). Entries over a
+   * smaller budget leave through {@link #nextVictim}.
+   *
+   * @throws IllegalArgumentException if {@code budgetBytes} is not positive
+   */
+  public void resizeBudget(long budgetBytes) {
+    if (budgetBytes <= 0) {
+      throw new IllegalArgumentException("budget must be positive: budgetBytes=" + budgetBytes);
+    }
+    if (budgetBytes == this.budgetBytes) {
+      return;
+    }
+    double scale = (double) budgetBytes / this.budgetBytes;
+    this.budgetBytes = budgetBytes;
+    windowMaxBytes = Math.min((long) (windowMaxBytes * scale),
+        (long) (MAX_WINDOW_PERCENT * budgetBytes));
+    protectedMaxBytes = Math.min((long) (protectedMaxBytes * scale), budgetBytes - windowMaxBytes);
+    stepSize *= scale;
+  }
+
   /** The budget, in bytes. */
   public long budgetBytes() {
     return budgetBytes;
@@ -258,37 +297,99 @@ public final class TinyLfuClock {
 
   /** Records a hit on the entry in {@code slot}. Any thread, no lock. */
   public void onHit(long slot) {
-    sketch.increment(view.hash(slot));
-    hitsInSample++;
+    recordHit(view.hash(slot));
     int bits = view.bits(slot);
-    if ((bits & REFERENCED) == 0 && segment(bits) != LEAVING) {
-      view.compareAndSetBits(slot, bits, bits | REFERENCED);
+    int hit = hitBits(bits);
+    if (hit != bits) {
+      view.compareAndSetBits(slot, bits, hit);
     }
   }
 
   /**
-   * Counts the entry just stored in {@code slot} (its size read from the view) and gives it its
-   * initial bits; the caller then evicts with {@link #nextVictim} until it returns -1.
+   * Records a hit on the entry of {@code hash} in the sketch and the climber's sample; the caller
+   * sets the slot's bits to {@link #hitBits} itself. Any thread, no lock.
+   */
+  public void recordHit(long hash) {
+    sketch.increment(hash);
+    hitsInSample++;
+  }
+
+  /**
+   * The bits a hit leaves in a slot whose bits are {@code bits}: referenced, unless the entry is
+   * not counted (LEAVING) or already referenced, when they are {@code bits} unchanged (no write).
+   */
+  public static int hitBits(int bits) {
+    return (bits & REFERENCED) == 0 && segment(bits) != LEAVING ? bits | REFERENCED : bits;
+  }
+
+  /**
+   * Counts the entry just stored in {@code slot}, whose bits are LEAVING (not counted yet): reads
+   * its size from the view, sets it in the window; the caller then evicts with {@link
+   * #nextVictim} until it returns -1. Returns false, counting nothing, if the slot holds no
+   * uncounted entry or the view refused the change (I6).
    *
    * @throws IllegalArgumentException if the entry is larger than the whole budget (the cache
    *     rejects such a value before storing it)
    */
-  public void onInsert(long slot) {
+  public boolean onInsert(long slot) {
+    int bits = view.bits(slot);
     long size = view.sizeBytes(slot);
     if (size > budgetBytes) {
       throw new IllegalArgumentException(
           "entry larger than the budget: sizeBytes=" + size + " budgetBytes=" + budgetBytes);
     }
-    view.setBits(slot, bits(WINDOW, 0));
-    usedBytes += size;
-    windowBytes += size;
-    entries++;
-    windowEntries++;
-    ringPush(view.hash(slot));
-    if (adaptive) {
-      climb();
+    if (segment(bits) != LEAVING || !view.compareAndSetBits(slot, bits, bits(WINDOW, 0))) {
+      return false;
     }
-    drainWindow();
+    onCounted(view.hash(slot), bits(WINDOW, 0), size);
+    return true;
+  }
+
+  /**
+   * Counts an entry of {@code sizeBytes} that was not counted, whose bits the caller has just set
+   * from LEAVING to {@code bits}: a WINDOW entry is a new one (its hash joins the ring, the climber
+   * samples, the window drains to probation); a PROBATION or PROTECTED one only adds to the
+   * totals. The caller then evicts as after {@link #onInsert}.
+   *
+   * @throws IllegalArgumentException if {@code bits} are LEAVING
+   */
+  public void onCounted(long hash, int bits, long sizeBytes) {
+    int segment = segment(bits);
+    if (segment == LEAVING) {
+      throw new IllegalArgumentException("a counted entry's bits are not LEAVING: bits=" + bits);
+    }
+    usedBytes += sizeBytes;
+    entries++;
+    if (segment == PROTECTED) {
+      protectedBytes += sizeBytes;
+    } else if (segment == WINDOW) {
+      windowBytes += sizeBytes;
+      windowEntries++;
+      ringPush(hash);
+      if (adaptive) {
+        climb();
+      }
+      drainWindow();
+    }
+  }
+
+  /**
+   * Uncounts {@code count} entries of segment {@code segment} ({@link PolicyBitsLayout}) and
+   * {@code sizeBytes} in all, which the index removed (or set back to LEAVING) itself, having read
+   * their segment when it did. LEAVING entries were not counted: nothing changes.
+   */
+  public void onRemoved(int segment, long count, long sizeBytes) {
+    if (segment == LEAVING) {
+      return;
+    }
+    usedBytes -= sizeBytes;
+    entries -= count;
+    if (segment == WINDOW) {
+      windowBytes -= sizeBytes;
+      windowEntries -= count;
+    } else if (segment == PROTECTED) {
+      protectedBytes -= sizeBytes;
+    }
   }
 
   /**
@@ -315,10 +416,7 @@ public final class TinyLfuClock {
    * a victim). A victim was uncounted when chosen, and this changes nothing then.
    */
   public void onRemove(long slot) {
-    int bits = view.bits(slot);
-    if (segment(bits) != LEAVING) {
-      uncount(slot, bits);
-    }
+    leave(slot);
   }
 
   /**
@@ -349,41 +447,49 @@ public final class TinyLfuClock {
   }
 
   private long nextVictim(long targetUsedBytes) {
-    if (usedBytes <= targetUsedBytes) {
-      candidateCount = 0;
-      return NONE;
-    }
-    while (candidateCount > 0 && !valid(candidateSlots[candidateHead], candidateHashes[candidateHead])) {
+    // each turn that does not return consumes the held victim or a candidate whose slot changed
+    // under a concurrent index (I6); with a view that refuses nothing it returns on the first
+    while (true) {
+      if (usedBytes <= targetUsedBytes) {
+        candidateCount = 0;
+        return NONE;
+      }
+      while (candidateCount > 0
+          && !valid(candidateSlots[candidateHead], candidateHashes[candidateHead])) {
+        popCandidate();
+      }
+      if (heldVictim != NONE && !valid(heldVictim, heldVictimHash)) {
+        heldVictim = NONE;
+      }
+      if (heldVictim == NONE) {
+        heldVictim = sweep();
+        if (heldVictim != NONE) {
+          heldVictimHash = view.hash(heldVictim);
+        }
+      }
+      long victim = heldVictim;
+      if (candidateCount == 0) {
+        if (victim == NONE) {
+          return sweepAny();
+        }
+        heldVictim = NONE;
+        if (leave(victim)) {
+          return victim;
+        }
+        continue;
+      }
+      long candidate = candidateSlots[candidateHead];
+      long candidateHash = candidateHashes[candidateHead];
       popCandidate();
-    }
-    if (heldVictim != NONE && !valid(heldVictim, heldVictimHash)) {
-      heldVictim = NONE;
-    }
-    if (heldVictim == NONE) {
-      heldVictim = sweep();
-      if (heldVictim != NONE) {
-        heldVictimHash = view.hash(heldVictim);
+      if (victim != NONE && admit(candidateHash, heldVictimHash)) {
+        heldVictim = NONE;
+        if (leave(victim)) {
+          return victim;
+        }
+      } else if (leave(candidate)) {
+        return candidate;
       }
     }
-    long victim = heldVictim;
-    if (candidateCount == 0) {
-      if (victim == NONE) {
-        return sweepAny();
-      }
-      heldVictim = NONE;
-      return leave(victim);
-    }
-    long candidate = candidateSlots[candidateHead];
-    long candidateHash = candidateHashes[candidateHead];
-    popCandidate();
-    if (victim == NONE) {
-      return leave(candidate);
-    }
-    if (admit(candidateHash, heldVictimHash)) {
-      heldVictim = NONE;
-      return leave(victim);
-    }
-    return leave(candidate);
   }
 
   /**
@@ -403,8 +509,10 @@ public final class TinyLfuClock {
       switch (segment(bits)) {
         case PROBATION -> {
           if (referenced(bits)) {
-            protectedBytes += view.sizeBytes(slot);
-            view.setBits(slot, bits(PROTECTED, AGE_MAX));
+            long size = view.sizeBytes(slot);
+            if (view.compareAndSetBits(slot, bits, bits(PROTECTED, AGE_MAX))) {
+              protectedBytes += size;
+            }
           } else if (!isCandidate(slot)) {
             return slot;
           }
@@ -412,12 +520,14 @@ public final class TinyLfuClock {
         case PROTECTED -> {
           int age = age(bits);
           if (referenced(bits)) {
-            view.setBits(slot, bits(PROTECTED, AGE_MAX));
+            view.compareAndSetBits(slot, bits, bits(PROTECTED, AGE_MAX));
           } else if (age > 0) {
-            view.setBits(slot, withAge(bits, age - 1));
+            view.compareAndSetBits(slot, bits, withAge(bits, age - 1));
           } else if (protectedBytes > protectedMaxBytes) {
-            protectedBytes -= view.sizeBytes(slot);
-            view.setBits(slot, bits(PROBATION, 0));
+            long size = view.sizeBytes(slot);
+            if (view.compareAndSetBits(slot, bits, bits(PROBATION, 0))) {
+              protectedBytes -= size;
+            }
           }
         }
         default -> {}
@@ -434,8 +544,8 @@ public final class TinyLfuClock {
     long slots = view.slotCount();
     for (long steps = 0; steps < slots; steps++) {
       long slot = advanceHand(slots);
-      if (view.occupied(slot) && !view.pinned(slot) && segment(view.bits(slot)) != LEAVING) {
-        return leave(slot);
+      if (view.occupied(slot) && !view.pinned(slot) && leave(slot)) {
+        return slot;
       }
     }
     return NONE;
@@ -455,24 +565,22 @@ public final class TinyLfuClock {
     return candidateFrequency >= ADMIT_HASHDOS_THRESHOLD && (nextRandom() & 127) == 0;
   }
 
-  private long leave(long slot) {
-    uncount(slot, view.bits(slot));
-    return slot;
-  }
-
-  private void uncount(long slot, int bits) {
-    long size = view.sizeBytes(slot);
-    usedBytes -= size;
-    entries--;
-    switch (segment(bits)) {
-      case WINDOW -> {
-        windowBytes -= size;
-        windowEntries--;
-      }
-      case PROTECTED -> protectedBytes -= size;
-      default -> {}
+  /**
+   * Uncounts the entry in {@code slot} and marks it LEAVING; false if it was not counted or the
+   * view refused the change (I6).
+   */
+  private boolean leave(long slot) {
+    int bits = view.bits(slot);
+    int segment = segment(bits);
+    if (segment == LEAVING) {
+      return false;
     }
-    view.setBits(slot, bits(LEAVING, 0));
+    long size = view.sizeBytes(slot);
+    if (!view.compareAndSetBits(slot, bits, bits(LEAVING, 0))) {
+      return false;
+    }
+    onRemoved(segment, 1, size);
+    return true;
   }
 
   /** Whether a kept slot still holds the same unpinned probation entry. */
@@ -506,13 +614,17 @@ public final class TinyLfuClock {
       }
       boolean pinned = view.pinned(slot);
       if (referenced(bits) && !pinned) {
-        view.setBits(slot, bits & ~REFERENCED);
+        view.compareAndSetBits(slot, bits, bits & ~REFERENCED); // refused: the record stays too
         ringPush(hash);
         continue;
       }
-      windowBytes -= view.sizeBytes(slot);
+      long size = view.sizeBytes(slot);
+      if (!view.compareAndSetBits(slot, bits, bits(PROBATION, 0))) {
+        ringPush(hash); // hit meanwhile, or moved: look again on a later turn
+        continue;
+      }
+      windowBytes -= size;
       windowEntries--;
-      view.setBits(slot, bits(PROBATION, 0));
       if (!pinned && candidateCount < CANDIDATES) {
         int at = (candidateHead + candidateCount++) & (CANDIDATES - 1);
         candidateSlots[at] = slot;

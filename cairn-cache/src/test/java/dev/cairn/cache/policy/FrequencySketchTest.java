@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class FrequencySketchTest {
@@ -103,6 +105,38 @@ class FrequencySketchTest {
     for (int key = 0; key < before.length; key++) {
       assertThat(sketch.frequency(hash(key))).as("key %d", key).isEqualTo(before[key]);
     }
+  }
+
+  @Test
+  void increments_onOtherThreads_whileTheSketchGrows_stayWithinItsTable_I4() throws Exception {
+    FrequencySketch sketch = new FrequencySketch(0);
+    AtomicBoolean growing = new AtomicBoolean(true);
+    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    Thread[] readers = new Thread[3];
+    for (int t = 0; t < readers.length; t++) {
+      long seed = t;
+      readers[t] = Thread.ofPlatform().start(() -> {
+        SplittableRandom random = new SplittableRandom(seed);
+        try {
+          while (growing.get()) {
+            long h = hash(random.nextInt(1 << 20));
+            sketch.increment(h);
+            assertThat(sketch.frequency(h)).isBetween(0, FrequencySketch.MAX_COUNT);
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+    }
+    for (long entries = 1; entries <= 1 << 20; entries *= 2) {
+      sketch.ensureCapacity(entries); // the cache grows it under its eviction lock, readers run
+    }
+    growing.set(false);
+    for (Thread t : readers) {
+      t.join();
+    }
+    assertThat(failures).isEmpty();
+    assertThat(sketch.sizeBytes()).isGreaterThanOrEqualTo(1 << 20);
   }
 
   @Test

@@ -16,7 +16,8 @@ class PolicyBitsLayoutTest {
     assertThat(PolicyBitsLayout.SPARE_SHIFT).isEqualTo(5);
     assertThat(PolicyBitsLayout.SPARE_SHIFT + PolicyBitsLayout.SPARE_LENGTH).isEqualTo(Byte.SIZE);
     assertThat(PolicyBitsLayout.SEGMENT_MASK | PolicyBitsLayout.REFERENCED | PolicyBitsLayout.AGE_MASK)
-        .isEqualTo((1 << PolicyBitsLayout.SPARE_SHIFT) - 1);
+        .isEqualTo((1 << PolicyBitsLayout.SPARE_SHIFT) - 1)
+        .isEqualTo(PolicyBitsLayout.POLICY_MASK);
   }
 
   @Test
@@ -33,6 +34,7 @@ class PolicyBitsLayoutTest {
         assertThat(PolicyBitsLayout.referenced(PolicyBitsLayout.withAge(referenced, 1))).isTrue();
       }
     }
-    assertThat(PolicyBitsLayout.bits(PolicyBitsLayout.WINDOW, 0)).as("a fresh slot").isZero();
+    assertThat(PolicyBitsLayout.bits(PolicyBitsLayout.WINDOW, 0))
+        .as("window, not referenced: what onInsert sets").isZero();
   }
 }

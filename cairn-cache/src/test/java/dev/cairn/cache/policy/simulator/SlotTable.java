@@ -1,5 +1,6 @@
 package dev.cairn.cache.policy.simulator;
 
+import dev.cairn.cache.policy.PolicyBitsLayout;
 import dev.cairn.cache.policy.SlotView;
 import java.util.Arrays;
 
@@ -70,7 +71,10 @@ public final class SlotTable implements SlotView {
     return moves;
   }
 
-  /** Stores key {@code id} (absent) with {@code sizeBytes}; returns its slot. Bits are 0. */
+  /**
+   * Stores key {@code id} (absent) with {@code sizeBytes}; returns its slot. Its bits are LEAVING:
+   * not counted until the policy's onInsert.
+   */
   public int insert(int id, long sizeBytes) {
     if ((count + 1) * 4L > ids.length * 3L) {
       grow();
@@ -82,7 +86,7 @@ public final class SlotTable implements SlotView {
     }
     ids[slot] = id;
     sizes[slot] = sizeBytes;
-    bits[slot] = 0;
+    bits[slot] = (byte) PolicyBitsLayout.bits(PolicyBitsLayout.LEAVING, 0);
     pinned[slot] = false;
     slotOfId[id] = slot;
     count++;
@@ -186,11 +190,6 @@ public final class SlotTable implements SlotView {
   @Override
   public int bits(long slot) {
     return bits[(int) slot] & 0xFF;
-  }
-
-  @Override
-  public void setBits(long slot, int value) {
-    bits[(int) slot] = (byte) value;
   }
 
   @Override
