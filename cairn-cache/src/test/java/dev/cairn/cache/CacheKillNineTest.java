@@ -41,13 +41,17 @@ class CacheKillNineTest {
           List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"),
           List.of(dir.toString(), Long.toString(random.nextLong()),
               Integer.toString(2 + random.nextInt(3))));
-      Process child = new ProcessBuilder(command)
-          .redirectError(temp.resolve("child-" + cycle + ".stderr").toFile()).start();
+      Path stderr = temp.resolve("child-" + cycle + ".stderr");
+      Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
       long acknowledged = 0;
       try (BufferedReader lines = new BufferedReader(
           new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         String line = lines.readLine();
-        assertThat(line).as(label + ": the child starts").isEqualTo("READY");
+        if (!"READY".equals(line)) {
+          child.waitFor(10, TimeUnit.SECONDS);
+          throw new AssertionError(label + ": the child did not start; its stderr:\n"
+              + Files.readString(stderr));
+        }
         long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
             400 + random.nextInt(1_200));
         while ((line = lines.readLine()) != null) {

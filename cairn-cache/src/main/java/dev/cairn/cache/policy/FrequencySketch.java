@@ -41,7 +41,7 @@ package dev.cairn.cache.policy;
  * ever does more than 8 words of ageing. A key's four counters share a block, so they are always
  * halved together (its estimate stays consistent); two keys in different blocks may be half an
  * ageing period apart, which blurs a comparison by at most a factor 2 and did not cost measurable
- * hit ratio on the traces (POLICY.md).
+ * hit ratio on the traces (docs/CACHE-POLICY.md).
  *
  * Growth. ensureCapacity doubles the table by copying it into both halves: a key's block index
  * gains one hash bit, and both blocks it can now map to hold its old counters, so every estimate

@@ -71,7 +71,7 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *                     of the cache at the 1% start, at most 2 B at the climber's 25% cap (plus
  *                     the slack of stale records, compacted once they outnumber live ones). It
  *                     pays off by up to 26 points of hit ratio on the recency-heavy traces
- *                     (POLICY.md).
+ *                     (docs/CACHE-POLICY.md).
  *   - probation    -> slots whose segment is PROBATION; the hand's next unreferenced one is the
  *                     victim (random order, as the slot order is a hash order).
  *   - protected    -> slots whose segment is PROTECTED; the referenced bit and the age give a
@@ -143,7 +143,7 @@ public final class TinyLfuClock {
    * The hill climber's cap on the window's share. Caffeine has none; here it bounds the ring at
    * 8 bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 1.5 points
    * on one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains
-   * 2 at the next size (POLICY.md).
+   * 2 at the next size (docs/CACHE-POLICY.md).
    */
   static final double MAX_WINDOW_PERCENT = 0.25;
 

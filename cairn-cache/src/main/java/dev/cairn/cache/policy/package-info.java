@@ -7,7 +7,7 @@
  * table order, a ring of the window's hashes, and a {@link
  * dev.cairn.cache.policy.FrequencySketch} of 1 byte per entry shared by the cache's tables. The
  * index shows its slots through {@link dev.cairn.cache.policy.SlotView}. {@code
- * cairn-cache/POLICY.md} says why this policy, with the hit ratios that decided it.
+ * docs/CACHE-POLICY.md} says why this policy, with the hit ratios that decided it.
  *
  * <p>Owns: the frequency sketch and the meaning of the policy bits of a slot. Must not touch the
  * pile: it sees entries only as slots of the index. Allocates nothing in steady state.

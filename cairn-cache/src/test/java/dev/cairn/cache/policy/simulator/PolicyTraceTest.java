@@ -18,13 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays every trace of {@code src/test/resources/traces} at its four sizes through the policy
  * (over {@link SlotTable}, entries of size 1, a budget of SIZE), LRU and FIFO, prints the table of
- * POLICY.md, and checks the policy against Caffeine's reference figures from the traces' README.
+ * docs/CACHE-POLICY.md, and checks the policy against Caffeine's reference figures from the traces' README.
  *
  * <p>Tolerance: {@value #TOLERANCE_POINTS} points below Caffeine, except at the five points of
  * {@link #WIDER}, where it is {@value #WIDER_TOLERANCE_POINTS} (measured: 3.0 to 5.2 below).
  * Why: the policy's sketch has 1 byte per entry where Caffeine's has 8, and an exact-list
  * W-TinyLFU model over the same 1-byte sketch loses about as much at those sizes of the LIRS
- * multi traces and sprite (POLICY.md has the figures); at the 39 other points the policy is
+ * multi traces and sprite (docs/CACHE-POLICY.md has the figures); at the 39 other points the policy is
  * within 3 points, and at 14 of them at or above Caffeine. Caffeine's own runs move by up to 1.5 points from one run to the
  * next on the small LIRS traces (its sketch and admission are randomly seeded), which 3 points
  * covers. The replay is deterministic (fixed hashes and seed), so a failure is a real change.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The comparison behind the choice of the window (POLICY.md): the policy as shipped (an adaptive
+ * The comparison behind the choice of the window (docs/CACHE-POLICY.md): the policy as shipped (an adaptive
  * window held in a ring), with a fixed 1% window, and with no window at all (TinyLFU admission of
  * each new entry against the hand's victim, the design that needs no ring), beside Caffeine's
  * reference figures and LRU. Also the hand's cost, in slots passed per reference.
