@@ -11,8 +11,8 @@ package dev.cairn;
  * message that states the rule and the values.
  *
  * <p>The families, by package: {@code dev.cairn.pile.PileException} (the pile: pointers, memory,
- * state), the exceptions of {@code dev.cairn.durability} (a persistent pile's files), and those
- * of {@code dev.cairn.codec} (encoding and decoding values).
+ * state), the exceptions of {@code dev.cairn.durability} (a persistent pile's files), and those of
+ * {@code dev.cairn.codec} (encoding and decoding values).
  */
 public class CairnException extends RuntimeException {
   public CairnException(String message) {

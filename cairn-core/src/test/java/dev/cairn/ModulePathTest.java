@@ -15,14 +15,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * cairn-core as a module, the way an application on the module path meets it: surefire runs the
- * other tests from the class path, where module-info means nothing. Each test launches a child
- * JVM with {@code --module-path target/classes --add-modules dev.cairn.core} and a source file
- * (run by the source launcher, in the unnamed module), so javac checks the program's imports
- * against the module's exports and the JVM its reflective access.
+ * other tests from the class path, where module-info means nothing. Each test launches a child JVM
+ * with {@code --module-path target/classes --add-modules dev.cairn.core} and a source file (run by
+ * the source launcher, in the unnamed module), so javac checks the program's imports against the
+ * module's exports and the JVM its reflective access.
  */
 class ModulePathTest {
-  private static final List<String> INTERNAL = List.of("dev.cairn.memory",
-      "dev.cairn.codec.object", "dev.cairn.durability.log", "dev.cairn.durability.file");
+  private static final List<String> INTERNAL =
+      List.of(
+          "dev.cairn.memory",
+          "dev.cairn.codec.object",
+          "dev.cairn.durability.log",
+          "dev.cairn.durability.file");
 
   @TempDir Path work;
 
@@ -34,7 +38,9 @@ class ModulePathTest {
   @Test
   void aPileWorksThroughTheExportedPackagesAlone() throws Exception {
     Path program = work.resolve("ExportedApiOnly.java");
-    Files.writeString(program, """
+    Files.writeString(
+        program,
+        """
         import dev.cairn.CairnException;
         import dev.cairn.codec.CodecRegistry;
         import dev.cairn.durability.DirectoryLockedException;
@@ -106,7 +112,8 @@ class ModulePathTest {
     for (String internal : INTERNAL) {
       source.append("import ").append(internal).append(".*;\n");
     }
-    source.append("""
+    source.append(
+        """
         public class InternalApi {
           public static void main(String[] args) {
             System.out.println("internal API: compiled");
@@ -118,9 +125,13 @@ class ModulePathTest {
     assertThat(run.exitCode).as(run.output).isNotZero();
     assertThat(run.output).doesNotContain("internal API: compiled");
     for (String internal : INTERNAL) {
-      assertThat(run.output).as(run.output).contains(
-          "package " + internal + " is declared in module dev.cairn.core, which does not export"
-              + " it");
+      assertThat(run.output)
+          .as(run.output)
+          .contains(
+              "package "
+                  + internal
+                  + " is declared in module dev.cairn.core, which does not export"
+                  + " it");
     }
   }
 
@@ -128,20 +139,24 @@ class ModulePathTest {
 
   private static Run launch(Path program, List<String> args)
       throws IOException, InterruptedException, URISyntaxException {
-    Path classes = Path.of(
-        CairnException.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path classes =
+        Path.of(CairnException.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     assertThat(classes.resolve("module-info.class")).exists();
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1",
-        "--module-path", classes.toString(),
-        "--add-modules", "dev.cairn.core",
-        "--enable-native-access=dev.cairn.core",
-        program.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "--module-path",
+                classes.toString(),
+                "--add-modules",
+                "dev.cairn.core",
+                "--enable-native-access=dev.cairn.core",
+                program.toString()));
     command.addAll(args);
     Path log = program.resolveSibling(program.getFileName() + ".out");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     process.getOutputStream().close();
     boolean done = process.waitFor(60, TimeUnit.SECONDS);
     if (!done) {

@@ -27,9 +27,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package boundaries of cairn-core, read from the compiled classes: which class uses which,
- * as its constant pool names them (every class, field and method it refers to, and the types in
- * their descriptors and generic signatures). Nested classes count as their top-level class.
+ * The package boundaries of cairn-core, read from the compiled classes: which class uses which, as
+ * its constant pool names them (every class, field and method it refers to, and the types in their
+ * descriptors and generic signatures). Nested classes count as their top-level class.
  *
  * <p>Constants are inlined by javac and imports used only by javadoc compile to nothing, so the
  * codec rule is also checked on the sources' imports.
@@ -37,18 +37,21 @@ import org.junit.jupiter.api.Test;
 class PackageDependencyTest {
   private static final Pattern DESCRIPTOR_CLASS = Pattern.compile("L(dev/cairn/[\\w/$]+)[;<]");
   private static final Path CLASSES = classes();
+
   /** Top-level class (internal name) -> the Cairn top-level classes it uses, itself excluded. */
   private static final Map<String, Set<String>> USES = readUses(CLASSES);
 
   @Test
   void theRootPackageUsesNoOtherCairnPackage() {
     Set<String> found = new TreeSet<>();
-    USES.forEach((user, used) -> {
-      if (packageOf(user).equals("dev/cairn")) {
-        used.stream().filter(u -> !packageOf(u).equals("dev/cairn"))
-            .forEach(u -> found.add(user + " -> " + u));
-      }
-    });
+    USES.forEach(
+        (user, used) -> {
+          if (packageOf(user).equals("dev/cairn")) {
+            used.stream()
+                .filter(u -> !packageOf(u).equals("dev/cairn"))
+                .forEach(u -> found.add(user + " -> " + u));
+          }
+        });
     assertThat(USES).containsKey("dev/cairn/CairnException");
     assertThat(found).isEmpty();
   }
@@ -60,18 +63,20 @@ class PackageDependencyTest {
   }
 
   /**
-   * The exported face of durability (its exceptions) uses none of the machinery behind it, and
-   * the file layer none of the log built on it.
+   * The exported face of durability (its exceptions) uses none of the machinery behind it, and the
+   * file layer none of the log built on it.
    */
   @Test
   void durabilityLayersRunOneWay() {
     Set<String> found = new TreeSet<>();
-    USES.forEach((user, used) -> {
-      if (packageOf(user).equals("dev/cairn/durability")) {
-        used.stream().filter(u -> packageOf(u).startsWith("dev/cairn/durability/"))
-            .forEach(u -> found.add(user + " -> " + u));
-      }
-    });
+    USES.forEach(
+        (user, used) -> {
+          if (packageOf(user).equals("dev/cairn/durability")) {
+            used.stream()
+                .filter(u -> packageOf(u).startsWith("dev/cairn/durability/"))
+                .forEach(u -> found.add(user + " -> " + u));
+          }
+        });
     assertThat(found).isEmpty();
     assertThat(uses("dev/cairn/durability/file", "dev/cairn/durability/log/")).isEmpty();
   }
@@ -91,8 +96,8 @@ class PackageDependencyTest {
   }
 
   /**
-   * CodecRegistry builds the object codec (ObjectTypes); the object codec uses only what codecs
-   * are made of, never the registry, so the two packages form no circle.
+   * CodecRegistry builds the object codec (ObjectTypes); the object codec uses only what codecs are
+   * made of, never the registry, so the two packages form no circle.
    */
   @Test
   void theObjectCodecUsesNotTheRegistryThatBuildsIt() throws IOException {
@@ -111,12 +116,13 @@ class PackageDependencyTest {
     assertThat(imports).isEmpty();
     // only the registry reaches into the object codec
     Set<String> users = new TreeSet<>();
-    USES.forEach((user, used) -> {
-      if (packageOf(user).equals("dev/cairn/codec")
-          && used.stream().anyMatch(u -> packageOf(u).equals("dev/cairn/codec/object"))) {
-        users.add(user);
-      }
-    });
+    USES.forEach(
+        (user, used) -> {
+          if (packageOf(user).equals("dev/cairn/codec")
+              && used.stream().anyMatch(u -> packageOf(u).equals("dev/cairn/codec/object"))) {
+            users.add(user);
+          }
+        });
     assertThat(users).containsExactly("dev/cairn/codec/CodecRegistry");
   }
 
@@ -140,16 +146,17 @@ class PackageDependencyTest {
   /** The uses, as "user -> used", of classes in {@code from} (and below) of names {@code to}*. */
   private static Set<String> uses(String from, String to) {
     Set<String> found = new TreeSet<>();
-    USES.forEach((user, used) -> {
-      String pkg = packageOf(user);
-      if (pkg.equals(from) || pkg.startsWith(from + "/")) {
-        for (String u : used) {
-          if (u.startsWith(to) && !packageOf(u).equals(pkg)) {
-            found.add(user + " -> " + u);
+    USES.forEach(
+        (user, used) -> {
+          String pkg = packageOf(user);
+          if (pkg.equals(from) || pkg.startsWith(from + "/")) {
+            for (String u : used) {
+              if (u.startsWith(to) && !packageOf(u).equals(pkg)) {
+                found.add(user + " -> " + u);
+              }
+            }
           }
-        }
-      }
-    });
+        });
     return found;
   }
 
@@ -218,9 +225,15 @@ class PackageDependencyTest {
     return components;
   }
 
-  private static void connect(String v, Map<String, Set<String>> graph,
-      Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
-      Set<String> onStack, List<Set<String>> components, int[] next) {
+  private static void connect(
+      String v,
+      Map<String, Set<String>> graph,
+      Map<String, Integer> index,
+      Map<String, Integer> low,
+      Deque<String> stack,
+      Set<String> onStack,
+      List<Set<String>> components,
+      int[] next) {
     index.put(v, next[0]);
     low.put(v, next[0]);
     next[0]++;

@@ -2,21 +2,21 @@ package dev.cairn.cache;
 
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.pile.Pile;
 import java.io.IOException;
 import java.nio.file.Path;
-import dev.cairn.pile.Pile;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Named tables of key to value, off the Java heap in one {@link Pile}, sharing one byte budget
- * with frequency-aware eviction, and expiry.
+ * Named tables of key to value, off the Java heap in one {@link Pile}, sharing one byte budget with
+ * frequency-aware eviction, and expiry.
  *
- * <p>A cache is volatile ({@link #offHeap}) or persistent ({@link #open}): then its tables,
- * entries and index live in the pile's files, under the pile's log and checkpoints, and a
- * reopen serves the first hit at once, after a clean close or a crash, with nothing rebuilt.
+ * <p>A cache is volatile ({@link #offHeap}) or persistent ({@link #open}): then its tables, entries
+ * and index live in the pile's files, under the pile's log and checkpoints, and a reopen serves the
+ * first hit at once, after a clean close or a crash, with nothing rebuilt.
  *
  * {@snippet class=dev.cairn.cache.CacheExamplesTest region=persistent-cache}
  *
@@ -61,8 +61,8 @@ public final class Cache implements AutoCloseable {
   }
 
   /**
-   * The table {@code name}, created with the default {@link TableOptions} if the cache has none
-   * of that name; an existing table keeps its entries and its options.
+   * The table {@code name}, created with the default {@link TableOptions} if the cache has none of
+   * that name; an existing table keeps its entries and its options.
    *
    * @throws TableMismatchException if the table exists with other key or value types
    */
@@ -71,21 +71,21 @@ public final class Cache implements AutoCloseable {
   }
 
   /**
-   * The table {@code name}, created with {@code options} if the cache has none of that name.
-   * An existing table keeps its entries; its options become {@code options}.
+   * The table {@code name}, created with {@code options} if the cache has none of that name. An
+   * existing table keeps its entries; its options become {@code options}.
    *
    * @throws TableMismatchException if the table exists with other key or value types
    * @throws CacheException if the cache already holds {@value CacheCore#MAX_TABLES} tables
    */
-  public <K, V> CacheTable<K, V> table(String name, Class<K> keyType, Class<V> valueType,
-      TableOptions options) {
+  public <K, V> CacheTable<K, V> table(
+      String name, Class<K> keyType, Class<V> valueType, TableOptions options) {
     return tableOf(name, keyType, valueType, Objects.requireNonNull(options, "options"));
   }
 
   /** The table, with {@code options} (null: the defaults if new, its own if not). */
   @SuppressWarnings("unchecked")
-  private <K, V> OffHeapTable<K, V> tableOf(String name, Class<K> keyType, Class<V> valueType,
-      TableOptions options) {
+  private <K, V> OffHeapTable<K, V> tableOf(
+      String name, Class<K> keyType, Class<V> valueType, TableOptions options) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(valueType, "valueType");
@@ -100,15 +100,32 @@ public final class Cache implements AutoCloseable {
         TableDescriptor d = t.descriptor();
         if (d.name().equals(name)) {
           if (!d.keyType().equals(keys.typeName()) || !d.valueType().equals(valueName)) {
-            throw new TableMismatchException("table \"" + name + "\" holds " + d.keyType()
-                + " -> " + d.valueType() + ", asked for " + keys.typeName() + " -> "
-                + valueName + ": open it with its own types, or use another name");
+            throw new TableMismatchException(
+                "table \""
+                    + name
+                    + "\" holds "
+                    + d.keyType()
+                    + " -> "
+                    + d.valueType()
+                    + ", asked for "
+                    + keys.typeName()
+                    + " -> "
+                    + valueName
+                    + ": open it with its own types, or use another name");
           }
           OffHeapTable<K, V> table = (OffHeapTable<K, V>) t;
           table.bind(keys, (Class<V>) boxed(valueType));
           if (options != null && !d.options().equals(options)) {
-            core.updateTable(table, new TableDescriptor(d.id(), d.name(), d.keyType(),
-                d.valueType(), d.seed(), d.epochMillis(), options));
+            core.updateTable(
+                table,
+                new TableDescriptor(
+                    d.id(),
+                    d.name(),
+                    d.keyType(),
+                    d.valueType(),
+                    d.seed(),
+                    d.epochMillis(),
+                    options));
           }
           return table;
         }
@@ -120,10 +137,16 @@ public final class Cache implements AutoCloseable {
       for (OffHeapTable<?, ?> t : core.tables()) {
         id = Math.max(id, t.descriptor().id() + 1);
       }
-      TableDescriptor d = new TableDescriptor(id, name, keys.typeName(), valueName,
-          SEEDS.nextLong(), core.nowMillis(), options != null ? options : TableOptions.defaults());
-      OffHeapTable<K, V> table =
-          new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
+      TableDescriptor d =
+          new TableDescriptor(
+              id,
+              name,
+              keys.typeName(),
+              valueName,
+              SEEDS.nextLong(),
+              core.nowMillis(),
+              options != null ? options : TableOptions.defaults());
+      OffHeapTable<K, V> table = new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
       table.bind(keys, (Class<V>) boxed(valueType));
       core.createTable(table);
       return table;
@@ -131,8 +154,8 @@ public final class Cache implements AutoCloseable {
   }
 
   /**
-   * The table {@code name} of {@code long} keys, with no boxing on its paths; created with
-   * {@code options} if the cache has none of that name.
+   * The table {@code name} of {@code long} keys, with no boxing on its paths; created with {@code
+   * options} if the cache has none of that name.
    *
    * @throws TableMismatchException if the table exists with other key or value types
    */
@@ -163,8 +186,8 @@ public final class Cache implements AutoCloseable {
   }
 
   /**
-   * Sets the listener told of entries that expire or are evicted (null for none); it gets the
-   * key only in tables bound by {@link #table} in this process.
+   * Sets the listener told of entries that expire or are evicted (null for none); it gets the key
+   * only in tables bound by {@link #table} in this process.
    */
   public void removalListener(RemovalListener<?> listener) {
     core.listener(listener);
@@ -182,8 +205,8 @@ public final class Cache implements AutoCloseable {
   /**
    * Checks, on a cache no other thread writes to meanwhile, that its index and its pile agree:
    * every slot names a live entry of its own key, the counts and byte totals add up, no value in
-   * the pile is held by nothing, and the eviction policy's totals are the sums over the entries
-   * it counts. Returns the number of entries checked.
+   * the pile is held by nothing, and the eviction policy's totals are the sums over the entries it
+   * counts. Returns the number of entries checked.
    *
    * @throws CacheCorruptionException naming the first disagreement
    */

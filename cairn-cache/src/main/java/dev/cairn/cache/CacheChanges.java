@@ -6,8 +6,8 @@ import dev.cairn.cache.index.SlotLayout;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The index changes of the cache's writes, as {@link EntryLog.Change}s: each takes its shard's
- * lock in {@link EntryLog.Change#apply}, under the pile write's lock, and releases it in {@link
+ * The index changes of the cache's writes, as {@link EntryLog.Change}s: each takes its shard's lock
+ * in {@link EntryLog.Change#apply}, under the pile write's lock, and releases it in {@link
  * EntryLog.Change#afterLog}, once the write is logged (HashIndex I4). One set per thread, reused.
  *
  * <p>Not thread-safe.
@@ -127,10 +127,10 @@ final class CacheChanges {
     HashIndex.Retirement retirement;
 
     /**
-     * Rebuilds the shard into the new region, and retires, in the same record, the region that
-     * is no longer used: the old one, or the new one if another writer grew the shard first. So
-     * a checkpoint, and a recovery, see a region in a shard or among the retired, never in
-     * neither (no orphan).
+     * Rebuilds the shard into the new region, and retires, in the same record, the region that is
+     * no longer used: the old one, or the new one if another writer grew the shard first. So a
+     * checkpoint, and a recovery, see a region in a shard or among the retired, never in neither
+     * (no orphan).
      */
     @Override
     void change(long pointer) {
@@ -144,8 +144,8 @@ final class CacheChanges {
     }
   }
 
-  Insert insert(HashIndex index, long hash, int expiry, int policy, long bytes,
-      IndexRecord record) {
+  Insert insert(
+      HashIndex index, long hash, int expiry, int policy, long bytes, IndexRecord record) {
     Insert c = insert;
     c.index = index;
     c.shard = HashIndex.shardOf(hash);
@@ -157,8 +157,14 @@ final class CacheChanges {
     return c;
   }
 
-  Rewrite rewrite(HashIndex index, int shard, int hash32, int expiry, int policy,
-      long bytesDelta, IndexRecord record) {
+  Rewrite rewrite(
+      HashIndex index,
+      int shard,
+      int hash32,
+      int expiry,
+      int policy,
+      long bytesDelta,
+      IndexRecord record) {
     Rewrite c = rewrite;
     c.index = index;
     c.shard = shard;
@@ -181,7 +187,11 @@ final class CacheChanges {
     return c;
   }
 
-  Resize resize(HashIndex index, int shard, int capacity, IndexRecord record,
+  Resize resize(
+      HashIndex index,
+      int shard,
+      int capacity,
+      IndexRecord record,
       HashIndex.Retirement retirement) {
     Resize c = resize;
     c.index = index;

@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What a cache's tables share: the pile (through its {@link EntryLog}), the clock, the byte
- * budget and its evictor, the regions retired by index growth, and the removal listener.
+ * What a cache's tables share: the pile (through its {@link EntryLog}), the clock, the byte budget
+ * and its evictor, the regions retired by index growth, and the removal listener.
  *
  * <h2>Implementation note</h2>
  *
@@ -47,6 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CacheCore {
   /** Participant record types. */
   static final int RECORD_ENTRY = 1;
+
   static final int RECORD_REGION = 2;
   static final int RECORD_TABLE = 3;
   static final int RECORD_RETIRE = 4;
@@ -78,9 +79,9 @@ final class CacheCore {
   }
 
   /**
-   * How long a retired region is kept at least, for lock-free readers that looked a slot up in
-   * it: a hit's hint (policy bits, time-to-idle) is a compare-and-set on the slot it found,
-   * which must not land in a block the pile has reused (see the note).
+   * How long a retired region is kept at least, for lock-free readers that looked a slot up in it:
+   * a hit's hint (policy bits, time-to-idle) is a compare-and-set on the slot it found, which must
+   * not land in a block the pile has reused (see the note).
    */
   static final long RETIRED_GRACE_NANOS = 1_000_000_000L;
 
@@ -131,36 +132,40 @@ final class CacheCore {
   }
 
   /**
-   * Creates {@code table}: logs its descriptor and adds it in the same write, so that a
-   * checkpoint holds the table exactly when the log before it does.
+   * Creates {@code table}: logs its descriptor and adds it in the same write, so that a checkpoint
+   * holds the table exactly when the log before it does.
    */
   void createTable(OffHeapTable<?, ?> table) {
     byte[] descriptor = CacheState.encodeDescriptor(table.descriptor());
-    log.append(RECORD_TABLE, new EntryLog.Change() {
-      @Override
-      public MemorySegment apply(long pointer) {
-        addTable(table);
-        return MemorySegment.ofArray(descriptor);
-      }
+    log.append(
+        RECORD_TABLE,
+        new EntryLog.Change() {
+          @Override
+          public MemorySegment apply(long pointer) {
+            addTable(table);
+            return MemorySegment.ofArray(descriptor);
+          }
 
-      @Override
-      public void afterLog() {}
-    });
+          @Override
+          public void afterLog() {}
+        });
   }
 
   /** Gives {@code table} new options, logged as a table record. */
   void updateTable(OffHeapTable<?, ?> table, TableDescriptor descriptor) {
     byte[] bytes = CacheState.encodeDescriptor(descriptor);
-    log.append(RECORD_TABLE, new EntryLog.Change() {
-      @Override
-      public MemorySegment apply(long pointer) {
-        table.describe(descriptor);
-        return MemorySegment.ofArray(bytes);
-      }
+    log.append(
+        RECORD_TABLE,
+        new EntryLog.Change() {
+          @Override
+          public MemorySegment apply(long pointer) {
+            table.describe(descriptor);
+            return MemorySegment.ofArray(bytes);
+          }
 
-      @Override
-      public void afterLog() {}
-    });
+          @Override
+          public void afterLog() {}
+        });
   }
 
   /** The table of id {@code id}, or null. */
@@ -191,8 +196,8 @@ final class CacheCore {
 
   /**
    * Makes room for a write that adds {@code delta} bytes, of an entry of {@code entryBytes}
-   * (OffHeapTable T4): nothing to do while usedBytes + delta stays within budget + slack (the
-   * drain after the write evicts); past it, waits for the eviction lock and evicts first.
+   * (OffHeapTable T4): nothing to do while usedBytes + delta stays within budget + slack (the drain
+   * after the write evicts); past it, waits for the eviction lock and evicts first.
    *
    * @throws EntryTooLargeException if the entry alone is larger than the budget
    * @throws CacheFullException if only pinned entries are left to evict (Evictor E4)
@@ -202,8 +207,13 @@ final class CacheCore {
       return;
     }
     if (entryBytes > budgetBytes) {
-      throw new EntryTooLargeException("entry of " + entryBytes + " bytes is larger than the"
-          + " cache's whole budget of " + budgetBytes + " bytes");
+      throw new EntryTooLargeException(
+          "entry of "
+              + entryBytes
+              + " bytes is larger than the"
+              + " cache's whole budget of "
+              + budgetBytes
+              + " bytes");
     }
     long limit = budgetBytes + evictor.slackBytes();
     if (delta <= 0 || usedBytes.get() + delta <= limit) {
@@ -214,10 +224,17 @@ final class CacheCore {
       return;
     }
     if (!evictor.evictForWrite(delta) && usedBytes.get() + delta > limit) {
-      throw new CacheFullException("no room for " + delta + " more bytes: the cache uses "
-          + usedBytes.get() + " of its " + budgetBytes + " bytes (" + evictor.slackBytes()
-          + " more while evicting) and what is left to evict is pinned; unpin or remove"
-          + " entries, or give the cache a larger budget");
+      throw new CacheFullException(
+          "no room for "
+              + delta
+              + " more bytes: the cache uses "
+              + usedBytes.get()
+              + " of its "
+              + budgetBytes
+              + " bytes ("
+              + evictor.slackBytes()
+              + " more while evicting) and what is left to evict is pinned; unpin or remove"
+              + " entries, or give the cache a larger budget");
     }
   }
 
@@ -299,18 +316,21 @@ final class CacheCore {
 
   /** Frees a region, taking it out of the retired list in the same logged write. */
   private void free(long region) {
-    log.delete(region, RECORD_RETIRE, new EntryLog.Change() {
-      @Override
-      public MemorySegment apply(long pointer) {
-        forgetRetired(pointer);
-        MemorySegment record = MemorySegment.ofArray(new byte[Long.BYTES]);
-        record.set(U64, 0, pointer);
-        return record;
-      }
+    log.delete(
+        region,
+        RECORD_RETIRE,
+        new EntryLog.Change() {
+          @Override
+          public MemorySegment apply(long pointer) {
+            forgetRetired(pointer);
+            MemorySegment record = MemorySegment.ofArray(new byte[Long.BYTES]);
+            record.set(U64, 0, pointer);
+            return record;
+          }
 
-      @Override
-      public void afterLog() {}
-    });
+          @Override
+          public void afterLog() {}
+        });
   }
 
   /** Takes {@code region} out of the retired list (a free's record, applied or replayed). */
@@ -360,9 +380,9 @@ final class CacheCore {
   }
 
   /**
-   * Queues a removal for the listener: it is told once the operation that removed the entry
-   * has released its locks and its thread's scratch ({@link #deliverRemovals}), so that it may
-   * call the cache.
+   * Queues a removal for the listener: it is told once the operation that removed the entry has
+   * released its locks and its thread's scratch ({@link #deliverRemovals}), so that it may call the
+   * cache.
    */
   void notifyRemoval(String table, Object key, RemovalCause cause) {
     if (listener != null) {

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a persistent cache's directory holds, read without changing it: the tables, their
- * entries and bytes, and their index; and a check that index and pile agree. What {@code cairn
- * inspect DIR} and {@code cairn verify DIR} report of a cache. The directory must not be open
- * in another process (the pile's directory lock).
+ * What a persistent cache's directory holds, read without changing it: the tables, their entries
+ * and bytes, and their index; and a check that index and pile agree. What {@code cairn inspect DIR}
+ * and {@code cairn verify DIR} report of a cache. The directory must not be open in another process
+ * (the pile's directory lock).
  */
 public final class CacheDirectory {
   private CacheDirectory() {}
@@ -28,8 +28,14 @@ public final class CacheDirectory {
    * @param entryBytes the pile's bytes of its entries
    * @param indexBytes the bytes of its index's regions
    */
-  public record Table(String name, String keyType, String valueType, TableOptions options,
-      long entries, long entryBytes, long indexBytes) {}
+  public record Table(
+      String name,
+      String keyType,
+      String valueType,
+      TableOptions options,
+      long entries,
+      long entryBytes,
+      long indexBytes) {}
 
   /**
    * A cache directory's contents.
@@ -49,8 +55,8 @@ public final class CacheDirectory {
   }
 
   /**
-   * Describes the cache in {@code directory}: opens its pile read-only, replays its log in
-   * memory, and reads the tables' figures. Changes no file.
+   * Describes the cache in {@code directory}: opens its pile read-only, replays its log in memory,
+   * and reads the tables' figures. Changes no file.
    *
    * @throws IOException if the directory cannot be read
    * @throws dev.cairn.durability.CorruptFileException if the pile's files are damaged
@@ -61,9 +67,8 @@ public final class CacheDirectory {
   }
 
   /**
-   * {@link #inspect} and a check that the cache's index and its pile agree ({@link
-   * Cache#verify}): every slot names a live entry of its own key, counts and bytes add up, no
-   * value is orphaned.
+   * {@link #inspect} and a check that the cache's index and its pile agree ({@link Cache#verify}):
+   * every slot names a live entry of its own key, counts and bytes add up, no value is orphaned.
    *
    * @throws CacheCorruptionException naming the first disagreement
    */
@@ -79,8 +84,15 @@ public final class CacheDirectory {
       List<Table> tables = new ArrayList<>();
       for (OffHeapTable<?, ?> t : cache.core().tables()) {
         TableDescriptor d = t.descriptor();
-        tables.add(new Table(d.name(), d.keyType(), d.valueType(), d.options(), t.index.size(),
-            t.index.entryBytes(), t.index.regionBytes()));
+        tables.add(
+            new Table(
+                d.name(),
+                d.keyType(),
+                d.valueType(),
+                d.options(),
+                t.index.size(),
+                t.index.entryBytes(),
+                t.index.regionBytes()));
       }
       return new Inspection(tables, verified);
     }

@@ -33,8 +33,8 @@ final class CacheFactory {
     return over(pile, participant, options, false);
   }
 
-  private static Cache over(Pile pile, CacheParticipant participant, CacheOptions options,
-      boolean replayable) {
+  private static Cache over(
+      Pile pile, CacheParticipant participant, CacheOptions options, boolean replayable) {
     boolean success = false;
     try {
       PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant));

@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param budgetBytes the most bytes the cache's entries and index may take in the pile; {@link
  *     Long#MAX_VALUE} for no budget (nothing is evicted). Writes evict after they write, so the
  *     cache may pass it while evicting, by at most 1/64 of it (at least 64 KiB, or an eighth of a
- *     budget under 512 KiB) and what the writes in flight add; a write that would pass that
- *     evicts first, and fails with {@link CacheFullException} if only pinned entries are left
+ *     budget under 512 KiB) and what the writes in flight add; a write that would pass that evicts
+ *     first, and fails with {@link CacheFullException} if only pinned entries are left
  * @param clock the wall clock of expiry (tests pass a controllable one)
  * @param pile the pile's options: durability, segment size, codecs for values and keys
  */

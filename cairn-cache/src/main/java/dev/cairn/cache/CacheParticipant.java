@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cache as a participant of its pile's log ({@link LogParticipant}): its tables and index
- * come back at open from the last checkpoint's state and the records logged since, and each
- * checkpoint takes its state.
+ * The cache as a participant of its pile's log ({@link LogParticipant}): its tables and index come
+ * back at open from the last checkpoint's state and the records logged since, and each checkpoint
+ * takes its state.
  *
  * <h2>Implementation note</h2>
  *
@@ -96,11 +96,22 @@ final class CacheParticipant implements LogParticipant {
         int id = IndexRecord.tableId(payload);
         HashIndex index = indexOf(id, lsn);
         try {
-          index.replay(payload, (region, capacity) -> retired.add(new CacheCore.Retired(region,
-              log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))), 0)));
+          index.replay(
+              payload,
+              (region, capacity) ->
+                  retired.add(
+                      new CacheCore.Retired(
+                          region,
+                          log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))),
+                          0)));
         } catch (IllegalArgumentException e) {
-          throw new CacheCorruptionException("index record at LSN " + lsn + " of table " + id
-              + " cannot be replayed: " + e.getMessage());
+          throw new CacheCorruptionException(
+              "index record at LSN "
+                  + lsn
+                  + " of table "
+                  + id
+                  + " cannot be replayed: "
+                  + e.getMessage());
         }
       }
       case CacheCore.RECORD_TABLE -> {
@@ -116,14 +127,19 @@ final class CacheParticipant implements LogParticipant {
       }
       case CacheCore.RECORD_RETIRE -> {
         if (payload.byteSize() < Long.BYTES) {
-          throw new CacheCorruptionException("retire record at LSN " + lsn + " of "
-              + payload.byteSize() + " bytes, needs 8");
+          throw new CacheCorruptionException(
+              "retire record at LSN " + lsn + " of " + payload.byteSize() + " bytes, needs 8");
         }
         long region = payload.get(U64, 0);
         retired.removeIf(r -> r.region() == region);
       }
-      default -> throw new CacheCorruptionException("cache record of unknown type " + type
-          + " at LSN " + lsn + ": written by a newer build?");
+      default ->
+          throw new CacheCorruptionException(
+              "cache record of unknown type "
+                  + type
+                  + " at LSN "
+                  + lsn
+                  + ": written by a newer build?");
     }
   }
 
@@ -133,8 +149,8 @@ final class CacheParticipant implements LogParticipant {
         return t.index();
       }
     }
-    throw new CacheCorruptionException("index record at LSN " + lsn + " names table " + id
-        + ", which no table record created");
+    throw new CacheCorruptionException(
+        "index record at LSN " + lsn + " names table " + id + ", which no table record created");
   }
 
   @Override

@@ -73,10 +73,10 @@ import java.util.List;
 final class CacheSlots implements SlotView {
 
   /**
-   * At open, before any write: every live slot of {@code index} becomes uncounted, its pinned
-   * flag kept (see Recovery). Walks the index's slots once (the entries are not read); the
-   * bytes change in the regions, reported as written, so the next checkpoint keeps them.
-   * Returns the slots it changed.
+   * At open, before any write: every live slot of {@code index} becomes uncounted, its pinned flag
+   * kept (see Recovery). Walks the index's slots once (the entries are not read); the bytes change
+   * in the regions, reported as written, so the next checkpoint keeps them. Returns the slots it
+   * changed.
    */
   static long uncountAll(dev.cairn.cache.index.HashIndex index) {
     long changed = 0;
@@ -105,6 +105,7 @@ final class CacheSlots implements SlotView {
   static final int COUNT_NEW = 0;
   static final int COUNT_KEPT = 1 << COUNT_SHIFT;
   static final int COUNT_UPDATED = 2 << COUNT_SHIFT;
+
   /** The bits of an entry the policy does not count (yet). */
   static final int UNCOUNTED = PolicyBitsLayout.bits(LEAVING, 0);
 
@@ -117,8 +118,8 @@ final class CacheSlots implements SlotView {
   static final int OVER_MIN_SHARE = 1;
   static final int ANY_TABLE = 2;
 
-  private static final ValueReader<Integer> PAYLOAD_SIZE = (kind, payload) ->
-      (int) payload.byteSize();
+  private static final ValueReader<Integer> PAYLOAD_SIZE =
+      (kind, payload) -> (int) payload.byteSize();
 
   private final CacheCore core;
 
@@ -301,8 +302,8 @@ final class CacheSlots implements SlotView {
       return false;
     }
     if (segment(SlotLayout.policyOfMeta(meta)) == LEAVING && countNotes < NOTES) {
-      counts[countNotes++] = policyHash(table.descriptor().id(), locatedShard,
-          SlotLayout.hash32OfMeta(meta));
+      counts[countNotes++] =
+          policyHash(table.descriptor().id(), locatedShard, SlotLayout.hash32OfMeta(meta));
     }
     return true;
   }
@@ -319,7 +320,9 @@ final class CacheSlots implements SlotView {
   public long hash(long slot) {
     locate(slot);
     OffHeapTable<?, ?> table = tables[locatedTable];
-    return policyHash(table.descriptor().id(), locatedShard,
+    return policyHash(
+        table.descriptor().id(),
+        locatedShard,
         SlotLayout.hash32OfMeta(table.index.metaAt(locatedAddress)));
   }
 
@@ -330,8 +333,11 @@ final class CacheSlots implements SlotView {
       return -1;
     }
     int shard = shardOf(hash);
-    long address = table.index.findSlot(shard, hash32Of(hash),
-        (at, pointer, meta) -> segment(SlotLayout.policyOfMeta(meta)) == WINDOW);
+    long address =
+        table.index.findSlot(
+            shard,
+            hash32Of(hash),
+            (at, pointer, meta) -> segment(SlotLayout.policyOfMeta(meta)) == WINDOW);
     if (address < 0) {
       return -1;
     }
@@ -390,20 +396,21 @@ final class CacheSlots implements SlotView {
 
   /**
    * Sets the policy's bits of {@code slot} under its shard's lock, if it still holds the entry
-   * whose bits the policy read last (V1) and that entry's size could be read (V2); notes a
-   * victim when they become LEAVING.
+   * whose bits the policy read last (V1) and that entry's size could be read (V2); notes a victim
+   * when they become LEAVING.
    */
   @Override
   public boolean compareAndSetBits(long slot, int expected, int bits) {
-    if (slot != readSlot || readSizeFailed || readPointer == 0
+    if (slot != readSlot
+        || readSizeFailed
+        || readPointer == 0
         || readPointer == HashIndex.TOMBSTONE
         || (segment(bits) == LEAVING && victims == victimTables.length)) {
       return false;
     }
     locate(slot);
     OffHeapTable<?, ?> table = tables[locatedTable];
-    int hash32 = setLocked(table.index, locatedShard, locatedAddress, readPointer, expected,
-        bits);
+    int hash32 = setLocked(table.index, locatedShard, locatedAddress, readPointer, expected, bits);
     if (hash32 == NOT_SET) {
       return false;
     }
@@ -420,12 +427,12 @@ final class CacheSlots implements SlotView {
 
   /**
    * Under the shard's lock: sets the policy's bits at {@code address} to {@code bits} (the spare
-   * ones kept) if it holds {@code pointer} and its policy's bits are {@code expected}; returns
-   * the slot's hash32, or {@link #NOT_SET}. (A hit's lock-free compare-and-set may race: it only
-   * sets REFERENCED, which makes {@code expected} wrong; an expiry refresh is retried.)
+   * ones kept) if it holds {@code pointer} and its policy's bits are {@code expected}; returns the
+   * slot's hash32, or {@link #NOT_SET}. (A hit's lock-free compare-and-set may race: it only sets
+   * REFERENCED, which makes {@code expected} wrong; an expiry refresh is retried.)
    */
-  private static int setLocked(HashIndex index, int shard, long address, long pointer,
-      int expected, int bits) {
+  private static int setLocked(
+      HashIndex index, int shard, long address, long pointer, int expected, int bits) {
     index.lock(shard);
     try {
       if (index.pointerAt(address) != pointer) {
@@ -456,10 +463,10 @@ final class CacheSlots implements SlotView {
 
   /**
    * Counts the uncounted entry of {@code pointer}: under its shard's lock, if its bits are still
-   * LEAVING, sets them to what their count field says (window, probation, or probation
-   * referenced) and clears that field. Returns the slot's new policy byte (pinned flag
-   * included), or -1 if the slot no longer holds an uncounted entry of {@code pointer}. The
-   * caller holds the key's lock (V2).
+   * LEAVING, sets them to what their count field says (window, probation, or probation referenced)
+   * and clears that field. Returns the slot's new policy byte (pinned flag included), or -1 if the
+   * slot no longer holds an uncounted entry of {@code pointer}. The caller holds the key's lock
+   * (V2).
    */
   static int countLocked(HashIndex index, int shard, int hash32, long pointer) {
     index.lock(shard);
@@ -474,11 +481,12 @@ final class CacheSlots implements SlotView {
         if (segment(old) != LEAVING) {
           return -1;
         }
-        int counted = switch (old & COUNT_MASK) {
-          case COUNT_KEPT -> PolicyBitsLayout.bits(PROBATION, 0);
-          case COUNT_UPDATED -> PolicyBitsLayout.bits(PROBATION, 0) | REFERENCED;
-          default -> PolicyBitsLayout.bits(WINDOW, 0);
-        };
+        int counted =
+            switch (old & COUNT_MASK) {
+              case COUNT_KEPT -> PolicyBitsLayout.bits(PROBATION, 0);
+              case COUNT_UPDATED -> PolicyBitsLayout.bits(PROBATION, 0) | REFERENCED;
+              default -> PolicyBitsLayout.bits(WINDOW, 0);
+            };
         int updated = (old & PINNED) | counted;
         if (index.casMeta(address, meta, SlotLayout.withPolicy(meta, updated))) {
           return updated;
@@ -492,13 +500,12 @@ final class CacheSlots implements SlotView {
   /**
    * Under the shard's lock, sets the entry of {@code pointer} uncounted. For a rewrite ({@code
    * rewrite} true, the key's lock held, V2): a counted entry becomes LEAVING, to be counted again
-   * into the window if it was in the window, else into probation referenced (count field
-   * UPDATED). For a victim whose removal missed ({@code rewrite} false): an entry still LEAVING
-   * gets the count field KEPT, to be counted again into probation. Returns the policy byte it
-   * found (the caller uncounts its segment), or -1 if no slot holds {@code pointer}.
+   * into the window if it was in the window, else into probation referenced (count field UPDATED).
+   * For a victim whose removal missed ({@code rewrite} false): an entry still LEAVING gets the
+   * count field KEPT, to be counted again into probation. Returns the policy byte it found (the
+   * caller uncounts its segment), or -1 if no slot holds {@code pointer}.
    */
-  static int uncountLocked(HashIndex index, int shard, int hash32, long pointer,
-      boolean rewrite) {
+  static int uncountLocked(HashIndex index, int shard, int hash32, long pointer, boolean rewrite) {
     index.lock(shard);
     try {
       long address = index.slotOf(shard, hash32, pointer);
@@ -512,8 +519,7 @@ final class CacheSlots implements SlotView {
         if (counted != rewrite) {
           return old; // a rewrite of an uncounted entry, or a victim counted again meanwhile
         }
-        int count = !rewrite ? COUNT_KEPT
-            : segment(old) == WINDOW ? COUNT_NEW : COUNT_UPDATED;
+        int count = !rewrite ? COUNT_KEPT : segment(old) == WINDOW ? COUNT_NEW : COUNT_UPDATED;
         int updated = (old & PINNED) | count | UNCOUNTED;
         if (index.casMeta(address, meta, SlotLayout.withPolicy(meta, updated))) {
           return old;
@@ -527,9 +533,9 @@ final class CacheSlots implements SlotView {
   // ----------------------------------------------------------------------------- shares
 
   /**
-   * The first share level that restricts eviction ({@link #OVER_MAX_SHARE}: some table is over
-   * its max share; {@link #OVER_MIN_SHARE}: some table is under its min share while another is
-   * over its own), or {@link #ANY_TABLE}; and restricts eviction to it.
+   * The first share level that restricts eviction ({@link #OVER_MAX_SHARE}: some table is over its
+   * max share; {@link #OVER_MIN_SHARE}: some table is under its min share while another is over its
+   * own), or {@link #ANY_TABLE}; and restricts eviction to it.
    */
   int restrictFirst() {
     if (!sharesConfigured) {

@@ -33,8 +33,13 @@ final class CacheState {
   static final int FORMAT_VERSION = 1;
 
   /** A table's descriptor and shards, as a checkpoint holds them. */
-  record TableImage(TableDescriptor descriptor, long[] regions, int[] capacities, int[] counts,
-      int[] dead, long[] bytes) {
+  record TableImage(
+      TableDescriptor descriptor,
+      long[] regions,
+      int[] capacities,
+      int[] counts,
+      int[] dead,
+      long[] bytes) {
 
     /** Sets {@code index}'s shards as this image holds them ({@link HashIndex#install}). */
     void installInto(HashIndex index) {
@@ -89,14 +94,20 @@ final class CacheState {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
       int magic = in.readInt();
       if (magic != MAGIC) {
-        throw new CacheCorruptionException("cache state in the pile's checkpoint has magic 0x"
-            + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC)
-            + ": the pile's metadata is not a cache's");
+        throw new CacheCorruptionException(
+            "cache state in the pile's checkpoint has magic 0x"
+                + Integer.toHexString(magic)
+                + ", not 0x"
+                + Integer.toHexString(MAGIC)
+                + ": the pile's metadata is not a cache's");
       }
       int version = in.readUnsignedShort();
       if (version != FORMAT_VERSION) {
-        throw new CacheCorruptionException("cache state of format version " + version
-            + "; this build reads version " + FORMAT_VERSION);
+        throw new CacheCorruptionException(
+            "cache state of format version "
+                + version
+                + "; this build reads version "
+                + FORMAT_VERSION);
       }
       int count = in.readUnsignedShort();
       for (int i = 0; i < count; i++) {
@@ -120,8 +131,11 @@ final class CacheState {
         retired.add(new CacheCore.Retired(in.readLong(), in.readLong(), 0));
       }
     } catch (IOException e) {
-      throw new CacheCorruptionException("cache state in the pile's checkpoint is truncated ("
-          + state.length + " bytes): " + e.getMessage());
+      throw new CacheCorruptionException(
+          "cache state in the pile's checkpoint is truncated ("
+              + state.length
+              + " bytes): "
+              + e.getMessage());
     }
     return new Image(tables, retired);
   }
@@ -140,13 +154,12 @@ final class CacheState {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
       return readDescriptor(in);
     } catch (IOException e) {
-      throw new CacheCorruptionException("table record truncated (" + payload.length
-          + " bytes): " + e.getMessage());
+      throw new CacheCorruptionException(
+          "table record truncated (" + payload.length + " bytes): " + e.getMessage());
     }
   }
 
-  private static void writeDescriptor(DataOutputStream out, TableDescriptor d)
-      throws IOException {
+  private static void writeDescriptor(DataOutputStream out, TableDescriptor d) throws IOException {
     out.writeShort(d.id());
     out.writeUTF(d.name());
     out.writeUTF(d.keyType());
@@ -175,11 +188,16 @@ final class CacheState {
     double maxShare = in.readDouble();
     TableOptions options;
     try {
-      options = new TableOptions(writeMillis == 0 ? null : Duration.ofMillis(writeMillis),
-          accessMillis == 0 ? null : Duration.ofMillis(accessMillis), pinned, minShare, maxShare);
+      options =
+          new TableOptions(
+              writeMillis == 0 ? null : Duration.ofMillis(writeMillis),
+              accessMillis == 0 ? null : Duration.ofMillis(accessMillis),
+              pinned,
+              minShare,
+              maxShare);
     } catch (IllegalArgumentException e) {
-      throw new CacheCorruptionException("table \"" + name + "\" has invalid stored options: "
-          + e.getMessage());
+      throw new CacheCorruptionException(
+          "table \"" + name + "\" has invalid stored options: " + e.getMessage());
     }
     return new TableDescriptor(id, name, keyType, valueType, seed, epoch, options);
   }

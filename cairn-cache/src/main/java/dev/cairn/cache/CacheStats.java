@@ -6,8 +6,8 @@ import java.util.List;
  * A cache's figures at one moment.
  *
  * @param budgetBytes the byte budget ({@link Long#MAX_VALUE} for none)
- * @param usedBytes the bytes counted against it: every table's entries and index, and index
- *     regions retired but not yet freed
+ * @param usedBytes the bytes counted against it: every table's entries and index, and index regions
+ *     retired but not yet freed
  * @param tables each table's counters, in creation order
  */
 public record CacheStats(long budgetBytes, long usedBytes, List<TableStats> tables) {

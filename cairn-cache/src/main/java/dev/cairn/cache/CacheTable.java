@@ -7,13 +7,13 @@ import java.util.function.Function;
 
 /**
  * A named table of key to value in a {@link Cache}: keys and values off the heap, in the cache's
- * pile. Keys are equal when their encoded bytes are ({@code long}, {@code String}, {@code
- * byte[]}, {@link java.util.UUID}, or any type the pile's codecs store); values are whatever the
- * pile stores.
+ * pile. Keys are equal when their encoded bytes are ({@code long}, {@code String}, {@code byte[]},
+ * {@link java.util.UUID}, or any type the pile's codecs store); values are whatever the pile
+ * stores.
  *
  * <p>An expired entry is never returned. Writes to one key are atomic and ordered; reads take no
- * lock. In a persistent cache each write is durable as the pile's durability says when it
- * returns, with its index change in the same log record.
+ * lock. In a persistent cache each write is durable as the pile's durability says when it returns,
+ * with its index change in the same log record.
  *
  * <p>Thread-safety: every method may be called from any thread.
  *
@@ -72,9 +72,9 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   boolean remove(K key, V expected);
 
   /**
-   * The value of {@code key}; if it has none, the value {@code loader} makes, stored first (a
-   * null from the loader stores nothing). The loader runs at most once per call, without the
-   * cache's locks held, so it may call the cache; a concurrent put of the same key wins over it.
+   * The value of {@code key}; if it has none, the value {@code loader} makes, stored first (a null
+   * from the loader stores nothing). The loader runs at most once per call, without the cache's
+   * locks held, so it may call the cache; a concurrent put of the same key wins over it.
    */
   V computeIfAbsent(K key, Function<? super K, ? extends V> loader);
 

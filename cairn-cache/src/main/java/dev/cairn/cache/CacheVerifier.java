@@ -9,11 +9,11 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Checks that a cache's index and its pile agree, on a quiet cache (no concurrent writes):
- * every slot names a live entry whose key hashes to that slot's hash bits and shard, each
- * shard's counts and bytes are what its slots add up to, every value in the pile is an
- * entry some slot names or a region of the index (no orphan), and the eviction policy's totals
- * are the sums over the slots it counts (Evictor E1).
+ * Checks that a cache's index and its pile agree, on a quiet cache (no concurrent writes): every
+ * slot names a live entry whose key hashes to that slot's hash bits and shard, each shard's counts
+ * and bytes are what its slots add up to, every value in the pile is an entry some slot names or a
+ * region of the index (no orphan), and the eviction policy's totals are the sums over the slots it
+ * counts (Evictor E1).
  */
 final class CacheVerifier {
   private CacheVerifier() {}
@@ -21,7 +21,9 @@ final class CacheVerifier {
   /** The figures a verify found. */
   record Report(long entries, long entryBytes, long regions, long pileValues) {}
 
-  /** @throws CacheCorruptionException naming the first disagreement */
+  /**
+   * @throws CacheCorruptionException naming the first disagreement
+   */
   static Report verify(Pile pile, CacheCore core) {
     Set<Long> named = new HashSet<>();
     long entries = 0;
@@ -53,38 +55,83 @@ final class CacheVerifier {
           long meta = index.metaAt(address);
           long[] hashAndSize;
           try {
-            hashAndSize = core.log().read(pointer, (kind, payload) -> {
-              if (!EntryLayout.wellFormed(payload)) {
-                return null;
-              }
-              long hash = KeyHash.hash(payload.asSlice(EntryLayout.KEY_OFFSET),
-                  EntryLayout.keyLength(payload), seed);
-              return new long[] {hash, payload.byteSize()};
-            });
+            hashAndSize =
+                core.log()
+                    .read(
+                        pointer,
+                        (kind, payload) -> {
+                          if (!EntryLayout.wellFormed(payload)) {
+                            return null;
+                          }
+                          long hash =
+                              KeyHash.hash(
+                                  payload.asSlice(EntryLayout.KEY_OFFSET),
+                                  EntryLayout.keyLength(payload),
+                                  seed);
+                          return new long[] {hash, payload.byteSize()};
+                        });
           } catch (StalePointerException | InvalidPointerException e) {
-            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
-                + " names a value the pile does not hold: " + e.getMessage());
+            throw new CacheCorruptionException(
+                "table \""
+                    + name
+                    + "\" shard "
+                    + s
+                    + " slot "
+                    + i
+                    + " names a value the pile does not hold: "
+                    + e.getMessage());
           }
           if (hashAndSize == null) {
-            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
-                + " names a value that is not a cache entry");
+            throw new CacheCorruptionException(
+                "table \""
+                    + name
+                    + "\" shard "
+                    + s
+                    + " slot "
+                    + i
+                    + " names a value that is not a cache entry");
           }
           if (HashIndex.shardOf(hashAndSize[0]) != s
               || SlotLayout.hash32(hashAndSize[0]) != SlotLayout.hash32OfMeta(meta)) {
-            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
-                + " names an entry whose key hashes elsewhere: another key's entry");
+            throw new CacheCorruptionException(
+                "table \""
+                    + name
+                    + "\" shard "
+                    + s
+                    + " slot "
+                    + i
+                    + " names an entry whose key hashes elsewhere: another key's entry");
           }
           if (!named.add(pointer)) {
-            throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " slot " + i
-                + " names an entry another slot names too");
+            throw new CacheCorruptionException(
+                "table \""
+                    + name
+                    + "\" shard "
+                    + s
+                    + " slot "
+                    + i
+                    + " names an entry another slot names too");
           }
           bytes += core.log().allocatedBytes((int) hashAndSize[1]);
         }
         if (live != index.countOf(s) || dead != index.deadOf(s) || bytes != index.bytesOf(s)) {
-          throw new CacheCorruptionException("table \"" + name + "\" shard " + s + " counts "
-              + index.countOf(s) + " entries, " + index.deadOf(s) + " tombstones and "
-              + index.bytesOf(s) + " bytes, its slots hold " + live + ", " + dead + " and "
-              + bytes);
+          throw new CacheCorruptionException(
+              "table \""
+                  + name
+                  + "\" shard "
+                  + s
+                  + " counts "
+                  + index.countOf(s)
+                  + " entries, "
+                  + index.deadOf(s)
+                  + " tombstones and "
+                  + index.bytesOf(s)
+                  + " bytes, its slots hold "
+                  + live
+                  + ", "
+                  + dead
+                  + " and "
+                  + bytes);
         }
         entries += live;
         entryBytes += bytes;
@@ -95,15 +142,18 @@ final class CacheVerifier {
     }
     long[] values = new long[1];
     long[] orphan = {0};
-    pile.forEach((pointer, kind, size) -> {
-      values[0]++;
-      if (!named.contains(pointer) && orphan[0] == 0) {
-        orphan[0] = pointer;
-      }
-    });
+    pile.forEach(
+        (pointer, kind, size) -> {
+          values[0]++;
+          if (!named.contains(pointer) && orphan[0] == 0) {
+            orphan[0] = pointer;
+          }
+        });
     if (orphan[0] != 0) {
-      throw new CacheCorruptionException("the pile holds a value no table names (pointer 0x"
-          + Long.toHexString(orphan[0]) + "): an orphan");
+      throw new CacheCorruptionException(
+          "the pile holds a value no table names (pointer 0x"
+              + Long.toHexString(orphan[0])
+              + "): an orphan");
     }
     core.evictor().verify();
     return new Report(entries, entryBytes, regions, values[0]);

@@ -1,16 +1,16 @@
 package dev.cairn.cache;
 
 import dev.cairn.codec.Codec;
-import dev.cairn.pile.participant.PayloadWriter;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes one entry ({@link EntryLayout}) straight into its pile block, and reads one back in
- * place: one per thread, reused for every write and read.
+ * Writes one entry ({@link EntryLayout}) straight into its pile block, and reads one back in place:
+ * one per thread, reused for every write and read.
  *
  * <p>Not thread-safe. A read may run more than once (the pile's optimistic read retries it on a
  * concurrent change); each run sets every field it reports, so the last run's are what stay.
@@ -41,17 +41,23 @@ final class EntryCodec implements PayloadWriter {
   int readSize;
 
   /**
-   * Prepares the entry {@code key} -> {@code value}. Must be the last encoding before the write
-   * on this thread: a codec may keep its work for {@code encode} in a per-thread buffer.
+   * Prepares the entry {@code key} -> {@code value}. Must be the last encoding before the write on
+   * this thread: a codec may keep its work for {@code encode} in a per-thread buffer.
    *
    * @throws IllegalArgumentException if the key is longer than {@link EntryLayout#MAX_KEY_BYTES}
    */
   @SuppressWarnings("unchecked")
-  EntryCodec prepare(KeyCodec.KeyBuffer key, int keyLength, Object value, CodecRegistry codecs,
-      int flags, long writtenAt, long expireAt) {
+  EntryCodec prepare(
+      KeyCodec.KeyBuffer key,
+      int keyLength,
+      Object value,
+      CodecRegistry codecs,
+      int flags,
+      long writtenAt,
+      long expireAt) {
     if (keyLength > EntryLayout.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("key too long: " + keyLength + " bytes, at most "
-          + EntryLayout.MAX_KEY_BYTES);
+      throw new IllegalArgumentException(
+          "key too long: " + keyLength + " bytes, at most " + EntryLayout.MAX_KEY_BYTES);
     }
     this.key = key;
     this.keyLength = keyLength;
@@ -110,8 +116,9 @@ final class EntryCodec implements PayloadWriter {
     if (!EntryLayout.wellFormed(entry) || EntryLayout.keyLength(entry) != length) {
       return false;
     }
-    return MemorySegment.mismatch(entry, EntryLayout.KEY_OFFSET, EntryLayout.KEY_OFFSET + length,
-        key, 0, length) == -1;
+    return MemorySegment.mismatch(
+            entry, EntryLayout.KEY_OFFSET, EntryLayout.KEY_OFFSET + length, key, 0, length)
+        == -1;
   }
 
   /** Reads what every read reports: times, flags and size. */
@@ -140,16 +147,19 @@ final class EntryCodec implements PayloadWriter {
       }
       case EntryLayout.KIND_OBJECT ->
           codecs.codecOf(EntryLayout.typeId(entry)).decode(entry, at, length);
-      default -> throw new CorruptValueException("cache entry of unknown value kind " + kind
-          + ": the entry is damaged");
+      default ->
+          throw new CorruptValueException(
+              "cache entry of unknown value kind " + kind + ": the entry is damaged");
     };
   }
 
   /** The key of {@code entry}. */
   static <K> K decodeKey(MemorySegment entry, KeyCodec<K> keys) {
     if (!EntryLayout.wellFormed(entry)) {
-      throw new CorruptValueException("cache entry of " + entry.byteSize()
-          + " bytes is shorter than its header and key: the entry is damaged");
+      throw new CorruptValueException(
+          "cache entry of "
+              + entry.byteSize()
+              + " bytes is shorter than its header and key: the entry is damaged");
     }
     return keys.decode(entry, EntryLayout.KEY_OFFSET, EntryLayout.keyLength(entry));
   }

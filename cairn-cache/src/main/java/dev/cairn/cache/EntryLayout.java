@@ -5,8 +5,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The layout of a cache entry: one pile value (of kind BYTES) holding its key, its value and
- * what expiry needs.
+ * The layout of a cache entry: one pile value (of kind BYTES) holding its key, its value and what
+ * expiry needs.
  *
  * <pre>
  * Entry --> Flags:u8, ValueKind:u8, KeyLength:u16, ValueTypeId:u32, WrittenAtMillis:i64,
@@ -25,8 +25,8 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * Little-endian. The value runs to the end of the pile value. kind: {@link #KIND_BYTES} (raw),
- * {@link #KIND_STRING} (UTF-8), {@link #KIND_OBJECT} (the pile codec of ValueTypeId). Flags:
- * {@link #FLAG_PINNED}. The version of this layout is the cache's format version ({@link
+ * {@link #KIND_STRING} (UTF-8), {@link #KIND_OBJECT} (the pile codec of ValueTypeId). Flags: {@link
+ * #FLAG_PINNED}. The version of this layout is the cache's format version ({@link
  * CacheState#FORMAT_VERSION}).
  */
 final class EntryLayout {
@@ -89,8 +89,15 @@ final class EntryLayout {
     return entry.byteSize() >= HEADER_BYTES && entry.byteSize() >= valueOffset(entry);
   }
 
-  static void writeHeader(MemorySegment target, long at, int flags, int kind, int keyLength,
-      int typeId, long writtenAt, long expireAt) {
+  static void writeHeader(
+      MemorySegment target,
+      long at,
+      int flags,
+      int kind,
+      int keyLength,
+      int typeId,
+      long writtenAt,
+      long expireAt) {
     target.set(ValueLayout.JAVA_BYTE, at + FLAGS_OFFSET, (byte) flags);
     target.set(ValueLayout.JAVA_BYTE, at + KIND_OFFSET, (byte) kind);
     target.set(U16, at + KEY_LENGTH_OFFSET, (short) keyLength);

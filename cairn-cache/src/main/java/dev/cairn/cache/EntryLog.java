@@ -6,19 +6,19 @@ import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.PayloadWriter;
 
 /**
- * What the cache needs of its pile: writes whose index change is applied under the write's lock
- * and logged with it, reads, and the regions the index lives in. One implementation over a
- * pile's participant log ({@link PileEntryLog}); tests may use another.
+ * What the cache needs of its pile: writes whose index change is applied under the write's lock and
+ * logged with it, reads, and the regions the index lives in. One implementation over a pile's
+ * participant log ({@link PileEntryLog}); tests may use another.
  *
  * <p>Thread-safety: every method may be called from any thread.
  */
 interface EntryLog extends dev.cairn.cache.index.RegionStore {
 
   /**
-   * The cache's part of a write: {@link #apply} runs under the write's lock and returns the
-   * record logged with it; {@link #logged} (the pile's call, once the record is logged, before
-   * the wait for durability) or at the latest {@link #afterLog} (once the write returned or
-   * failed) releases what apply took: the index shard's lock, HashIndex I4. Both idempotent.
+   * The cache's part of a write: {@link #apply} runs under the write's lock and returns the record
+   * logged with it; {@link #logged} (the pile's call, once the record is logged, before the wait
+   * for durability) or at the latest {@link #afterLog} (once the write returned or failed) releases
+   * what apply took: the index shard's lock, HashIndex I4. Both idempotent.
    */
   interface Change extends Attachment {
     void afterLog();

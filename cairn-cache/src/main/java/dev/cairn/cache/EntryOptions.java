@@ -14,8 +14,11 @@ public record EntryOptions(Duration expireAfter, Instant expireAt, boolean pinne
 
   public EntryOptions {
     if (expireAfter != null && expireAt != null) {
-      throw new IllegalArgumentException("give expireAfter or expireAt, not both: expireAfter="
-          + expireAfter + " expireAt=" + expireAt);
+      throw new IllegalArgumentException(
+          "give expireAfter or expireAt, not both: expireAfter="
+              + expireAfter
+              + " expireAt="
+              + expireAt);
     }
     if (expireAfter != null && (expireAfter.isNegative() || expireAfter.isZero())) {
       throw new IllegalArgumentException("expireAfter must be positive: " + expireAfter);

@@ -20,8 +20,8 @@ import java.util.function.LongConsumer;
 /**
  * Keeps a cache within its byte budget with one W-TinyLFU policy ({@link TinyLfuClock}) over all
  * its tables ({@link CacheSlots}): readers record hits without a lock; writers record what they
- * stored in a {@link WriteBuffer} and go on, and whoever wins a tryLock of the eviction lock
- * drains the buffer and evicts (Caffeine's maintenance, run by the writers themselves).
+ * stored in a {@link WriteBuffer} and go on, and whoever wins a tryLock of the eviction lock drains
+ * the buffer and evicts (Caffeine's maintenance, run by the writers themselves).
  *
  * <h2>Implementation note</h2>
  *
@@ -70,9 +70,9 @@ import java.util.function.LongConsumer;
  *     (A read that finds its entry expired removes it as a write does, its key's lock tried.)
  * }</pre>
  *
- * <p>Thread-safety: every method may be called from any thread. Lock order: a key's lock (held by
- * a writer that must evict first), then the eviction lock, then pile stripes and shards'
- * locks; the holder only tries keys' locks.
+ * <p>Thread-safety: every method may be called from any thread. Lock order: a key's lock (held by a
+ * writer that must evict first), then the eviction lock, then pile stripes and shards' locks; the
+ * holder only tries keys' locks.
  */
 final class Evictor {
   /** Events the buffer holds; a writer that finds it full drops its event (WriteBuffer). */
@@ -90,8 +90,8 @@ final class Evictor {
   /** Rounds of eviction a write that waits for the lock runs before giving up (E4). */
   static final int WRITE_ROUNDS = 8;
 
-  private static final ValueReader<Integer> PAYLOAD_SIZE = (kind, payload) ->
-      (int) payload.byteSize();
+  private static final ValueReader<Integer> PAYLOAD_SIZE =
+      (kind, payload) -> (int) payload.byteSize();
 
   private final CacheCore core;
   private final long budgetBytes;
@@ -115,13 +115,14 @@ final class Evictor {
 
   // counting one entry (under the lock)
   private long foundPointer;
-  private final HashIndex.SlotMatcher uncounted = (address, pointer, meta) -> {
-    if (segment(SlotLayout.policyOfMeta(meta)) != LEAVING) {
-      return false;
-    }
-    foundPointer = pointer;
-    return true;
-  };
+  private final HashIndex.SlotMatcher uncounted =
+      (address, pointer, meta) -> {
+        if (segment(SlotLayout.policyOfMeta(meta)) != LEAVING) {
+          return false;
+        }
+        foundPointer = pointer;
+        return true;
+      };
 
   Evictor(CacheCore core, long budgetBytes) {
     this.core = core;
@@ -138,8 +139,8 @@ final class Evictor {
   }
 
   /**
-   * How far a write may take usedBytes past the budget without waiting for eviction (E3): 1/64
-   * of the budget, and at least 64 KiB (an eighth of a budget under 512 KiB).
+   * How far a write may take usedBytes past the budget without waiting for eviction (E3): 1/64 of
+   * the budget, and at least 64 KiB (an eighth of a budget under 512 KiB).
    */
   static long slackFor(long budgetBytes) {
     return Math.max(budgetBytes / 64, Math.min(64 << 10, budgetBytes / 8));
@@ -161,8 +162,11 @@ final class Evictor {
     if (!bounded) {
       return;
     }
-    policy.recordHit(CacheSlots.policyHash(table.descriptor().id(),
-        HashIndex.shardOfAddress(slot), SlotLayout.hash32OfMeta(meta)));
+    policy.recordHit(
+        CacheSlots.policyHash(
+            table.descriptor().id(),
+            HashIndex.shardOfAddress(slot),
+            SlotLayout.hash32OfMeta(meta)));
     int bits = SlotLayout.policyOfMeta(meta);
     int hit = TinyLfuClock.hitBits(bits & POLICY_MASK) | (bits & ~POLICY_MASK);
     if (hit != bits) {
@@ -176,14 +180,14 @@ final class Evictor {
   }
 
   /**
-   * Before a rewrite of the entry of {@code pointer} (its key's lock held, its size {@code
-   * bytes}): sets it uncounted under its shard's lock and reports its segment and size, so that
-   * the policy never reads its new size while it is counted (CacheSlots V2). Returns the policy
-   * byte the rewrite stores: uncounted, to be counted into probation (referenced) if it was in
-   * the main space, else into the window; pinned as {@code pinned} says.
+   * Before a rewrite of the entry of {@code pointer} (its key's lock held, its size {@code bytes}):
+   * sets it uncounted under its shard's lock and reports its segment and size, so that the policy
+   * never reads its new size while it is counted (CacheSlots V2). Returns the policy byte the
+   * rewrite stores: uncounted, to be counted into probation (referenced) if it was in the main
+   * space, else into the window; pinned as {@code pinned} says.
    */
-  int beforeRewrite(OffHeapTable<?, ?> table, int shard, int hash32, long pointer, long bytes,
-      boolean pinned) {
+  int beforeRewrite(
+      OffHeapTable<?, ?> table, int shard, int hash32, long pointer, long bytes, boolean pinned) {
     int pin = pinned ? CacheSlots.PINNED : 0;
     if (!bounded) {
       return insertBits(pinned);
@@ -212,16 +216,17 @@ final class Evictor {
   }
 
   /**
-   * After a write stored (or rewrote) the entry of key hash {@code keyHash}, with usedBytes
-   * already counting it: records the key in the sketch, offers its event, and drains if it wins
-   * the lock. Never waits (E2).
+   * After a write stored (or rewrote) the entry of key hash {@code keyHash}, with usedBytes already
+   * counting it: records the key in the sketch, offers its event, and drains if it wins the lock.
+   * Never waits (E2).
    */
   void afterWrite(OffHeapTable<?, ?> table, long keyHash, boolean inserted) {
     if (!bounded) {
       return;
     }
-    long hash = CacheSlots.policyHash(table.descriptor().id(), HashIndex.shardOf(keyHash),
-        SlotLayout.hash32(keyHash));
+    long hash =
+        CacheSlots.policyHash(
+            table.descriptor().id(), HashIndex.shardOf(keyHash), SlotLayout.hash32(keyHash));
     if (inserted) {
       policy.onMiss(hash);
     } else {
@@ -264,8 +269,8 @@ final class Evictor {
 
   /**
    * Makes room for a write of {@code bytes} more that would take usedBytes past budget +
-   * slackBytes: waits for the lock and evicts until usedBytes + bytes fits the budget (E3).
-   * Returns false if the policy found nothing more to evict (E4).
+   * slackBytes: waits for the lock and evicts until usedBytes + bytes fits the budget (E3). Returns
+   * false if the policy found nothing more to evict (E4).
    */
   boolean evictForWrite(long bytes) {
     lock.lock();
@@ -433,8 +438,10 @@ final class Evictor {
   private long reapNoted() {
     long freed = 0;
     for (int i = 0; i < slots.reaps; i++) {
-      freed += slots.tableAt(slots.reapTables[i]).reap(slots.reapShards[i], slots.reapMetas[i],
-          slots.reapPointers[i]);
+      freed +=
+          slots
+              .tableAt(slots.reapTables[i])
+              .reap(slots.reapShards[i], slots.reapMetas[i], slots.reapPointers[i]);
     }
     slots.reaps = 0;
     return freed;
@@ -456,8 +463,8 @@ final class Evictor {
   // -------------------------------------------------------------------------------- checks
 
   /**
-   * Checks, on a cache no thread writes to meanwhile, that the policy's totals equal the sums
-   * over the slots it counts (E1, TinyLfuClock I1).
+   * Checks, on a cache no thread writes to meanwhile, that the policy's totals equal the sums over
+   * the slots it counts (E1, TinyLfuClock I1).
    *
    * @throws CacheCorruptionException naming the first total that differs
    */
@@ -504,8 +511,14 @@ final class Evictor {
 
   private static void check(String total, long counted, long slots) {
     if (counted != slots) {
-      throw new CacheCorruptionException("the eviction policy's " + total + " must equal the sum"
-          + " over the slots it counts (Evictor E1): counted=" + counted + " slots=" + slots);
+      throw new CacheCorruptionException(
+          "the eviction policy's "
+              + total
+              + " must equal the sum"
+              + " over the slots it counts (Evictor E1): counted="
+              + counted
+              + " slots="
+              + slots);
     }
   }
 }

@@ -91,8 +91,8 @@ abstract sealed class KeyCodec<K> {
     @Override
     int encode(String key, KeyBuffer buffer) {
       byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
-      MemorySegment.copy(utf8, 0, buffer.ensure(utf8.length), ValueLayout.JAVA_BYTE, 0,
-          utf8.length);
+      MemorySegment.copy(
+          utf8, 0, buffer.ensure(utf8.length), ValueLayout.JAVA_BYTE, 0, utf8.length);
       return utf8.length;
     }
 
@@ -165,8 +165,11 @@ abstract sealed class KeyCodec<K> {
     @Override
     int encode(K key, KeyBuffer buffer) {
       if (key.getClass() != type) {
-        throw new IllegalArgumentException("key of another class than the table's: "
-            + key.getClass().getName() + ", table keys are " + type.getName());
+        throw new IllegalArgumentException(
+            "key of another class than the table's: "
+                + key.getClass().getName()
+                + ", table keys are "
+                + type.getName());
       }
       int size = codec.encodedSize(key);
       codec.encode(key, buffer.ensure(size), 0);
@@ -186,8 +189,12 @@ abstract sealed class KeyCodec<K> {
 
   static void checkLength(int length, int expected) {
     if (length != expected) {
-      throw new dev.cairn.codec.CorruptValueException("cache key of " + length
-          + " bytes where " + expected + " were expected: the entry is damaged");
+      throw new dev.cairn.codec.CorruptValueException(
+          "cache key of "
+              + length
+              + " bytes where "
+              + expected
+              + " were expected: the entry is damaged");
     }
   }
 }

@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * The 64-bit hash of a key's bytes under a table's seed. Stable across restarts (the index keeps
- * positions derived from it); the seed is random per table, so that keys chosen to collide in
- * one table do not collide in another.
+ * positions derived from it); the seed is random per table, so that keys chosen to collide in one
+ * table do not collide in another.
  */
 final class KeyHash {
   private static final ValueLayout.OfLong LE_LONG =

@@ -41,8 +41,9 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
     Objects.requireNonNull(value, "value");
     core.checkOpen();
     Scratch sc = Scratch.get();
-    return table.writeEncoded(sc, table.encodeLong(key, sc), value, options,
-            OffHeapTable.Mode.ALWAYS, null) == OffHeapTable.WriteOutcome.INSERTED
+    return table.writeEncoded(
+                sc, table.encodeLong(key, sc), value, options, OffHeapTable.Mode.ALWAYS, null)
+            == OffHeapTable.WriteOutcome.INSERTED
         ? PutResult.INSERTED
         : PutResult.REPLACED;
   }

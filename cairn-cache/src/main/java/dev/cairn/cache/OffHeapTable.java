@@ -160,14 +160,15 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   /** Whether a slot's expiry hint says its entry expired by {@code now}. */
   boolean slotExpiredAt(long meta, long now) {
     int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry != 0 && expiry != SlotLayout.EXPIRY_FAR
+    return expiry != 0
+        && expiry != SlotLayout.EXPIRY_FAR
         && now >= descriptor.epochMillis() + expiry * 1000L;
   }
 
   /** Removes an expired entry found in a slot, if its key's lock is free; the bytes freed. */
   long reap(int shard, long meta, long pointer) {
-    long got = removeSlot(shard, SlotLayout.hash32OfMeta(meta), pointer, true,
-        RemovalCause.EXPIRED);
+    long got =
+        removeSlot(shard, SlotLayout.hash32OfMeta(meta), pointer, true, RemovalCause.EXPIRED);
     if (got > 0) {
       expirations.increment();
     }
@@ -180,9 +181,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   static final int EXPIRY_SAMPLE_MAX = 64;
 
   /**
-   * Reclaims expired entries without a sweep over everything: each write to a table whose
-   * entries expire samples the next slots of a hand that goes round the index, and goes on
-   * while more than a quarter of its sample was expired (as Redis samples its keys).
+   * Reclaims expired entries without a sweep over everything: each write to a table whose entries
+   * expire samples the next slots of a hand that goes round the index, and goes on while more than
+   * a quarter of its sample was expired (as Redis samples its keys).
    */
   private void sampleExpired() {
     long now = core.nowMillis();
@@ -194,11 +195,13 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       int capacity = index.capacityOf(shard);
       sampled++;
       if (capacity != 0) {
-        long address = HashIndex.slotAddress(shard, (int) ((at >>> HashIndex.SHARD_BITS)
-            & (capacity - 1)));
+        long address =
+            HashIndex.slotAddress(shard, (int) ((at >>> HashIndex.SHARD_BITS) & (capacity - 1)));
         long pointer = index.pointerAt(address);
         long meta = index.metaAt(address);
-        if (pointer != 0 && pointer != HashIndex.TOMBSTONE && slotExpiredAt(meta, now)
+        if (pointer != 0
+            && pointer != HashIndex.TOMBSTONE
+            && slotExpiredAt(meta, now)
             && reap(shard, meta, pointer) > 0) {
           expired++;
         }
@@ -212,7 +215,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   /** Whether the slot's expiry (seconds: time-to-idle, or a write expiry) has passed. */
   private boolean slotExpired(long meta, long pointer, long slot, long now) {
     int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry != 0 && expiry != SlotLayout.EXPIRY_FAR
+    return expiry != 0
+        && expiry != SlotLayout.EXPIRY_FAR
         && now >= descriptor.epochMillis() + expiry * 1000L
         && index.pointerAt(slot) == pointer;
   }
@@ -225,11 +229,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (expireAfterAccessMillis == 0) {
       return meta;
     }
-    int expiry = expirySeconds(Math.min(now + expireAfterAccessMillis,
-        expireAtOf(sc().entry.readExpireAt)));
+    int expiry =
+        expirySeconds(Math.min(now + expireAfterAccessMillis, expireAtOf(sc().entry.readExpireAt)));
     long updated = SlotLayout.withExpiry(meta, expiry);
-    if (updated != meta && index.pointerAt(slot) == pointer
-        && index.casMeta(slot, meta, updated)) {
+    if (updated != meta && index.pointerAt(slot) == pointer && index.casMeta(slot, meta, updated)) {
       return updated;
     }
     return meta;
@@ -265,7 +268,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   boolean containsEncoded(Scratch sc, long hash) {
     long now = core.nowMillis();
     long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
-    return slot >= 0 && sc.found != Scratch.EXPIRED
+    return slot >= 0
+        && sc.found != Scratch.EXPIRED
         && !slotExpired(index.metaAt(slot), sc.foundPointer, slot, now);
   }
 
@@ -383,11 +387,14 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   /** A write of the key in {@code sc}, whose hash is {@code hash}. */
-  WriteOutcome writeEncoded(Scratch sc, long hash, V value, EntryOptions options, Mode mode,
-      Holder<V> holder) {
+  WriteOutcome writeEncoded(
+      Scratch sc, long hash, V value, EntryOptions options, Mode mode, Holder<V> holder) {
     if (!valueType.isInstance(value)) {
-      throw new IllegalArgumentException("value of another class than the table's: "
-          + value.getClass().getName() + ", table values are " + valueType.getName());
+      throw new IllegalArgumentException(
+          "value of another class than the table's: "
+              + value.getClass().getName()
+              + ", table values are "
+              + valueType.getName());
     }
     int shard = HashIndex.shardOf(hash);
     int hash32 = SlotLayout.hash32(hash);
@@ -420,8 +427,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
           holder.value = valueType.cast(sc.found);
           return WriteOutcome.NOT_WRITTEN;
         }
-        if (existing != 0 && mode == Mode.IF_EQUAL
-            && !Objects.deepEquals(sc.found, holder.value)) {
+        if (existing != 0 && mode == Mode.IF_EQUAL && !Objects.deepEquals(sc.found, holder.value)) {
           return WriteOutcome.NOT_WRITTEN;
         }
         if (existing == 0) {
@@ -431,8 +437,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         boolean pinned = descriptor.options().pinned() || (options != null && options.pinned());
         int flags = pinned ? EntryLayout.FLAG_PINNED : 0;
         // the last encoding on this thread before the write (EntryCodec.prepare)
-        EntryCodec entry = sc.entry.prepare(sc.key, sc.keyLength, value, core.codecs(), flags,
-            now, expireAt);
+        EntryCodec entry =
+            sc.entry.prepare(sc.key, sc.keyLength, value, core.codecs(), flags, now, expireAt);
         long newBytes = core.log().allocatedBytes(entry.sizeBytes());
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
@@ -449,13 +455,21 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         }
         try {
           if (existing == 0) {
-            core.log().put(entry, CacheCore.RECORD_ENTRY,
-                core.changes().insert(index, hash, expiry, policy, newBytes, sc.record));
+            core.log()
+                .put(
+                    entry,
+                    CacheCore.RECORD_ENTRY,
+                    core.changes().insert(index, hash, expiry, policy, newBytes, sc.record));
             outcome = WriteOutcome.INSERTED;
           } else {
-            core.log().update(existing, entry, CacheCore.RECORD_ENTRY,
-                core.changes().rewrite(index, shard, hash32, expiry, policy,
-                    newBytes - oldBytes, sc.record));
+            core.log()
+                .update(
+                    existing,
+                    entry,
+                    CacheCore.RECORD_ENTRY,
+                    core.changes()
+                        .rewrite(
+                            index, shard, hash32, expiry, policy, newBytes - oldBytes, sc.record));
             outcome = WriteOutcome.REPLACED;
           }
         } catch (CacheChanges.ShardFullException e) {
@@ -521,7 +535,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       if (expected != null && !Objects.deepEquals(sc.found, expected)) {
         return false;
       }
-      if (!deleteLocked(SlotLayout.hash32(hash), HashIndex.shardOf(hash), sc.foundPointer,
+      if (!deleteLocked(
+          SlotLayout.hash32(hash),
+          HashIndex.shardOf(hash),
+          sc.foundPointer,
           core.log().allocatedBytes(sc.entry.readSize))) {
         return false;
       }
@@ -552,9 +569,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   /**
-   * Removes the entry of {@code pointer} found in a slot (the evictor's and clear's way in):
-   * takes the key's lock (only tries it when {@code tryOnly}), checks that the slot still holds
-   * it, and deletes it. Returns the bytes it freed, 0 if it did not.
+   * Removes the entry of {@code pointer} found in a slot (the evictor's and clear's way in): takes
+   * the key's lock (only tries it when {@code tryOnly}), checks that the slot still holds it, and
+   * deletes it. Returns the bytes it freed, 0 if it did not.
    */
   long removeSlot(int shard, int hash32, long pointer, boolean tryOnly, RemovalCause cause) {
     ReentrantLock lock = keyLock(hash32);
@@ -612,7 +629,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         return;
       }
     }
-    if (deleteLocked(SlotLayout.hash32(hash), HashIndex.shardOf(hash), pointer,
+    if (deleteLocked(
+        SlotLayout.hash32(hash),
+        HashIndex.shardOf(hash),
+        pointer,
         core.log().allocatedBytes(size))) {
       expirations.increment();
       if (key != null) {
@@ -703,9 +723,19 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public TableStats stats() {
-    return new TableStats(name(), hits.sum(), misses.sum(), puts.sum(), removals.sum(),
-        evictions.sum(), expirations.sum(), loads.sum(), loadNanos.sum(), index.size(),
-        index.entryBytes(), index.regionBytes());
+    return new TableStats(
+        name(),
+        hits.sum(),
+        misses.sum(),
+        puts.sum(),
+        removals.sum(),
+        evictions.sum(),
+        expirations.sum(),
+        loads.sum(),
+        loadNanos.sum(),
+        index.size(),
+        index.entryBytes(),
+        index.regionBytes());
   }
 
   // --------------------------------------------------------------------------------- iterator
@@ -756,17 +786,23 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     long now = core.nowMillis();
     Object[] kv;
     try {
-      kv = core.log().read(pointer, (kind, payload) -> {
-        if (!EntryLayout.wellFormed(payload)) {
-          return null;
-        }
-        long expireAt = EntryLayout.expireAt(payload);
-        if (expireAt != 0 && now >= expireAt) {
-          return null;
-        }
-        return new Object[] {EntryCodec.decodeKey(payload, keys),
-            EntryCodec.decodeValue(payload, core.codecs())};
-      });
+      kv =
+          core.log()
+              .read(
+                  pointer,
+                  (kind, payload) -> {
+                    if (!EntryLayout.wellFormed(payload)) {
+                      return null;
+                    }
+                    long expireAt = EntryLayout.expireAt(payload);
+                    if (expireAt != 0 && now >= expireAt) {
+                      return null;
+                    }
+                    return new Object[] {
+                      EntryCodec.decodeKey(payload, keys),
+                      EntryCodec.decodeValue(payload, core.codecs())
+                    };
+                  });
     } catch (StalePointerException | InvalidPointerException e) {
       return null;
     }

@@ -8,9 +8,9 @@ import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The cache's {@link EntryLog} over its pile's participant log: entries are values whose bytes
- * the cache composes in place, the index's regions values it writes in place, and every index
- * change rides the record of the write it belongs to.
+ * The cache's {@link EntryLog} over its pile's participant log: entries are values whose bytes the
+ * cache composes in place, the index's regions values it writes in place, and every index change
+ * rides the record of the write it belongs to.
  */
 final class PileEntryLog implements EntryLog {
   private final Pile pile;

@@ -11,11 +11,11 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One thread's reusable state for cache operations: the key's bytes, the entry codec, the index
- * record, and the reader that checks a candidate entry against the key. Nothing here is
- * allocated per operation.
+ * record, and the reader that checks a candidate entry against the key. Nothing here is allocated
+ * per operation.
  *
- * <p>Not thread-safe: one per thread ({@link #get}). A loader or listener that calls the cache
- * from inside an operation reuses it: operations re-encode their key after calling user code.
+ * <p>Not thread-safe: one per thread ({@link #get}). A loader or listener that calls the cache from
+ * inside an operation reuses it: operations re-encode their key after calling user code.
  */
 final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
   private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
@@ -78,8 +78,7 @@ final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
 
   @Override
   public Object read(ValueKind kind, MemorySegment payload) {
-    if (kind != ValueKind.BYTES
-        || !EntryCodec.keyMatches(payload, key.segment(), keyLength)) {
+    if (kind != ValueKind.BYTES || !EntryCodec.keyMatches(payload, key.segment(), keyLength)) {
       return EntryCodec.NO_MATCH;
     }
     entry.noteHeader(payload);

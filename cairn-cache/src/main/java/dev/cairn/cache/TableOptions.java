@@ -6,15 +6,15 @@ import java.time.Duration;
  * How one table keeps its entries: expiry, pinning and its share of the cache's byte budget.
  *
  * @param expireAfterWrite an entry expires this long after it was last written; null for never
- * @param expireAfterAccess an entry expires this long after it was last read or written (checked
- *     to the second); null for never
+ * @param expireAfterAccess an entry expires this long after it was last read or written (checked to
+ *     the second); null for never
  * @param pinned whether the table's entries are never evicted (they still expire)
- * @param minShare the share of the budget (0 to 1) below which the table is not evicted from
- *     while other tables hold more than theirs
+ * @param minShare the share of the budget (0 to 1) below which the table is not evicted from while
+ *     other tables hold more than theirs
  * @param maxShare the share of the budget (0 to 1) above which the table is evicted from first
- *     (shares count the table's entries, not its index, and are checked each time the cache
- *     starts evicting: one eviction may take a table an entry or two past its share; within the
- *     tables the shares allow, the cache's one policy chooses the victims)
+ *     (shares count the table's entries, not its index, and are checked each time the cache starts
+ *     evicting: one eviction may take a table an entry or two past its share; within the tables the
+ *     shares allow, the cache's one policy chooses the victims)
  */
 public record TableOptions(
     Duration expireAfterWrite,
@@ -26,10 +26,15 @@ public record TableOptions(
   public TableOptions {
     checkPositive("expireAfterWrite", expireAfterWrite);
     checkPositive("expireAfterAccess", expireAfterAccess);
-    if (!(minShare >= 0 && minShare <= 1) || !(maxShare >= 0 && maxShare <= 1)
+    if (!(minShare >= 0 && minShare <= 1)
+        || !(maxShare >= 0 && maxShare <= 1)
         || minShare > maxShare) {
-      throw new IllegalArgumentException("shares must satisfy 0 <= minShare <= maxShare <= 1:"
-          + " minShare=" + minShare + " maxShare=" + maxShare);
+      throw new IllegalArgumentException(
+          "shares must satisfy 0 <= minShare <= maxShare <= 1:"
+              + " minShare="
+              + minShare
+              + " maxShare="
+              + maxShare);
     }
   }
 

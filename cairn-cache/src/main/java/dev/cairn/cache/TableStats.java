@@ -1,8 +1,7 @@
 package dev.cairn.cache;
 
 /**
- * One table's counters at one moment, since the cache was opened (counts) or as they stand
- * (sizes).
+ * One table's counters at one moment, since the cache was opened (counts) or as they stand (sizes).
  *
  * @param name the table
  * @param hits reads that returned a value

@@ -7,10 +7,10 @@ import java.util.function.LongConsumer;
 
 /**
  * A bounded ring of {@code long} events from many writers to one reader, with no lock and no
- * allocation: the writers' policy events (the policy hashes of the entries they stored), drained
- * by the eviction lock's holder (Evictor). As Caffeine's write buffer, but never blocking: a
- * writer that finds it full drops its event, and the eviction hand counts the entry when it
- * passes it (CacheSlots V3).
+ * allocation: the writers' policy events (the policy hashes of the entries they stored), drained by
+ * the eviction lock's holder (Evictor). As Caffeine's write buffer, but never blocking: a writer
+ * that finds it full drops its event, and the eviction hand counts the entry when it passes it
+ * (CacheSlots V3).
  *
  * <h2>Implementation note</h2>
  *
@@ -63,8 +63,8 @@ final class WriteBuffer {
   }
 
   /**
-   * Passes the written events to {@code consumer}, in order, until a gap (B3), at most one
-   * buffer's worth (writers may keep adding); their count.
+   * Passes the written events to {@code consumer}, in order, until a gap (B3), at most one buffer's
+   * worth (writers may keep adding); their count.
    */
   int drain(LongConsumer consumer) {
     long h = head;

@@ -71,8 +71,7 @@ class BudgetTest {
       assertThat(t.stats().evictions()).isZero();
       // an unpinned table of the same cache cannot take room either
       CacheTable<Long, byte[]> other = cache.table("other", Long.class, byte[].class);
-      assertThatThrownBy(() -> other.put(1L, new byte[200]))
-          .isInstanceOf(CacheFullException.class);
+      assertThatThrownBy(() -> other.put(1L, new byte[200])).isInstanceOf(CacheFullException.class);
     }
   }
 
@@ -90,8 +89,9 @@ class BudgetTest {
   @Test
   void aPinnedTable_keepsItsEntries_whileAnotherTableIsEvicted() {
     try (Cache cache = cache(2L << 20)) {
-      CacheTable<Long, byte[]> pinned = cache.table("pinned", Long.class, byte[].class,
-          TableOptions.builder().pinned(true).build());
+      CacheTable<Long, byte[]> pinned =
+          cache.table(
+              "pinned", Long.class, byte[].class, TableOptions.builder().pinned(true).build());
       CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
       for (long k = 0; k < 1_000; k++) {
         pinned.put(k, new byte[100]);
@@ -109,8 +109,9 @@ class BudgetTest {
   void aTableOverItsMaxShare_isEvictedFromFirst_andKeptWithinIt() {
     long budget = 2L << 20;
     try (Cache cache = cache(budget)) {
-      CacheTable<Long, byte[]> capped = cache.table("capped", Long.class, byte[].class,
-          TableOptions.builder().maxShare(0.25).build());
+      CacheTable<Long, byte[]> capped =
+          cache.table(
+              "capped", Long.class, byte[].class, TableOptions.builder().maxShare(0.25).build());
       CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
       for (long k = 0; k < 6_000; k++) {
         capped.put(k, new byte[100]);
@@ -119,8 +120,9 @@ class BudgetTest {
       for (long k = 0; k < 30_000; k++) {
         t.put(k, new byte[100]);
         if ((double) capped.stats().entryBytes() / budget > 0.25) {
-          assertThat(t.stats().evictions()).as("t evicted while capped is over its max share,"
-              + " put %d", k).isZero();
+          assertThat(t.stats().evictions())
+              .as("t evicted while capped is over its max share," + " put %d", k)
+              .isZero();
         }
       }
       assertThat((double) capped.stats().entryBytes() / budget).isLessThanOrEqualTo(0.25);
@@ -133,8 +135,9 @@ class BudgetTest {
   void aTableAtItsMinShare_isNotEvictedFrom_whileAnotherTableHoldsMore() {
     long budget = 2L << 20;
     try (Cache cache = cache(budget)) {
-      CacheTable<Long, byte[]> kept = cache.table("kept", Long.class, byte[].class,
-          TableOptions.builder().minShare(0.3).build());
+      CacheTable<Long, byte[]> kept =
+          cache.table(
+              "kept", Long.class, byte[].class, TableOptions.builder().minShare(0.3).build());
       CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
       for (long k = 0; k < 6_000; k++) {
         kept.put(k, new byte[100]);

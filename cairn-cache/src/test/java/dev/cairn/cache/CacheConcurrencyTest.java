@@ -36,49 +36,61 @@ class CacheConcurrencyTest {
       List<Thread> threads = new ArrayList<>();
       for (int w = 0; w < writers; w++) {
         int id = w;
-        threads.add(Thread.ofPlatform().start(() -> {
-          try {
-            start.await();
-            for (long i = 0; i < perWriter; i++) {
-              long key = i * writers + id;
-              t.put(key, key * 3);
-              done.set(id, i + 1);
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                        for (long i = 0; i < perWriter; i++) {
+                          long key = i * writers + id;
+                          t.put(key, key * 3);
+                          done.set(id, i + 1);
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       long seed = seed();
       for (int r = 0; r < THREADS - writers; r++) {
         Random random = new Random(seed + r);
-        threads.add(Thread.ofPlatform().start(() -> {
-          try {
-            start.await();
-            while (failures.isEmpty()) { // a writer that failed stops the readers too
-              int w = random.nextInt(writers);
-              long upTo = done.get(w);
-              if (upTo == 0) {
-                if (allDone(done, perWriter)) {
-                  return;
-                }
-                continue;
-              }
-              long key = random.nextLong(upTo) * writers + w;
-              Long got = t.get(key);
-              if (got == null || got != key * 3) {
-                failures.add(new AssertionError("key " + key + " put before the get: got "
-                    + got + " seed=" + seed));
-                return;
-              }
-              if (allDone(done, perWriter)) {
-                return;
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                        while (failures.isEmpty()) { // a writer that failed stops the readers too
+                          int w = random.nextInt(writers);
+                          long upTo = done.get(w);
+                          if (upTo == 0) {
+                            if (allDone(done, perWriter)) {
+                              return;
+                            }
+                            continue;
+                          }
+                          long key = random.nextLong(upTo) * writers + w;
+                          Long got = t.get(key);
+                          if (got == null || got != key * 3) {
+                            failures.add(
+                                new AssertionError(
+                                    "key "
+                                        + key
+                                        + " put before the get: got "
+                                        + got
+                                        + " seed="
+                                        + seed));
+                            return;
+                          }
+                          if (allDone(done, perWriter)) {
+                            return;
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       start.countDown();
       for (Thread th : threads) {
@@ -92,8 +104,8 @@ class CacheConcurrencyTest {
   /** Fails with every failure of the threads, each with its stack trace. */
   static void failIfAny(ConcurrentLinkedQueue<Throwable> failures) {
     if (!failures.isEmpty()) {
-      AssertionError error = new AssertionError(failures.size() + " thread(s) failed; first: "
-          + failures.peek());
+      AssertionError error =
+          new AssertionError(failures.size() + " thread(s) failed; first: " + failures.peek());
       failures.forEach(error::addSuppressed);
       throw error;
     }
@@ -109,9 +121,9 @@ class CacheConcurrencyTest {
   }
 
   /**
-   * Mixed writes on shared keys under a budget that evicts: afterwards every entry's value is
-   * one some thread wrote for its key, iteration sees each key once, and the pile holds exactly
-   * the table's entries.
+   * Mixed writes on shared keys under a budget that evicts: afterwards every entry's value is one
+   * some thread wrote for its key, iteration sees each key once, and the pile holds exactly the
+   * table's entries.
    */
   @Test
   void mixedWrites_onSharedKeys_underEviction_leaveIndexAndPileInAgreement() throws Exception {
@@ -124,31 +136,35 @@ class CacheConcurrencyTest {
       List<Thread> threads = new ArrayList<>();
       for (int th = 0; th < THREADS; th++) {
         Random random = new Random(seed + th);
-        threads.add(Thread.ofPlatform().start(() -> {
-          try {
-            start.await();
-            for (int i = 0; i < 40_000; i++) {
-              int k = random.nextInt(5_000);
-              String key = "key" + k;
-              switch (random.nextInt(8)) {
-                case 0, 1 -> t.put(key, key + "=" + random.nextInt(100));
-                case 2 -> t.remove(key);
-                case 3 -> t.putIfAbsent(key, key + "=first");
-                case 4 -> {
-                  String v = t.get(key);
-                  if (v != null && !v.startsWith(key + "=")) {
-                    failures.add(new AssertionError(key + " read " + v + " seed=" + seed));
-                  }
-                }
-                case 5 -> t.computeIfAbsent(key, kk -> kk + "=loaded");
-                case 6 -> u.put((long) k, new byte[random.nextInt(300)]);
-                default -> u.get((long) k);
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                        for (int i = 0; i < 40_000; i++) {
+                          int k = random.nextInt(5_000);
+                          String key = "key" + k;
+                          switch (random.nextInt(8)) {
+                            case 0, 1 -> t.put(key, key + "=" + random.nextInt(100));
+                            case 2 -> t.remove(key);
+                            case 3 -> t.putIfAbsent(key, key + "=first");
+                            case 4 -> {
+                              String v = t.get(key);
+                              if (v != null && !v.startsWith(key + "=")) {
+                                failures.add(
+                                    new AssertionError(key + " read " + v + " seed=" + seed));
+                              }
+                            }
+                            case 5 -> t.computeIfAbsent(key, kk -> kk + "=loaded");
+                            case 6 -> u.put((long) k, new byte[random.nextInt(300)]);
+                            default -> u.get((long) k);
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       start.countDown();
       for (Thread th : threads) {

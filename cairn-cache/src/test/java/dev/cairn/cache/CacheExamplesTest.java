@@ -17,15 +17,21 @@ class CacheExamplesTest {
     Path directory = temp.resolve("cache");
     String html = "<html>...</html>";
     // @start region="persistent-cache"
-    try (Cache cache = Cache.open(directory, CacheOptions.builder()
-        .budgetBytes(64L << 20).build())) {                    // one budget, every table
-      CacheTable<String, String> pages = cache.table("pages", String.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
-      pages.put("/index.html", html);                          // durable when put returns (SYNC)
+    try (Cache cache =
+        Cache.open(
+            directory,
+            CacheOptions.builder().budgetBytes(64L << 20).build())) { // one budget, every table
+      CacheTable<String, String> pages =
+          cache.table(
+              "pages",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
+      pages.put("/index.html", html); // durable when put returns (SYNC)
     }
     try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
       CacheTable<String, String> pages = cache.table("pages", String.class, String.class);
-      String hit = pages.get("/index.html");                   // served at once: no rebuild
+      String hit = pages.get("/index.html"); // served at once: no rebuild
       // @end
       assertThat(hit).isEqualTo(html);
     }
@@ -36,7 +42,7 @@ class CacheExamplesTest {
     // @start region="long-table"
     try (Cache cache = Cache.offHeap(CacheOptions.builder().budgetBytes(16L << 20).build())) {
       LongCacheTable<byte[]> thumbnails = cache.longTable("thumbnails", byte[].class);
-      thumbnails.put(42L, new byte[] {1, 2, 3});               // no boxing on this path
+      thumbnails.put(42L, new byte[] {1, 2, 3}); // no boxing on this path
       byte[] thumbnail = thumbnails.get(42L);
       // @end
       assertThat(thumbnail).containsExactly(1, 2, 3);

@@ -13,9 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout
- * classes' constants, and golden bytes of version 1, which a change of format must not break
- * silently.
+ * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
+ * constants, and golden bytes of version 1, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
@@ -30,8 +29,8 @@ class CacheFormatTest {
     assertThat(EntryLayout.KEY_OFFSET).isEqualTo(24);
 
     MemorySegment entry = MemorySegment.ofArray(new byte[EntryLayout.HEADER_BYTES]);
-    EntryLayout.writeHeader(entry, 0, EntryLayout.FLAG_PINNED, EntryLayout.KIND_STRING, 3, 0,
-        0x0102030405060708L, 0);
+    EntryLayout.writeHeader(
+        entry, 0, EntryLayout.FLAG_PINNED, EntryLayout.KIND_STRING, 3, 0, 0x0102030405060708L, 0);
     assertThat(HexFormat.of().formatHex(entry.toArray(ValueLayout.JAVA_BYTE)))
         .isEqualTo("01010300" + "00000000" + "0807060504030201" + "0000000000000000");
   }
@@ -61,21 +60,37 @@ class CacheFormatTest {
 
   @Test
   void state_startsWithItsMagicAndVersion_andRefusesAnother() {
-    TableDescriptor d = new TableDescriptor(7, "t", "long", "[B", 42L, 1_000L,
-        TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build());
+    TableDescriptor d =
+        new TableDescriptor(
+            7,
+            "t",
+            "long",
+            "[B",
+            42L,
+            1_000L,
+            TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build());
     byte[] state = CacheState.encode(List.of(), List.of());
-    assertThat(HexFormat.of().formatHex(state)).isEqualTo("43434845" + "0001" + "0000"
-        + "00000000");
+    assertThat(HexFormat.of().formatHex(state))
+        .isEqualTo("43434845" + "0001" + "0000" + "00000000");
     byte[] descriptor = CacheState.encodeDescriptor(d);
-    assertThat(HexFormat.of().formatHex(descriptor)).startsWith("0007" + "000174" + "00046c6f6e67"
-        + "00025b42" + "000000000000002a" + "00000000000003e8" + "0000000000001388");
+    assertThat(HexFormat.of().formatHex(descriptor))
+        .startsWith(
+            "0007"
+                + "000174"
+                + "00046c6f6e67"
+                + "00025b42"
+                + "000000000000002a"
+                + "00000000000003e8"
+                + "0000000000001388");
     assertThat(CacheState.decodeDescriptor(descriptor)).isEqualTo(d);
     byte[] other = state.clone();
     other[5] = 2;
     assertThatThrownBy(() -> CacheState.decode(other))
-        .isInstanceOf(CacheCorruptionException.class).hasMessageContaining("format version 2");
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("format version 2");
     other[0] = 0;
     assertThatThrownBy(() -> CacheState.decode(other))
-        .isInstanceOf(CacheCorruptionException.class).hasMessageContaining("magic");
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("magic");
   }
 }

@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills a JVM writing to a persistent cache ({@link CacheKillWorkload}) with SIGKILL, reopens
- * the cache, and checks after every kill: index and pile agree ({@link Cache#verify}), every
- * acknowledged put and remove holds, and the write in flight on each thread is whole or absent.
- * 3 cycles over one directory by default; {@code -Dcairn.soak=true} runs 30.
+ * Kills a JVM writing to a persistent cache ({@link CacheKillWorkload}) with SIGKILL, reopens the
+ * cache, and checks after every kill: index and pile agree ({@link Cache#verify}), every
+ * acknowledged put and remove holds, and the write in flight on each thread is whole or absent. 3
+ * cycles over one directory by default; {@code -Dcairn.soak=true} runs 30.
  */
 class CacheKillNineTest {
   @TempDir Path temp;
@@ -37,23 +36,28 @@ class CacheKillNineTest {
     for (int cycle = 1; cycle <= cycles; cycle++) {
       String label = "seed=" + seed + " cycle=" + cycle;
       Map<String, String> inFlight = new HashMap<>(); // key -> its write, not acknowledged
-      List<String> command = ChildJvm.command(CacheKillWorkload.class,
-          List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"),
-          List.of(dir.toString(), Long.toString(random.nextLong()),
-              Integer.toString(2 + random.nextInt(3))));
+      List<String> command =
+          ChildJvm.command(
+              CacheKillWorkload.class,
+              List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"),
+              List.of(
+                  dir.toString(),
+                  Long.toString(random.nextLong()),
+                  Integer.toString(2 + random.nextInt(3))));
       Path stderr = temp.resolve("child-" + cycle + ".stderr");
       Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
       long acknowledged = 0;
-      try (BufferedReader lines = new BufferedReader(
-          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader lines =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         String line = lines.readLine();
         if (!"READY".equals(line)) {
           child.waitFor(10, TimeUnit.SECONDS);
-          throw new AssertionError(label + ": the child did not start; its stderr:\n"
-              + Files.readString(stderr));
+          throw new AssertionError(
+              label + ": the child did not start; its stderr:\n" + Files.readString(stderr));
         }
-        long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-            400 + random.nextInt(1_200));
+        long killAt =
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400 + random.nextInt(1_200));
         while ((line = lines.readLine()) != null) {
           String[] f = line.split(" ", 3);
           switch (f[0]) {
@@ -81,8 +85,13 @@ class CacheKillNineTest {
         child.waitFor(30, TimeUnit.SECONDS);
       }
       assertThat(acknowledged).as(label + ": the child wrote before it was killed").isPositive();
-      System.out.println(label + ": " + acknowledged + " acknowledged writes, "
-          + inFlight.size() + " in flight at the kill");
+      System.out.println(
+          label
+              + ": "
+              + acknowledged
+              + " acknowledged writes, "
+              + inFlight.size()
+              + " in flight at the kill");
       try (Cache cache = Cache.open(dir, CacheKillWorkload.options())) {
         CacheTable<String, String> t = cache.table("t", String.class, String.class);
         long live = cache.verify();

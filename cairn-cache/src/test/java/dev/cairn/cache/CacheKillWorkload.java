@@ -11,10 +11,10 @@ import java.util.SplittableRandom;
 
 /**
  * The child of {@link CacheKillNineTest}: writes to a persistent SYNC cache from several threads
- * until it is killed, and says on stdout what each thread is doing and what was acknowledged.
- * Each thread owns its keys ({@code <thread>-<n>}), so a key's lines are in the order of its
- * writes. Protocol, one line each: {@code READY}; {@code W <key>} before a write; {@code P <key>
- * <value>} once a put returned; {@code R <key>} once a remove returned.
+ * until it is killed, and says on stdout what each thread is doing and what was acknowledged. Each
+ * thread owns its keys ({@code <thread>-<n>}), so a key's lines are in the order of its writes.
+ * Protocol, one line each: {@code READY}; {@code W <key>} before a write; {@code P <key> <value>}
+ * once a put returned; {@code R <key>} once a remove returned.
  *
  * <p>Arguments: DIR SEED THREADS.
  */
@@ -23,12 +23,13 @@ public final class CacheKillWorkload {
 
   static CacheOptions options() {
     return CacheOptions.builder()
-        .pile(PileOptions.builder()
-            .segmentBytes(4 << 20)
-            .durability(Durability.SYNC)
-            .logFileBytes(4 << 20)
-            .logFileCount(2)
-            .build())
+        .pile(
+            PileOptions.builder()
+                .segmentBytes(4 << 20)
+                .durability(Durability.SYNC)
+                .logFileBytes(4 << 20)
+                .logFileCount(2)
+                .build())
         .build();
   }
 
@@ -43,29 +44,32 @@ public final class CacheKillWorkload {
     for (int w = 0; w < threads; w++) {
       int id = w;
       SplittableRandom random = new SplittableRandom(seed + w);
-      workers.add(Thread.ofPlatform().unstarted(() -> {
-        for (long n = 0; ; n++) {
-          String key = id + "-" + random.nextInt(3_000);
-          boolean put = random.nextInt(4) != 0;
-          String value = key + "=" + seed + "/" + n + "-".repeat(random.nextInt(40));
-          synchronized (out) {
-            out.println("W " + key);
-            out.flush();
-          }
-          if (put) {
-            t.put(key, value);
-          } else {
-            t.remove(key);
-          }
-          synchronized (out) {
-            out.println(put ? "P " + key + " " + value : "R " + key);
-            out.flush();
-          }
-          if (n % 500 == 499) {
-            cache.pile().checkpoint();
-          }
-        }
-      }));
+      workers.add(
+          Thread.ofPlatform()
+              .unstarted(
+                  () -> {
+                    for (long n = 0; ; n++) {
+                      String key = id + "-" + random.nextInt(3_000);
+                      boolean put = random.nextInt(4) != 0;
+                      String value = key + "=" + seed + "/" + n + "-".repeat(random.nextInt(40));
+                      synchronized (out) {
+                        out.println("W " + key);
+                        out.flush();
+                      }
+                      if (put) {
+                        t.put(key, value);
+                      } else {
+                        t.remove(key);
+                      }
+                      synchronized (out) {
+                        out.println(put ? "P " + key + " " + value : "R " + key);
+                        out.flush();
+                      }
+                      if (n % 500 == 499) {
+                        cache.pile().checkpoint();
+                      }
+                    }
+                  }));
     }
     out.println("READY");
     out.flush();

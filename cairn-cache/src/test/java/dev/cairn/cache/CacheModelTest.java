@@ -10,8 +10,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random operation sequences on a table without budget or expiry, checked step by step against
- * a HashMap. Prints its seed; rerun one with -Dcairn.seed=N.
+ * Random operation sequences on a table without budget or expiry, checked step by step against a
+ * HashMap. Prints its seed; rerun one with -Dcairn.seed=N.
  */
 class CacheModelTest {
 
@@ -36,14 +36,17 @@ class CacheModelTest {
         switch (random.nextInt(10)) {
           case 0, 1, 2 -> {
             PutResult r = table.put(key, value);
-            assertThat(r).as(at).isEqualTo(model.containsKey(key)
-                ? PutResult.REPLACED : PutResult.INSERTED);
+            assertThat(r)
+                .as(at)
+                .isEqualTo(model.containsKey(key) ? PutResult.REPLACED : PutResult.INSERTED);
             model.put(key, value);
           }
           case 3, 4 -> assertThat(table.get(key)).as(at).isEqualTo(model.get(key));
           case 5 -> assertThat(table.remove(key)).as(at).isEqualTo(model.remove(key) != null);
-          case 6 -> assertThat(table.putIfAbsent(key, value)).as(at)
-              .isEqualTo(model.putIfAbsent(key, value));
+          case 6 ->
+              assertThat(table.putIfAbsent(key, value))
+                  .as(at)
+                  .isEqualTo(model.putIfAbsent(key, value));
           case 7 -> {
             String expected = random.nextBoolean() ? model.get(key) : "nope";
             boolean did = expected != null && table.replace(key, expected, value);
@@ -53,8 +56,10 @@ class CacheModelTest {
               model.put(key, value);
             }
           }
-          case 8 -> assertThat(table.replace(key, value)).as(at)
-              .isEqualTo(model.replace(key, value) != null);
+          case 8 ->
+              assertThat(table.replace(key, value))
+                  .as(at)
+                  .isEqualTo(model.replace(key, value) != null);
           default -> {
             String got = table.computeIfAbsent(key, k -> value);
             assertThat(got).as(at).isEqualTo(model.computeIfAbsent(key, k -> value));
@@ -67,8 +72,7 @@ class CacheModelTest {
       assertThat(table.size()).isEqualTo(model.size());
       Map<String, String> iterated = new HashMap<>();
       for (Map.Entry<String, String> e : table) {
-        assertThat(iterated.put(e.getKey(), e.getValue())).as("seen twice: " + e.getKey())
-            .isNull();
+        assertThat(iterated.put(e.getKey(), e.getValue())).as("seen twice: " + e.getKey()).isNull();
       }
       assertThat(iterated).isEqualTo(model);
       assertThat(cache.verify()).isEqualTo(model.size());
@@ -88,8 +92,7 @@ class CacheModelTest {
       }
       assertThat(table.size()).isEqualTo(n);
       for (long k = 0; k < n; k++) {
-        assertThat(table.get(k * 7919)).as("key " + k)
-            .containsExactly((byte) k, (byte) (k >> 8));
+        assertThat(table.get(k * 7919)).as("key " + k).containsExactly((byte) k, (byte) (k >> 8));
       }
       assertThat(table.get(-1L)).isNull();
       List<Long> removed = new ArrayList<>();

@@ -18,24 +18,25 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Power lost at random moments of puts, removes, conditional writes, index growth and
- * checkpoints, several times over one simulated disk. After each recovery: the index and the
- * pile agree ({@link Cache#verify}: no slot names a missing value or another key's, no value is
- * orphaned), every acknowledged write holds, no removed key comes back, and the write cut by the
- * crash is either whole or absent.
+ * Power lost at random moments of puts, removes, conditional writes, index growth and checkpoints,
+ * several times over one simulated disk. After each recovery: the index and the pile agree ({@link
+ * Cache#verify}: no slot names a missing value or another key's, no value is orphaned), every
+ * acknowledged write holds, no removed key comes back, and the write cut by the crash is either
+ * whole or absent.
  */
 class CachePowerLossTest {
   private static final Path DIR = Path.of("/cache");
 
   static CacheOptions options() {
     return CacheOptions.builder()
-        .pile(PileOptions.builder()
-            .segmentBytes(1 << 20)
-            .stripes(2)
-            .durability(Durability.SYNC)
-            .logFileBytes(1 << 20)
-            .logFileCount(2)
-            .build())
+        .pile(
+            PileOptions.builder()
+                .segmentBytes(1 << 20)
+                .stripes(2)
+                .durability(Durability.SYNC)
+                .logFileBytes(1 << 20)
+                .logFileCount(2)
+                .build())
         .build();
   }
 
@@ -63,8 +64,8 @@ class CachePowerLossTest {
         Cache cache = open(disk);
         CacheTable<String, String> t = cache.table("t", String.class, String.class);
         check(cache, t, model, removed, label);
-        disk.crashAtOperation(disk.operationCount() + 20 + random.nextInt(3_000),
-            random.nextLong());
+        disk.crashAtOperation(
+            disk.operationCount() + 20 + random.nextInt(3_000), random.nextLong());
         String inFlightKey = null;
         String inFlightValue = null; // null: a remove
         try {
@@ -109,17 +110,30 @@ class CachePowerLossTest {
         }
       }
       try (Cache cache = open(disk)) {
-        check(cache, cache.table("t", String.class, String.class), model, removed,
+        check(
+            cache,
+            cache.table("t", String.class, String.class),
+            model,
+            removed,
             "seed=" + seed + " disk=" + d + " final");
       }
     }
-    System.out.println("CachePowerLossTest: " + powerLosses + " power losses in the middle of"
-        + " writes over " + disks + " disks");
+    System.out.println(
+        "CachePowerLossTest: "
+            + powerLosses
+            + " power losses in the middle of"
+            + " writes over "
+            + disks
+            + " disks");
     assertThat(powerLosses).as("the power went during the writes").isGreaterThan(disks);
   }
 
-  private static void check(Cache cache, CacheTable<String, String> t, Map<String, String> model,
-      Set<String> removed, String label) {
+  private static void check(
+      Cache cache,
+      CacheTable<String, String> t,
+      Map<String, String> model,
+      Set<String> removed,
+      String label) {
     assertThat(cache.verify()).as(label + ": entries verified").isEqualTo(model.size());
     for (Map.Entry<String, String> e : model.entrySet()) {
       assertThat(t.get(e.getKey())).as(label + " key " + e.getKey()).isEqualTo(e.getValue());

@@ -10,15 +10,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Writers do not wait for another thread's sweep (Evictor E2, E3): while a thread holds the
- * eviction lock, puts within the slack return at once and leave their eviction to the drain; only
- * a put that would pass budget + slack waits for the lock, and evicts before it writes (T4).
+ * eviction lock, puts within the slack return at once and leave their eviction to the drain; only a
+ * put that would pass budget + slack waits for the lock, and evicts before it writes (T4).
  */
 class DeferredEvictionTest {
   private static final long BUDGET = 1L << 20;
 
   /**
-   * More than a put of a 100-byte value adds: its entry, and the region of a shard it may grow
-   * (a cache of BUDGET holds about 7,000 such entries, some 30 a shard: regions of 2 KiB at most).
+   * More than a put of a 100-byte value adds: its entry, and the region of a shard it may grow (a
+   * cache of BUDGET holds about 7,000 such entries, some 30 a shard: regions of 2 KiB at most).
    */
   private static final int MARGIN_BYTES = 8 << 10;
 
@@ -29,17 +29,20 @@ class DeferredEvictionTest {
     private final Thread thread;
 
     LockHolder(ReentrantLock lock) throws InterruptedException {
-      thread = Thread.ofPlatform().start(() -> {
-        lock.lock();
-        try {
-          held.countDown();
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } finally {
-          lock.unlock();
-        }
-      });
+      thread =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    lock.lock();
+                    try {
+                      held.countDown();
+                      release.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } finally {
+                      lock.unlock();
+                    }
+                  });
       held.await();
     }
 
@@ -70,16 +73,22 @@ class DeferredEvictionTest {
       LockHolder holder = new LockHolder(evictor.lock());
       try {
         long first = next;
-        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-          // half the slack's worth of puts: none may wait for the lock
-          for (long k = first; cache.stats().usedBytes() + MARGIN_BYTES < BUDGET + slack / 2;
-              k++) {
-            t.put(k, new byte[100]);
-          }
-        });
-        assertThat(cache.stats().usedBytes()).as("over the budget: the eviction waits")
-            .isGreaterThan(BUDGET).isLessThanOrEqualTo(BUDGET + slack);
-        assertThat(t.stats().evictions()).as("nothing evicted while the lock is held")
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> {
+              // half the slack's worth of puts: none may wait for the lock
+              for (long k = first;
+                  cache.stats().usedBytes() + MARGIN_BYTES < BUDGET + slack / 2;
+                  k++) {
+                t.put(k, new byte[100]);
+              }
+            });
+        assertThat(cache.stats().usedBytes())
+            .as("over the budget: the eviction waits")
+            .isGreaterThan(BUDGET)
+            .isLessThanOrEqualTo(BUDGET + slack);
+        assertThat(t.stats().evictions())
+            .as("nothing evicted while the lock is held")
             .isEqualTo(evictions);
       } finally {
         holder.release();
@@ -102,26 +111,31 @@ class DeferredEvictionTest {
       LockHolder holder = new LockHolder(lock);
       try {
         long[] k = {next};
-        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-          // up to the slack, less a margin for a shard's new region: these go ahead
-          while (cache.stats().usedBytes() + MARGIN_BYTES <= BUDGET + slack) {
-            t.put(k[0]++, new byte[100]);
-          }
-        });
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> {
+              // up to the slack, less a margin for a shard's new region: these go ahead
+              while (cache.stats().usedBytes() + MARGIN_BYTES <= BUDGET + slack) {
+                t.put(k[0]++, new byte[100]);
+              }
+            });
         long big = k[0];
         waiting = Thread.ofPlatform().start(() -> t.put(big, new byte[2 * MARGIN_BYTES]));
-        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-          while (!lock.hasQueuedThread(waiting)) {
-            Thread.onSpinWait(); // E3: the put past the slack waits for the lock, not written
-          }
-        });
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> {
+              while (!lock.hasQueuedThread(waiting)) {
+                Thread.onSpinWait(); // E3: the put past the slack waits for the lock, not written
+              }
+            });
         assertThat(t.containsKey(big)).as("not written before it made room").isFalse();
       } finally {
         holder.release();
       }
       waiting.join();
       assertThat(t.stats().entries()).isPositive();
-      assertThat(cache.stats().usedBytes()).as("it evicted first, and the drain after it")
+      assertThat(cache.stats().usedBytes())
+          .as("it evicted first, and the drain after it")
           .isLessThanOrEqualTo(BUDGET);
       assertThat(cache.verify()).isEqualTo(t.size());
     }
@@ -142,32 +156,38 @@ class DeferredEvictionTest {
       }
       CountDownLatch held = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
-      Thread holder = Thread.ofPlatform().start(() -> {
-        for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
-          cold.keyLock(i).lock(); // every key of "cold": the drains only try them
-        }
-        held.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } finally {
-          for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
-            cold.keyLock(i).unlock();
-          }
-        }
-      });
+      Thread holder =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
+                      cold.keyLock(i).lock(); // every key of "cold": the drains only try them
+                    }
+                    held.countDown();
+                    try {
+                      release.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } finally {
+                      for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
+                        cold.keyLock(i).unlock();
+                      }
+                    }
+                  });
       held.await();
       try {
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-          for (long k = 0; k < 20_000; k++) {
-            t.put(k, new byte[100]);
-            if (k % 2_000 == 0) {
-              assertThat(cache.verify()).as("put %d", k).isEqualTo(cold.size() + t.size());
-            }
-          }
-        });
-        assertThat(cold.size()).as("no entry of cold removed while its locks are held")
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(30),
+            () -> {
+              for (long k = 0; k < 20_000; k++) {
+                t.put(k, new byte[100]);
+                if (k % 2_000 == 0) {
+                  assertThat(cache.verify()).as("put %d", k).isEqualTo(cold.size() + t.size());
+                }
+              }
+            });
+        assertThat(cold.size())
+            .as("no entry of cold removed while its locks are held")
             .isEqualTo(2_000);
         assertThat(cold.stats().evictions()).isZero();
         assertThat(t.stats().evictions()).as("the policy went on with t's entries").isPositive();

@@ -18,8 +18,12 @@ class ExpiryTest {
   @Test
   void expireAfterWrite_hidesTheEntryAtItsTime_andReclaimsIt() {
     try (Cache cache = cache()) {
-      CacheTable<String, String> t = cache.table("t", String.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofSeconds(10)).build());
+      CacheTable<String, String> t =
+          cache.table(
+              "t",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofSeconds(10)).build());
       t.put("a", "1");
       clock.advance(Duration.ofMillis(9_999));
       assertThat(t.get("a")).isEqualTo("1");
@@ -35,8 +39,12 @@ class ExpiryTest {
   @Test
   void aWrite_restartsExpireAfterWrite_butAReadDoesNot() {
     try (Cache cache = cache()) {
-      CacheTable<String, String> t = cache.table("t", String.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofSeconds(10)).build());
+      CacheTable<String, String> t =
+          cache.table(
+              "t",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofSeconds(10)).build());
       t.put("a", "1");
       clock.advance(Duration.ofSeconds(6));
       assertThat(t.get("a")).isEqualTo("1");
@@ -51,8 +59,12 @@ class ExpiryTest {
   @Test
   void expireAfterAccess_isRefreshedByReadsAndTouch() {
     try (Cache cache = cache()) {
-      CacheTable<String, String> t = cache.table("t", String.class, String.class,
-          TableOptions.builder().expireAfterAccess(Duration.ofSeconds(10)).build());
+      CacheTable<String, String> t =
+          cache.table(
+              "t",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterAccess(Duration.ofSeconds(10)).build());
       t.put("a", "1");
       t.put("b", "2");
       for (int i = 0; i < 5; i++) {
@@ -69,8 +81,12 @@ class ExpiryTest {
   @Test
   void perEntryExpiry_overridesTheTable_andAbsoluteTimesWork() {
     try (Cache cache = cache()) {
-      CacheTable<Long, String> t = cache.table("t", Long.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
+      CacheTable<Long, String> t =
+          cache.table(
+              "t",
+              Long.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
       t.put(1L, "short", EntryOptions.expireAfter(Duration.ofSeconds(5)));
       t.put(2L, "at", EntryOptions.expireAt(clock.instant().plusSeconds(20)));
       t.put(3L, "table");
@@ -101,10 +117,15 @@ class ExpiryTest {
   void expiredEntries_areAbsentForConditionalWrites_andTheListenerHearsOfThem() {
     try (Cache cache = cache()) {
       List<String> heard = new ArrayList<>();
-      cache.removalListener((String table, Object key, RemovalCause cause) ->
-          heard.add(table + ":" + key + ":" + cause));
-      CacheTable<String, String> t = cache.table("t", String.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofSeconds(1)).build());
+      cache.removalListener(
+          (String table, Object key, RemovalCause cause) ->
+              heard.add(table + ":" + key + ":" + cause));
+      CacheTable<String, String> t =
+          cache.table(
+              "t",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofSeconds(1)).build());
       t.put("a", "1");
       clock.advance(Duration.ofSeconds(2));
       assertThat(t.replace("a", "2")).isFalse();
@@ -117,8 +138,12 @@ class ExpiryTest {
   @Test
   void expiredEntries_thatNobodyReads_areReclaimedByLaterWrites() {
     try (Cache cache = cache()) {
-      CacheTable<Long, String> t = cache.table("t", Long.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofSeconds(1)).build());
+      CacheTable<Long, String> t =
+          cache.table(
+              "t",
+              Long.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofSeconds(1)).build());
       for (long k = 0; k < 10_000; k++) {
         t.put(k, "old");
       }
@@ -135,8 +160,8 @@ class ExpiryTest {
 
   @Test
   void theEvictionHand_reapsExpiredEntries_beforeEvictingLiveOnes() {
-    try (Cache cache = Cache.offHeap(
-        CacheOptions.builder().clock(clock).budgetBytes(2L << 20).build())) {
+    try (Cache cache =
+        Cache.offHeap(CacheOptions.builder().clock(clock).budgetBytes(2L << 20).build())) {
       CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
       for (long k = 0; k < 10_000; k++) {
         t.put(k, new byte[64], EntryOptions.expireAfter(Duration.ofSeconds(1)));

@@ -8,8 +8,8 @@ import picocli.CommandLine.Unmatched;
 /**
  * {@code cairn bench} where the benchmark harness is not on the class path: it says where the
  * harness is and fails. The harness and the stores it compares the pile with are in cairn-bench,
- * which {@code ./cairn bench} builds and puts on the class path (see {@link Main#commandLine}),
- * so that cairn-cli's jar and its {@code lib/} carry no benchmark code and no peer store.
+ * which {@code ./cairn bench} builds and puts on the class path (see {@link Main#commandLine}), so
+ * that cairn-cli's jar and its {@code lib/} carry no benchmark code and no peer store.
  */
 @Command(
     name = "bench",
@@ -28,8 +28,9 @@ final class BenchUnavailableCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw new CommandFailedException("the benchmark harness is not on the class path: it is in"
-        + " cairn-bench (target/cairn-bench.jar, which names its libraries); ./cairn bench builds"
-        + " it and runs it");
+    throw new CommandFailedException(
+        "the benchmark harness is not on the class path: it is in cairn-bench"
+            + " (target/cairn-bench.jar, which names its libraries); ./cairn bench builds it and"
+            + " runs it");
   }
 }

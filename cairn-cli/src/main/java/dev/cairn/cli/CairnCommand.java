@@ -7,8 +7,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The top-level {@code cairn} command. It does nothing by itself; each task is a subcommand
- * ({@code bench}, {@code inspect}, {@code verify}, {@code recover}), registered by {@link
+ * The top-level {@code cairn} command. It does nothing by itself; each task is a subcommand ({@code
+ * bench}, {@code inspect}, {@code verify}, {@code recover}), registered by {@link
  * Main#commandLine}: {@code bench} comes from cairn-bench when it is on the class path.
  */
 @Command(

@@ -5,12 +5,12 @@ import picocli.CommandLine;
 
 /**
  * A command could not do its work for a reason the user can act on (too little heap, a store that
- * returned wrong values, a damaged pile, a directory another process holds); the message says
- * what happened and what to do, so no stack trace is printed.
+ * returned wrong values, a damaged pile, a directory another process holds); the message says what
+ * happened and what to do, so no stack trace is printed.
  *
- * <p>The exit code is 1 ({@link CommandLine.ExitCode#SOFTWARE}) unless the failure is about how
- * the command was called or what it was pointed at while busy elsewhere, which exits 2 like a bad
- * flag ({@link #usage}).
+ * <p>The exit code is 1 ({@link CommandLine.ExitCode#SOFTWARE}) unless the failure is about how the
+ * command was called or what it was pointed at while busy elsewhere, which exits 2 like a bad flag
+ * ({@link #usage}).
  */
 public final class CommandFailedException extends CairnException {
   private final int exitCode;

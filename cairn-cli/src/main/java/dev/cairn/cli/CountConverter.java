@@ -4,9 +4,9 @@ import java.util.Locale;
 import picocli.CommandLine;
 
 /**
- * Reads a count such as {@code 5000000}, {@code 5_000_000} or {@code 5M}: big counts are easier
- * to type, and to read back in a shell history, with separators or a k/M/G suffix (powers of
- * 1000, not 1024: these count values, not bytes).
+ * Reads a count such as {@code 5000000}, {@code 5_000_000} or {@code 5M}: big counts are easier to
+ * type, and to read back in a shell history, with separators or a k/M/G suffix (powers of 1000, not
+ * 1024: these count values, not bytes).
  */
 public final class CountConverter implements CommandLine.ITypeConverter<Integer> {
 

@@ -66,7 +66,10 @@ final class InspectCommand implements Callable<Integer> {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
     } catch (CairnException damaged) {
       throw new CommandFailedException(
-          "the pile in " + directory + " cannot be read: " + damaged.getMessage()
+          "the pile in "
+              + directory
+              + " cannot be read: "
+              + damaged.getMessage()
               + " (cairn verify checks all of it)",
           damaged);
     }
@@ -74,8 +77,13 @@ final class InspectCommand implements Callable<Integer> {
     try {
       cache = PileDirectoryAccess.read(directory, CacheDirectory::inspect);
     } catch (CairnException damaged) {
-      throw new CommandFailedException("the cache in " + directory + " cannot be read: "
-          + damaged.getMessage() + " (cairn verify checks all of it)", damaged);
+      throw new CommandFailedException(
+          "the cache in "
+              + directory
+              + " cannot be read: "
+              + damaged.getMessage()
+              + " (cairn verify checks all of it)",
+          damaged);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

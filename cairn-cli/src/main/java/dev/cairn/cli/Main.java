@@ -6,8 +6,8 @@ import picocli.CommandLine;
 /**
  * Entry point of the {@code cairn} program: runs {@link CairnCommand} and exits with its code.
  *
- * <p>Exit codes: 0 success; 1 the command failed (the reason is on stderr), or found a pile
- * missing or damaged; 2 bad flags, or a pile directory that another process has open.
+ * <p>Exit codes: 0 success; 1 the command failed (the reason is on stderr), or found a pile missing
+ * or damaged; 2 bad flags, or a pile directory that another process has open.
  */
 public final class Main {
   private Main() {}
@@ -19,16 +19,16 @@ public final class Main {
 
   /**
    * The class of {@code cairn bench}, in cairn-bench. cairn-bench depends on this module, not the
-   * reverse: the harness brings the stores it compares the pile with (RocksDB, a JNI library of
-   * its own), which the command line must not carry. So the command is found by name, when
-   * cairn-bench is on the class path ({@code ./cairn bench} puts it there); without it, {@code
-   * bench} is {@link BenchUnavailableCommand}, which says so.
+   * reverse: the harness brings the stores it compares the pile with (RocksDB, a JNI library of its
+   * own), which the command line must not carry. So the command is found by name, when cairn-bench
+   * is on the class path ({@code ./cairn bench} puts it there); without it, {@code bench} is {@link
+   * BenchUnavailableCommand}, which says so.
    */
   static final String BENCH_COMMAND = "dev.cairn.bench.harness.BenchCommand";
 
   /**
-   * The class of {@code cairn demo}, in cairn-bench for the same reason as {@link
-   * #BENCH_COMMAND}: it sets the cache beside peers (Caffeine). Added only when present.
+   * The class of {@code cairn demo}, in cairn-bench for the same reason as {@link #BENCH_COMMAND}:
+   * it sets the cache beside peers (Caffeine). Added only when present.
    */
   static final String DEMO_COMMAND = "dev.cairn.bench.demo.DemoCommand";
 

@@ -7,12 +7,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Runs a read of a pile's directory for {@code inspect}, {@code verify} and {@code recover}
- * (which also writes: it salvages), and turns the ways it can fail to start into {@link
+ * Runs a read of a pile's directory for {@code inspect}, {@code verify} and {@code recover} (which
+ * also writes: it salvages), and turns the ways it can fail to start into {@link
  * CommandFailedException}s with their exit codes: no pile there (1), the directory in use by
- * another process (2), the files unreadable (1). What the read finds wrong inside the pile is
- * left to the caller: {@code inspect} and {@code recover} report it as a failure, {@code verify}
- * as its result.
+ * another process (2), the files unreadable (1). What the read finds wrong inside the pile is left
+ * to the caller: {@code inspect} and {@code recover} report it as a failure, {@code verify} as its
+ * result.
  */
 final class PileDirectoryAccess {
 
@@ -46,7 +46,9 @@ final class PileDirectoryAccess {
     if (!Files.isDirectory(directory)) {
       return "no pile in " + directory + ": it is a file, not a pile's directory";
     }
-    return "no pile in " + directory + ": it has no superblock (pile.sb); a pile's directory"
+    return "no pile in "
+        + directory
+        + ": it has no superblock (pile.sb); a pile's directory"
         + " is the one given to Pile.open";
   }
 }

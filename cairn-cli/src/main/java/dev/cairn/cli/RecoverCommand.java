@@ -70,7 +70,9 @@ final class RecoverCommand implements Callable<Integer> {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
     } catch (CairnException damaged) {
       throw new CommandFailedException(
-          "the pile in " + directory + " cannot be recovered, not even by salvaging its log: "
+          "the pile in "
+              + directory
+              + " cannot be recovered, not even by salvaging its log: "
               + damaged.getMessage(),
           damaged);
     }

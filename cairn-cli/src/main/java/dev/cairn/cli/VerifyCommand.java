@@ -66,19 +66,27 @@ final class VerifyCommand implements Callable<Integer> {
       PileDirectory.Inspection inspection =
           PileDirectoryAccess.read(directory, PileDirectory::verify);
       CacheDirectory.Inspection cache = PileDirectoryAccess.read(directory, CacheDirectory::verify);
-      out.print(json ? VerifyReport.okJson(inspection, cache) : VerifyReport.okText(inspection)
-          + (cache.isCache() ? String.format(java.util.Locale.ROOT, "cache: %,d entries in %d"
-              + " tables checked: index and pile agree%n", cache.verifiedEntries(),
-              cache.tables().size()) : ""));
+      out.print(
+          json
+              ? VerifyReport.okJson(inspection, cache)
+              : VerifyReport.okText(inspection)
+                  + (cache.isCache()
+                      ? String.format(
+                          java.util.Locale.ROOT,
+                          "cache: %,d entries in %d" + " tables checked: index and pile agree%n",
+                          cache.verifiedEntries(),
+                          cache.tables().size())
+                      : ""));
       return 0;
     } catch (CommandFailedException cannotStart) {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
     } catch (CairnException damaged) {
       // what is left is damage found in the files (a file, an allocator invariant, a value)
       Damage damage = Damage.of(damaged);
-      out.print(json
-          ? VerifyReport.damagedJson(directory, damage)
-          : VerifyReport.damagedText(directory, damage));
+      out.print(
+          json
+              ? VerifyReport.damagedJson(directory, damage)
+              : VerifyReport.damagedText(directory, damage));
       return CommandLine.ExitCode.SOFTWARE;
     } finally {
       out.flush();

@@ -22,7 +22,8 @@ class BenchUnavailableCommandTest {
 
   @Test
   void bench_withoutTheHarness_exitsOneSayingWhereItIs() {
-    assertThat(classExists(Main.BENCH_COMMAND)).as("the harness is not on this class path")
+    assertThat(classExists(Main.BENCH_COMMAND))
+        .as("the harness is not on this class path")
         .isFalse();
 
     CliRun run = cairn("bench", "--n", "5k", "--json");

@@ -18,8 +18,12 @@ class CacheCommandsTest {
 
   private void createCache() throws Exception {
     try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
-      CacheTable<String, String> pages = cache.table("pages", String.class, String.class,
-          TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
+      CacheTable<String, String> pages =
+          cache.table(
+              "pages",
+              String.class,
+              String.class,
+              TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
       for (int i = 0; i < 500; i++) {
         pages.put("/page/" + i, "<html>" + i + "</html>");
       }
@@ -37,7 +41,8 @@ class CacheCommandsTest {
     CliRun run = cairn("inspect", directory.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).startsWith("pile " + directory)
+    assertThat(run.out())
+        .startsWith("pile " + directory)
         .contains("cache: 2 tables")
         .contains("pages (string -> java.lang.String): 500 entries", "expire after write PT1H")
         .contains("blobs (long -> [B): 200 entries");
@@ -54,7 +59,8 @@ class CacheCommandsTest {
     assertThat(inspect.exitCode()).as(inspect.err()).isZero();
     assertThat(inspect.out()).contains("\"cache\": {", "\"tableCount\": 2", "\"entries\": 700");
     assertThat(verify.exitCode()).as(verify.err()).isZero();
-    assertThat(verify.out()).startsWith("OK")
+    assertThat(verify.out())
+        .startsWith("OK")
         .contains("cache: 700 entries in 2 tables checked: index and pile agree");
     assertThat(verifyJson.out()).contains("\"verifiedEntries\": 700");
   }

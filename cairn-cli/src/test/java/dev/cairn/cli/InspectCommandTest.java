@@ -84,8 +84,8 @@ class InspectCommandTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("objects         101", "last close      NOT clean")
-        .contains("unfinished      1 transaction the crash left open: the next open rolls it"
-            + " back");
+        .contains(
+            "unfinished      1 transaction the crash left open: the next open rolls it" + " back");
   }
 
   @Test

@@ -39,14 +39,22 @@ class RecoverCommandTest {
     CliRun run = cairn("recover", pile.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out().lines().toList()).first()
+    assertThat(run.out().lines().toList())
+        .first()
         .isEqualTo("RECOVERED, dropping part of a damaged log");
-    assertThat(run.out()).contains(
-        "(lsn " + damagedLsn + "): ",
-        "every write logged before lsn " + damagedLsn + " (" + DAMAGED + " log records replayed)",
-        "bytes (exact); " + (PUTS - DAMAGED - 1) + " readable records after the damage (counted)",
-        pile.resolve("wal.damaged-").toString(),
-        "objects       " + (CHECKPOINTED + DAMAGED));
+    assertThat(run.out())
+        .contains(
+            "(lsn " + damagedLsn + "): ",
+            "every write logged before lsn "
+                + damagedLsn
+                + " ("
+                + DAMAGED
+                + " log records replayed)",
+            "bytes (exact); "
+                + (PUTS - DAMAGED - 1)
+                + " readable records after the damage (counted)",
+            pile.resolve("wal.damaged-").toString(),
+            "objects       " + (CHECKPOINTED + DAMAGED));
     try (Pile reopened = Pile.open(pile, TestPiles.options(Durability.SYNC))) {
       assertThat(reopened.stats().objectCount()).isEqualTo(CHECKPOINTED + DAMAGED);
     }
@@ -60,12 +68,15 @@ class RecoverCommandTest {
     CliRun run = cairn("recover", "--json", pile.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains(
-        "\"recovered\": true", "\"dropped\": true",
-        "\"logRecordsReplayed\": " + DAMAGED,
-        "\"firstDroppedLsn\": " + damagedLsn,
-        "\"readableRecordsDropped\": " + (PUTS - DAMAGED - 1),
-        "\"droppedBytes\": ", "\"copy\": \"" + pile.resolve("wal.damaged-"));
+    assertThat(run.out())
+        .contains(
+            "\"recovered\": true",
+            "\"dropped\": true",
+            "\"logRecordsReplayed\": " + DAMAGED,
+            "\"firstDroppedLsn\": " + damagedLsn,
+            "\"readableRecordsDropped\": " + (PUTS - DAMAGED - 1),
+            "\"droppedBytes\": ",
+            "\"copy\": \"" + pile.resolve("wal.damaged-"));
     try (Stream<Path> files = Files.list(pile)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .anyMatch(name -> name.startsWith("wal.damaged-"));
@@ -79,7 +90,8 @@ class RecoverCommandTest {
     CliRun run = cairn("recover", pile.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).startsWith("RECOVERED, nothing dropped")
+    assertThat(run.out())
+        .startsWith("RECOVERED, nothing dropped")
         .contains(PUTS + " log records", "objects       " + (CHECKPOINTED + PUTS));
   }
 
@@ -104,8 +116,8 @@ class RecoverCommandTest {
     CliRun run = cairn("recover", pile.toString());
 
     assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
-    assertThat(run.err()).contains("cannot be recovered, not even by salvaging its log",
-        segment.toString());
+    assertThat(run.err())
+        .contains("cannot be recovered, not even by salvaging its log", segment.toString());
     assertThat(run.out()).isEmpty();
   }
 
@@ -128,8 +140,8 @@ class RecoverCommandTest {
   }
 
   /**
-   * A pile as a kill -9 leaves it: a checkpoint, then {@link #PUTS} puts in SYNC mode (each
-   * durable in the log when it returns, one record each), copied while the pile is still open.
+   * A pile as a kill -9 leaves it: a checkpoint, then {@link #PUTS} puts in SYNC mode (each durable
+   * in the log when it returns, one record each), copied while the pile is still open.
    */
   private Path crashedPile() throws IOException {
     Path live = temp.resolve("live");

@@ -31,7 +31,12 @@ final class BoxCodecs {
     public final T decode(MemorySegment source, long offset, int length) {
       if (length != width) {
         throw new CorruptValueException(
-            "wrong length for " + type.getSimpleName() + ": length=" + length + " expected=" + width);
+            "wrong length for "
+                + type.getSimpleName()
+                + ": length="
+                + length
+                + " expected="
+                + width);
       }
       return read(source, offset);
     }

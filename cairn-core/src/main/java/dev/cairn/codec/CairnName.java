@@ -8,15 +8,15 @@ import java.lang.annotation.Target;
 
 /**
  * The stored name of a class, record component, field or enum constant, and the older names it
- * answers to. Stored objects refer to types and fields by these names (through their schema),
- * never by Java name alone, so an annotation is all a rename needs.
+ * answers to. Stored objects refer to types and fields by these names (through their schema), never
+ * by Java name alone, so an annotation is all a rename needs.
  *
  * <p>By default a type is stored under its binary class name ({@link Class#getName()}) and a field
  * or enum constant under its Java name.
  *
  * <ul>
- *   <li>{@code @CairnName("acme.Person")} fixes the stored name: the class can then move to
- *       another package, or be renamed, without any change to what is stored.
+ *   <li>{@code @CairnName("acme.Person")} fixes the stored name: the class can then move to another
+ *       package, or be renamed, without any change to what is stored.
  *   <li>{@code @CairnName(aliases = "mail")} on a field renamed from {@code mail} to {@code email}:
  *       new objects store {@code email}; objects stored as {@code mail} are read into it.
  * </ul>

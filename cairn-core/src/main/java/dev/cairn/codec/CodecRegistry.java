@@ -18,16 +18,16 @@ import java.util.Set;
  *   <li><b>Registered codecs</b> ({@link Builder#register}): a hand-written {@link Codec} under a
  *       fixed id. It takes precedence over everything else for its class, also where the class
  *       appears inside an object.
- *   <li><b>Object types</b> ({@link Builder#allow}, {@link Builder#allowPackage}): records,
- *       POJOs and enums, encoded by codecs Cairn generates once per class, with their nested
- *       objects, collections and JDK value types. Each gets a type id the first time it is
- *       stored, from {@link #FIRST_USER_TYPE_ID} up, skipping registered ids; the id names the
- *       class's {@link TypeSchema schema}, which the registry keeps in its {@link TypeCatalog}
- *       before the id is used. See docs/FORMAT.md, "Object encoding".
+ *   <li><b>Object types</b> ({@link Builder#allow}, {@link Builder#allowPackage}): records, POJOs
+ *       and enums, encoded by codecs Cairn generates once per class, with their nested objects,
+ *       collections and JDK value types. Each gets a type id the first time it is stored, from
+ *       {@link #FIRST_USER_TYPE_ID} up, skipping registered ids; the id names the class's {@link
+ *       TypeSchema schema}, which the registry keeps in its {@link TypeCatalog} before the id is
+ *       used. See docs/FORMAT.md, "Object encoding".
  * </ul>
  *
- * <p>Only registered and allowed types are ever decoded: a type id read from storage selects
- * among them and can never make Cairn load or instantiate an arbitrary class.
+ * <p>Only registered and allowed types are ever decoded: a type id read from storage selects among
+ * them and can never make Cairn load or instantiate an arbitrary class.
  *
  * <p>Thread-safe. Registered codecs are fixed at {@link Builder#build()}; object type ids are
  * assigned lazily, exactly once per layout, and stay the same for the registry's life.
@@ -50,15 +50,21 @@ public final class CodecRegistry {
 
   private final Codec<?>[] byId;
   private final ClassValue<Integer> idByClass;
+
   /** The object types, or null if the registry allows none (no allow rule, no catalog). */
   private final ObjectTypes objects;
+
   // what the registry was built from, for withCatalog
   private final Set<Class<?>> allowed;
   private final Set<String> packages;
   private final List<ClassLoader> loaders;
 
-  private CodecRegistry(Codec<?>[] byId, ObjectTypes objects, Set<Class<?>> allowed,
-      Set<String> packages, List<ClassLoader> loaders) {
+  private CodecRegistry(
+      Codec<?>[] byId,
+      ObjectTypes objects,
+      Set<Class<?>> allowed,
+      Set<String> packages,
+      List<ClassLoader> loaders) {
     this.byId = byId;
     this.objects = objects;
     this.allowed = Set.copyOf(allowed);
@@ -126,21 +132,25 @@ public final class CodecRegistry {
   }
 
   /**
-   * A registry with the same codecs and allowed types whose schemas live in {@code catalog}: how
-   * a persistent pile keeps the schemas of its objects with its data. The new registry loads the
+   * A registry with the same codecs and allowed types whose schemas live in {@code catalog}: how a
+   * persistent pile keeps the schemas of its objects with its data. The new registry loads the
    * catalog now; it shares nothing with this one.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=with-catalog}
    */
   public CodecRegistry withCatalog(TypeCatalog catalog) {
     Objects.requireNonNull(catalog, "catalog");
-    return new CodecRegistry(byId, new ObjectTypes(byId, allowed, packages, loaders, catalog),
-        allowed, packages, loaders);
+    return new CodecRegistry(
+        byId,
+        new ObjectTypes(byId, allowed, packages, loaders, catalog),
+        allowed,
+        packages,
+        loaders);
   }
 
   /**
-   * The schemas of the object types stored so far, and those the catalog held, in id order.
-   * Empty if the registry allows no object types.
+   * The schemas of the object types stored so far, and those the catalog held, in id order. Empty
+   * if the registry allows no object types.
    */
   public List<TypeSchema> schemas() {
     return objects == null ? List.of() : objects.schemas();
@@ -172,8 +182,8 @@ public final class CodecRegistry {
      * Registers {@code codec} under {@code typeId}, which is stored with every value and must
      * therefore stay the same for as long as stored values live.
      *
-     * @throws IllegalArgumentException if the id is out of range or taken, or the type already
-     *     has a user codec
+     * @throws IllegalArgumentException if the id is out of range or taken, or the type already has
+     *     a user codec
      */
     public Builder register(int typeId, Codec<?> codec) {
       if (typeId < FIRST_USER_TYPE_ID || typeId > MAX_TYPE_ID) {
@@ -208,8 +218,8 @@ public final class CodecRegistry {
 
     /**
      * Allows records, POJOs and enums of these classes to be stored and read. Also allowed, since
-     * the allowed code fixes them: the declared types of their fields (an {@code Address} field,
-     * a {@code List<Item>}) and the permitted subclasses of a sealed class or interface. Other
+     * the allowed code fixes them: the declared types of their fields (an {@code Address} field, a
+     * {@code List<Item>}) and the permitted subclasses of a sealed class or interface. Other
      * implementations of an interface-typed field must be allowed themselves.
      *
      * @throws IllegalArgumentException if a class is a JDK class other than an enum (JDK value
@@ -226,18 +236,20 @@ public final class CodecRegistry {
     /**
      * Allows every class of a package (not of its subpackages) to be stored and read, as {@link
      * #allow} does for one class. A stored object of such a class is readable at once, also in a
-     * new process that has not used the class yet: the registry finds the class by its stored
-     * name, which is its binary name, through the class loader of the code that called this
-     * method (else the thread's context class loader), without initializing it, and only in the
-     * allowed packages. A class stored under a {@link CairnName} other than its binary name cannot
-     * be found so: allow it by class as well.
+     * new process that has not used the class yet: the registry finds the class by its stored name,
+     * which is its binary name, through the class loader of the code that called this method (else
+     * the thread's context class loader), without initializing it, and only in the allowed
+     * packages. A class stored under a {@link CairnName} other than its binary name cannot be found
+     * so: allow it by class as well.
      *
      * @throws IllegalArgumentException if the name is empty or a JDK package
      */
     public Builder allowPackage(String packageName) {
       Objects.requireNonNull(packageName, "packageName");
-      if (packageName.isBlank() || packageName.startsWith("java.")
-          || packageName.startsWith("javax.") || packageName.startsWith("jdk.")) {
+      if (packageName.isBlank()
+          || packageName.startsWith("java.")
+          || packageName.startsWith("javax.")
+          || packageName.startsWith("jdk.")) {
         throw new IllegalArgumentException(
             "not a package that may be allowed: \"" + packageName + "\"");
       }
@@ -266,10 +278,15 @@ public final class CodecRegistry {
      */
     public CodecRegistry build() {
       Codec<?>[] codecs = byId.clone();
-      ObjectTypes objects = allowed.isEmpty() && packages.isEmpty() && catalog == null
-          ? null
-          : new ObjectTypes(codecs, allowed, packages, List.copyOf(loaders),
-              catalog != null ? catalog : TypeCatalog.inMemory());
+      ObjectTypes objects =
+          allowed.isEmpty() && packages.isEmpty() && catalog == null
+              ? null
+              : new ObjectTypes(
+                  codecs,
+                  allowed,
+                  packages,
+                  List.copyOf(loaders),
+                  catalog != null ? catalog : TypeCatalog.inMemory());
       return new CodecRegistry(codecs, objects, allowed, packages, List.copyOf(loaders));
     }
   }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where a {@link CodecRegistry} keeps the schemas of its object types: the seam through which
- * the type registry lives with the data.
+ * Where a {@link CodecRegistry} keeps the schemas of its object types: the seam through which the
+ * type registry lives with the data.
  *
  * <p>The registry reads {@link #load()} once, when it is built, and calls {@link
  * #onNewSchema(TypeSchema)} each time a type needs a layout the catalog does not hold yet, before
@@ -14,8 +14,8 @@ import java.util.List;
  * its log and forcing them to disk before returning, so no crash can leave an object whose schema
  * is lost.
  *
- * <p>Calls to {@code onNewSchema} are serialized by the registry. If it throws, the type gets no
- * id and the put that needed it fails with that exception; a later put tries again.
+ * <p>Calls to {@code onNewSchema} are serialized by the registry. If it throws, the type gets no id
+ * and the put that needed it fails with that exception; a later put tries again.
  *
  * {@snippet class=dev.cairn.pile.ApiExamplesTest region=type-catalog}
  */
@@ -50,8 +50,12 @@ public interface TypeCatalog {
         for (TypeSchema s : schemas) {
           if (s.typeId() == schema.typeId()) {
             throw new IllegalStateException(
-                "type id already in the catalog: typeId=" + schema.typeId() + " held by "
-                    + s.typeName() + ", offered " + schema.typeName());
+                "type id already in the catalog: typeId="
+                    + schema.typeId()
+                    + " held by "
+                    + s.typeName()
+                    + ", offered "
+                    + schema.typeName());
           }
         }
         schemas.add(schema);

@@ -84,7 +84,11 @@ public record TypeSchema(
   public TypeSchema {
     if (typeId < FIRST_TYPE_ID || typeId > MAX_TYPE_ID) {
       throw new IllegalArgumentException(
-          "schema type id out of range [" + FIRST_TYPE_ID + ", " + MAX_TYPE_ID + "]: typeId="
+          "schema type id out of range ["
+              + FIRST_TYPE_ID
+              + ", "
+              + MAX_TYPE_ID
+              + "]: typeId="
               + typeId);
     }
     Objects.requireNonNull(typeName, "typeName");
@@ -134,8 +138,11 @@ public record TypeSchema(
     int version = r.u8();
     if (version != VERSION_CURRENT) {
       throw new CorruptValueException(
-          "type schema format version " + version + " not supported (supported: "
-              + VERSION_CURRENT + ")");
+          "type schema format version "
+              + version
+              + " not supported (supported: "
+              + VERSION_CURRENT
+              + ")");
     }
     int typeId = r.varInt();
     int code = r.u8();
@@ -172,8 +179,12 @@ public record TypeSchema(
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    sb.append(kind.name().toLowerCase(java.util.Locale.ROOT)).append(' ').append(typeName)
-        .append(" #").append(typeId).append(kind == Kind.ENUM ? " {" : " (");
+    sb.append(kind.name().toLowerCase(java.util.Locale.ROOT))
+        .append(' ')
+        .append(typeName)
+        .append(" #")
+        .append(typeId)
+        .append(kind == Kind.ENUM ? " {" : " (");
     List<?> items = kind == Kind.ENUM ? constants : fields;
     for (int i = 0; i < items.size(); i++) {
       if (i > 0) {

@@ -4,9 +4,9 @@ import dev.cairn.CairnException;
 import java.nio.file.Path;
 
 /**
- * A file is not in a format this version of Cairn reads: another kind of Cairn file (for example
- * a write-ahead log where a superblock was expected), or the right kind in another format
- * version. Nothing was changed on disk.
+ * A file is not in a format this version of Cairn reads: another kind of Cairn file (for example a
+ * write-ahead log where a superblock was expected), or the right kind in another format version.
+ * Nothing was changed on disk.
  */
 public final class FormatVersionException extends CairnException {
   private final Path file;
@@ -18,9 +18,16 @@ public final class FormatVersionException extends CairnException {
    * supported}.
    */
   public FormatVersionException(Path file, int actual, int supported) {
-    super("unsupported format version in " + file + ": the file has version " + actual
-        + ", this Cairn reads version " + supported
-        + (actual > supported ? " (it was written by a newer Cairn)" : " (no migration exists)"));
+    super(
+        "unsupported format version in "
+            + file
+            + ": the file has version "
+            + actual
+            + ", this Cairn reads version "
+            + supported
+            + (actual > supported
+                ? " (it was written by a newer Cairn)"
+                : " (no migration exists)"));
     this.file = file;
     this.actual = actual;
     this.supported = supported;

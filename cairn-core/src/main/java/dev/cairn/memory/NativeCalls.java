@@ -39,8 +39,8 @@ public final class NativeCalls {
   private NativeCalls() {}
 
   /**
-   * Null if Cairn may bind libc functions here, else why not: not Linux (the constants callers
-   * pass are Linux's), or native access not enabled for Cairn's module.
+   * Null if Cairn may bind libc functions here, else why not: not Linux (the constants callers pass
+   * are Linux's), or native access not enabled for Cairn's module.
    */
   public static String unavailableBecause() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
@@ -61,20 +61,23 @@ public final class NativeCalls {
   // downcallHandle is restricted, and binding libc is this class's purpose; callers check
   // unavailableBecause() first, which needs native access
   @SuppressWarnings("restricted")
-  public static MethodHandle bind(String name, FunctionDescriptor descriptor,
-      Linker.Option... options) {
+  public static MethodHandle bind(
+      String name, FunctionDescriptor descriptor, Linker.Option... options) {
     Linker linker = Linker.nativeLinker();
-    MemorySegment function = linker.defaultLookup().find(name).orElseThrow(
-        () -> new NoSuchElementException("the C library has no function " + name));
+    MemorySegment function =
+        linker
+            .defaultLookup()
+            .find(name)
+            .orElseThrow(() -> new NoSuchElementException("the C library has no function " + name));
     return linker.downcallHandle(function, descriptor, options);
   }
 
   /**
-   * {@link #bind}, with {@code errno} captured: the handle takes a {@link #callState} segment
-   * as its first argument, before those of {@code descriptor}.
+   * {@link #bind}, with {@code errno} captured: the handle takes a {@link #callState} segment as
+   * its first argument, before those of {@code descriptor}.
    */
-  public static MethodHandle bindWithErrno(String name, FunctionDescriptor descriptor,
-      Linker.Option... options) {
+  public static MethodHandle bindWithErrno(
+      String name, FunctionDescriptor descriptor, Linker.Option... options) {
     Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
     all[options.length] = Linker.Option.captureCallState("errno");
     return bind(name, descriptor, all);

@@ -56,8 +56,7 @@ public final class NativeSegment {
 
   static {
     try {
-      SEQUENCE =
-          MethodHandles.lookup().findVarHandle(NativeSegment.class, "sequence", long.class);
+      SEQUENCE = MethodHandles.lookup().findVarHandle(NativeSegment.class, "sequence", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -106,9 +105,10 @@ public final class NativeSegment {
     Arena arena = Arena.ofShared();
     boolean success = false;
     try {
-      MemorySegment memory = OsMemory.available()
-          ? OsMemory.mapAnonymous(sizeBytes, arena, hugePages)
-          : arena.allocate(sizeBytes, 4096);
+      MemorySegment memory =
+          OsMemory.available()
+              ? OsMemory.mapAnonymous(sizeBytes, arena, hugePages)
+              : arena.allocate(sizeBytes, 4096);
       success = true;
       return new NativeSegment(arena, memory, index);
     } finally {
@@ -119,8 +119,8 @@ public final class NativeSegment {
   }
 
   /**
-   * Wraps memory the caller obtained from {@code arena} (a private file mapping, say) as a
-   * segment; {@link #release()} closes the arena.
+   * Wraps memory the caller obtained from {@code arena} (a private file mapping, say) as a segment;
+   * {@link #release()} closes the arena.
    */
   public static NativeSegment of(int index, Arena arena, MemorySegment memory) {
     return new NativeSegment(arena, memory, index);
@@ -165,7 +165,9 @@ public final class NativeSegment {
     return merges;
   }
 
-  /** Records that the owner merged blocks, so that an offset between them may no longer start one. */
+  /**
+   * Records that the owner merged blocks, so that an offset between them may no longer start one.
+   */
   public void countMerge() {
     merges++;
   }
@@ -199,8 +201,8 @@ public final class NativeSegment {
   }
 
   /**
-   * Marks the pages of {@code [offset, offset + length)} written (D1, D3). For writers holding
-   * the owning stripe's lock, and for a replay (one thread): bits already set are not set again.
+   * Marks the pages of {@code [offset, offset + length)} written (D1, D3). For writers holding the
+   * owning stripe's lock, and for a replay (one thread): bits already set are not set again.
    */
   public void markDirty(long offset, long length) {
     long[] bits = dirtyPages;
@@ -219,9 +221,9 @@ public final class NativeSegment {
   }
 
   /**
-   * Marks the pages of {@code [offset, offset + length)} written by a thread that need not hold
-   * the owning stripe's lock (a participant's region write), after the bytes were written: always
-   * an atomic OR, which orders the write before the mark (D2, D3). Safe from any thread.
+   * Marks the pages of {@code [offset, offset + length)} written by a thread that need not hold the
+   * owning stripe's lock (a participant's region write), after the bytes were written: always an
+   * atomic OR, which orders the write before the mark (D2, D3). Safe from any thread.
    */
   public void markWritten(long offset, long length) {
     long[] bits = dirtyPages;
@@ -305,8 +307,8 @@ public final class NativeSegment {
   }
 
   /**
-   * The checks still owed to this segment's pages (see {@link PageCheck}), or null if none are:
-   * a segment born in memory, or one whose pages have all been checked.
+   * The checks still owed to this segment's pages (see {@link PageCheck}), or null if none are: a
+   * segment born in memory, or one whose pages have all been checked.
    */
   public PageCheck pageCheck() {
     return pageCheck;

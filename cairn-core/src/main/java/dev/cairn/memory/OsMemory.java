@@ -7,10 +7,9 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Memory mapped straight from the OS ({@code mmap} of anonymous pages), where Cairn may call
- * native code: on Linux, with native access enabled for Cairn's module ({@code
- * --enable-native-access}). Elsewhere {@link #available()} is false and callers use {@link
- * Arena#allocate}.
+ * Memory mapped straight from the OS ({@code mmap} of anonymous pages), where Cairn may call native
+ * code: on Linux, with native access enabled for Cairn's module ({@code --enable-native-access}).
+ * Elsewhere {@link #available()} is false and callers use {@link Arena#allocate}.
  *
  * {@snippet :
  * Arena arena = Arena.ofShared();
@@ -68,16 +67,30 @@ public final class OsMemory {
       why = "turned off by -D" + DISABLE_PROPERTY + "=false";
     } else if (why == null) {
       try {
-        mmap = NativeCalls.bindWithErrno("mmap",
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
-        munmap = NativeCalls.bind("munmap",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG));
-        madvise = NativeCalls.bind("madvise",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+        mmap =
+            NativeCalls.bindWithErrno(
+                "mmap",
+                FunctionDescriptor.of(
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_LONG));
+        munmap =
+            NativeCalls.bind(
+                "munmap",
+                FunctionDescriptor.of(
+                    ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        madvise =
+            NativeCalls.bind(
+                "madvise",
+                FunctionDescriptor.of(
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT));
       } catch (RuntimeException | Error e) {
         why = "mmap could not be bound: " + e;
         mmap = null;
@@ -116,9 +129,9 @@ public final class OsMemory {
 
   /**
    * {@link #mapAnonymous(long, Arena)}; if {@code hugePages}, the mapping starts on a 2 MiB
-   * boundary and is advised {@code MADV_HUGEPAGE}, so that the kernel may back it with
-   * transparent huge pages. The advice is best effort: a kernel with them turned off refuses it
-   * and the memory stays in small pages.
+   * boundary and is advised {@code MADV_HUGEPAGE}, so that the kernel may back it with transparent
+   * huge pages. The advice is best effort: a kernel with them turned off refuses it and the memory
+   * stays in small pages.
    */
   public static MemorySegment mapAnonymous(long sizeBytes, Arena arena, boolean hugePages) {
     if (!available()) {
@@ -149,8 +162,9 @@ public final class OsMemory {
     // reinterpret is restricted, and meant here: the mapping is sizeBytes long from address, and
     // the arena's close unmaps it (callers check available(), which needs native access)
     @SuppressWarnings("restricted")
-    MemorySegment mapping = MemorySegment.ofAddress(address).reinterpret(sizeBytes, arena,
-        ignored -> unmap(start, sizeBytes));
+    MemorySegment mapping =
+        MemorySegment.ofAddress(address)
+            .reinterpret(sizeBytes, arena, ignored -> unmap(start, sizeBytes));
     return mapping;
   }
 
@@ -159,8 +173,10 @@ public final class OsMemory {
     int errno;
     try (Arena call = Arena.ofConfined()) {
       MemorySegment state = NativeCalls.callState(call);
-      address = (long) MMAP.invokeExact(
-          state, 0L, sizeBytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
+      address =
+          (long)
+              MMAP.invokeExact(
+                  state, 0L, sizeBytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
       errno = NativeCalls.errno(state);
     } catch (Throwable t) {
       throw new IllegalStateException("mmap call failed", t);

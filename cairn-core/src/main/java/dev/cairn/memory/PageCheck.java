@@ -8,10 +8,10 @@ import java.lang.invoke.VarHandle;
 import java.util.zip.CRC32C;
 
 /**
- * Which pages of a segment mapped from a file have been checked against the CRC32C the file's
- * last checkpoint recorded for them, and the check itself: a reopened pile checks each page the
- * first time anything reads it, so the open stays instant and no read returns bytes of a page
- * damaged on disk.
+ * Which pages of a segment mapped from a file have been checked against the CRC32C the file's last
+ * checkpoint recorded for them, and the check itself: a reopened pile checks each page the first
+ * time anything reads it, so the open stays instant and no read returns bytes of a page damaged on
+ * disk.
  *
  * <h2>Implementation note</h2>
  *
@@ -36,8 +36,8 @@ import java.util.zip.CRC32C;
  *    page's dirty mark still tells whether the memory may differ from the file (I1).
  * }</pre>
  *
- * <p>Thread-safety: the queries are safe from any thread; {@link #check}, {@link #checkRange}
- * and {@link #trust} require I2.
+ * <p>Thread-safety: the queries are safe from any thread; {@link #check}, {@link #checkRange} and
+ * {@link #trust} require I2.
  */
 public final class PageCheck {
   private static final VarHandle BITS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -133,8 +133,12 @@ public final class PageCheck {
     try {
       return record(page, segment.isDirty(page) ? source.fileCrc(page) : memoryCrc(page));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read page " + page + " of the segment's file to"
-          + " check it against its recorded checksum", e);
+      throw new UncheckedIOException(
+          "cannot read page "
+              + page
+              + " of the segment's file to"
+              + " check it against its recorded checksum",
+          e);
     }
   }
 
@@ -154,8 +158,8 @@ public final class PageCheck {
 
   /**
    * Checks {@code page} against the file's bytes, whatever the memory holds: safe without the
-   * owner's lock (the file changes only at a checkpoint, whose thread calls this before it
-   * writes the page). Returns whether it matches.
+   * owner's lock (the file changes only at a checkpoint, whose thread calls this before it writes
+   * the page). Returns whether it matches.
    *
    * @throws UncheckedIOException if the file could not be read
    */
@@ -169,8 +173,12 @@ public final class PageCheck {
     try {
       return record(page, source.fileCrc(page));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read page " + page + " of the segment's file to"
-          + " check it against its recorded checksum", e);
+      throw new UncheckedIOException(
+          "cannot read page "
+              + page
+              + " of the segment's file to"
+              + " check it against its recorded checksum",
+          e);
     }
   }
 
@@ -203,8 +211,8 @@ public final class PageCheck {
       try {
         int[] crcs = source.recordedCrcs();
         if (crcs.length != pageCount) {
-          throw new IllegalArgumentException("recorded checksums for " + crcs.length
-              + " pages, the segment has " + pageCount);
+          throw new IllegalArgumentException(
+              "recorded checksums for " + crcs.length + " pages, the segment has " + pageCount);
         }
         recorded = crcs;
       } catch (IOException e) {

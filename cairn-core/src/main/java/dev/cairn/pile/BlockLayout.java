@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The layout of a segment and of the blocks inside it. All fields are little-endian (native
- * order on every platform Cairn supports).
+ * The layout of a segment and of the blocks inside it. All fields are little-endian (native order
+ * on every platform Cairn supports).
  *
  * <h2>Segment</h2>
  *
@@ -13,8 +13,8 @@ import java.lang.foreign.ValueLayout;
  * Segment --> Reserved[64], Block*          (blocks tile the rest of the segment exactly)
  * </pre>
  *
- * The first {@link #SEGMENT_HEADER_BYTES} bytes are reserved for the persistent segment header,
- * so that a block offset is the same in memory and on disk, and no block sits at offset 0.
+ * The first {@link #SEGMENT_HEADER_BYTES} bytes are reserved for the persistent segment header, so
+ * that a block offset is the same in memory and on disk, and no block sits at offset 0.
  *
  * <h2>Block</h2>
  *
@@ -41,14 +41,14 @@ import java.lang.foreign.ValueLayout;
  * FreeBlock --> Header:u64 (F set), Next:u64, Prev:u64, ..., Footer:u64 (size in granules)
  * </pre>
  *
- * Next and Prev are allocator addresses ({@link Pointers}, no tag; -1 is none) of the neighbours
- * in the free list of the block's size class. The footer lets a block being freed find and merge
- * with a free block before it (boundary tags), so neighbours coalesce at once, with no crawl.
+ * Next and Prev are allocator addresses ({@link Pointers}, no tag; -1 is none) of the neighbours in
+ * the free list of the block's size class. The footer lets a block being freed find and merge with
+ * a free block before it (boundary tags), so neighbours coalesce at once, with no crawl.
  *
  * <p>The 8-byte granule, rather than a 64-byte cache line, is deliberate: a 32-byte value takes a
- * 40-byte block, where line alignment would take 64. A block under 64 bytes straddles at most
- * two lines, which the adjacent-line prefetcher fetches together, and a 64-byte-aligned layout
- * would cost 60% more memory for the pile's most common values.
+ * 40-byte block, where line alignment would take 64. A block under 64 bytes straddles at most two
+ * lines, which the adjacent-line prefetcher fetches together, and a 64-byte-aligned layout would
+ * cost 60% more memory for the pile's most common values.
  */
 final class BlockLayout {
   static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
@@ -92,9 +92,9 @@ final class BlockLayout {
   }
 
   /**
-   * A free block's header. Its tag is 0, which no pointer has: when the memory is reused and a
-   * new value's payload is being copied over this word, a stale reader may see a mix of old and
-   * new bytes, and the old bytes then carry no tag that could match its pointer.
+   * A free block's header. Its tag is 0, which no pointer has: when the memory is reused and a new
+   * value's payload is being copied over this word, a stale reader may see a mix of old and new
+   * bytes, and the old bytes then carry no tag that could match its pointer.
    */
   static long freeHeader(long sizeGranules) {
     return FREE | sizeGranules;
@@ -148,8 +148,8 @@ final class BlockLayout {
   }
 
   /**
-   * The payload length of the live block with {@code header} at {@code offset}. May be garbage
-   * (but is then at most the capacity) if read without the segment's write section closed.
+   * The payload length of the live block with {@code header} at {@code offset}. May be garbage (but
+   * is then at most the capacity) if read without the segment's write section closed.
    */
   static int length(long header, MemorySegment memory, long offset) {
     long capacity = capacityBytes(header);

@@ -67,8 +67,13 @@ final class BlockWriter {
   private final WriteHooks writes;
   private final long maxPayloadBytes;
 
-  BlockWriter(SegmentTable table, TagClock tags, ValueReads reads, Stripe[] stripes,
-      CodecRegistry codecs, WriteHooks writes) {
+  BlockWriter(
+      SegmentTable table,
+      TagClock tags,
+      ValueReads reads,
+      Stripe[] stripes,
+      CodecRegistry codecs,
+      WriteHooks writes) {
     this.table = table;
     this.segments = table.slots();
     this.tagKey = tags.key();
@@ -99,8 +104,8 @@ final class BlockWriter {
   // allocating and writing a new block
 
   /**
-   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with
-   * the new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
+   * Allocates a block for {@code value} and writes it; returns its stripe, still locked, with the
+   * new pointer in {@link Stripe#lastPointer}: the caller ends the write with {@link
    * Stripe#unlockAndLog} in its own context. On a failure the stripe is unlocked, and what was
    * undone (a block freed again) is logged as a plain operation.
    */
@@ -118,8 +123,8 @@ final class BlockWriter {
 
   /**
    * {@link #writeNew(Object, int)} of a BYTES value whose payload, {@code length} bytes ({@link
-   * #payloadSize}), {@code payload} writes into the block itself (a participant's value). A
-   * payload that throws leaves no block behind.
+   * #payloadSize}), {@code payload} writes into the block itself (a participant's value). A payload
+   * that throws leaves no block behind.
    */
   Stripe writeNew(PayloadWriter payload, int length) {
     long granules = granulesFor(length, 0);
@@ -136,7 +141,8 @@ final class BlockWriter {
         success = true;
       } finally {
         if (!success) { // as a throwing codec: the block goes back
-          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+          BlockLayout.writeLive(
+              memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
           stripe.free(address);
         }
       }
@@ -154,8 +160,8 @@ final class BlockWriter {
   static int payloadSize(PayloadWriter payload) {
     int length = payload.sizeBytes();
     if (length < 0) {
-      throw new IllegalArgumentException("a payload's size must not be negative: sizeBytes="
-          + length + " payload=" + payload);
+      throw new IllegalArgumentException(
+          "a payload's size must not be negative: sizeBytes=" + length + " payload=" + payload);
     }
     return length;
   }
@@ -163,8 +169,8 @@ final class BlockWriter {
   /** The bytes a block for a payload of {@code payloadBytes} takes (ParticipantLog). */
   long allocatedBytesFor(int payloadBytes) {
     if (payloadBytes < 0) {
-      throw new IllegalArgumentException("a payload's size must not be negative: payloadBytes="
-          + payloadBytes);
+      throw new IllegalArgumentException(
+          "a payload's size must not be negative: payloadBytes=" + payloadBytes);
     }
     return granulesFor(payloadBytes, 0) << GRANULE_SHIFT;
   }
@@ -198,7 +204,10 @@ final class BlockWriter {
     int encoded = codec.encodedSize(value);
     if (encoded < 0) {
       throw new IllegalStateException(
-          "codec returned a negative size: codec=" + codec.getClass().getName() + " size=" + encoded);
+          "codec returned a negative size: codec="
+              + codec.getClass().getName()
+              + " size="
+              + encoded);
     }
     long length = (long) idBytes + encoded;
     long granules = granulesFor(length, extra);
@@ -217,7 +226,8 @@ final class BlockWriter {
         success = true;
       } finally {
         if (!success) { // a throwing codec must not leak its block
-          BlockLayout.writeLive(memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+          BlockLayout.writeLive(
+              memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
           stripe.free(address);
         }
       }
@@ -262,8 +272,11 @@ final class BlockWriter {
     long payload = length + extra;
     if (length > writes.maxValueBytes()) {
       throw new IllegalArgumentException(
-          "value larger than a log record can hold: size=" + length + " limit="
-              + writes.maxValueBytes() + " (a pile with a log writes each value in one record;"
+          "value larger than a log record can hold: size="
+              + length
+              + " limit="
+              + writes.maxValueBytes()
+              + " (a pile with a log writes each value in one record;"
               + " use durability NONE for larger values)");
     }
     if (payload > maxPayloadBytes) {
@@ -283,10 +296,10 @@ final class BlockWriter {
 
   /**
    * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
-   * granules}. In order: the caller's stripe, from its free space; another stripe's free space
-   * (the thread then moves to that stripe, so free space left by deletes anywhere is reused
-   * before the pile grows); the caller's stripe grown by a segment; any stripe at all, waiting
-   * for its lock, before giving up with {@link PileFullException}.
+   * granules}. In order: the caller's stripe, from its free space; another stripe's free space (the
+   * thread then moves to that stripe, so free space left by deletes anywhere is reused before the
+   * pile grows); the caller's stripe grown by a segment; any stripe at all, waiting for its lock,
+   * before giving up with {@link PileFullException}.
    */
   private Stripe lockForAllocation(long granules) {
     int[] probe = PROBE.get();
@@ -347,16 +360,15 @@ final class BlockWriter {
   }
 
   /**
-   * Before the pile grows: waits for the lock of each other stripe whose free lists hold
-   * enough bytes, and allocates there. Returns that stripe locked, or null with {@code home}
-   * locked again.
+   * Before the pile grows: waits for the lock of each other stripe whose free lists hold enough
+   * bytes, and allocates there. Returns that stripe locked, or null with {@code home} locked again.
    *
-   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed
-   * space is often busy at that moment, so without this the pile would take a new segment for
-   * every such miss and keep growing under delete-and-refill churn. Growth is rare (a segment
-   * serves a million small puts), so a wait here costs little. {@code home} is released first:
-   * a thread holds one stripe lock at a time, so two threads helping each other cannot
-   * deadlock. The free-byte count is read without the lock; it is only a hint.
+   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed space is
+   * often busy at that moment, so without this the pile would take a new segment for every such
+   * miss and keep growing under delete-and-refill churn. Growth is rare (a segment serves a million
+   * small puts), so a wait here costs little. {@code home} is released first: a thread holds one
+   * stripe lock at a time, so two threads helping each other cannot deadlock. The free-byte count
+   * is read without the lock; it is only a hint.
    */
   private Stripe waitForFreeSpace(Stripe home, long granules) {
     long bytes = granules << GRANULE_SHIFT;
@@ -420,7 +432,8 @@ final class BlockWriter {
         continue; // segment released or being set up; segmentOf will tell which
       }
       owner.lock();
-      if (segments[segment.index()] == segment && table.ownerOf(segment.index()) == owner
+      if (segments[segment.index()] == segment
+          && table.ownerOf(segment.index()) == owner
           && !table.isClosed()) {
         return owner;
       }
@@ -440,9 +453,9 @@ final class BlockWriter {
   }
 
   /**
-   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns
-   * the end LSN of the record that logs it, or 0 if the caller holds the lock already and logs
-   * the whole operation (a commit, a rollback's run of frees).
+   * Frees the block of {@code pointer} (and its link target) under its stripe's lock; returns the
+   * end LSN of the record that logs it, or 0 if the caller holds the lock already and logs the
+   * whole operation (a commit, a rollback's run of frees).
    */
   long deleteLocked(long pointer) {
     Stripe stripe = lockOwner(pointer);
@@ -474,8 +487,8 @@ final class BlockWriter {
   }
 
   /**
-   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's
-   * scratch. Done before any lock or change, so a failing codec leaves the old value intact.
+   * Encodes {@code value} for a rewrite: its bytes, kind and length land in the thread's scratch.
+   * Done before any lock or change, so a failing codec leaves the old value intact.
    */
   Scratch encodeForRewrite(Object value) {
     Scratch scratch = Scratch.forThread();
@@ -500,7 +513,9 @@ final class BlockWriter {
     return scratch;
   }
 
-  /** Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN. */
+  /**
+   * Rewrites the value of {@code pointer} under its stripe's lock; returns the record's end LSN.
+   */
   long updateLocked(long pointer, Object value) {
     Scratch scratch = encodeForRewrite(value);
     return rewriteLocked(pointer, scratch.kind, scratch.source, null, scratch.length);
@@ -509,8 +524,8 @@ final class BlockWriter {
   /**
    * {@link #updateLocked(long, Object)} with a BYTES value that {@code payload} writes into the
    * pile's memory itself. A payload that throws while the value is rewritten in place (or in its
-   * link target) leaves the bytes it wrote, logged as such; one that throws while the value
-   * moves leaves it intact, the new block freed. {@code length} is the payload's size ({@link
+   * link target) leaves the bytes it wrote, logged as such; one that throws while the value moves
+   * leaves it intact, the new block freed. {@code length} is the payload's size ({@link
    * #payloadSize}).
    */
   long updateLocked(long pointer, PayloadWriter payload, int length) {
@@ -519,12 +534,12 @@ final class BlockWriter {
   }
 
   /**
-   * Rewrites the value of {@code pointer} with {@code length} bytes of {@code kind}, from
-   * {@code source} or written by {@code payload} (one of them null), under its stripe's lock;
-   * returns the record's end LSN.
+   * Rewrites the value of {@code pointer} with {@code length} bytes of {@code kind}, from {@code
+   * source} or written by {@code payload} (one of them null), under its stripe's lock; returns the
+   * record's end LSN.
    */
-  private long rewriteLocked(long pointer, int kind, byte[] source, PayloadWriter payload,
-      int length) {
+  private long rewriteLocked(
+      long pointer, int kind, byte[] source, PayloadWriter payload, int length) {
     Stripe stripe = lockOwner(pointer);
     long lsn;
     try {
@@ -535,16 +550,21 @@ final class BlockWriter {
       long capacity = BlockLayout.capacityBytes(header);
       boolean linked = BlockLayout.kind(header) == KIND_LINK;
       long oldTarget = linked ? memory.get(WORD, offset + HEADER_BYTES) : NIL;
-      int oldLength =
-          linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
+      int oldLength = linked ? lengthAt(oldTarget) : BlockLayout.length(header, memory, offset);
 
       if (length <= capacity) { // fits the original block: write in place, drop any target
         segment.beginWrite();
         try {
           writePayload(stripe, segment, offset, source, payload, length);
           BlockLayout.writeLive(
-              memory, offset, BlockLayout.tag(header), kind, BlockLayout.sizeGranules(header),
-              length, false, header & PREV_FREE);
+              memory,
+              offset,
+              BlockLayout.tag(header),
+              kind,
+              BlockLayout.sizeGranules(header),
+              length,
+              false,
+              header & PREV_FREE);
           touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), length);
           if (linked) {
             freeBlock(stripe, oldTarget);
@@ -562,10 +582,16 @@ final class BlockWriter {
         try {
           writePayload(stripe, targetSegment, targetOffset, source, payload, length);
           BlockLayout.writeLive(
-              targetMemory, targetOffset, BlockLayout.tag(targetHeader), kind,
-              BlockLayout.sizeGranules(targetHeader), length, true, targetHeader & PREV_FREE);
-          touchBlock(stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader),
-              length);
+              targetMemory,
+              targetOffset,
+              BlockLayout.tag(targetHeader),
+              kind,
+              BlockLayout.sizeGranules(targetHeader),
+              length,
+              true,
+              targetHeader & PREV_FREE);
+          touchBlock(
+              stripe, targetSegment, targetOffset, BlockLayout.sizeGranules(targetHeader), length);
         } finally {
           targetSegment.endWrite();
         }
@@ -583,8 +609,10 @@ final class BlockWriter {
         // the allocation may have taken the free block just before this one and so cleared
         // this header's PREV_FREE bit: read the header again before rewriting it
         header = memory.get(WORD, offset);
-        long target = payload == null ? writeTarget(stripe, address, kind, source, length)
-            : writeTarget(stripe, address, payload, length);
+        long target =
+            payload == null
+                ? writeTarget(stripe, address, kind, source, length)
+                : writeTarget(stripe, address, payload, length);
         becomeLink(stripe, segment, offset, header, target, oldTarget);
       }
       stripe.utilizedBytes += length - oldLength;
@@ -595,10 +623,10 @@ final class BlockWriter {
   }
 
   /**
-   * Writes a value into the block at {@code address} that {@code stripe} just allocated, as a
-   * link target (T), with a fresh tag; returns the target's pointer, for a link to name. Not in
-   * a write section: a get reaches a target only through a link, and a stale pointer to its
-   * address meets a free header or a T one (ValueReads R3).
+   * Writes a value into the block at {@code address} that {@code stripe} just allocated, as a link
+   * target (T), with a fresh tag; returns the target's pointer, for a link to name. Not in a write
+   * section: a get reaches a target only through a link, and a stale pointer to its address meets a
+   * free header or a T one (ValueReads R3).
    */
   long writeTarget(Stripe stripe, long address, int kind, byte[] source, int length) {
     NativeSegment targetSegment = segments[Pointers.segment(address)];
@@ -607,15 +635,21 @@ final class BlockWriter {
     int targetTag = stripe.nextTag();
     writePayload(targetMemory, targetOffset, source, length);
     BlockLayout.writeLive(
-        targetMemory, targetOffset, TagClock.seal(tagKey, targetTag, address), kind,
-        stripe.allocatedGranules, length, true, 0);
+        targetMemory,
+        targetOffset,
+        TagClock.seal(tagKey, targetTag, address),
+        kind,
+        stripe.allocatedGranules,
+        length,
+        true,
+        0);
     touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
   }
 
   /**
-   * {@link #writeTarget(Stripe, long, int, byte[], int)} of a BYTES value {@code payload}
-   * writes; if it throws, the block is freed again and the exception passes on.
+   * {@link #writeTarget(Stripe, long, int, byte[], int)} of a BYTES value {@code payload} writes;
+   * if it throws, the block is freed again and the exception passes on.
    */
   private long writeTarget(Stripe stripe, long address, PayloadWriter payload, int length) {
     NativeSegment targetSegment = segments[Pointers.segment(address)];
@@ -634,19 +668,30 @@ final class BlockWriter {
     }
     int targetTag = stripe.nextTag();
     BlockLayout.writeLive(
-        targetMemory, targetOffset, TagClock.seal(tagKey, targetTag, address), KIND_BYTES,
-        stripe.allocatedGranules, length, true, 0);
+        targetMemory,
+        targetOffset,
+        TagClock.seal(tagKey, targetTag, address),
+        KIND_BYTES,
+        stripe.allocatedGranules,
+        length,
+        true,
+        0);
     touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
   }
 
   /**
-   * Writes a payload over a live block's (in its segment's write section): from {@code source},
-   * or by {@code payload}. If {@code payload} throws, the bytes it may have written are touched
-   * for the journal before the exception passes on, so that the log holds what memory does.
+   * Writes a payload over a live block's (in its segment's write section): from {@code source}, or
+   * by {@code payload}. If {@code payload} throws, the bytes it may have written are touched for
+   * the journal before the exception passes on, so that the log holds what memory does.
    */
-  private static void writePayload(Stripe stripe, NativeSegment segment, long offset,
-      byte[] source, PayloadWriter payload, int length) {
+  private static void writePayload(
+      Stripe stripe,
+      NativeSegment segment,
+      long offset,
+      byte[] source,
+      PayloadWriter payload,
+      int length) {
     MemorySegment memory = segment.memory();
     if (payload == null) {
       writePayload(memory, offset, source, length);
@@ -674,8 +719,15 @@ final class BlockWriter {
     segment.beginWrite();
     try {
       memory.set(WORD, offset + HEADER_BYTES, target);
-      BlockLayout.writeLive(memory, offset, BlockLayout.tag(header), KIND_LINK,
-          BlockLayout.sizeGranules(header), Long.BYTES, false, header & PREV_FREE);
+      BlockLayout.writeLive(
+          memory,
+          offset,
+          BlockLayout.tag(header),
+          KIND_LINK,
+          BlockLayout.sizeGranules(header),
+          Long.BYTES,
+          false,
+          header & PREV_FREE);
       touchBlock(stripe, segment, offset, BlockLayout.sizeGranules(header), Long.BYTES);
       if (oldTarget != NIL) {
         freeBlock(stripe, oldTarget);
@@ -715,11 +767,12 @@ final class BlockWriter {
 
   /** A generous bound on the log record a write of {@code value} makes. */
   static long recordBytesFor(Object value) {
-    long valueBytes = switch (value) {
-      case byte[] bytes -> bytes.length;
-      case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
-      default -> 16 * 1024;
-    };
+    long valueBytes =
+        switch (value) {
+          case byte[] bytes -> bytes.length;
+          case String string -> 3L * string.length(); // UTF-8 takes at most 3 bytes per char
+          default -> 16 * 1024;
+        };
     return Journal.SMALL_RECORD_BYTES + valueBytes;
   }
 }

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A persistent pile's checkpoints: the checkpointer thread and its loop, the checkpoint itself,
- * the metadata and superblock it writes, and what only a checkpoint may release (retired
- * segments, files no checkpoint names).
+ * A persistent pile's checkpoints: the checkpointer thread and its loop, the checkpoint itself, the
+ * metadata and superblock it writes, and what only a checkpoint may release (retired segments,
+ * files no checkpoint names).
  *
  * <h2>Implementation note</h2>
  *
@@ -70,19 +70,18 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Checkpointer {
 
-
   /**
-   * Retired segments that make the checkpointer run: each keeps its memory and its index until
-   * a checkpoint, and deletes free no log space, so the log's own trigger may not come for a
-   * long time.
+   * Retired segments that make the checkpointer run: each keeps its memory and its index until a
+   * checkpoint, and deletes free no log space, so the log's own trigger may not come for a long
+   * time.
    */
   static final int RETIRED_SEGMENTS_TRIGGER = 16;
 
   /**
    * The most page copies a checkpoint without a log makes so that writers need not wait for its
-   * writes (SegmentWriter.snapshot): the copy costs memory for as long as the checkpoint runs,
-   * and its own time, a memory copy, under every stripe lock. A checkpoint with more dirty
-   * pages (the first one of a large pile, say) holds the locks throughout instead.
+   * writes (SegmentWriter.snapshot): the copy costs memory for as long as the checkpoint runs, and
+   * its own time, a memory copy, under every stripe lock. A checkpoint with more dirty pages (the
+   * first one of a large pile, say) holds the locks throughout instead.
    */
   static final long UNLOGGED_SNAPSHOT_MAX_BYTES = 256L << 20;
 
@@ -114,8 +113,8 @@ final class Checkpointer {
     long tagClock();
 
     /**
-     * Whether participants share the pile's log: their region writes may then be under way
-     * under another stripe's lock than the one a page copy holds (SegmentWriter SW2).
+     * Whether participants share the pile's log: their region writes may then be under way under
+     * another stripe's lock than the one a page copy holds (SegmentWriter SW2).
      */
     boolean hasParticipants();
 
@@ -158,9 +157,17 @@ final class Checkpointer {
    * @param checkpointLsn the LSN of the checkpoint the pile opens from
    * @param signal the monitor the store's waiting threads sleep on (see PersistentStore)
    */
-  Checkpointer(FileLayer layer, Path directory, Superblock superblock, boolean readOnly,
-      Geometry geometry, long checkpointLsn, Memory memory, TagReservations tags,
-      StoreFailure failure, Object signal) {
+  Checkpointer(
+      FileLayer layer,
+      Path directory,
+      Superblock superblock,
+      boolean readOnly,
+      Geometry geometry,
+      long checkpointLsn,
+      Memory memory,
+      TagReservations tags,
+      StoreFailure failure,
+      Object signal) {
     this.layer = layer;
     this.directory = directory;
     this.superblock = superblock;
@@ -179,8 +186,8 @@ final class Checkpointer {
 
   /**
    * The log checkpoints force and truncate, or null for none: set once recovery opened it, and
-   * again if the open retires it (a pile opened without a log over one left by a run with one).
-   * The segment writer forces the log it was made with, so a change of log makes a new one.
+   * again if the open retires it (a pile opened without a log over one left by a run with one). The
+   * segment writer forces the log it was made with, so a change of log makes a new one.
    */
   void useLog(WriteAheadLog log) {
     this.log = log;
@@ -201,8 +208,8 @@ final class Checkpointer {
   }
 
   /**
-   * Stops the checkpointer: wakes its thread and every waiting writer, and tells them the pile
-   * is closing. {@link #join} waits for the thread.
+   * Stops the checkpointer: wakes its thread and every waiting writer, and tells them the pile is
+   * closing. {@link #join} waits for the thread.
    */
   void stop() {
     closing = true;
@@ -273,8 +280,8 @@ final class Checkpointer {
   // log pins
 
   /**
-   * Transaction {@code txId} is about to allocate: the log from here on must outlive
-   * checkpoints, until {@link #unpin}.
+   * Transaction {@code txId} is about to allocate: the log from here on must outlive checkpoints,
+   * until {@link #unpin}.
    */
   void pin(long txId) {
     WriteAheadLog current = log;
@@ -302,9 +309,9 @@ final class Checkpointer {
   // the checkpoint
 
   /**
-   * Writes a checkpoint; see the class note. On the checkpointer thread it runs there; called
-   * from any other thread (an explicit checkpoint, close, open) it runs on a thread of its own
-   * ({@link OwnThread}: an interrupt of the caller must not reach the pile's files).
+   * Writes a checkpoint; see the class note. On the checkpointer thread it runs there; called from
+   * any other thread (an explicit checkpoint, close, open) it runs on a thread of its own ({@link
+   * OwnThread}: an interrupt of the caller must not reach the pile's files).
    */
   void checkpoint(boolean clean) {
     if (Thread.currentThread() == thread) {
@@ -370,14 +377,17 @@ final class Checkpointer {
         int slot = 1 - geometry.metaSlot();
         MemorySegment meta = image.bytes();
         writeMetaFile(layer, PileFiles.metaFile(directory, slot), meta);
-        Geometry next = geometry.withMeta(slot, (int) meta.byteSize(), PileFiles.crc(meta),
-            System.currentTimeMillis());
+        Geometry next =
+            geometry.withMeta(
+                slot, (int) meta.byteSize(), PileFiles.crc(meta), System.currentTimeMillis());
         // Then in place: dirty pages of segments the current checkpoint holds. Without a log
         // nothing could repair a crash from here on, so the superblock says so meanwhile.
         inPlace = true;
         // (the snapshot has taken the dirty marks: it knows what it will write in place)
         if (quiesce && (snapshot != null ? snapshot.writesInPlace() : image.anyDirty())) {
-          tags.writeSuperblock(superblock.current().checkpointLsn(), false,
+          tags.writeSuperblock(
+              superblock.current().checkpointLsn(),
+              false,
               Geometry.withFlags(geometry.encode(), PilePayloadLayout.FLAG_UNLOGGED_CHECKPOINT));
         }
         for (int i : existing) {
@@ -385,8 +395,8 @@ final class Checkpointer {
         }
         // clean only if nothing follows the checkpoint: records of a transaction left open
         // (a rollback that failed at close) must be replayed and undone by the next open
-        tags.writeSuperblock(checkpointLsn,
-            clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
+        tags.writeSuperblock(
+            checkpointLsn, clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints++;
@@ -409,14 +419,22 @@ final class Checkpointer {
         // The pile fails when the files' state is unknown (in place: no further checkpoint may
         // build on it), when the log or superblock failed (DurabilityFailedException), and on
         // the checkpointer thread, where nobody would try again while the log fills up.
-        if (inPlace || e instanceof DurabilityFailedException
-            || Thread.currentThread() == thread) {
-          failure.fail(new DurabilityFailedException("checkpoint of " + directory + " failed "
-              + (inPlace
-                  ? "while it wrote segment files in place" + (log == null ? " (without a log"
-                      + " they may now mix two states, and an open then refuses them: restore"
-                      + " from a backup)" : "")
-                  : "before it changed any file the pile uses") + ": " + e.getMessage(), e));
+        if (inPlace || e instanceof DurabilityFailedException || Thread.currentThread() == thread) {
+          failure.fail(
+              new DurabilityFailedException(
+                  "checkpoint of "
+                      + directory
+                      + " failed "
+                      + (inPlace
+                          ? "while it wrote segment files in place"
+                              + (log == null
+                                  ? " (without a log they may now mix two states, and an open then"
+                                      + " refuses them: restore from a backup)"
+                                  : "")
+                          : "before it changed any file the pile uses")
+                      + ": "
+                      + e.getMessage(),
+                  e));
           throw failure.error(log != null);
         }
         throw new DurabilityFailedException(failedBeforeAnyChange(e, clean), e);
@@ -441,22 +459,33 @@ final class Checkpointer {
    * pile stays usable (an explicit checkpoint), closes anyway (close) or does not open (open).
    */
   private String failedBeforeAnyChange(Exception e, boolean clean) {
-    String what = "checkpoint of " + directory + " failed before it changed any file the pile"
-        + " uses: " + e.getMessage() + ". ";
+    String what =
+        "checkpoint of "
+            + directory
+            + " failed before it changed any file the pile"
+            + " uses: "
+            + e.getMessage()
+            + ". ";
     if (!opened) {
-      return what + "The open did not finish, and the files are as they were: free disk space"
+      return what
+          + "The open did not finish, and the files are as they were: free disk space"
           + " (or fix the storage) and open the pile again.";
     }
-    String kept = log != null
-        ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
-        : "the files hold the pile's last checkpoint";
+    String kept =
+        log != null
+            ? "nothing acknowledged is lost: the write-ahead log holds every acknowledged write"
+            : "the files hold the pile's last checkpoint";
     if (clean) {
-      return what + "The pile is closed without it; " + kept + (log != null
-          ? ", and the next open recovers it" : ", and writes since it are lost")
+      return what
+          + "The pile is closed without it; "
+          + kept
+          + (log != null ? ", and the next open recovers it" : ", and writes since it are lost")
           + ". Free disk space before opening it again.";
     }
-    return what + "The pile is intact and still accepts writes; " + kept + (log == null
-        ? ", and writes since it stay in memory until a checkpoint succeeds" : "")
+    return what
+        + "The pile is intact and still accepts writes; "
+        + kept
+        + (log == null ? ", and writes since it stay in memory until a checkpoint succeeds" : "")
         + ". Free disk space (or fix the storage), then checkpoint again; close() checkpoints"
         + " too.";
   }
@@ -473,8 +502,9 @@ final class Checkpointer {
   /** The writer of segment files, made once the log (or its absence) is settled. */
   private SegmentWriter segmentWriter() {
     if (segmentWriter == null) {
-      segmentWriter = new SegmentWriter(layer, directory, log,
-          memory.hasParticipants() ? memory::awaitAttachedWrites : null);
+      segmentWriter =
+          new SegmentWriter(
+              layer, directory, log, memory.hasParticipants() ? memory::awaitAttachedWrites : null);
       segmentWriter.onPageCopied(pageCopyHook);
     }
     return segmentWriter;
@@ -494,8 +524,7 @@ final class Checkpointer {
   }
 
   /** Writes the metadata file {@code file}, forced, its name durable (a checkpoint, a create). */
-  static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta)
-      throws IOException {
+  static void writeMetaFile(FileLayer layer, Path file, MemorySegment meta) throws IOException {
     boolean created = !layer.exists(file);
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.CREATE)) {
       // over the old bytes, not after a truncate to 0: a file of the same size then changes no
@@ -546,27 +575,29 @@ final class Checkpointer {
   }
 
   /**
-   * Clears the superblock's clean flag before the first write after a clean reopen, so that
-   * a crash from here on is not reported as a clean close.
+   * Clears the superblock's clean flag before the first write after a clean reopen, so that a crash
+   * from here on is not reported as a clean close.
    */
   void markInUse() {
-    OwnThread.run("cairn-mark-in-use " + directory, () -> { // see OwnThread: why
-      lock.lock();
-      try {
-        if (!inUseMarked) {
-          Superblock.State current = superblock.current();
-          // the same write reserves tags
-          tags.raiseTagBound(memory.tagClock() + TagReservations.TAG_RESERVATION);
-          tags.writeSuperblock(current.checkpointLsn(), false, geometry.encode());
-          inUseMarked = true;
-        }
-      } catch (RuntimeException e) {
-        failure.fail(e);
-        throw e;
-      } finally {
-        lock.unlock();
-      }
-    });
+    OwnThread.run(
+        "cairn-mark-in-use " + directory,
+        () -> { // see OwnThread: why
+          lock.lock();
+          try {
+            if (!inUseMarked) {
+              Superblock.State current = superblock.current();
+              // the same write reserves tags
+              tags.raiseTagBound(memory.tagClock() + TagReservations.TAG_RESERVATION);
+              tags.writeSuperblock(current.checkpointLsn(), false, geometry.encode());
+              inUseMarked = true;
+            }
+          } catch (RuntimeException e) {
+            failure.fail(e);
+            throw e;
+          } finally {
+            lock.unlock();
+          }
+        });
   }
 
   // =========================================================================================

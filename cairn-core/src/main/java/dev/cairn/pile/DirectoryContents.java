@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a directory given to {@link Pile#open} holds, judged before anything in it changes, and
- * the one place that decides whether an open may go on, create a pile, or must refuse. See
+ * What a directory given to {@link Pile#open} holds, judged before anything in it changes, and the
+ * one place that decides whether an open may go on, create a pile, or must refuse. See
  * docs/DURABILITY.md, "Opening a directory".
  *
  * <h2>Implementation note</h2>
@@ -57,16 +57,22 @@ final class DirectoryContents {
   static final String CREATE_MARKER = "pile.creating";
 
   /** What the marker holds: a text, so that a person who finds it knows what it is. */
-  static final byte[] MARKER_TEXT = ("Cairn: a pile is being created in this directory. If this"
-      + " file remains, that create was interrupted; the next Pile.open redoes it.\n")
-      .getBytes(StandardCharsets.US_ASCII);
+  static final byte[] MARKER_TEXT =
+      ("Cairn: a pile is being created in this directory. If this"
+              + " file remains, that create was interrupted; the next Pile.open redoes it.\n")
+          .getBytes(StandardCharsets.US_ASCII);
 
   private static final String TEMP_SUPERBLOCK = PileFiles.SUPERBLOCK + ".tmp";
   private static final String META_TEMP = LogLayout.META_FILE_NAME + ".tmp";
 
   /** What the directory is, as far as opening it goes. */
   enum Kind {
-    MISSING, NOT_A_DIRECTORY, PILE, INTERRUPTED_CREATE, EMPTY, PILE_FILES_WITHOUT_SUPERBLOCK,
+    MISSING,
+    NOT_A_DIRECTORY,
+    PILE,
+    INTERRUPTED_CREATE,
+    EMPTY,
+    PILE_FILES_WITHOUT_SUPERBLOCK,
     FOREIGN
   }
 
@@ -77,8 +83,13 @@ final class DirectoryContents {
   private final List<String> foreign; // everything else but cairn.lock
   private final List<String> notFromACreate; // pile files a create never makes
 
-  private DirectoryContents(Path directory, Kind kind, boolean marker, List<String> pileFiles,
-      List<String> foreign, List<String> notFromACreate) {
+  private DirectoryContents(
+      Path directory,
+      Kind kind,
+      boolean marker,
+      List<String> pileFiles,
+      List<String> foreign,
+      List<String> notFromACreate) {
     this.directory = directory;
     this.kind = kind;
     this.marker = marker;
@@ -90,12 +101,11 @@ final class DirectoryContents {
   /** Looks at {@code directory} without changing anything. */
   static DirectoryContents of(FileLayer layer, Path directory) throws IOException {
     if (!layer.exists(directory)) {
-      return new DirectoryContents(directory, Kind.MISSING, false, List.of(), List.of(),
-          List.of());
+      return new DirectoryContents(directory, Kind.MISSING, false, List.of(), List.of(), List.of());
     }
     if (!layer.isDirectory(directory)) {
-      return new DirectoryContents(directory, Kind.NOT_A_DIRECTORY, false, List.of(), List.of(),
-          List.of());
+      return new DirectoryContents(
+          directory, Kind.NOT_A_DIRECTORY, false, List.of(), List.of(), List.of());
     }
     boolean superblock = false;
     boolean marker = false;
@@ -121,24 +131,29 @@ final class DirectoryContents {
             notFromACreate.add(name + "/" + inLog);
           }
         }
-      } else if (!isDirectory && (name.equals(TEMP_SUPERBLOCK)
-          || name.equals(PileFiles.metaFile(directory, 0).getFileName().toString())
-          || name.equals(PileTypeCatalog.FILE_NAME))) {
+      } else if (!isDirectory
+          && (name.equals(TEMP_SUPERBLOCK)
+              || name.equals(PileFiles.metaFile(directory, 0).getFileName().toString())
+              || name.equals(PileTypeCatalog.FILE_NAME))) {
         pileFiles.add(name);
-      } else if (!isDirectory && (name.equals(PileFiles.metaFile(directory, 1).getFileName()
-          .toString()) || PileFiles.segmentIndexOf(entry) >= 0
-          || PileFiles.pageCrcIndexOf(entry) >= 0)) {
+      } else if (!isDirectory
+          && (name.equals(PileFiles.metaFile(directory, 1).getFileName().toString())
+              || PileFiles.segmentIndexOf(entry) >= 0
+              || PileFiles.pageCrcIndexOf(entry) >= 0)) {
         pileFiles.add(name);
         notFromACreate.add(name);
       } else {
         foreign.add(isDirectory ? name + "/" : name);
       }
     }
-    Kind kind = superblock ? Kind.PILE
-        : marker ? Kind.INTERRUPTED_CREATE
-        : pileFiles.isEmpty() && foreign.isEmpty() ? Kind.EMPTY
-        : !pileFiles.isEmpty() ? Kind.PILE_FILES_WITHOUT_SUPERBLOCK
-        : Kind.FOREIGN;
+    Kind kind =
+        superblock
+            ? Kind.PILE
+            : marker
+                ? Kind.INTERRUPTED_CREATE
+                : pileFiles.isEmpty() && foreign.isEmpty()
+                    ? Kind.EMPTY
+                    : !pileFiles.isEmpty() ? Kind.PILE_FILES_WITHOUT_SUPERBLOCK : Kind.FOREIGN;
     return new DirectoryContents(directory, kind, marker, pileFiles, foreign, notFromACreate);
   }
 
@@ -152,10 +167,10 @@ final class DirectoryContents {
    *
    * @throws NotDirectoryException if the path is a file or anything else but a directory
    * @throws CorruptFileException if the directory holds a pile's files without its superblock
-   * @throws DirectoryNotEmptyException if the directory holds foreign files and a create is
-   *     allowed (or an interrupted create, and files such a create does not make)
-   * @throws NoSuchFileException if there is no pile and none may be created: {@code
-   *     OPEN_EXISTING}, or read-only
+   * @throws DirectoryNotEmptyException if the directory holds foreign files and a create is allowed
+   *     (or an interrupted create, and files such a create does not make)
+   * @throws NoSuchFileException if there is no pile and none may be created: {@code OPEN_EXISTING},
+   *     or read-only
    * @throws FileAlreadyExistsException if there is a pile and {@code mode} is {@code CREATE_NEW}
    */
   void check(PileOptions.OpenMode mode, boolean readOnly) throws IOException {
@@ -164,17 +179,24 @@ final class DirectoryContents {
     switch (kind) {
       case MISSING -> {
         if (!mayCreate) {
-          throw new NoSuchFileException(directory.toString(), null,
-              "no pile: the directory does not exist" + noCreate);
+          throw new NoSuchFileException(
+              directory.toString(), null, "no pile: the directory does not exist" + noCreate);
         }
       }
-      case NOT_A_DIRECTORY -> throw new NotAPileDirectory(directory.toString(),
-          "not a directory: a pile is a directory of files, and this path is a file; give"
-              + " Pile.open the path of a missing or empty directory, or of a pile's directory");
+      case NOT_A_DIRECTORY ->
+          throw new NotAPileDirectory(
+              directory.toString(),
+              "not a directory: a pile is a directory of files, and this path is a file; give"
+                  + " Pile.open the path of a missing or empty directory, or of a pile's"
+                  + " directory");
       case PILE -> {
         if (mode == PileOptions.OpenMode.CREATE_NEW && !readOnly) {
-          throw new FileAlreadyExistsException(directory.toString(), null,
-              "the directory holds a pile already (" + PileFiles.SUPERBLOCK + "), and"
+          throw new FileAlreadyExistsException(
+              directory.toString(),
+              null,
+              "the directory holds a pile already ("
+                  + PileFiles.SUPERBLOCK
+                  + "), and"
                   + " OpenMode.CREATE_NEW creates a pile only in a missing or empty directory;"
                   + " nothing was changed");
         }
@@ -183,40 +205,68 @@ final class DirectoryContents {
         List<String> strays = new ArrayList<>(foreign);
         strays.addAll(notFromACreate);
         if (!strays.isEmpty()) {
-          throw new DirectoryNotEmptyDirectory(directory.toString(), "a create of a pile here"
-              + " was interrupted (" + CREATE_MARKER + " remains), but the directory also holds "
-              + list(strays) + ", which such a create does not make. Nothing was changed. Move"
-              + " those away and open again to redo the create, or choose another directory");
+          throw new DirectoryNotEmptyDirectory(
+              directory.toString(),
+              "a create of a pile here"
+                  + " was interrupted ("
+                  + CREATE_MARKER
+                  + " remains), but the directory also holds "
+                  + list(strays)
+                  + ", which such a create does not make. Nothing was changed. Move"
+                  + " those away and open again to redo the create, or choose another directory");
         }
         if (!mayCreate) {
-          throw new NoSuchFileException(directory.resolve(PileFiles.SUPERBLOCK).toString(), null,
-              "no pile in " + directory + ": a create of one was interrupted before it"
-                  + " finished" + noCreate + " (open with OpenMode.CREATE_OR_OPEN to redo it)");
+          throw new NoSuchFileException(
+              directory.resolve(PileFiles.SUPERBLOCK).toString(),
+              null,
+              "no pile in "
+                  + directory
+                  + ": a create of one was interrupted before it"
+                  + " finished"
+                  + noCreate
+                  + " (open with OpenMode.CREATE_OR_OPEN to redo it)");
         }
       }
       case EMPTY -> {
         if (!mayCreate) {
-          throw new NoSuchFileException(directory.resolve(PileFiles.SUPERBLOCK).toString(), null,
+          throw new NoSuchFileException(
+              directory.resolve(PileFiles.SUPERBLOCK).toString(),
+              null,
               "no pile in " + directory + ": the directory is empty" + noCreate);
         }
       }
-      case PILE_FILES_WITHOUT_SUPERBLOCK -> throw new CorruptFileException(
-          directory.resolve(PileFiles.SUPERBLOCK), 0, "the superblock is missing, but the"
-              + " directory holds files named like a pile's: " + list(pileFiles)
-              + (foreign.isEmpty() ? "" : " (and " + list(foreign) + ")") + ". Nothing was"
-              + " changed: Cairn never creates a pile over files it did not make. If they are a"
-              + " pile's, restore its " + PileFiles.SUPERBLOCK + " from a backup taken with"
-              + " them; if they belong to something else, choose another directory");
+      case PILE_FILES_WITHOUT_SUPERBLOCK ->
+          throw new CorruptFileException(
+              directory.resolve(PileFiles.SUPERBLOCK),
+              0,
+              "the superblock is missing, but the"
+                  + " directory holds files named like a pile's: "
+                  + list(pileFiles)
+                  + (foreign.isEmpty() ? "" : " (and " + list(foreign) + ")")
+                  + ". Nothing was"
+                  + " changed: Cairn never creates a pile over files it did not make. If they are a"
+                  + " pile's, restore its "
+                  + PileFiles.SUPERBLOCK
+                  + " from a backup taken with"
+                  + " them; if they belong to something else, choose another directory");
       case FOREIGN -> {
-        String what = "no pile in " + directory + ": it holds no " + PileFiles.SUPERBLOCK
-            + ", but other files: " + list(foreign);
+        String what =
+            "no pile in "
+                + directory
+                + ": it holds no "
+                + PileFiles.SUPERBLOCK
+                + ", but other files: "
+                + list(foreign);
         if (!mayCreate) {
-          throw new NoSuchFileException(directory.resolve(PileFiles.SUPERBLOCK).toString(), null,
-              what + noCreate);
+          throw new NoSuchFileException(
+              directory.resolve(PileFiles.SUPERBLOCK).toString(), null, what + noCreate);
         }
-        throw new DirectoryNotEmptyDirectory(directory.toString(), what + ". A pile is created"
-            + " only in a missing or empty directory, so that it never deletes or overwrites a"
-            + " file of yours; nothing was changed: choose another directory");
+        throw new DirectoryNotEmptyDirectory(
+            directory.toString(),
+            what
+                + ". A pile is created"
+                + " only in a missing or empty directory, so that it never deletes or overwrites a"
+                + " file of yours; nothing was changed: choose another directory");
       }
       default -> throw new AssertionError(kind);
     }
@@ -238,8 +288,8 @@ final class DirectoryContents {
 
   /**
    * Deletes every name a create makes in {@code directory} (C2, C3 of the implementation note),
-   * then the marker, each step durable. Only for a directory whose marker vouches that a create
-   * of this pile made them.
+   * then the marker, each step durable. Only for a directory whose marker vouches that a create of
+   * this pile made them.
    */
   static void removeMadeByCreate(FileLayer layer, Path directory) throws IOException {
     Path log = directory.resolve(PileFiles.LOG_DIRECTORY);
@@ -252,8 +302,12 @@ final class DirectoryContents {
       layer.syncDirectory(log);
       layer.delete(log);
     }
-    for (String name : List.of(PileFiles.SUPERBLOCK, TEMP_SUPERBLOCK, PileTypeCatalog.FILE_NAME,
-        PileFiles.metaFile(directory, 0).getFileName().toString())) {
+    for (String name :
+        List.of(
+            PileFiles.SUPERBLOCK,
+            TEMP_SUPERBLOCK,
+            PileTypeCatalog.FILE_NAME,
+            PileFiles.metaFile(directory, 0).getFileName().toString())) {
       layer.delete(directory.resolve(name));
     }
     layer.syncDirectory(directory);
@@ -263,8 +317,8 @@ final class DirectoryContents {
 
   /** C1: the marker, forced, its name durable. */
   static void writeMarker(FileLayer layer, Path directory) throws IOException {
-    try (FileHandle out = layer.open(directory.resolve(CREATE_MARKER),
-        FileLayer.OpenMode.CREATE_NEW)) {
+    try (FileHandle out =
+        layer.open(directory.resolve(CREATE_MARKER), FileLayer.OpenMode.CREATE_NEW)) {
       out.write(MemorySegment.ofArray(MARKER_TEXT), 0);
       out.force();
     }
@@ -278,8 +332,8 @@ final class DirectoryContents {
   }
 
   /**
-   * Whether {@code file} is the marker: its bytes are the marker's, or a prefix of them with
-   * pages a crash left unwritten (zeros), as a power loss before C1's force can leave it.
+   * Whether {@code file} is the marker: its bytes are the marker's, or a prefix of them with pages
+   * a crash left unwritten (zeros), as a power loss before C1's force can leave it.
    */
   private static boolean isMarker(FileLayer layer, Path file) throws IOException {
     byte[] bytes = new byte[MARKER_TEXT.length + 1];
@@ -300,7 +354,8 @@ final class DirectoryContents {
 
   /** Whether a log's create makes a file of this name (WriteAheadLog.create). */
   private static boolean madeByLogCreate(String name) {
-    return name.equals(LogLayout.META_FILE_NAME) || name.equals(META_TEMP)
+    return name.equals(LogLayout.META_FILE_NAME)
+        || name.equals(META_TEMP)
         || name.matches("wal-\\d{4,}\\.log");
   }
 

@@ -8,12 +8,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one operation on a stripe of a persistent pile wrote: the byte ranges of its segments,
- * the free-list heads and segment-table entries it changed. Each write marks its pages dirty for
- * the next checkpoint; when the operation ends ({@link Stripe#unlockAndLog}), if the pile keeps a
- * log, the journal turns all of it into one redo record ({@link #TYPE_OP}, or {@link
- * #TYPE_TX_ALLOC} in a transaction's {@link WriteContext}) holding the after-images of those
- * ranges and the stripe's counters, and returns the record's end LSN to the operation.
+ * What one operation on a stripe of a persistent pile wrote: the byte ranges of its segments, the
+ * free-list heads and segment-table entries it changed. Each write marks its pages dirty for the
+ * next checkpoint; when the operation ends ({@link Stripe#unlockAndLog}), if the pile keeps a log,
+ * the journal turns all of it into one redo record ({@link #TYPE_OP}, or {@link #TYPE_TX_ALLOC} in
+ * a transaction's {@link WriteContext}) holding the after-images of those ranges and the stripe's
+ * counters, and returns the record's end LSN to the operation.
  *
  * <h2>Implementation note</h2>
  *
@@ -55,18 +55,25 @@ import java.util.List;
 final class Journal {
   /** The log record type of one stripe operation. */
   static final int TYPE_OP = 16;
+
   /** The log record type of {@link Pile#purge()}: every segment dropped, every stripe reset. */
   static final int TYPE_PURGE = 17;
+
   /** An operation that allocated for a transaction: a put, or an update's prepared target. */
   static final int TYPE_TX_ALLOC = 18;
+
   /** A transaction's commit: the operations of every stripe it changed, applied together. */
   static final int TYPE_TX_COMMIT = 19;
+
   /** A transaction's rollback is complete. */
   static final int TYPE_TX_END = 20;
+
   /** A named root set or removed: a RootRecord (see {@link RootDirectory}). */
   static final int TYPE_ROOT = 21;
+
   /** A participant's record of its own (see {@link ParticipantRegistry}). */
   static final int TYPE_PARTICIPANT = 22;
+
   /** A stripe operation with a participant's record attached: both apply, or neither. */
   static final int TYPE_PARTICIPANT_OP = 23;
 
@@ -172,9 +179,9 @@ final class Journal {
   }
 
   /**
-   * Appends the operation's record, if it wrote anything, as {@code context} says, and returns
-   * its end LSN: what the operation waits for to be durable; 0 if nothing was logged. Called
-   * with the stripe's lock held, just before it is released ({@link Stripe#unlockAndLog}).
+   * Appends the operation's record, if it wrote anything, as {@code context} says, and returns its
+   * end LSN: what the operation waits for to be durable; 0 if nothing was logged. Called with the
+   * stripe's lock held, just before it is released ({@link Stripe#unlockAndLog}).
    */
   long flush(WriteContext context) {
     if (isEmpty()) {
@@ -236,11 +243,11 @@ final class Journal {
   }
 
   /**
-   * Logs one commit record holding the operations recorded so far in every stripe (whose
-   * locks the caller holds), forgets them, and returns the record's end LSN.
+   * Logs one commit record holding the operations recorded so far in every stripe (whose locks the
+   * caller holds), forgets them, and returns the record's end LSN.
    */
-  static long appendCommit(PersistentStore store, long txId, Stripe[] stripes,
-      List<PileTransaction.Attached> attached) {
+  static long appendCommit(
+      PersistentStore store, long txId, Stripe[] stripes, List<PileTransaction.Attached> attached) {
     long total = RedoLayout.TX_COMMIT_PREFIX_BYTES;
     for (PileTransaction.Attached a : attached) {
       total += RedoLayout.PARTICIPANT_HEADER_BYTES + a.record().byteSize();
@@ -299,10 +306,12 @@ final class Journal {
     }
     rangeCount = kept;
     prepareState();
-    long bytes = RedoLayout.OP_PREFIX_BYTES + stateBytes
-        + (long) headCount * RedoLayout.HEAD_ENTRY_BYTES
-        + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES
-        + (long) rangeCount * RedoLayout.RANGE_HEADER_BYTES;
+    long bytes =
+        RedoLayout.OP_PREFIX_BYTES
+            + stateBytes
+            + (long) headCount * RedoLayout.HEAD_ENTRY_BYTES
+            + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES
+            + (long) rangeCount * RedoLayout.RANGE_HEADER_BYTES;
     for (int i = 0; i < rangeCount; i++) {
       bytes += rangeLengths[i];
     }
@@ -361,8 +370,11 @@ final class Journal {
       out.set(U32, at + RedoLayout.RANGE_LENGTH_OFFSET, (int) length);
       out.set(U64, at + RedoLayout.RANGE_OFFSET_OFFSET, rangeOffsets[i]);
       MemorySegment.copy(
-          table.segmentAt(rangeSegments[i]).memory(), rangeOffsets[i], out,
-          at + RedoLayout.RANGE_HEADER_BYTES, length);
+          table.segmentAt(rangeSegments[i]).memory(),
+          rangeOffsets[i],
+          out,
+          at + RedoLayout.RANGE_HEADER_BYTES,
+          length);
       at += RedoLayout.RANGE_HEADER_BYTES + length;
     }
   }

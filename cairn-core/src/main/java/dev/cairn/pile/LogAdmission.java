@@ -35,15 +35,16 @@ final class LogAdmission {
 
   /**
    * A bound on the log a transaction's rollback takes per allocation (a put, or an update's
-   * prepared target): the free's record, with the rollback's frees batched per stripe in
-   * reverse order (OffHeapPile.abortTransaction). Measured: 30 to 190 bytes; a free that merges
-   * both neighbours and relinks three lists writes about ten words.
+   * prepared target): the free's record, with the rollback's frees batched per stripe in reverse
+   * order (OffHeapPile.abortTransaction). Measured: 30 to 190 bytes; a free that merges both
+   * neighbours and relinks three lists writes about ten words.
    */
   static final long UNDO_BYTES_PER_ALLOCATION = 256;
 
   /** The log a transaction with {@code allocations} allocations keeps for its rollback. */
   static long undoBytesFor(long allocations) {
-    return allocations == 0 ? 0
+    return allocations == 0
+        ? 0
         : allocations * UNDO_BYTES_PER_ALLOCATION + Journal.SMALL_RECORD_BYTES;
   }
 
@@ -66,7 +67,11 @@ final class LogAdmission {
   /**
    * @param signal the monitor the store's waiting threads sleep on (see PersistentStore)
    */
-  LogAdmission(Path directory, boolean readOnly, Checkpointer checkpointer, StoreFailure failure,
+  LogAdmission(
+      Path directory,
+      boolean readOnly,
+      Checkpointer checkpointer,
+      StoreFailure failure,
       Object signal) {
     this.directory = directory;
     this.readOnly = readOnly;
@@ -76,8 +81,8 @@ final class LogAdmission {
   }
 
   /**
-   * The log writes are admitted to, or null for none (set during open); {@code maxPayloadBytes}
-   * is the largest payload its buffer takes.
+   * The log writes are admitted to, or null for none (set during open); {@code maxPayloadBytes} is
+   * the largest payload its buffer takes.
    */
   void useLog(WriteAheadLog log, long maxPayloadBytes) {
     this.log = log;
@@ -102,15 +107,15 @@ final class LogAdmission {
 
   /**
    * Before a write: fails fast if the pile failed, and reserves room in the log for the write's
-   * record (about {@code recordBytes}), waiting while a checkpoint frees space. The log frees
-   * space only when a checkpoint lets it reuse a whole file, and many writers may pass here at
-   * once, so admission counts what was reserved and not yet released ({@link #release}).
+   * record (about {@code recordBytes}), waiting while a checkpoint frees space. The log frees space
+   * only when a checkpoint lets it reuse a whole file, and many writers may pass here at once, so
+   * admission counts what was reserved and not yet released ({@link #release}).
    *
    * @param pinsTheLog the write belongs to a transaction that has allocated already, whose first
    *     record keeps checkpoints from truncating the log: it may use the reserve
-   * @throws PileFullException if no checkpoint freed enough log for a minute: an open
-   *     transaction holds the log (it cannot be truncated past the transaction's first record),
-   *     or the disk cannot keep up; nothing was written
+   * @throws PileFullException if no checkpoint freed enough log for a minute: an open transaction
+   *     holds the log (it cannot be truncated past the transaction's first record), or the disk
+   *     cannot keep up; nothing was written
    */
   long admit(long recordBytes, boolean pinsTheLog) {
     return admit(recordBytes, pinsTheLog, 0);
@@ -120,17 +125,17 @@ final class LogAdmission {
    * {@link #admit} for a write of transaction {@code txId}.
    *
    * <p>Why: every record from a transaction's first one on stays in the log until it ends (no
-   * checkpoint truncates past it, so that recovery can undo it), so the log end can reach at
-   * most {@code reach} = the end of the ring that starts at the file of that first record, and
-   * the rollback, or recovery's undo after a crash, must log a free per allocation. Admission
-   * keeps the room for those frees (the undo rule: log end + the undo room of every open
-   * transaction <= the log's limit, for every write admitted; {@link #undoBytesFor}). At a
-   * crash the log's durable end is where some record ended, when exactly the transactions with
-   * allocations and no end record before it were open, so recovery finds room for their undo
-   * in the log it opens (whose limit is at least the one of that moment). A rollback never waits
-   * and recovery always has the log its undo needs. A write that would take the transaction's
-   * own span, plus its undo room, past {@code reach} can never be made: it fails at once,
-   * where waiting for a checkpoint would be waiting for the transaction itself.
+   * checkpoint truncates past it, so that recovery can undo it), so the log end can reach at most
+   * {@code reach} = the end of the ring that starts at the file of that first record, and the
+   * rollback, or recovery's undo after a crash, must log a free per allocation. Admission keeps the
+   * room for those frees (the undo rule: log end + the undo room of every open transaction <= the
+   * log's limit, for every write admitted; {@link #undoBytesFor}). At a crash the log's durable end
+   * is where some record ended, when exactly the transactions with allocations and no end record
+   * before it were open, so recovery finds room for their undo in the log it opens (whose limit is
+   * at least the one of that moment). A rollback never waits and recovery always has the log its
+   * undo needs. A write that would take the transaction's own span, plus its undo room, past {@code
+   * reach} can never be made: it fails at once, where waiting for a checkpoint would be waiting for
+   * the transaction itself.
    *
    * @param allocations the transaction's allocations once this write is made
    * @param ending a commit or rollback: it uses the transaction's own undo room, and a rollback
@@ -160,18 +165,27 @@ final class LogAdmission {
     long fileCount = current.capacityBytes() / fileBytes;
     long reach = (from / fileBytes + fileCount) * fileBytes;
     if (end + need + undo > reach) {
-      throw new TransactionTooLargeException(String.format(Locale.ROOT,
-          "transaction %d is too large for the write-ahead log of %s: the log holds %,d bytes"
-              + " (%d files of %,d bytes), and the transaction's records so far span %,d bytes"
-              + " of it (%,d allocations); with this write (up to %,d bytes) and the room kept"
-              + " to roll it back (%,d bytes) it would need %,d bytes. The write was not made;"
-              + " the transaction is still open: commit or roll back what it has. Split the"
-              + " work into smaller transactions, or create the pile with a larger log"
-              + " (PileOptions.logFileBytes, PileOptions.logFileCount: they apply when the log"
-              + " is created)",
-          txId, directory, current.capacityBytes(), fileCount,
-          fileBytes + LogLayout.FILE_HEADER_BYTES, end - from,
-          allocations - 1, need, undo, end + need + undo - from));
+      throw new TransactionTooLargeException(
+          String.format(
+              Locale.ROOT,
+              "transaction %d is too large for the write-ahead log of %s: the log holds %,d bytes"
+                  + " (%d files of %,d bytes), and the transaction's records so far span %,d bytes"
+                  + " of it (%,d allocations); with this write (up to %,d bytes) and the room kept"
+                  + " to roll it back (%,d bytes) it would need %,d bytes. The write was not made;"
+                  + " the transaction is still open: commit or roll back what it has. Split the"
+                  + " work into smaller transactions, or create the pile with a larger log"
+                  + " (PileOptions.logFileBytes, PileOptions.logFileCount: they apply when the log"
+                  + " is created)",
+              txId,
+              directory,
+              current.capacityBytes(),
+              fileCount,
+              fileBytes + LogLayout.FILE_HEADER_BYTES,
+              end - from,
+              allocations - 1,
+              need,
+              undo,
+              end + need + undo - from));
     }
     long own = undoReservations.getOrDefault(txId, 0L);
     long reserved = admit(recordBytes, first != null, own - undo);
@@ -181,8 +195,8 @@ final class LogAdmission {
   }
 
   /**
-   * {@link #admit(long, boolean)}, with {@code ownUndo} of the undo room counted as this
-   * writer's own (positive: it may use it; negative: it must keep that much more).
+   * {@link #admit(long, boolean)}, with {@code ownUndo} of the undo room counted as this writer's
+   * own (positive: it may use it; negative: it must keep that much more).
    */
   private long admit(long recordBytes, boolean pinsTheLog, long ownUndo) {
     admitNothing();
@@ -249,21 +263,29 @@ final class LogAdmission {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
     synchronized (signal) {
       while (current.remainingBytes() - reservedBytes.get() - need
-          < floorBase + undoReservedBytes.get() && !failure.failed()
+              < floorBase + undoReservedBytes.get()
+          && !failure.failed()
           && !checkpointer.closing()) {
         if (System.nanoTime() > deadline) {
-          throw new PileFullException("the write-ahead log of " + directory + " stayed full for"
-              + " a minute: " + current.remainingBytes() + " bytes free; an open transaction"
-              + " holds it (" + checkpointer.pinCount() + " open), or checkpoints cannot keep"
-              + " up; the write was not made");
+          throw new PileFullException(
+              "the write-ahead log of "
+                  + directory
+                  + " stayed full for"
+                  + " a minute: "
+                  + current.remainingBytes()
+                  + " bytes free; an open transaction"
+                  + " holds it ("
+                  + checkpointer.pinCount()
+                  + " open), or checkpoints cannot keep"
+                  + " up; the write was not made");
         }
         checkpointer.request();
         try {
           signal.wait(10);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new PileFullException("interrupted while waiting for log space; the write was"
-              + " not made");
+          throw new PileFullException(
+              "interrupted while waiting for log space; the write was" + " not made");
         }
       }
     }

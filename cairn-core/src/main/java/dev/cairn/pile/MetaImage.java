@@ -9,9 +9,8 @@ import java.util.List;
 
 /**
  * What a checkpoint captured under all locks: the encoded metadata file (segment table, every
- * stripe's counters and free-list heads; layout in {@link MetaLayout}), the segments
- * to write with their owners, and the segments retired before it, to release once it is
- * durable.
+ * stripe's counters and free-list heads; layout in {@link MetaLayout}), the segments to write with
+ * their owners, and the segments retired before it, to release once it is durable.
  */
 final class MetaImage {
   private final MemorySegment bytes;
@@ -20,7 +19,10 @@ final class MetaImage {
   private final List<NativeSegment> releasable;
   private long logEndAtCapture;
 
-  private MetaImage(MemorySegment bytes, NativeSegment[] segments, Stripe[] owners,
+  private MetaImage(
+      MemorySegment bytes,
+      NativeSegment[] segments,
+      Stripe[] owners,
       List<NativeSegment> releasable) {
     this.bytes = bytes;
     this.segments = segments;
@@ -29,14 +31,26 @@ final class MetaImage {
   }
 
   /**
-   * Encodes the state of {@code stripes}; the caller holds every stripe lock and the table
-   * lock, and passes the segments in table order.
+   * Encodes the state of {@code stripes}; the caller holds every stripe lock and the table lock,
+   * and passes the segments in table order.
    */
-  static MetaImage capture(Stripe[] stripes, NativeSegment[] segments, Stripe[] owners,
-      long segmentBytes, long checkpointLsn, List<NativeSegment> releasable, byte[] roots,
+  static MetaImage capture(
+      Stripe[] stripes,
+      NativeSegment[] segments,
+      Stripe[] owners,
+      long segmentBytes,
+      long checkpointLsn,
+      List<NativeSegment> releasable,
+      byte[] roots,
       byte[] states) {
-    MemorySegment out = header(segments.length, stripes.length, segmentBytes, checkpointLsn,
-        roots.length, states.length);
+    MemorySegment out =
+        header(
+            segments.length,
+            stripes.length,
+            segmentBytes,
+            checkpointLsn,
+            roots.length,
+            states.length);
     long at = MetaLayout.HEADER_BYTES;
     for (int i = 0; i < segments.length; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       out.set(Journal.U32, at, segments[i].index());
@@ -70,10 +84,16 @@ final class MetaImage {
     return out;
   }
 
-  private static MemorySegment header(int tableCount, int stripes, long segmentBytes,
-      long checkpointLsn, int rootsBytes, int statesBytes) {
-    MemorySegment out = MemorySegment.ofArray(
-        new byte[(int) MetaLayout.fileBytes(tableCount, stripes, rootsBytes, statesBytes)]);
+  private static MemorySegment header(
+      int tableCount,
+      int stripes,
+      long segmentBytes,
+      long checkpointLsn,
+      int rootsBytes,
+      int statesBytes) {
+    MemorySegment out =
+        MemorySegment.ofArray(
+            new byte[(int) MetaLayout.fileBytes(tableCount, stripes, rootsBytes, statesBytes)]);
     out.set(Journal.U64, MetaLayout.MAGIC_OFFSET, MetaLayout.MAGIC);
     out.set(Journal.U32, MetaLayout.VERSION_OFFSET, MetaLayout.VERSION_CURRENT);
     out.set(Journal.U32, MetaLayout.STRIPES_OFFSET, stripes);
@@ -96,8 +116,8 @@ final class MetaImage {
       throw new CorruptFileException(file, 0, "metadata file too short: " + in.byteSize());
     }
     if (in.get(Journal.U64, MetaLayout.MAGIC_OFFSET) != MetaLayout.MAGIC) {
-      throw new FormatVersionException(file, "not a Cairn pile metadata file",
-          MetaLayout.VERSION_CURRENT);
+      throw new FormatVersionException(
+          file, "not a Cairn pile metadata file", MetaLayout.VERSION_CURRENT);
     }
     int version = in.get(Journal.U32, MetaLayout.VERSION_OFFSET);
     if (version != MetaLayout.VERSION_CURRENT) {
@@ -108,36 +128,57 @@ final class MetaImage {
     int tableCount = in.get(Journal.U32, MetaLayout.TABLE_COUNT_OFFSET);
     int rootsBytes = in.get(Journal.U32, MetaLayout.ROOTS_BYTES_OFFSET);
     int statesBytes = in.get(Journal.U32, MetaLayout.STATES_BYTES_OFFSET);
-    if (stripes != geometry.stripes() || segmentBytes != geometry.segmentBytes()
-        || tableCount < 0 || tableCount > Pointers.MAX_SEGMENTS
-        || rootsBytes < 0 || rootsBytes > RootDirectory.MAX_SECTION_BYTES
-        || statesBytes < 0 || statesBytes > ParticipantRegistry.MAX_SECTION_BYTES
+    if (stripes != geometry.stripes()
+        || segmentBytes != geometry.segmentBytes()
+        || tableCount < 0
+        || tableCount > Pointers.MAX_SEGMENTS
+        || rootsBytes < 0
+        || rootsBytes > RootDirectory.MAX_SECTION_BYTES
+        || statesBytes < 0
+        || statesBytes > ParticipantRegistry.MAX_SECTION_BYTES
         || MetaLayout.fileBytes(tableCount, stripes, rootsBytes, statesBytes) != in.byteSize()) {
-      throw new CorruptFileException(file, MetaLayout.STRIPES_OFFSET, "metadata does not match"
-          + " the superblock: stripes=" + stripes + " segmentBytes=" + segmentBytes
-          + " segments=" + tableCount
-          + " rootsBytes=" + rootsBytes + " statesBytes=" + statesBytes
-          + " bytes=" + in.byteSize());
+      throw new CorruptFileException(
+          file,
+          MetaLayout.STRIPES_OFFSET,
+          "metadata does not match"
+              + " the superblock: stripes="
+              + stripes
+              + " segmentBytes="
+              + segmentBytes
+              + " segments="
+              + tableCount
+              + " rootsBytes="
+              + rootsBytes
+              + " statesBytes="
+              + statesBytes
+              + " bytes="
+              + in.byteSize());
     }
     long metaLsn = in.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET);
     if (metaLsn != checkpointLsn) {
-      throw new CorruptFileException(file, MetaLayout.CHECKPOINT_LSN_OFFSET, "metadata is of"
-          + " checkpoint LSN " + metaLsn + ", the superblock's is " + checkpointLsn);
+      throw new CorruptFileException(
+          file,
+          MetaLayout.CHECKPOINT_LSN_OFFSET,
+          "metadata is of"
+              + " checkpoint LSN "
+              + metaLsn
+              + ", the superblock's is "
+              + checkpointLsn);
     }
     long at = MetaLayout.HEADER_BYTES;
     for (int i = 0; i < tableCount; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       int index = in.get(Journal.U32, at);
       int owner = in.get(Journal.U32, at + MetaLayout.TABLE_OWNER_OFFSET);
       if (index < 0 || index >= Pointers.MAX_SEGMENTS || owner < 1 || owner > stripes) {
-        throw new CorruptFileException(file, at, "segment table entry out of range: segment="
-            + index + " owner=" + owner);
+        throw new CorruptFileException(
+            file, at, "segment table entry out of range: segment=" + index + " owner=" + owner);
       }
     }
   }
 
   /**
-   * The log's end once the image was captured: every root and participant state in it was
-   * logged before this, so the log must be durable up to it before the image is (WAL rule).
+   * The log's end once the image was captured: every root and participant state in it was logged
+   * before this, so the log must be durable up to it before the image is (WAL rule).
    */
   long logEndAtCapture() {
     return logEndAtCapture;

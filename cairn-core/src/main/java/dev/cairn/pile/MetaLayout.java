@@ -2,9 +2,9 @@ package dev.cairn.pile;
 
 /**
  * A checkpoint's metadata file, {@code pile-meta.0} or {@code .1}: the segment table, every
- * stripe's state and free-list heads, the named roots and the participants' states. Written
- * whole into the slot the superblock does not name, forced, then named by the superblock
- * ({@link MetaImage} writes and checks it).
+ * stripe's state and free-list heads, the named roots and the participants' states. Written whole
+ * into the slot the superblock does not name, forced, then named by the superblock ({@link
+ * MetaImage} writes and checks it).
  *
  * <pre>
  * MetaFile --> Header, (Segment:u32, Owner:u32)^TableCount,           Owner = stripe + 1
@@ -26,8 +26,8 @@ package dev.cairn.pile;
  * +---------------+-------+-------+---------------+---------------+-------+-------+-------+---+
  * </pre>
  *
- * Little-endian. The superblock names the file's length and CRC32C, and the file ends with its
- * own; both are checked before any field is believed.
+ * Little-endian. The superblock names the file's length and CRC32C, and the file ends with its own;
+ * both are checked before any field is believed.
  */
 final class MetaLayout {
   static final long MAGIC = PileFiles.magic("CAIRN-PM");
@@ -55,16 +55,23 @@ final class MetaLayout {
 
   /** One segment table entry: Segment:u32, Owner:u32 (stripe + 1). */
   static final int TABLE_SEGMENT_OFFSET = 0;
+
   static final int TABLE_OWNER_OFFSET = TABLE_SEGMENT_OFFSET + 4;
   static final int TABLE_ENTRY_BYTES = TABLE_OWNER_OFFSET + 4;
+
   /** One stripe: its state, then its free-list heads. */
   static final int STRIPE_BYTES = Stripe.STATE_BYTES + 8 * SizeClasses.COUNT;
+
   static final int CRC_LENGTH = 4;
 
   /** Bytes of a file with {@code tableCount} segments, {@code stripes} and the two sections. */
   static long fileBytes(int tableCount, int stripes, long rootsBytes, long statesBytes) {
-    return HEADER_BYTES + (long) TABLE_ENTRY_BYTES * tableCount + (long) stripes * STRIPE_BYTES
-        + rootsBytes + statesBytes + CRC_LENGTH;
+    return HEADER_BYTES
+        + (long) TABLE_ENTRY_BYTES * tableCount
+        + (long) stripes * STRIPE_BYTES
+        + rootsBytes
+        + statesBytes
+        + CRC_LENGTH;
   }
 
   /** Where the stripes start. */

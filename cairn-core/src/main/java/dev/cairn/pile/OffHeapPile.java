@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a
- * persistent pile's also in its files ({@link PersistentStore}).
+ * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a persistent
+ * pile's also in its files ({@link PersistentStore}).
  *
  * <h2>Implementation note</h2>
  *
@@ -111,18 +111,34 @@ final class OffHeapPile implements Pile {
   }
 
   OffHeapPile(PileOptions options, ParticipantRegistry participants) {
-    this(options, WriteHooks.VOLATILE, PersistenceHooks.VOLATILE, null, TagClock.randomKey(),
-        TagClock.randomOrigin(), participants);
+    this(
+        options,
+        WriteHooks.VOLATILE,
+        PersistenceHooks.VOLATILE,
+        null,
+        TagClock.randomKey(),
+        TagClock.randomOrigin(),
+        participants);
   }
 
   /** A persistent pile, made by {@link PersistentStore#open}: its hooks are the store's. */
-  OffHeapPile(PileOptions options, PersistentStore store, long tagKey, long tagOrigin,
+  OffHeapPile(
+      PileOptions options,
+      PersistentStore store,
+      long tagKey,
+      long tagOrigin,
       ParticipantRegistry participants) {
     this(options, store, new StoreHooks(store), store, tagKey, tagOrigin, participants);
   }
 
-  private OffHeapPile(PileOptions options, WriteHooks writes, PersistenceHooks persistence,
-      PersistentStore store, long tagKey, long tagOrigin, ParticipantRegistry participants) {
+  private OffHeapPile(
+      PileOptions options,
+      WriteHooks writes,
+      PersistenceHooks persistence,
+      PersistentStore store,
+      long tagKey,
+      long tagOrigin,
+      ParticipantRegistry participants) {
     this.participants = participants;
     this.store = store;
     this.writes = writes;
@@ -204,7 +220,10 @@ final class OffHeapPile implements Pile {
       return string;
     }
     throw new ClassCastException(
-        "value at " + Pointers.describe(pointer) + " is not a string: " + value.getClass().getName());
+        "value at "
+            + Pointers.describe(pointer)
+            + " is not a string: "
+            + value.getClass().getName());
   }
 
   @Override
@@ -282,13 +301,15 @@ final class OffHeapPile implements Pile {
         checkOpen();
         for (NativeSegment segment : stripe.segments) {
           reads.requireIntactPages(segment, 0, segment.sizeBytes());
-          stripe.forEachBlock(segment, (offset, header) -> {
-            if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
-              long address = Pointers.address(segment.index(), offset);
-              int tag = tags.seal(BlockLayout.tag(header), address); // sealing twice unseals
-              pointers.add(Pointers.pointer(tag, segment.index(), offset));
-            }
-          });
+          stripe.forEachBlock(
+              segment,
+              (offset, header) -> {
+                if (!BlockLayout.isFree(header) && !BlockLayout.isTarget(header)) {
+                  long address = Pointers.address(segment.index(), offset);
+                  int tag = tags.seal(BlockLayout.tag(header), address); // sealing twice unseals
+                  pointers.add(Pointers.pointer(tag, segment.index(), offset));
+                }
+              });
         }
       } finally {
         stripe.unlock();
@@ -363,8 +384,16 @@ final class OffHeapPile implements Pile {
     }
     double availability = free == 0 ? 1.0 : (double) pieces / free;
     return new PileStats(
-        objects, links, segmentsHeld, capacity, allocated, utilized, capacity - utilized - free,
-        free, largest, availability);
+        objects,
+        links,
+        segmentsHeld,
+        capacity,
+        allocated,
+        utilized,
+        capacity - utilized - free,
+        free,
+        largest,
+        availability);
   }
 
   @Override
@@ -476,8 +505,12 @@ final class OffHeapPile implements Pile {
   /** ParticipantLog.put: a put and the participant's change, in one record. */
   long putWith(Object value, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(value, "value");
-    return putWith(BlockWriter.recordBytesFor(value), () -> writer.writeNew(value, 0),
-        participant, type, attachment);
+    return putWith(
+        BlockWriter.recordBytesFor(value),
+        () -> writer.writeNew(value, 0),
+        participant,
+        type,
+        attachment);
   }
 
   /** ParticipantLog.put of a payload: a put of bytes written in place, and the change. */
@@ -485,17 +518,21 @@ final class OffHeapPile implements Pile {
     Objects.requireNonNull(payload, "payload");
     checkOpen();
     int length = BlockWriter.payloadSize(payload);
-    return putWith(Journal.SMALL_RECORD_BYTES + (long) length,
-        () -> writer.writeNew(payload, length), participant, type, attachment);
+    return putWith(
+        Journal.SMALL_RECORD_BYTES + (long) length,
+        () -> writer.writeNew(payload, length),
+        participant,
+        type,
+        attachment);
   }
 
   /**
    * A put ({@code write}: allocates, writes, returns its stripe locked) and the participant's
-   * change under the same lock, logged as one record of at most {@code recordBytes} besides
-   * the participant's.
+   * change under the same lock, logged as one record of at most {@code recordBytes} besides the
+   * participant's.
    */
-  private long putWith(long recordBytes, Supplier<Stripe> write, int participant, int type,
-      Attachment attachment) {
+  private long putWith(
+      long recordBytes, Supplier<Stripe> write, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
     long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
@@ -531,8 +568,7 @@ final class OffHeapPile implements Pile {
   void deleteWith(long pointer, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
-    long reserved =
-        writes.admit(Journal.SMALL_RECORD_BYTES + LogParticipant.MAX_RECORD_BYTES);
+    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES + LogParticipant.MAX_RECORD_BYTES);
     long lsn = 0;
     try {
       Stripe stripe = writer.lockOwner(pointer);
@@ -559,11 +595,11 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * ParticipantLog.update: an update whose payload is written in place and, if {@code
-   * attachment} is not null, the participant's change, in one record.
+   * ParticipantLog.update: an update whose payload is written in place and, if {@code attachment}
+   * is not null, the participant's change, in one record.
    */
-  void updateWith(long pointer, PayloadWriter payload, int participant, int type,
-      Attachment attachment) {
+  void updateWith(
+      long pointer, PayloadWriter payload, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(payload, "payload");
     checkOpen();
     int length = BlockWriter.payloadSize(payload);
@@ -607,9 +643,8 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * ParticipantLog.append: a change of the participant's own, applied and logged under the
-   * calling thread's stripe lock, so that a checkpoint (under every stripe lock) never sees it
-   * half done.
+   * ParticipantLog.append: a change of the participant's own, applied and logged under the calling
+   * thread's stripe lock, so that a checkpoint (under every stripe lock) never sees it half done.
    */
   long appendParticipant(int participant, int type, Attachment attachment) {
     checkOpen();
@@ -769,8 +804,8 @@ final class OffHeapPile implements Pile {
   }
 
   /**
-   * The state a checkpoint writes, captured under every stripe lock (a copy of counters and
-   * heads: microseconds), with the segments retired so far. Only the store calls it.
+   * The state a checkpoint writes, captured under every stripe lock (a copy of counters and heads:
+   * microseconds), with the segments retired so far. Only the store calls it.
    */
   MetaImage snapshotForCheckpoint(long checkpointLsn) {
     lockAll();
@@ -780,10 +815,16 @@ final class OffHeapPile implements Pile {
       List<NativeSegment> live = new ArrayList<>();
       List<Stripe> liveOwners = new ArrayList<>();
       table.liveSegments(live, liveOwners);
-      MetaImage image = MetaImage.capture(stripes, live.toArray(NativeSegment[]::new),
-          liveOwners.toArray(Stripe[]::new), table.segmentBytes(), checkpointLsn,
-          persistence.takeRetired(), RootDirectory.encode(roots.copy()),
-          participants.checkpoint(checkpointLsn));
+      MetaImage image =
+          MetaImage.capture(
+              stripes,
+              live.toArray(NativeSegment[]::new),
+              liveOwners.toArray(Stripe[]::new),
+              table.segmentBytes(),
+              checkpointLsn,
+              persistence.takeRetired(),
+              RootDirectory.encode(roots.copy()),
+              participants.checkpoint(checkpointLsn));
       image.logEndAtCapture(store.logEndLsn());
       for (Stripe stripe : stripes) {
         // replay may start at this image: each stripe's next record must not lean on records

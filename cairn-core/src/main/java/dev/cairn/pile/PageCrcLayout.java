@@ -1,8 +1,8 @@
 package dev.cairn.pile;
 
 /**
- * A page checksum file, {@code seg-NNNNN.crc}: the CRC32C of every 4 KiB page of its segment
- * file, as the checkpoint that last wrote the page wrote it.
+ * A page checksum file, {@code seg-NNNNN.crc}: the CRC32C of every 4 KiB page of its segment file,
+ * as the checkpoint that last wrote the page wrote it.
  *
  * <pre>
  * PageCrcFile --> Magic:u64 ("CAIRN-PC"), Version:u32, Segment:u32, PageCount:u32,

@@ -22,8 +22,9 @@ final class ParticipantAccess implements PileAccess {
   }
 
   @Override
-  public Pile open(FileLayer layer, Path directory, PileOptions options,
-      List<LogParticipant> participants) throws IOException {
+  public Pile open(
+      FileLayer layer, Path directory, PileOptions options, List<LogParticipant> participants)
+      throws IOException {
     ParticipantRegistry registry = new ParticipantRegistry(participants);
     OffHeapPile pile = PersistentStore.open(layer, directory, options, registry);
     registry.opened(); // bound and opened by the store's recovery
@@ -31,8 +32,9 @@ final class ParticipantAccess implements PileAccess {
   }
 
   @Override
-  public Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
-      List<LogParticipant> participants) throws IOException {
+  public Pile openReadOnly(
+      FileLayer layer, Path directory, PileOptions options, List<LogParticipant> participants)
+      throws IOException {
     ParticipantRegistry registry = new ParticipantRegistry(participants);
     OffHeapPile pile = PersistentStore.openReadOnly(layer, directory, options, registry);
     registry.opened();

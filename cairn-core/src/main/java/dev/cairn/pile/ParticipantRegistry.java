@@ -7,10 +7,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The participants registered with one pile (see {@link LogParticipant}): who they are, their
- * logs in the pile ({@link PileParticipantLog}, which take writes once the open is over), their
- * records' header, their states in a checkpoint's metadata, and the dispatch of their records at
- * replay.
+ * The participants registered with one pile (see {@link LogParticipant}): who they are, their logs
+ * in the pile ({@link PileParticipantLog}, which take writes once the open is over), their records'
+ * header, their states in a checkpoint's metadata, and the dispatch of their records at replay.
  *
  * <pre>
  * ParticipantHeader --> Participant:u8, Type:u8, Zero:u16, Length:u32      then Payload[Length]
@@ -19,8 +18,8 @@ import java.util.List;
  * States (metadata) --> (Participant:u8, Zero:u8, Zero:u16, Length:u32, State[Length])^*
  * </pre>
  *
- * <p>Thread-safety: immutable after the open (the logs are bound before any participant is
- * opened, and the writable flag is volatile), but for the participants' own state.
+ * <p>Thread-safety: immutable after the open (the logs are bound before any participant is opened,
+ * and the writable flag is volatile), but for the participants' own state.
  */
 final class ParticipantRegistry {
 
@@ -45,12 +44,17 @@ final class ParticipantRegistry {
     for (LogParticipant participant : participants) {
       int id = participant.id();
       if (id < 1 || id > LogParticipant.MAX_ID) {
-        throw new IllegalArgumentException("a participant's id must be in [1, "
-            + LogParticipant.MAX_ID + "]: id=" + id + " participant=" + participant);
+        throw new IllegalArgumentException(
+            "a participant's id must be in [1, "
+                + LogParticipant.MAX_ID
+                + "]: id="
+                + id
+                + " participant="
+                + participant);
       }
       if (byId[id] != null) {
-        throw new IllegalArgumentException("two participants have id " + id + ": " + byId[id]
-            + " and " + participant);
+        throw new IllegalArgumentException(
+            "two participants have id " + id + ": " + byId[id] + " and " + participant);
       }
       byId[id] = participant;
     }
@@ -62,8 +66,8 @@ final class ParticipantRegistry {
   }
 
   /**
-   * Makes each participant's log in {@code pile}, before the participants are opened. A
-   * registry belongs to one pile (but {@link #NONE}, which has no participant).
+   * Makes each participant's log in {@code pile}, before the participants are opened. A registry
+   * belongs to one pile (but {@link #NONE}, which has no participant).
    */
   void bind(OffHeapPile pile) {
     for (LogParticipant participant : all) {
@@ -77,14 +81,17 @@ final class ParticipantRegistry {
   }
 
   /**
-   * Throws unless the pile was returned to its opener ({@link #opened}): during open, replay
-   * and recovered() a participant may rewrite regions, never write to the pile.
+   * Throws unless the pile was returned to its opener ({@link #opened}): during open, replay and
+   * recovered() a participant may rewrite regions, never write to the pile.
    */
   void requireWritable(String operation) {
     if (!writable) {
-      throw new IllegalStateException("a participant cannot " + operation + " while the pile is"
-          + " being opened (open, replay, recovered): the log takes writes once the pile is"
-          + " returned; replay rewrites regions through region() and written() only");
+      throw new IllegalStateException(
+          "a participant cannot "
+              + operation
+              + " while the pile is"
+              + " being opened (open, replay, recovered): the log takes writes once the pile is"
+              + " returned; replay rewrites regions through region() and written() only");
     }
   }
 
@@ -97,8 +104,10 @@ final class ParticipantRegistry {
   int idOf(LogParticipant participant) {
     int id = participant.id();
     if (id < 1 || id > LogParticipant.MAX_ID || byId[id] != participant) {
-      throw new IllegalArgumentException("the pile was not opened with this participant: "
-          + participant + " (register it with Participants.open)");
+      throw new IllegalArgumentException(
+          "the pile was not opened with this participant: "
+              + participant
+              + " (register it with Participants.open)");
     }
     return id;
   }
@@ -114,8 +123,8 @@ final class ParticipantRegistry {
   /** Checks a participant's record type. */
   static void checkType(int type) {
     if (type < 0 || type > 255) {
-      throw new IllegalArgumentException("a participant's record type must be in [0, 255]: type="
-          + type);
+      throw new IllegalArgumentException(
+          "a participant's record type must be in [0, 255]: type=" + type);
     }
   }
 
@@ -126,8 +135,11 @@ final class ParticipantRegistry {
       throw new IllegalArgumentException("an attachment returned no record (null)");
     }
     if (payload.byteSize() > LogParticipant.MAX_RECORD_BYTES) {
-      throw new IllegalArgumentException("participant record larger than allowed: bytes="
-          + payload.byteSize() + " limit=" + LogParticipant.MAX_RECORD_BYTES);
+      throw new IllegalArgumentException(
+          "participant record larger than allowed: bytes="
+              + payload.byteSize()
+              + " limit="
+              + LogParticipant.MAX_RECORD_BYTES);
     }
     return payload;
   }
@@ -137,8 +149,8 @@ final class ParticipantRegistry {
     long length =
         Integer.toUnsignedLong(payload.get(Journal.U32, RedoLayout.PARTICIPANT_LENGTH_OFFSET));
     if (HEADER_BYTES + length > payload.byteSize()) {
-      throw new PileCorruptionException("participant record of " + payload.byteSize()
-          + " bytes says its payload has " + length);
+      throw new PileCorruptionException(
+          "participant record of " + payload.byteSize() + " bytes says its payload has " + length);
     }
     return HEADER_BYTES + length;
   }
@@ -174,10 +186,16 @@ final class ParticipantRegistry {
       LogParticipant participant = all.get(i);
       byte[] state = participant.checkpoint(checkpointLsn);
       if (state == null || state.length > LogParticipant.MAX_STATE_BYTES) {
-        throw new IllegalStateException("participant " + participant.id() + " returned a"
-            + " checkpoint state of " + (state == null ? "null" : state.length + " bytes")
-            + "; the limit is " + LogParticipant.MAX_STATE_BYTES + " bytes (keep a large"
-            + " structure in pile values and name it in the state or a root)");
+        throw new IllegalStateException(
+            "participant "
+                + participant.id()
+                + " returned a"
+                + " checkpoint state of "
+                + (state == null ? "null" : state.length + " bytes")
+                + "; the limit is "
+                + LogParticipant.MAX_STATE_BYTES
+                + " bytes (keep a large"
+                + " structure in pile values and name it in the state or a root)");
       }
       states[i] = state;
       total += HEADER_BYTES + state.length;
@@ -186,19 +204,25 @@ final class ParticipantRegistry {
     long at = 0;
     for (int i = 0; i < states.length; i++) {
       writeHeader(out, at, all.get(i).id(), 0, states[i].length);
-      MemorySegment.copy(MemorySegment.ofArray(states[i]), 0, out, at + HEADER_BYTES,
-          states[i].length);
+      MemorySegment.copy(
+          MemorySegment.ofArray(states[i]), 0, out, at + HEADER_BYTES, states[i].length);
       at += HEADER_BYTES + states[i].length;
     }
     return out.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
   }
 
   /**
-   * At open: hands each registered participant its state from the States section {@code [at,
-   * at + length)} of metadata file {@code file} (empty if it has none).
+   * At open: hands each registered participant its state from the States section {@code [at, at +
+   * length)} of metadata file {@code file} (empty if it has none).
    */
-  void open(Path file, MemorySegment meta, long at, long length, long checkpointLsn,
-      boolean readOnly, Path directory) {
+  void open(
+      Path file,
+      MemorySegment meta,
+      long at,
+      long length,
+      long checkpointLsn,
+      boolean readOnly,
+      Path directory) {
     byte[][] states = new byte[byId.length][];
     long end = at + length;
     while (at < end) {
@@ -206,14 +230,22 @@ final class ParticipantRegistry {
         throw new CorruptFileException(file, at, "participant states end inside an entry");
       }
       int id = Byte.toUnsignedInt(meta.get(Journal.U8, at + RedoLayout.PARTICIPANT_ID_OFFSET));
-      long bytes = Integer.toUnsignedLong(
-          meta.get(Journal.U32, at + RedoLayout.PARTICIPANT_LENGTH_OFFSET));
+      long bytes =
+          Integer.toUnsignedLong(meta.get(Journal.U32, at + RedoLayout.PARTICIPANT_LENGTH_OFFSET));
       if (id == 0 || bytes > end - at - HEADER_BYTES || states[id] != null) {
-        throw new CorruptFileException(file, at, "invalid participant state entry: participant="
-            + id + " bytes=" + bytes + " (the section ends at " + end + ")");
+        throw new CorruptFileException(
+            file,
+            at,
+            "invalid participant state entry: participant="
+                + id
+                + " bytes="
+                + bytes
+                + " (the section ends at "
+                + end
+                + ")");
       }
-      states[id] = meta.asSlice(at + HEADER_BYTES, bytes)
-          .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+      states[id] =
+          meta.asSlice(at + HEADER_BYTES, bytes).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
       if (byId[id] == null && !readOnly) {
         throw new ParticipantRequiredException(directory, id, "a checkpointed state");
       }
@@ -221,8 +253,7 @@ final class ParticipantRegistry {
     }
     for (LogParticipant participant : all) {
       byte[] state = states[participant.id()];
-      participant.open(logs[participant.id()], state != null ? state : new byte[0],
-          checkpointLsn);
+      participant.open(logs[participant.id()], state != null ? state : new byte[0], checkpointLsn);
     }
   }
 

@@ -7,9 +7,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * What a pile's files add to its life besides the write path ({@link WriteHooks}): the one
- * place where a volatile and a persistent pile differ outside a write. The volatile pile's hooks
- * ({@link #VOLATILE}) do nothing; a persistent pile's ({@link StoreHooks}) call its {@link
+ * What a pile's files add to its life besides the write path ({@link WriteHooks}): the one place
+ * where a volatile and a persistent pile differ outside a write. The volatile pile's hooks ({@link
+ * #VOLATILE}) do nothing; a persistent pile's ({@link StoreHooks}) call its {@link
  * PersistentStore}.
  *
  * <p>Thread-safety: as each method says; most are called under a stripe's lock.
@@ -23,8 +23,8 @@ interface PersistenceHooks {
   // the segment table (see SegmentTable)
 
   /**
-   * Whether segment indexes may have been used before this pile object existed (a pile opened
-   * from files): the table then cannot tell an index never used from one released (T4).
+   * Whether segment indexes may have been used before this pile object existed (a pile opened from
+   * files): the table then cannot tell an index never used from one released (T4).
    */
   default boolean hasEarlierSegments() {
     return false;
@@ -39,23 +39,23 @@ interface PersistenceHooks {
   }
 
   /**
-   * A segment was born in memory for {@code owner} (whose lock the caller holds), before any
-   * reader can see it: a persistent pile tracks its pages and logs the table change; the next
-   * checkpoint gives it a file.
+   * A segment was born in memory for {@code owner} (whose lock the caller holds), before any reader
+   * can see it: a persistent pile tracks its pages and logs the table change; the next checkpoint
+   * gives it a file.
    */
   default void segmentBorn(NativeSegment segment, Stripe owner) {}
 
   /**
-   * Whether a wholly free segment keeps its memory and its index until the next checkpoint
-   * (T2), rather than becoming the spare or going back to the OS at once.
+   * Whether a wholly free segment keeps its memory and its index until the next checkpoint (T2),
+   * rather than becoming the spare or going back to the OS at once.
    */
   default boolean keepsRetiredSegments() {
     return false;
   }
 
   /**
-   * {@code from} (whose lock the caller holds) gave up a wholly free segment, which the hooks
-   * keep until the next checkpoint takes it ({@link #takeRetired}); only if {@link
+   * {@code from} (whose lock the caller holds) gave up a wholly free segment, which the hooks keep
+   * until the next checkpoint takes it ({@link #takeRetired}); only if {@link
    * #keepsRetiredSegments}.
    */
   default void segmentRetired(NativeSegment segment, Stripe from) {}
@@ -74,9 +74,9 @@ interface PersistenceHooks {
   // records that are no one stripe's operation (see TransactionCoordinator)
 
   /**
-   * Logs the commit of transaction {@code txId}: what every stripe's journal recorded (the
-   * caller holds every stripe lock) and {@code attached}, as one record; returns its end LSN,
-   * or 0 if nothing was logged.
+   * Logs the commit of transaction {@code txId}: what every stripe's journal recorded (the caller
+   * holds every stripe lock) and {@code attached}, as one record; returns its end LSN, or 0 if
+   * nothing was logged.
    */
   default long logCommit(long txId, Stripe[] stripes, List<PileTransaction.Attached> attached) {
     return 0;
@@ -100,17 +100,16 @@ interface PersistenceHooks {
   default void checkpoint() {}
 
   /**
-   * {@link Pile#prefetch}: reads the files of the segments {@code indexes} lists, in its order,
-   * in the background, until done or {@code stop} says so. A pile with no files asks for no
-   * list.
+   * {@link Pile#prefetch}: reads the files of the segments {@code indexes} lists, in its order, in
+   * the background, until done or {@code stop} says so. A pile with no files asks for no list.
    */
   default CompletableFuture<Void> prefetch(Supplier<List<Integer>> indexes, BooleanSupplier stop) {
     return CompletableFuture.completedFuture(null);
   }
 
   /**
-   * The first step of a close, after the pile is marked closed and every write has ended, with
-   * no stripe lock held and every segment still in memory: a persistent pile's last checkpoint.
+   * The first step of a close, after the pile is marked closed and every write has ended, with no
+   * stripe lock held and every segment still in memory: a persistent pile's last checkpoint.
    */
   default void closing() {}
 
@@ -121,8 +120,8 @@ interface PersistenceHooks {
   // the tag clock (see TagClock)
 
   /**
-   * The tag clock is about to hand out values below {@code end} (TagClock.takeChunk); a
-   * persistent pile keeps a durable bound ahead of it. Any thread.
+   * The tag clock is about to hand out values below {@code end} (TagClock.takeChunk); a persistent
+   * pile keeps a durable bound ahead of it. Any thread.
    */
   default void tagsTaken(long end) {}
 }

@@ -1,16 +1,16 @@
 package dev.cairn.pile;
 
-import dev.cairn.durability.file.DirectoryLock;
 import dev.cairn.durability.DurabilityFailedException;
-import dev.cairn.durability.log.LogSync;
-import dev.cairn.durability.file.FileLayer;
 import dev.cairn.durability.LogDamage;
+import dev.cairn.durability.file.DirectoryLock;
+import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.LogLayout;
 import dev.cairn.durability.log.LogOptions;
 import dev.cairn.durability.log.LogRecovery;
-import dev.cairn.durability.file.RealFileLayer;
+import dev.cairn.durability.log.LogSync;
 import dev.cairn.durability.log.ScanResult;
-import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.pile.PileFiles.Geometry;
@@ -28,9 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The files behind a persistent pile: opening and recovery, the redo log, checkpoints, close.
- * A lifecycle facade: it creates or opens the files, makes the parts that run them, gives the
- * pile its write hooks ({@link WriteHooks}), and closes everything; each part owns its state.
+ * The files behind a persistent pile: opening and recovery, the redo log, checkpoints, close. A
+ * lifecycle facade: it creates or opens the files, makes the parts that run them, gives the pile
+ * its write hooks ({@link WriteHooks}), and closes everything; each part owns its state.
  *
  * <h2>Implementation note</h2>
  *
@@ -103,18 +103,26 @@ final class PersistentStore implements WriteHooks {
   /**
    * What opening found.
    *
-   * @param lastCloseClean whether the pile was closed cleanly before this open: its last
-   *     checkpoint was a clean close's, and no log record follows it
+   * @param lastCloseClean whether the pile was closed cleanly before this open: its last checkpoint
+   *     was a clean close's, and no log record follows it
    * @param recordsReplayed log records applied by recovery
    * @param bytesReplayed bytes of log applied
    * @param openMillis time from the start of open until the pile was usable
    */
-  record Recovery(boolean lastCloseClean, long recordsReplayed, long bytesReplayed,
-      long openMillis) {}
+  record Recovery(
+      boolean lastCloseClean, long recordsReplayed, long bytesReplayed, long openMillis) {}
 
-  private PersistentStore(FileLayer layer, Path directory, PileOptions options,
-      DirectoryLock lock, Superblock superblock, boolean readOnly, PileTypeCatalog catalog,
-      LogRecovery logRecovery, Superblock.State openedState, Geometry geometry) {
+  private PersistentStore(
+      FileLayer layer,
+      Path directory,
+      PileOptions options,
+      DirectoryLock lock,
+      Superblock superblock,
+      boolean readOnly,
+      PileTypeCatalog catalog,
+      LogRecovery logRecovery,
+      Superblock.State openedState,
+      Geometry geometry) {
     this.layer = layer;
     this.directory = directory;
     this.options = options;
@@ -128,16 +136,25 @@ final class PersistentStore implements WriteHooks {
     Object signal = new Object();
     this.failure = new StoreFailure(directory, options.durability(), signal);
     this.tags = new TagReservations(superblock, failure, directory);
-    this.checkpointer = new Checkpointer(layer, directory, superblock, readOnly, geometry,
-        openedState.checkpointLsn(), new PileMemory(), tags, failure, signal);
+    this.checkpointer =
+        new Checkpointer(
+            layer,
+            directory,
+            superblock,
+            readOnly,
+            geometry,
+            openedState.checkpointLsn(),
+            new PileMemory(),
+            tags,
+            failure,
+            signal);
     this.admission = new LogAdmission(directory, readOnly, checkpointer, failure, signal);
   }
 
   // =========================================================================================
   // open
 
-  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options)
-      throws IOException {
+  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options) throws IOException {
     return open(layer, directory, options, false);
   }
 
@@ -155,28 +172,40 @@ final class PersistentStore implements WriteHooks {
    * logRecovery} says what to do with a log damaged where it had been durable ({@link
    * PileDirectory#salvage}).
    */
-  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options, boolean readOnly,
-      LogRecovery logRecovery) throws IOException {
+  static OffHeapPile open(
+      FileLayer layer,
+      Path directory,
+      PileOptions options,
+      boolean readOnly,
+      LogRecovery logRecovery)
+      throws IOException {
     return open(layer, directory, options, readOnly, logRecovery, ParticipantRegistry.NONE);
   }
 
   /** Opens the pile read-write with {@code participants} registered (see LogParticipant). */
-  static OffHeapPile open(FileLayer layer, Path directory, PileOptions options,
-      ParticipantRegistry participants) throws IOException {
+  static OffHeapPile open(
+      FileLayer layer, Path directory, PileOptions options, ParticipantRegistry participants)
+      throws IOException {
     return open(layer, directory, options, false, LogRecovery.STRICT, participants);
   }
 
   /**
-   * Opens the pile read-only with {@code participants} registered: they are opened and replayed
-   * as at a read-write open, in memory; nothing is written to the files.
+   * Opens the pile read-only with {@code participants} registered: they are opened and replayed as
+   * at a read-write open, in memory; nothing is written to the files.
    */
-  static OffHeapPile openReadOnly(FileLayer layer, Path directory, PileOptions options,
-      ParticipantRegistry participants) throws IOException {
+  static OffHeapPile openReadOnly(
+      FileLayer layer, Path directory, PileOptions options, ParticipantRegistry participants)
+      throws IOException {
     return open(layer, directory, options, true, LogRecovery.STRICT, participants);
   }
 
-  private static OffHeapPile open(FileLayer layer, Path directory, PileOptions options,
-      boolean readOnly, LogRecovery logRecovery, ParticipantRegistry participants)
+  private static OffHeapPile open(
+      FileLayer layer,
+      Path directory,
+      PileOptions options,
+      boolean readOnly,
+      LogRecovery logRecovery,
+      ParticipantRegistry participants)
       throws IOException {
     long started = System.nanoTime();
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
@@ -212,27 +241,40 @@ final class PersistentStore implements WriteHooks {
       Geometry geometry = Geometry.decode(superblockFile, state.payload());
       PileRecovery.refuseUnloggedCheckpointCut(superblockFile, state.payload());
       catalog = new PileTypeCatalog(layer, directory, readOnly);
-      PileOptions effective = PileOptions.builder()
-          .segmentBytes(geometry.segmentBytes())
-          .stripes(geometry.stripes())
-          .maxMemoryBytes(Math.max(options.maxMemoryBytes(), geometry.segmentBytes()))
-          .codecs(options.codecs().withCatalog(catalog))
-          .durability(options.durability())
-          .logFileBytes(options.logFileBytes())
-          .logFileCount(options.logFileCount())
-          .syncIntervalMillis(options.syncIntervalMillis())
-          .hugePages(options.hugePages())
-          .build();
-      store = new PersistentStore(layer, directory, effective, lock, superblock, readOnly,
-          catalog, logRecovery, state, geometry);
-      OffHeapPile pile = new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(),
-          participants);
+      PileOptions effective =
+          PileOptions.builder()
+              .segmentBytes(geometry.segmentBytes())
+              .stripes(geometry.stripes())
+              .maxMemoryBytes(Math.max(options.maxMemoryBytes(), geometry.segmentBytes()))
+              .codecs(options.codecs().withCatalog(catalog))
+              .durability(options.durability())
+              .logFileBytes(options.logFileBytes())
+              .logFileCount(options.logFileCount())
+              .syncIntervalMillis(options.syncIntervalMillis())
+              .hugePages(options.hugePages())
+              .build();
+      store =
+          new PersistentStore(
+              layer,
+              directory,
+              effective,
+              lock,
+              superblock,
+              readOnly,
+              catalog,
+              logRecovery,
+              state,
+              geometry);
+      OffHeapPile pile =
+          new OffHeapPile(effective, store, geometry.tagKey(), geometry.tagOrigin(), participants);
       store.pile = pile;
       participants.bind(pile);
       PileRecovery recovery = new PileRecovery(layer, directory, pile, effective, readOnly);
-      recovery.trustRewrittenPages(!state.cleanShutdown()
-          && PileRecovery.checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
-      recovery.load(PileFiles.metaFile(directory, geometry.metaSlot()),
+      recovery.trustRewrittenPages(
+          !state.cleanShutdown()
+              && PileRecovery.checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
+      recovery.load(
+          PileFiles.metaFile(directory, geometry.metaSlot()),
           PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(recovery, state, started);
       success = true;
@@ -257,12 +299,12 @@ final class PersistentStore implements WriteHooks {
   }
 
   /**
-   * A new pile in {@code directory}, which is empty (DirectoryContents checked it under the
-   * lock): the marker first, then the metadata, the type catalog and the log, the superblock
-   * last (see DirectoryContents, C1-C4). A failure removes everything this create made.
+   * A new pile in {@code directory}, which is empty (DirectoryContents checked it under the lock):
+   * the marker first, then the metadata, the type catalog and the log, the superblock last (see
+   * DirectoryContents, C1-C4). A failure removes everything this create made.
    *
-   * @throws FileSystemException if a file cannot be created (a full disk, say): the message
-   *     names the directory, the cause and the bytes a new pile needs
+   * @throws FileSystemException if a file cannot be created (a full disk, say): the message names
+   *     the directory, the cause and the bytes a new pile needs
    */
   private static void create(FileLayer layer, Path directory, PileOptions options)
       throws IOException {
@@ -271,33 +313,54 @@ final class PersistentStore implements WriteHooks {
     try {
       DirectoryContents.writeMarker(layer, directory);
       long tagKey = new SecureRandom().nextLong() | 1;
-      Geometry geometry = new Geometry(options.stripes(), options.segmentBytes(), tagKey, 0, 0,
-          0, System.currentTimeMillis(), TagClock.randomOrigin());
+      Geometry geometry =
+          new Geometry(
+              options.stripes(),
+              options.segmentBytes(),
+              tagKey,
+              0,
+              0,
+              0,
+              System.currentTimeMillis(),
+              TagClock.randomOrigin());
       MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
       Checkpointer.writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
       PileTypeCatalog.create(layer, directory);
-      geometry = geometry.withMeta(0, (int) meta.byteSize(), PileFiles.crc(meta), geometry
-          .checkpointMillis());
+      geometry =
+          geometry.withMeta(
+              0, (int) meta.byteSize(), PileFiles.crc(meta), geometry.checkpointMillis());
       layer.syncDirectory(directory);
       if (options.durability() != Durability.NONE) {
         creatingLog = true; // its exception names the log's bytes itself
-        WriteAheadLog.create(layer, directory.resolve(PileFiles.LOG_DIRECTORY),
-            logOptions(options));
+        WriteAheadLog.create(
+            layer, directory.resolve(PileFiles.LOG_DIRECTORY), logOptions(options));
       }
-      Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true,
-          geometry.encode()).close();
+      Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true, geometry.encode())
+          .close();
       success = true;
     } catch (IOException e) {
       String removed = removeCreated(layer, directory);
       long logBytes = options.logFileBytes() * options.logFileCount();
-      String advice = options.durability() == Durability.NONE ? ""
-          : (creatingLog ? "" : " A new pile needs about " + logBytes + " bytes there, nearly"
-              + " all of it for its write-ahead log (" + options.logFileCount() + " files of "
-              + options.logFileBytes() + " bytes).")
-              + " Free disk space, or make the log smaller with PileOptions.logFileBytes and"
-              + " logFileCount.";
-      FileSystemException failed = new FileSystemException(directory.toString(), null,
-          "could not create a pile: " + e.getMessage() + ". " + removed + advice);
+      String advice =
+          options.durability() == Durability.NONE
+              ? ""
+              : (creatingLog
+                      ? ""
+                      : " A new pile needs about "
+                          + logBytes
+                          + " bytes there, nearly"
+                          + " all of it for its write-ahead log ("
+                          + options.logFileCount()
+                          + " files of "
+                          + options.logFileBytes()
+                          + " bytes).")
+                  + " Free disk space, or make the log smaller with PileOptions.logFileBytes and"
+                  + " logFileCount.";
+      FileSystemException failed =
+          new FileSystemException(
+              directory.toString(),
+              null,
+              "could not create a pile: " + e.getMessage() + ". " + removed + advice);
       failed.initCause(e);
       throw failed;
     } finally {
@@ -316,14 +379,15 @@ final class PersistentStore implements WriteHooks {
       }
       return "Everything this create made was removed.";
     } catch (IOException | RuntimeException e) {
-      return "Removing what this create made failed too (" + e.getMessage() + "); the next open"
+      return "Removing what this create made failed too ("
+          + e.getMessage()
+          + "); the next open"
           + " removes it and creates the pile again.";
     }
   }
 
   /** Creates the missing directories of {@code directory}, each one's name durable. */
-  private static void createDirectoriesDurably(FileLayer layer, Path directory)
-      throws IOException {
+  private static void createDirectoriesDurably(FileLayer layer, Path directory) throws IOException {
     Path absolute = directory.toAbsolutePath();
     List<Path> missing = new ArrayList<>();
     for (Path p = absolute; p != null && !layer.exists(p); p = p.getParent()) {
@@ -343,12 +407,10 @@ final class PersistentStore implements WriteHooks {
         .fileBytes(options.logFileBytes())
         .fileCount(options.logFileCount())
         .bufferBytes(16 << 20)
-        .mode(options.durability() == Durability.SYNC
-            ? LogSync.ON_COMMIT : LogSync.PERIODIC)
+        .mode(options.durability() == Durability.SYNC ? LogSync.ON_COMMIT : LogSync.PERIODIC)
         .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
         .build();
   }
-
 
   /**
    * Recovery at open, after PileRecovery loaded the checkpoint: replays the log if there is one,
@@ -379,7 +441,8 @@ final class PersistentStore implements WriteHooks {
     }
     if (logging || logExists) {
       LogOptions logOptions = logOptions(options);
-      useLog(recovery.openLog(logDirectory, logOptions, state, logRecovery),
+      useLog(
+          recovery.openLog(logDirectory, logOptions, state, logRecovery),
           logOptions.maxPayloadBytes());
       salvaged = log.salvaged();
       records = log.recovery().records();
@@ -436,14 +499,18 @@ final class PersistentStore implements WriteHooks {
   }
 
   private void opened(Superblock.State state, long records, long bytes, long started) {
-    recoveryInfo = new Recovery(state.cleanShutdown() && records == 0, records, bytes,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    recoveryInfo =
+        new Recovery(
+            state.cleanShutdown() && records == 0,
+            records,
+            bytes,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     checkpointer.opened();
   }
 
   /**
-   * What a checkpoint sees of the pile (Checkpointer.Memory): its stripes' locks, the state of
-   * a checkpoint's step 2, its segment table and tag clock.
+   * What a checkpoint sees of the pile (Checkpointer.Memory): its stripes' locks, the state of a
+   * checkpoint's step 2, its segment table and tag clock.
    */
   private final class PileMemory implements Checkpointer.Memory {
     @Override
@@ -602,16 +669,20 @@ final class PersistentStore implements WriteHooks {
     if (lsn == 0 || log == null) {
       return CompletableFuture.completedFuture(null);
     }
-    return log.awaitDurable(lsn).handle((durable, error) -> {
-      if (error != null) {
-        Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-        RuntimeException failed = cause instanceof RuntimeException runtime ? runtime
-            : new DurabilityFailedException(cause.getMessage(), cause);
-        fail(failed);
-        throw failed;
-      }
-      return null;
-    });
+    return log.awaitDurable(lsn)
+        .handle(
+            (durable, error) -> {
+              if (error != null) {
+                Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+                RuntimeException failed =
+                    cause instanceof RuntimeException runtime
+                        ? runtime
+                        : new DurabilityFailedException(cause.getMessage(), cause);
+                fail(failed);
+                throw failed;
+              }
+              return null;
+            });
   }
 
   /** After an operation released its locks: waits for its record as the durability says. */
@@ -740,8 +811,8 @@ final class PersistentStore implements WriteHooks {
 
   /**
    * After a failed open, or to play a crash in tests: releases memory and files without a
-   * checkpoint, so the files stay as a crash would leave them (the log forced, as after a
-   * SYNC write).
+   * checkpoint, so the files stay as a crash would leave them (the log forced, as after a SYNC
+   * write).
    */
   void abandon() {
     stop();

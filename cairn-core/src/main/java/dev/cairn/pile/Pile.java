@@ -18,8 +18,8 @@ import java.nio.channels.WritableByteChannel;
  * the new value no longer fits and has to move.
  *
  * <p><b>Thread safety</b>: every method may be called from any number of threads. Reads are
- * lock-free and never return torn bytes: a read racing with an update or delete of the same
- * pointer returns the old value, the new value, or throws {@link StalePointerException}.
+ * lock-free and never return torn bytes: a read racing with an update or delete of the same pointer
+ * returns the old value, the new value, or throws {@link StalePointerException}.
  *
  * <p>Example:
  *
@@ -37,47 +37,46 @@ public interface Pile extends AutoCloseable {
 
   /**
    * Opens the persistent pile in {@code directory}, creating it (and the directory) if absent.
-   * Values live in memory-mapped segment files; reopening maps them and serves reads and writes
-   * at once, whatever the size. What survives a crash is set by {@link
-   * PileOptions#durability()}; after a crash, recovery runs here, in time bounded by the log
-   * written since the last checkpoint.
+   * Values live in memory-mapped segment files; reopening maps them and serves reads and writes at
+   * once, whatever the size. What survives a crash is set by {@link PileOptions#durability()};
+   * after a crash, recovery runs here, in time bounded by the log written since the last
+   * checkpoint.
    *
    * <p>The geometry ({@code segmentBytes}, {@code stripes}) is fixed when the pile is created; an
    * existing pile keeps its own. Pointers stay valid across close and reopen.
    *
-   * <p>Which directories it takes ({@link PileOptions#openMode()}): a pile's directory (one
-   * with {@code pile.sb}) is opened; a missing or empty directory (a lone {@code cairn.lock}
-   * counts as empty) gets a new pile, unless the mode is {@link
-   * PileOptions.OpenMode#OPEN_EXISTING}; {@link PileOptions.OpenMode#CREATE_NEW} refuses a
-   * directory that holds a pile. Anything else is refused and left exactly as it was: Cairn
-   * never deletes, truncates or overwrites a file that the pile's own superblock, or its own
-   * interrupted create, does not account for. A create that failed (a full disk, say) removes
-   * what it made; a create that a crash interrupted is redone by the next open. See
-   * docs/DURABILITY.md, "Opening a directory".
+   * <p>Which directories it takes ({@link PileOptions#openMode()}): a pile's directory (one with
+   * {@code pile.sb}) is opened; a missing or empty directory (a lone {@code cairn.lock} counts as
+   * empty) gets a new pile, unless the mode is {@link PileOptions.OpenMode#OPEN_EXISTING}; {@link
+   * PileOptions.OpenMode#CREATE_NEW} refuses a directory that holds a pile. Anything else is
+   * refused and left exactly as it was: Cairn never deletes, truncates or overwrites a file that
+   * the pile's own superblock, or its own interrupted create, does not account for. A create that
+   * failed (a full disk, say) removes what it made; a create that a crash interrupted is redone by
+   * the next open. See docs/DURABILITY.md, "Opening a directory".
    *
    * <p>Thread-safe: a directory has one owner at a time, in this process or another.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=open}
    *
-   * @throws dev.cairn.durability.DirectoryLockedException if another process or another open
-   *     pile holds the directory
-   * @throws dev.cairn.durability.CorruptFileException if a file is damaged in a way recovery
-   *     cannot explain; the message names the file and offset. Also for a directory that holds
-   *     a pile's files (segments, metadata, type catalog, {@code wal/}) without its superblock
-   *     {@code pile.sb}: nothing is changed; restore {@code pile.sb} from a backup, or choose
-   *     another directory if the files are not a pile's
-   * @throws dev.cairn.durability.FormatVersionException if a file is of another format version
-   *     or kind
+   * @throws dev.cairn.durability.DirectoryLockedException if another process or another open pile
+   *     holds the directory
+   * @throws dev.cairn.durability.CorruptFileException if a file is damaged in a way recovery cannot
+   *     explain; the message names the file and offset. Also for a directory that holds a pile's
+   *     files (segments, metadata, type catalog, {@code wal/}) without its superblock {@code
+   *     pile.sb}: nothing is changed; restore {@code pile.sb} from a backup, or choose another
+   *     directory if the files are not a pile's
+   * @throws dev.cairn.durability.FormatVersionException if a file is of another format version or
+   *     kind
    * @throws java.nio.file.NotDirectoryException if {@code directory} is a regular file
    * @throws java.nio.file.DirectoryNotEmptyException if the directory holds no pile but other
    *     files, and the mode would create one; nothing is changed
-   * @throws java.nio.file.FileAlreadyExistsException with {@link
-   *     PileOptions.OpenMode#CREATE_NEW}, if the directory holds a pile
-   * @throws java.nio.file.NoSuchFileException with {@link PileOptions.OpenMode#OPEN_EXISTING},
-   *     if the directory holds no pile; nothing is created
-   * @throws java.nio.file.FileSystemException if a new pile's files cannot be created (a full
-   *     disk, say): the message names the directory, the file, the bytes needed and the cause,
-   *     and what the create made is removed
+   * @throws java.nio.file.FileAlreadyExistsException with {@link PileOptions.OpenMode#CREATE_NEW},
+   *     if the directory holds a pile
+   * @throws java.nio.file.NoSuchFileException with {@link PileOptions.OpenMode#OPEN_EXISTING}, if
+   *     the directory holds no pile; nothing is created
+   * @throws java.nio.file.FileSystemException if a new pile's files cannot be created (a full disk,
+   *     say): the message names the directory, the file, the bytes needed and the cause, and what
+   *     the create made is removed
    * @throws IOException if the files cannot be read or written
    */
   static Pile open(java.nio.file.Path directory, PileOptions options) throws IOException {
@@ -90,8 +89,8 @@ public interface Pile extends AutoCloseable {
    *
    * @throws dev.cairn.codec.UnknownTypeException if the value's class has no codec and is not
    *     allowed
-   * @throws IllegalArgumentException if the value is larger than a segment, or its class is
-   *     allowed but cannot be stored (the message says why)
+   * @throws IllegalArgumentException if the value is larger than a segment, or its class is allowed
+   *     but cannot be stored (the message says why)
    * @throws PileFullException if the memory budget cannot take it; the pile is unchanged
    * @throws PileClosedException if the pile is closed
    */
@@ -113,15 +112,18 @@ public interface Pile extends AutoCloseable {
    */
   <T> T get(long pointer, Class<T> type);
 
-  /** Returns a new array holding the stored bytes (the UTF-8 for a string, the encoding for an object). */
+  /**
+   * Returns a new array holding the stored bytes (the UTF-8 for a string, the encoding for an
+   * object).
+   */
   byte[] getBytes(long pointer);
 
   /**
    * Copies the stored bytes into {@code dst} at {@code offset} and returns their number: the
    * allocation-free read for a reused buffer.
    *
-   * @throws IllegalArgumentException if {@code dst} has fewer than {@link #sizeOf(long)} bytes
-   *     from {@code offset}; nothing is copied
+   * @throws IllegalArgumentException if {@code dst} has fewer than {@link #sizeOf(long)} bytes from
+   *     {@code offset}; nothing is copied
    */
   int getBytes(long pointer, byte[] dst, int offset);
 
@@ -142,10 +144,10 @@ public interface Pile extends AutoCloseable {
   int read(long pointer, ByteBuffer dst);
 
   /**
-   * Writes the stored bytes to {@code channel} (a socket, a file) without an intermediate array
-   * and returns their number. The bytes written are never torn: if the value changes or is deleted
-   * part way, a {@link StalePointerException} is thrown after the bytes already written, all of
-   * which belong to the value as it was when the call started.
+   * Writes the stored bytes to {@code channel} (a socket, a file) without an intermediate array and
+   * returns their number. The bytes written are never torn: if the value changes or is deleted part
+   * way, a {@link StalePointerException} is thrown after the bytes already written, all of which
+   * belong to the value as it was when the call started.
    */
   long transferTo(long pointer, WritableByteChannel channel) throws IOException;
 
@@ -153,9 +155,9 @@ public interface Pile extends AutoCloseable {
   <R> R read(long pointer, ValueReader<R> reader);
 
   /**
-   * Replaces the value at {@code pointer}. The value is rewritten in place when it fits the
-   * block's capacity; otherwise it moves and {@code pointer} keeps resolving to it. The update is
-   * all or nothing: on {@link PileFullException} the old value is intact.
+   * Replaces the value at {@code pointer}. The value is rewritten in place when it fits the block's
+   * capacity; otherwise it moves and {@code pointer} keeps resolving to it. The update is all or
+   * nothing: on {@link PileFullException} the old value is intact.
    */
   void update(long pointer, Object value);
 
@@ -173,18 +175,18 @@ public interface Pile extends AutoCloseable {
   ValueKind kindOf(long pointer);
 
   /**
-   * Visits every live entry once, in O(N) total. Entries put or deleted during the walk may or
-   * may not be visited; entries present throughout are visited exactly once.
+   * Visits every live entry once, in O(N) total. Entries put or deleted during the walk may or may
+   * not be visited; entries present throughout are visited exactly once.
    */
   void forEach(EntryVisitor visitor);
 
   /**
    * Visits every live value with its stored bytes, in storage order: the fastest way to read
    * everything, for an export, a warm-up or an index rebuilt after a reopen. The pile copies its
-   * blocks a megabyte at a time into a buffer under each stripe's lock, then calls the visitor
-   * with no lock held, so the visitor may use the pile, and writers wait at most for one copy.
-   * Values put, updated or deleted during the scan may or may not be visited (an updated one with
-   * its old or its new bytes, never a mix); values present throughout are visited exactly once.
+   * blocks a megabyte at a time into a buffer under each stripe's lock, then calls the visitor with
+   * no lock held, so the visitor may use the pile, and writers wait at most for one copy. Values
+   * put, updated or deleted during the scan may or may not be visited (an updated one with its old
+   * or its new bytes, never a mix); values present throughout are visited exactly once.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=scan}
    */
@@ -206,8 +208,8 @@ public interface Pile extends AutoCloseable {
   void verify();
 
   /**
-   * The pointer stored under {@code name} by {@link #setRoot}, or {@link #NULL} if there is
-   * none: how data in a persistent pile is found again after a restart without keeping pointers
+   * The pointer stored under {@code name} by {@link #setRoot}, or {@link #NULL} if there is none:
+   * how data in a persistent pile is found again after a restart without keeping pointers
    * elsewhere. A root names a pointer, not a value: after the value is deleted the root still
    * returns its (now stale) pointer, until it is set again or removed.
    *
@@ -220,10 +222,10 @@ public interface Pile extends AutoCloseable {
   long root(String name);
 
   /**
-   * Stores {@code pointer} under {@code name}, replacing what was there; {@link #NULL} removes
-   * the root. In a persistent pile the change is logged, and is as durable as a put (with
-   * {@link Durability#SYNC} it is on stable storage when this returns); a checkpoint writes
-   * every root into the pile's metadata. A pile holds at most 4,096 roots.
+   * Stores {@code pointer} under {@code name}, replacing what was there; {@link #NULL} removes the
+   * root. In a persistent pile the change is logged, and is as durable as a put (with {@link
+   * Durability#SYNC} it is on stable storage when this returns); a checkpoint writes every root
+   * into the pile's metadata. A pile holds at most 4,096 roots.
    *
    * <p>Thread-safe.
    *
@@ -242,13 +244,13 @@ public interface Pile extends AutoCloseable {
   Transaction beginTransaction();
 
   /**
-   * Makes everything written so far durable in the pile's files and bounds the log: a
-   * checkpoint. A persistent pile also checkpoints in the background when its log fills, and on
-   * close; with {@link Durability#NONE} this and {@link #close()} are the only times its files
-   * change. Does nothing for a volatile pile.
+   * Makes everything written so far durable in the pile's files and bounds the log: a checkpoint. A
+   * persistent pile also checkpoints in the background when its log fills, and on close; with
+   * {@link Durability#NONE} this and {@link #close()} are the only times its files change. Does
+   * nothing for a volatile pile.
    *
-   * @throws dev.cairn.durability.DurabilityFailedException if writing failed; the pile then
-   *     accepts no more writes, and reopening it recovers
+   * @throws dev.cairn.durability.DurabilityFailedException if writing failed; the pile then accepts
+   *     no more writes, and reopening it recovers
    */
   void checkpoint();
 
@@ -256,9 +258,9 @@ public interface Pile extends AutoCloseable {
    * Reads a persistent pile's segment files in the background, one after another in large
    * sequential reads, so that the reads that follow a reopen find their pages in the page cache
    * instead of each waiting for the disk. Reads and writes go on meanwhile; the first get after
-   * {@link #open} does not wait for it. Completes when every segment file has been read (or at
-   * once for a volatile pile); completes exceptionally with the {@link java.io.IOException} a
-   * read failed with. Stops early, completing normally, if the pile closes.
+   * {@link #open} does not wait for it. Completes when every segment file has been read (or at once
+   * for a volatile pile); completes exceptionally with the {@link java.io.IOException} a read
+   * failed with. Stops early, completing normally, if the pile closes.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=prefetch}
    */

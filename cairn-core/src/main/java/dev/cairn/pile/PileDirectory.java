@@ -1,8 +1,8 @@
 package dev.cairn.pile;
 
 import dev.cairn.durability.CorruptLogException;
-import dev.cairn.durability.file.DirectoryLock;
 import dev.cairn.durability.LogDamage;
+import dev.cairn.durability.file.DirectoryLock;
 import dev.cairn.durability.file.RealFileLayer;
 import dev.cairn.durability.log.LogLayout;
 import dev.cairn.durability.log.LogRecovery;
@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Looking at a persistent pile's directory without changing it: for tools ({@code cairn
- * inspect}, {@code cairn verify}) and for reading a pile another program wrote; and salvaging a
- * pile whose log is damaged ({@link #salvage}, {@code cairn recover}).
+ * Looking at a persistent pile's directory without changing it: for tools ({@code cairn inspect},
+ * {@code cairn verify}) and for reading a pile another program wrote; and salvaging a pile whose
+ * log is damaged ({@link #salvage}, {@code cairn recover}).
  *
  * {@snippet class=dev.cairn.pile.ApiExamplesTest region=inspect}
  */
@@ -32,12 +32,12 @@ public final class PileDirectory {
    * segments, replays the log into memory and writes nothing. Every write throws {@link
    * ReadOnlyPileException}.
    *
-   * @throws java.nio.file.NoSuchFileException if the directory holds no pile: it is missing,
-   *     empty, holds only other files (the message lists them), or a create of a pile there was
+   * @throws java.nio.file.NoSuchFileException if the directory holds no pile: it is missing, empty,
+   *     holds only other files (the message lists them), or a create of a pile there was
    *     interrupted
    * @throws java.nio.file.NotDirectoryException if {@code directory} is a regular file
-   * @throws dev.cairn.durability.CorruptFileException if the directory holds a pile's files
-   *     without its superblock {@code pile.sb}
+   * @throws dev.cairn.durability.CorruptFileException if the directory holds a pile's files without
+   *     its superblock {@code pile.sb}
    * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
    */
   public static Pile openReadOnly(Path directory, PileOptions options) throws IOException {
@@ -90,10 +90,9 @@ public final class PileDirectory {
   }
 
   /**
-   * Checks everything in {@code directory}: superblock, metadata and segment header
-   * checksums, the log's records since the checkpoint (each record's CRC32C), every page of
-   * every segment file against its CRC32C, then the allocator invariants of every segment
-   * ({@link Pile#verify()}).
+   * Checks everything in {@code directory}: superblock, metadata and segment header checksums, the
+   * log's records since the checkpoint (each record's CRC32C), every page of every segment file
+   * against its CRC32C, then the allocator invariants of every segment ({@link Pile#verify()}).
    *
    * @throws dev.cairn.CairnException describing the first problem: a {@link
    *     dev.cairn.durability.CorruptFileException} names the file and offset, a {@link
@@ -110,15 +109,19 @@ public final class PileDirectory {
    * What {@link #salvage} did.
    *
    * @param directory the pile's directory
-   * @param damage what was dropped from the damaged log, where the damage was and where the copy
-   *     of the damaged log is; null if the log was not damaged and nothing was dropped
+   * @param damage what was dropped from the damaged log, where the damage was and where the copy of
+   *     the damaged log is; null if the log was not damaged and nothing was dropped
    * @param logRecordsReplayed log records recovered (applied) before the damage, or in all
    * @param transactionsRolledBack transactions recovery found unfinished and undid: those open at
    *     the crash, and those whose commit record was dropped
    * @param objectCount values in the pile after the salvage
    */
-  public record Salvage(Path directory, LogDamage damage, long logRecordsReplayed,
-      int transactionsRolledBack, long objectCount) {
+  public record Salvage(
+      Path directory,
+      LogDamage damage,
+      long logRecordsReplayed,
+      int transactionsRolledBack,
+      long objectCount) {
 
     /** Whether the salvage dropped part of a damaged log. */
     public boolean dropped() {
@@ -128,38 +131,38 @@ public final class PileDirectory {
 
   /**
    * Salvages the pile in {@code directory} as {@link #salvage(Path, PileOptions)} does, with
-   * default options and the durability that keeps what the pile has: {@link Durability#SYNC} if
-   * it has a log, {@link Durability#NONE} if it has none (so that no log is added). For tools
-   * ({@code cairn recover}).
+   * default options and the durability that keeps what the pile has: {@link Durability#SYNC} if it
+   * has a log, {@link Durability#NONE} if it has none (so that no log is added). For tools ({@code
+   * cairn recover}).
    */
   public static Salvage salvage(Path directory) throws IOException {
-    boolean hasLog = Files.exists(
-        directory.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.META_FILE_NAME));
-    return salvage(directory, PileOptions.builder()
-        .durability(hasLog ? Durability.SYNC : Durability.NONE)
-        .build());
+    boolean hasLog =
+        Files.exists(directory.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.META_FILE_NAME));
+    return salvage(
+        directory,
+        PileOptions.builder().durability(hasLog ? Durability.SYNC : Durability.NONE).build());
   }
 
   /**
-   * Opens the pile in {@code directory} salvaging a damaged log, checkpoints what it recovered
-   * and closes it. A pile whose log is not damaged is opened and closed as by {@link Pile#open}.
-   * A pile whose log is damaged where it had been durable, which {@link Pile#open} refuses with
-   * {@link CorruptLogException}, is recovered to a point in time: every write logged before the
-   * first damaged record is kept, and that record and everything logged after it are dropped,
-   * even records that are intact (they may depend on what was lost); a transaction whose commit
-   * was dropped is rolled back. Before the log is changed its files are copied to a directory
-   * beside it, {@code wal.damaged-<UTC time>}, which Cairn never deletes. Afterwards the pile
-   * opens normally.
+   * Opens the pile in {@code directory} salvaging a damaged log, checkpoints what it recovered and
+   * closes it. A pile whose log is not damaged is opened and closed as by {@link Pile#open}. A pile
+   * whose log is damaged where it had been durable, which {@link Pile#open} refuses with {@link
+   * CorruptLogException}, is recovered to a point in time: every write logged before the first
+   * damaged record is kept, and that record and everything logged after it are dropped, even
+   * records that are intact (they may depend on what was lost); a transaction whose commit was
+   * dropped is rolled back. Before the log is changed its files are copied to a directory beside
+   * it, {@code wal.damaged-<UTC time>}, which Cairn never deletes. Afterwards the pile opens
+   * normally.
    *
-   * <p>Values put after the damage are lost, and pointers to them are stale: the application
-   * must not keep using pointers it holds from before the salvage without checking them.
+   * <p>Values put after the damage are lost, and pointers to them are stale: the application must
+   * not keep using pointers it holds from before the salvage without checking them.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=salvage}
    *
    * <p>Thread-safety: takes the directory's lock for its duration, like {@link Pile#open}.
    *
-   * @param options as for {@link Pile#open}; a pile with a log should be given a durability
-   *     with one ({@link Durability#SYNC} or {@link Durability#PERIODIC}), or the log is retired
+   * @param options as for {@link Pile#open}; a pile with a log should be given a durability with
+   *     one ({@link Durability#SYNC} or {@link Durability#PERIODIC}), or the log is retired
    * @throws java.nio.file.NoSuchFileException if the directory holds no pile
    * @throws dev.cairn.durability.DirectoryLockedException if a process has the pile open
    * @throws dev.cairn.durability.CorruptFileException if files other than the log's records are
@@ -174,12 +177,17 @@ public final class PileDirectory {
       throw new NoSuchFileException(superblock.toString(), null, "no pile in " + directory);
     }
     Salvage result;
-    try (OffHeapPile pile = PersistentStore.open(
-        RealFileLayer.INSTANCE, directory, options, false, LogRecovery.SALVAGE)) {
+    try (OffHeapPile pile =
+        PersistentStore.open(
+            RealFileLayer.INSTANCE, directory, options, false, LogRecovery.SALVAGE)) {
       PersistentStore store = pile.store();
-      result = new Salvage(directory, store.salvaged(),
-          store.recoveryInfo().recordsReplayed(), store.unfinishedTransactions(),
-          pile.stats().objectCount());
+      result =
+          new Salvage(
+              directory,
+              store.salvaged(),
+              store.recoveryInfo().recordsReplayed(),
+              store.unfinishedTransactions(),
+              pile.stats().objectCount());
     }
     return result;
   }
@@ -216,10 +224,10 @@ public final class PileDirectory {
 
   /**
    * The files of the pile in {@code directory}, by kind (in {@link PileFile.Kind} order), then by
-   * name: segments and log files in index order. For tools that size or read a pile's files
-   * without knowing their names. Lists names and sizes only: it takes no lock and opens nothing,
-   * so a pile that a process has open may change under it. Files a pile does not make, and the
-   * temporary files of a create or a checkpoint, are left out.
+   * name: segments and log files in index order. For tools that size or read a pile's files without
+   * knowing their names. Lists names and sizes only: it takes no lock and opens nothing, so a pile
+   * that a process has open may change under it. Files a pile does not make, and the temporary
+   * files of a create or a checkpoint, are left out.
    *
    * @throws java.nio.file.NoSuchFileException if {@code directory} does not exist
    * @throws java.nio.file.NotDirectoryException if it is not a directory
@@ -239,16 +247,19 @@ public final class PileDirectory {
       try (Stream<Path> entries = Files.list(log)) {
         for (Path entry : entries.toList()) {
           String name = entry.getFileName().toString();
-          PileFile.Kind kind = name.equals(LogLayout.META_FILE_NAME) ? PileFile.Kind.LOG_METADATA
-              : isLogFile(name) ? PileFile.Kind.LOG : null;
+          PileFile.Kind kind =
+              name.equals(LogLayout.META_FILE_NAME)
+                  ? PileFile.Kind.LOG_METADATA
+                  : isLogFile(name) ? PileFile.Kind.LOG : null;
           if (kind != null && Files.isRegularFile(entry)) {
             files.add(new PileFile(entry, kind, Files.size(entry)));
           }
         }
       }
     }
-    files.sort(Comparator.comparing(PileFile::kind)
-        .thenComparing(file -> file.path().getFileName().toString()));
+    files.sort(
+        Comparator.comparing(PileFile::kind)
+            .thenComparing(file -> file.path().getFileName().toString()));
     return files;
   }
 
@@ -280,7 +291,8 @@ public final class PileDirectory {
   /** Whether {@code name} is one the log gives a file of records ({@link LogLayout#fileName}). */
   private static boolean isLogFile(String name) {
     String digits = name.replaceAll("\\D", "");
-    return !digits.isEmpty() && digits.length() <= 9
+    return !digits.isEmpty()
+        && digits.length() <= 9
         && LogLayout.fileName(Integer.parseInt(digits)).equals(name);
   }
 
@@ -289,12 +301,20 @@ public final class PileDirectory {
     PersistentStore.Recovery recovery = store.recoveryInfo();
     PileFiles.Geometry geometry = store.geometry();
     long checkpointLsn = store.openedState().checkpointLsn();
-    return new Inspection(store.directory(), PileFiles.FORMAT_VERSION, geometry.segmentBytes(),
-        geometry.stripes(), recovery.lastCloseClean(), checkpointLsn,
+    return new Inspection(
+        store.directory(),
+        PileFiles.FORMAT_VERSION,
+        geometry.segmentBytes(),
+        geometry.stripes(),
+        recovery.lastCloseClean(),
+        checkpointLsn,
         Instant.ofEpochMilli(geometry.checkpointMillis()),
         store.logEndLsn() > 0 || recovery.recordsReplayed() > 0,
-        Math.max(checkpointLsn, store.logEndLsn()), recovery.recordsReplayed(),
-        recovery.bytesReplayed(), store.unfinishedTransactions(), store.tagBoundOnDisk(),
+        Math.max(checkpointLsn, store.logEndLsn()),
+        recovery.recordsReplayed(),
+        recovery.bytesReplayed(),
+        store.unfinishedTransactions(),
+        store.tagBoundOnDisk(),
         pile.stats());
   }
 }

@@ -7,14 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
  * Names and small formats of a persistent pile's directory: the superblock payload ({@link
- * PilePayloadLayout}), the segment file header ({@link SegmentHeaderLayout}) and the page
- * checksum file ({@link PageCrcLayout}); the metadata file is {@link MetaLayout}'s. See
- * docs/FORMAT.md, "Persistent pile".
+ * PilePayloadLayout}), the segment file header ({@link SegmentHeaderLayout}) and the page checksum
+ * file ({@link PageCrcLayout}); the metadata file is {@link MetaLayout}'s. See docs/FORMAT.md,
+ * "Persistent pile".
  *
  * <pre>
  * directory/
@@ -68,7 +67,8 @@ final class PileFiles {
   static int pageCrcIndexOf(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(".crc")
-        ? segmentIndexOf(file.resolveSibling(name.replace(".crc", ".dat"))) : -1;
+        ? segmentIndexOf(file.resolveSibling(name.replace(".crc", ".dat")))
+        : -1;
   }
 
   static Path metaFile(Path directory, int slot) {
@@ -93,11 +93,13 @@ final class PileFiles {
     MemorySegment memory = segment.memory();
     memory.asSlice(0, SegmentHeaderLayout.HEADER_BYTES).fill((byte) 0);
     memory.set(Journal.U64, SegmentHeaderLayout.MAGIC_OFFSET, SegmentHeaderLayout.MAGIC);
-    memory.set(Journal.U32, SegmentHeaderLayout.VERSION_OFFSET,
-        SegmentHeaderLayout.VERSION_CURRENT);
+    memory.set(
+        Journal.U32, SegmentHeaderLayout.VERSION_OFFSET, SegmentHeaderLayout.VERSION_CURRENT);
     memory.set(Journal.U32, SegmentHeaderLayout.INDEX_OFFSET, segment.index());
     memory.set(Journal.U64, SegmentHeaderLayout.SEGMENT_BYTES_OFFSET, memory.byteSize());
-    memory.set(Journal.U32, SegmentHeaderLayout.CRC_OFFSET,
+    memory.set(
+        Journal.U32,
+        SegmentHeaderLayout.CRC_OFFSET,
         crc(memory.asSlice(0, SegmentHeaderLayout.CRC_OFFSET)));
   }
 
@@ -105,16 +107,24 @@ final class PileFiles {
   static void checkSegmentHeader(Path file, MemorySegment memory, int index, long segmentBytes) {
     long magic = memory.get(Journal.U64, SegmentHeaderLayout.MAGIC_OFFSET);
     if (magic != SegmentHeaderLayout.MAGIC) {
-      throw new CorruptFileException(file, SegmentHeaderLayout.MAGIC_OFFSET, magic == 0
-          ? "segment header is zero (the file was never written by a checkpoint)"
-          : "not a Cairn segment file (magic 0x" + Long.toHexString(magic) + ")");
+      throw new CorruptFileException(
+          file,
+          SegmentHeaderLayout.MAGIC_OFFSET,
+          magic == 0
+              ? "segment header is zero (the file was never written by a checkpoint)"
+              : "not a Cairn segment file (magic 0x" + Long.toHexString(magic) + ")");
     }
     // the checksum before any field it covers: a damaged version byte is damage, not a file of
     // a newer Cairn
     int crcOffset = SegmentHeaderLayout.CRC_OFFSET;
     if (memory.get(Journal.U32, crcOffset) != crc(memory.asSlice(0, crcOffset))) {
-      throw new CorruptFileException(file, crcOffset, "segment header checksum mismatch:"
-          + " the file's first " + crcOffset + " bytes were damaged on disk");
+      throw new CorruptFileException(
+          file,
+          crcOffset,
+          "segment header checksum mismatch:"
+              + " the file's first "
+              + crcOffset
+              + " bytes were damaged on disk");
     }
     int version = memory.get(Journal.U32, SegmentHeaderLayout.VERSION_OFFSET);
     if (version != SegmentHeaderLayout.VERSION_CURRENT) {
@@ -123,9 +133,18 @@ final class PileFiles {
     int storedIndex = memory.get(Journal.U32, SegmentHeaderLayout.INDEX_OFFSET);
     long storedBytes = memory.get(Journal.U64, SegmentHeaderLayout.SEGMENT_BYTES_OFFSET);
     if (storedIndex != index || storedBytes != segmentBytes) {
-      throw new CorruptFileException(file, SegmentHeaderLayout.INDEX_OFFSET, "segment header"
-          + " names index " + storedIndex + " and size " + storedBytes + ", expected index "
-          + index + " and size " + segmentBytes);
+      throw new CorruptFileException(
+          file,
+          SegmentHeaderLayout.INDEX_OFFSET,
+          "segment header"
+              + " names index "
+              + storedIndex
+              + " and size "
+              + storedBytes
+              + ", expected index "
+              + index
+              + " and size "
+              + segmentBytes);
     }
   }
 
@@ -139,7 +158,9 @@ final class PileFiles {
     header.set(Journal.U32, PageCrcLayout.VERSION_OFFSET, PageCrcLayout.VERSION_CURRENT);
     header.set(Journal.U32, PageCrcLayout.SEGMENT_OFFSET, index);
     header.set(Journal.U32, PageCrcLayout.PAGE_COUNT_OFFSET, (int) pages);
-    header.set(Journal.U32, PageCrcLayout.HEADER_CRC_OFFSET,
+    header.set(
+        Journal.U32,
+        PageCrcLayout.HEADER_CRC_OFFSET,
         crc(header.asSlice(0, PageCrcLayout.HEADER_CRC_OFFSET)));
     return header;
   }
@@ -151,13 +172,20 @@ final class PileFiles {
   static void checkPageCrcHeader(Path file, MemorySegment bytes, int index, long pages) {
     long magic = bytes.get(Journal.U64, PageCrcLayout.MAGIC_OFFSET);
     if (magic != PageCrcLayout.MAGIC) {
-      throw new CorruptFileException(file, PageCrcLayout.MAGIC_OFFSET, "not a Cairn page"
-          + " checksum file (magic 0x" + Long.toHexString(magic) + ")");
+      throw new CorruptFileException(
+          file,
+          PageCrcLayout.MAGIC_OFFSET,
+          "not a Cairn page" + " checksum file (magic 0x" + Long.toHexString(magic) + ")");
     }
     int crcOffset = PageCrcLayout.HEADER_CRC_OFFSET;
     if (bytes.get(Journal.U32, crcOffset) != crc(bytes.asSlice(0, crcOffset))) {
-      throw new CorruptFileException(file, crcOffset, "page checksum file header checksum"
-          + " mismatch: its first " + crcOffset + " bytes were damaged on disk");
+      throw new CorruptFileException(
+          file,
+          crcOffset,
+          "page checksum file header checksum"
+              + " mismatch: its first "
+              + crcOffset
+              + " bytes were damaged on disk");
     }
     int version = bytes.get(Journal.U32, PageCrcLayout.VERSION_OFFSET);
     if (version != PageCrcLayout.VERSION_CURRENT) {
@@ -166,9 +194,18 @@ final class PileFiles {
     int storedSegment = bytes.get(Journal.U32, PageCrcLayout.SEGMENT_OFFSET);
     int storedPages = bytes.get(Journal.U32, PageCrcLayout.PAGE_COUNT_OFFSET);
     if (storedSegment != index || storedPages != pages) {
-      throw new CorruptFileException(file, PageCrcLayout.SEGMENT_OFFSET, "page checksum header"
-          + " names segment " + storedSegment + " of " + storedPages + " pages, expected segment "
-          + index + " of " + pages);
+      throw new CorruptFileException(
+          file,
+          PageCrcLayout.SEGMENT_OFFSET,
+          "page checksum header"
+              + " names segment "
+              + storedSegment
+              + " of "
+              + storedPages
+              + " pages, expected segment "
+              + index
+              + " of "
+              + pages);
     }
   }
 
@@ -176,15 +213,20 @@ final class PileFiles {
   // superblock payload
 
   /**
-   * What the superblock's payload holds ({@link PilePayloadLayout}): the pile's fixed geometry,
-   * its tag key, where its tag clock started ({@code tagOrigin}, a random value in [1, 2^23)
-   * chosen at creation) and which metadata file the checkpoint wrote. The payload's TagBound is
-   * not part of the record: the store sets it in every payload it writes ({@link
-   * #withTagBound}).
+   * What the superblock's payload holds ({@link PilePayloadLayout}): the pile's fixed geometry, its
+   * tag key, where its tag clock started ({@code tagOrigin}, a random value in [1, 2^23) chosen at
+   * creation) and which metadata file the checkpoint wrote. The payload's TagBound is not part of
+   * the record: the store sets it in every payload it writes ({@link #withTagBound}).
    */
   record Geometry(
-      int stripes, long segmentBytes, long tagKey, int metaSlot, int metaLength, int metaCrc,
-      long checkpointMillis, long tagOrigin) {
+      int stripes,
+      long segmentBytes,
+      long tagKey,
+      int metaSlot,
+      int metaLength,
+      int metaCrc,
+      long checkpointMillis,
+      long tagOrigin) {
 
     byte[] encode() {
       MemorySegment out = MemorySegment.ofArray(new byte[PilePayloadLayout.PAYLOAD_BYTES]);
@@ -197,14 +239,22 @@ final class PileFiles {
       out.set(Journal.U32, PilePayloadLayout.META_CRC_OFFSET, metaCrc);
       out.set(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET, checkpointMillis);
       out.set(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET, tagOrigin);
-      return (byte[]) out.heapBase().orElseThrow(() -> new IllegalStateException(
-          "a segment of a byte[] has that array as its heap base"));
+      return (byte[])
+          out.heapBase()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "a segment of a byte[] has that array as its heap base"));
     }
 
     static Geometry decode(Path file, byte[] payload) {
       if (payload.length < PilePayloadLayout.PAYLOAD_BYTES) {
-        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
-            "superblock payload too short for a pile: " + payload.length + " bytes, expected "
+        throw new CorruptFileException(
+            file,
+            dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
+            "superblock payload too short for a pile: "
+                + payload.length
+                + " bytes, expected "
                 + PilePayloadLayout.PAYLOAD_BYTES);
       }
       MemorySegment in = MemorySegment.ofArray(payload);
@@ -212,23 +262,32 @@ final class PileFiles {
       if (version != PilePayloadLayout.VERSION_CURRENT) {
         throw new FormatVersionException(file, version, PilePayloadLayout.VERSION_CURRENT);
       }
-      Geometry geometry = new Geometry(in.get(Journal.U32, PilePayloadLayout.STRIPES_OFFSET),
-          in.get(Journal.U64, PilePayloadLayout.SEGMENT_BYTES_OFFSET),
-          in.get(Journal.U64, PilePayloadLayout.TAG_KEY_OFFSET),
-          in.get(Journal.U32, PilePayloadLayout.META_SLOT_OFFSET),
-          in.get(Journal.U32, PilePayloadLayout.META_LENGTH_OFFSET),
-          in.get(Journal.U32, PilePayloadLayout.META_CRC_OFFSET),
-          in.get(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET),
-          in.get(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET));
+      Geometry geometry =
+          new Geometry(
+              in.get(Journal.U32, PilePayloadLayout.STRIPES_OFFSET),
+              in.get(Journal.U64, PilePayloadLayout.SEGMENT_BYTES_OFFSET),
+              in.get(Journal.U64, PilePayloadLayout.TAG_KEY_OFFSET),
+              in.get(Journal.U32, PilePayloadLayout.META_SLOT_OFFSET),
+              in.get(Journal.U32, PilePayloadLayout.META_LENGTH_OFFSET),
+              in.get(Journal.U32, PilePayloadLayout.META_CRC_OFFSET),
+              in.get(Journal.U64, PilePayloadLayout.CHECKPOINT_MILLIS_OFFSET),
+              in.get(Journal.U64, PilePayloadLayout.TAG_ORIGIN_OFFSET));
       int stripes = geometry.stripes;
       long segmentBytes = geometry.segmentBytes;
       long tagOrigin = geometry.tagOrigin;
-      if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1
+      if (stripes < 1
+          || stripes > 1024
+          || Integer.bitCount(stripes) != 1
           || segmentBytes < PileOptions.MIN_SEGMENT_BYTES
-          || segmentBytes > PileOptions.MAX_SEGMENT_BYTES || Long.bitCount(segmentBytes) != 1
-          || (geometry.metaSlot & ~1) != 0 || geometry.metaLength < 0
-          || tagOrigin < 1 || tagOrigin > Pointers.TAG_MASK) {
-        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
+          || segmentBytes > PileOptions.MAX_SEGMENT_BYTES
+          || Long.bitCount(segmentBytes) != 1
+          || (geometry.metaSlot & ~1) != 0
+          || geometry.metaLength < 0
+          || tagOrigin < 1
+          || tagOrigin > Pointers.TAG_MASK) {
+        throw new CorruptFileException(
+            file,
+            dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET,
             "superblock payload out of range: " + geometry);
       }
       return geometry;
@@ -250,12 +309,14 @@ final class PileFiles {
 
     /** The TagBound of a superblock payload ({@link #decode} checked its length). */
     static long tagBoundOf(Path file, byte[] payload) {
-      long bound = MemorySegment.ofArray(payload).get(Journal.U64,
-          PilePayloadLayout.TAG_BOUND_OFFSET);
+      long bound =
+          MemorySegment.ofArray(payload).get(Journal.U64, PilePayloadLayout.TAG_BOUND_OFFSET);
       if (bound < 0 || bound > Stripe.MAX_TAG_CLOCK) {
-        throw new CorruptFileException(file, dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET
-            + PilePayloadLayout.TAG_BOUND_OFFSET, "superblock payload has an invalid tag bound: "
-            + bound);
+        throw new CorruptFileException(
+            file,
+            dev.cairn.durability.file.SuperblockLayout.PAYLOAD_OFFSET
+                + PilePayloadLayout.TAG_BOUND_OFFSET,
+            "superblock payload has an invalid tag bound: " + bound);
       }
       return bound;
     }

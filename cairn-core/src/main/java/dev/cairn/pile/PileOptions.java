@@ -11,42 +11,42 @@ import dev.cairn.codec.CodecRegistry;
  *     default, 64 MiB, is a trade: large enough that a 100M-value pile needs only ~60 segments and
  *     the per-segment cost (one arena, one mapping) is amortised over 1.6M small values; small
  *     enough that a stripe's partly filled segment wastes little, that an emptied segment can be
- *     returned to the OS, and that zeroing a new one where memory comes from {@code
- *     Arena.allocate} (45-96 ms measured; see {@link dev.cairn.memory.OsMemory}) stays short.
- *     It also caps a single value's size (a value must fit a segment).
+ *     returned to the OS, and that zeroing a new one where memory comes from {@code Arena.allocate}
+ *     (45-96 ms measured; see {@link dev.cairn.memory.OsMemory}) stays short. It also caps a single
+ *     value's size (a value must fit a segment).
  * @param maxMemoryBytes the budget for all segments together; a put that would need more throws
  *     {@link PileFullException}. Unlimited by default.
- * @param stripes number of allocation stripes, a power of two. Each stripe has its own lock,
- *     free lists and segments, so writers on different stripes never contend. Default: the next
- *     power of two at or above twice the available processors.
+ * @param stripes number of allocation stripes, a power of two. Each stripe has its own lock, free
+ *     lists and segments, so writers on different stripes never contend. Default: the next power of
+ *     two at or above twice the available processors.
  * @param codecs codecs for values other than {@code byte[]} and {@code String}
  * @param durability for a persistent pile ({@link Pile#open}): what survives a crash. Default
  *     {@link Durability#SYNC}. Ignored by a volatile pile.
  * @param logFileBytes for a persistent pile created with a log: the size of each write-ahead log
  *     file; the log is a ring of {@code logFileCount} of them. A checkpoint starts when a quarter
  *     of it is in use, and writers wait if a checkpoint cannot keep up (three quarters). Applies
- *     when the log is created. Default: 64 MiB with {@link Durability#SYNC}, whose files are
- *     filled with zeros at creation (so that a commit's fdatasync never has new blocks to
- *     record), and 256 MiB with {@link Durability#PERIODIC}, whose files are created sparse (its
- *     forces are periodic, so block allocation costs little). Why larger for PERIODIC: its
- *     writers do not wait for forces and can outrun the disk, and a larger log leaves
- *     checkpoints more time before writers must wait for log space.
+ *     when the log is created. Default: 64 MiB with {@link Durability#SYNC}, whose files are filled
+ *     with zeros at creation (so that a commit's fdatasync never has new blocks to record), and 256
+ *     MiB with {@link Durability#PERIODIC}, whose files are created sparse (its forces are
+ *     periodic, so block allocation costs little). Why larger for PERIODIC: its writers do not wait
+ *     for forces and can outrun the disk, and a larger log leaves checkpoints more time before
+ *     writers must wait for log space.
  * @param logFileCount number of log files in the ring (default 4)
- * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10).
- *     What a power loss can lose: the writes of about one interval plus the time of a log force
- *     (two forces when they are slower than the interval). A kill -9 loses less, only what the
- *     log had not yet handed to the OS, which does not depend on this interval; see {@link
+ * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10). What
+ *     a power loss can lose: the writes of about one interval plus the time of a log force (two
+ *     forces when they are slower than the interval). A kill -9 loses less, only what the log had
+ *     not yet handed to the OS, which does not depend on this interval; see {@link
  *     Durability#PERIODIC} for both windows and what they depend on.
  * @param hugePages whether to ask the OS for transparent huge pages (2 MiB) for segments held in
  *     memory (a volatile pile's, and a persistent pile's new ones until a checkpoint maps their
- *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random
- *     order over a large pile; the first touch of each huge page costs more, and resident memory
- *     grows in 2 MiB steps. Off by default. Takes effect only where segments come from {@link
- *     dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent huge pages
- *     are {@code madvise} or {@code always}; ignored otherwise.
+ *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random order
+ *     over a large pile; the first touch of each huge page costs more, and resident memory grows in
+ *     2 MiB steps. Off by default. Takes effect only where segments come from {@link
+ *     dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent huge pages are
+ *     {@code madvise} or {@code always}; ignored otherwise.
  * @param openMode for a persistent pile ({@link Pile#open}): whether the open may create a new
- *     pile, must create one, or must find one. Default {@link OpenMode#CREATE_OR_OPEN}. Ignored
- *     by a volatile pile and by {@link PileDirectory#openReadOnly}, which always needs a pile.
+ *     pile, must create one, or must find one. Default {@link OpenMode#CREATE_OR_OPEN}. Ignored by
+ *     a volatile pile and by {@link PileDirectory#openReadOnly}, which always needs a pile.
  */
 public record PileOptions(
     long segmentBytes,
@@ -63,19 +63,19 @@ public record PileOptions(
   /**
    * What {@link Pile#open} does with the directory it is given, as RocksDB's {@code
    * create_if_missing} and {@code error_if_exists} do. In every mode a directory that holds
-   * anything other than a pile (foreign files, or a pile's files without its superblock) is
-   * refused and left as it is; see {@link Pile#open}.
+   * anything other than a pile (foreign files, or a pile's files without its superblock) is refused
+   * and left as it is; see {@link Pile#open}.
    */
   public enum OpenMode {
     /**
-     * Opens the pile in the directory, or creates one there if the directory is missing or
-     * empty. The default.
+     * Opens the pile in the directory, or creates one there if the directory is missing or empty.
+     * The default.
      */
     CREATE_OR_OPEN,
     /**
-     * Creates a new pile in a missing or empty directory; a directory that holds a pile is
-     * refused with {@link java.nio.file.FileAlreadyExistsException} and left untouched (RocksDB's
-     * {@code error_if_exists}).
+     * Creates a new pile in a missing or empty directory; a directory that holds a pile is refused
+     * with {@link java.nio.file.FileAlreadyExistsException} and left untouched (RocksDB's {@code
+     * error_if_exists}).
      */
     CREATE_NEW,
     /**
@@ -93,6 +93,7 @@ public record PileOptions(
 
   /** The default log file size of a pile created with {@link Durability#PERIODIC}. */
   public static final long DEFAULT_PERIODIC_LOG_FILE_BYTES = 256L << 20;
+
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
   public static final long MAX_SEGMENT_BYTES = 1L << 30;
 
@@ -214,12 +215,23 @@ public record PileOptions(
     }
 
     public PileOptions build() {
-      long fileBytes = logFileBytes != 0 ? logFileBytes
-          : durability == Durability.SYNC ? DEFAULT_SYNC_LOG_FILE_BYTES
-          : DEFAULT_PERIODIC_LOG_FILE_BYTES;
+      long fileBytes =
+          logFileBytes != 0
+              ? logFileBytes
+              : durability == Durability.SYNC
+                  ? DEFAULT_SYNC_LOG_FILE_BYTES
+                  : DEFAULT_PERIODIC_LOG_FILE_BYTES;
       return new PileOptions(
-          segmentBytes, maxMemoryBytes, stripes, codecs, durability, fileBytes, logFileCount,
-          syncIntervalMillis, hugePages, openMode);
+          segmentBytes,
+          maxMemoryBytes,
+          stripes,
+          codecs,
+          durability,
+          fileBytes,
+          logFileCount,
+          syncIntervalMillis,
+          hugePages,
+          openMode);
     }
 
     private static int defaultStripes() {

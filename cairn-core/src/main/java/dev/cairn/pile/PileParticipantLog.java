@@ -65,8 +65,8 @@ final class PileParticipantLog implements ParticipantLog {
     Objects.requireNonNull(attachment, "attachment");
     registry.requireWritable("attach");
     if (!(transaction instanceof PileTransaction tx) || !tx.belongsTo(pile.transactions())) {
-      throw new IllegalArgumentException("the transaction is not one of this pile's: "
-          + transaction);
+      throw new IllegalArgumentException(
+          "the transaction is not one of this pile's: " + transaction);
     }
     ParticipantRegistry.checkType(type);
     tx.attach(id, type, attachment);

@@ -4,11 +4,11 @@ import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.CorruptLogException;
 import dev.cairn.durability.file.FileHandle;
 import dev.cairn.durability.file.FileLayer;
+import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.LogOptions;
 import dev.cairn.durability.log.LogReader;
 import dev.cairn.durability.log.LogRecovery;
 import dev.cairn.durability.log.ScanResult;
-import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
@@ -26,8 +26,8 @@ import java.util.Map;
 
 /**
  * Restores a persistent pile's memory at open: the checkpoint's metadata and segment files, the
- * log's records since the checkpoint, and the undo of transactions the log left unfinished.
- * Used once, by {@link PersistentStore#open}, on the opening thread, before the pile is used.
+ * log's records since the checkpoint, and the undo of transactions the log left unfinished. Used
+ * once, by {@link PersistentStore#open}, on the opening thread, before the pile is used.
  *
  * <h2>Implementation note</h2>
  *
@@ -61,15 +61,16 @@ final class PileRecovery {
   // allocations of transactions with no commit or end record yet, by transaction id
   private final Map<Long, List<long[]>> unfinished = new HashMap<>();
 
-  PileRecovery(FileLayer layer, Path directory, OffHeapPile pile, PileOptions options,
-      boolean readOnly) {
+  PileRecovery(
+      FileLayer layer, Path directory, OffHeapPile pile, PileOptions options, boolean readOnly) {
     this.layer = layer;
     this.directory = directory;
     this.pile = pile;
     this.segmentBytes = options.segmentBytes();
     this.readOnly = readOnly;
-    this.replay = new RedoReplay(pile.segmentTable(), pile.stripes(), options.segmentBytes(),
-        options.hugePages());
+    this.replay =
+        new RedoReplay(
+            pile.segmentTable(), pile.stripes(), options.segmentBytes(), options.hugePages());
   }
 
   // =========================================================================================
@@ -82,28 +83,35 @@ final class PileRecovery {
   static void refuseUnloggedCheckpointCut(Path superblockFile, byte[] payload) {
     int flags = Geometry.flagsOf(payload);
     if ((flags & PilePayloadLayout.FLAG_UNLOGGED_CHECKPOINT) != 0) {
-      throw new CorruptFileException(superblockFile, PilePayloadLayout.FLAGS_OFFSET, "a checkpoint of"
-          + " a pile without a log (durability NONE) was interrupted by a crash while it wrote"
-          + " segment files in place; they hold a mix of two states and no log can repair them");
+      throw new CorruptFileException(
+          superblockFile,
+          PilePayloadLayout.FLAGS_OFFSET,
+          "a checkpoint of a pile without a log (durability NONE) was interrupted by a crash while"
+              + " it wrote segment files in place; they hold a mix of two states and no log can"
+              + " repair them");
     }
   }
 
   /**
-   * Whether a checkpoint after the current one was cut short once it could have written pages
-   * in place: it writes the metadata slot the superblock does not name, forced, before its first
-   * in-place page, so a valid metadata file there with a checkpoint LSN at or past the current
-   * one says it may have. Such pages may not match their checksums (the checkpoint wrote the one
-   * and not the other) until the log's replay rewrites them (RedoReplay.checkBeforeRewrite).
+   * Whether a checkpoint after the current one was cut short once it could have written pages in
+   * place: it writes the metadata slot the superblock does not name, forced, before its first
+   * in-place page, so a valid metadata file there with a checkpoint LSN at or past the current one
+   * says it may have. Such pages may not match their checksums (the checkpoint wrote the one and
+   * not the other) until the log's replay rewrites them (RedoReplay.checkBeforeRewrite).
    */
-  static boolean checkpointWasCut(FileLayer layer, Path directory, Geometry geometry,
-      long checkpointLsn) throws IOException {
+  static boolean checkpointWasCut(
+      FileLayer layer, Path directory, Geometry geometry, long checkpointLsn) throws IOException {
     Path file = PileFiles.metaFile(directory, 1 - geometry.metaSlot());
     MemorySegment bytes;
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
       long size = handle.size();
-      if (size < MetaLayout.HEADER_BYTES + MetaLayout.CRC_LENGTH || size > MetaLayout.fileBytes(
-          Pointers.MAX_SEGMENTS, geometry.stripes(), RootDirectory.MAX_SECTION_BYTES,
-          ParticipantRegistry.MAX_SECTION_BYTES)) {
+      if (size < MetaLayout.HEADER_BYTES + MetaLayout.CRC_LENGTH
+          || size
+              > MetaLayout.fileBytes(
+                  Pointers.MAX_SEGMENTS,
+                  geometry.stripes(),
+                  RootDirectory.MAX_SECTION_BYTES,
+                  ParticipantRegistry.MAX_SECTION_BYTES)) {
         return false;
       }
       bytes = MemorySegment.ofArray(new byte[(int) size]);
@@ -126,19 +134,21 @@ final class PileRecovery {
   }
 
   /** The metadata file of the current checkpoint, checked against the superblock. */
-  static MemorySegment readMeta(FileLayer layer, Path directory, Geometry geometry,
-      long checkpointLsn) throws IOException {
+  static MemorySegment readMeta(
+      FileLayer layer, Path directory, Geometry geometry, long checkpointLsn) throws IOException {
     Path file = PileFiles.metaFile(directory, geometry.metaSlot());
     MemorySegment bytes = MemorySegment.ofArray(new byte[geometry.metaLength()]);
     try (FileHandle handle = layer.open(file, FileLayer.OpenMode.READ)) {
       long read = handle.read(bytes, 0);
       if (read < bytes.byteSize()) {
-        throw new CorruptFileException(file, read, "metadata file truncated: " + read
-            + " bytes, the superblock says " + bytes.byteSize());
+        throw new CorruptFileException(
+            file,
+            read,
+            "metadata file truncated: " + read + " bytes, the superblock says " + bytes.byteSize());
       }
     } catch (NoSuchFileException e) {
-      throw new CorruptFileException(file, 0, "metadata file of the current checkpoint is missing",
-          e);
+      throw new CorruptFileException(
+          file, 0, "metadata file of the current checkpoint is missing", e);
     }
     if (PileFiles.crc(bytes) != geometry.metaCrc()) {
       throw new CorruptFileException(file, 0, "metadata checksum does not match the superblock's");
@@ -165,10 +175,15 @@ final class PileRecovery {
     }
     int rootsBytes = meta.get(Journal.U32, MetaLayout.ROOTS_BYTES_OFFSET);
     pile.rootDirectory().load(metaFile, meta, at, rootsBytes);
-    pile.participants().open(metaFile, meta, at + rootsBytes,
-        meta.get(Journal.U32, MetaLayout.STATES_BYTES_OFFSET),
-        meta.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET),
-        readOnly, directory);
+    pile.participants()
+        .open(
+            metaFile,
+            meta,
+            at + rootsBytes,
+            meta.get(Journal.U32, MetaLayout.STATES_BYTES_OFFSET),
+            meta.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET),
+            readOnly,
+            directory);
   }
 
   private NativeSegment mapSegment(int index) throws IOException {
@@ -190,8 +205,8 @@ final class PileRecovery {
       success = true;
       return segment;
     } catch (NoSuchFileException e) {
-      throw new CorruptFileException(file, 0, "segment file listed by the checkpoint is missing",
-          e);
+      throw new CorruptFileException(
+          file, 0, "segment file listed by the checkpoint is missing", e);
     } catch (EOFException e) {
       throw new CorruptFileException(file, 0, "segment file is truncated: " + e.getMessage(), e);
     } finally {
@@ -212,21 +227,33 @@ final class PileRecovery {
   }
 
   /**
-   * Opens the log in {@code logDirectory}, replaying it from the checkpoint of {@code state};
-   * a clean close checkpointed at the log's end, so the scan need not look past it.
+   * Opens the log in {@code logDirectory}, replaying it from the checkpoint of {@code state}; a
+   * clean close checkpointed at the log's end, so the scan need not look past it.
    *
    * @throws CorruptLogException if the log is damaged where it had been durable, with advice
    */
-  WriteAheadLog openLog(Path logDirectory, LogOptions logOptions, Superblock.State state,
-      LogRecovery logRecovery) throws IOException {
+  WriteAheadLog openLog(
+      Path logDirectory, LogOptions logOptions, Superblock.State state, LogRecovery logRecovery)
+      throws IOException {
     try {
-      return WriteAheadLog.open(layer, logDirectory, logOptions, state.checkpointLsn(),
-          state.cleanShutdown() ? state.checkpointLsn() : -1, logRecovery, this::replay);
+      return WriteAheadLog.open(
+          layer,
+          logDirectory,
+          logOptions,
+          state.checkpointLsn(),
+          state.cleanShutdown() ? state.checkpointLsn() : -1,
+          logRecovery,
+          this::replay);
     } catch (CorruptLogException e) {
-      throw e.withAdvice("check the storage; restore from a backup, or salvage the pile with"
-          + " `cairn recover " + directory + "` or PileDirectory.salvage(directory, options),"
-          + " which recovers every write before lsn " + e.lsn() + ", drops that record and"
-          + " everything logged after it, and keeps a copy of the damaged log");
+      throw e.withAdvice(
+          "check the storage; restore from a backup, or salvage the pile with"
+              + " `cairn recover "
+              + directory
+              + "` or PileDirectory.salvage(directory, options),"
+              + " which recovers every write before lsn "
+              + e.lsn()
+              + ", drops that record and"
+              + " everything logged after it, and keeps a copy of the damaged log");
     }
   }
 
@@ -238,18 +265,23 @@ final class PileRecovery {
         case Journal.TYPE_PURGE -> replay.applyPurge();
         case Journal.TYPE_TX_ALLOC -> {
           replay.applyOp(payload.asSlice(RedoLayout.TX_ALLOC_PREFIX_BYTES));
-          unfinished.computeIfAbsent(payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET),
-              id -> new ArrayList<>()).add(new long[] {
-                  payload.get(Journal.U32, RedoLayout.TX_ALLOC_KIND_OFFSET),
-                  payload.get(Journal.U64, RedoLayout.TX_ALLOC_POINTER_OFFSET)});
+          unfinished
+              .computeIfAbsent(
+                  payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET), id -> new ArrayList<>())
+              .add(
+                  new long[] {
+                    payload.get(Journal.U32, RedoLayout.TX_ALLOC_KIND_OFFSET),
+                    payload.get(Journal.U64, RedoLayout.TX_ALLOC_POINTER_OFFSET)
+                  });
         }
         case Journal.TYPE_TX_COMMIT -> {
           int count = payload.get(Journal.U32, RedoLayout.TX_COMMIT_COUNT_OFFSET);
           int attachments = payload.get(Journal.U32, RedoLayout.TX_COMMIT_ATTACHMENTS_OFFSET);
           long at = RedoLayout.TX_COMMIT_PREFIX_BYTES;
           for (int i = 0; i < count; i++) {
-            long length = Integer.toUnsignedLong(
-                payload.get(Journal.U32, at + RedoLayout.TX_COMMIT_OP_LENGTH_OFFSET));
+            long length =
+                Integer.toUnsignedLong(
+                    payload.get(Journal.U32, at + RedoLayout.TX_COMMIT_OP_LENGTH_OFFSET));
             replay.applyOp(payload.asSlice(at + RedoLayout.TX_COMMIT_OP_HEADER_BYTES, length));
             at += RedoLayout.TX_COMMIT_OP_HEADER_BYTES + length;
           }
@@ -268,12 +300,15 @@ final class PileRecovery {
             unfinished.remove(payload.get(Journal.U64, RedoLayout.TX_ID_OFFSET));
         case Journal.TYPE_ROOT -> pile.rootDirectory().replay(payload);
         // (replay runs while the log opens, before the store holds it: the directory is named)
-        default -> throw new CorruptFileException(directory, lsn,
-            "unknown pile record type " + type);
+        default ->
+            throw new CorruptFileException(directory, lsn, "unknown pile record type " + type);
       }
     } catch (IndexOutOfBoundsException | PileCorruptionException e) {
-      throw new CorruptFileException(directory.resolve(PileFiles.LOG_DIRECTORY), lsn,
-          "log record at LSN " + lsn + " does not apply to the pile: " + e.getMessage(), e);
+      throw new CorruptFileException(
+          directory.resolve(PileFiles.LOG_DIRECTORY),
+          lsn,
+          "log record at LSN " + lsn + " does not apply to the pile: " + e.getMessage(),
+          e);
     }
   }
 
@@ -290,8 +325,8 @@ final class PileRecovery {
   }
 
   /**
-   * Frees what the transactions found unfinished allocated, last allocation first; returns how
-   * many transactions that was.
+   * Frees what the transactions found unfinished allocated, last allocation first; returns how many
+   * transactions that was.
    */
   int undoUnfinished() {
     for (List<long[]> allocations : unfinished.values()) {

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link Pile#scan}: walks every stripe's segments in address order, copying whole blocks a
- * chunk at a time into a buffer under the stripe's lock, and visits the copies with no lock held.
+ * {@link Pile#scan}: walks every stripe's segments in address order, copying whole blocks a chunk
+ * at a time into a buffer under the stripe's lock, and visits the copies with no lock held.
  *
  * <h2>Implementation note</h2>
  *
@@ -100,8 +100,8 @@ final class PileScanner {
         }
         MemorySegment memory = segment.memory();
         long at = offset;
-        long limit = segment == stripe.bumpSegment && stripe.bumpStart > offset
-            ? stripe.bumpStart : end;
+        long limit =
+            segment == stripe.bumpSegment && stripe.bumpStart > offset ? stripe.bumpStart : end;
         // the pages the chunk may span, checked against their checksums before any header on
         // them is believed (a segment born in memory, or already read, costs a bit test)
         reads.requireIntactPages(segment, offset, Math.min(limit - offset, CHUNK_BYTES));
@@ -153,8 +153,13 @@ final class PileScanner {
   private static long blockBytes(NativeSegment segment, long header, long at) {
     long size = BlockLayout.sizeGranules(header);
     if (size < MIN_BLOCK_GRANULES || at + (size << GRANULE_SHIFT) > segment.sizeBytes()) {
-      throw new PileCorruptionException("S1 blocks must tile the segment: segment="
-          + segment.index() + " offset=" + at + " header=0x" + Long.toHexString(header));
+      throw new PileCorruptionException(
+          "S1 blocks must tile the segment: segment="
+              + segment.index()
+              + " offset="
+              + at
+              + " header=0x"
+              + Long.toHexString(header));
     }
     return size << GRANULE_SHIFT;
   }
@@ -174,7 +179,11 @@ final class PileScanner {
         if (kind == KIND_LINK) {
           visitLinked(pointer);
         } else {
-          visitor.visit(pointer, ValueReads.valueKind(kind), view, at + HEADER_BYTES,
+          visitor.visit(
+              pointer,
+              ValueReads.valueKind(kind),
+              view,
+              at + HEADER_BYTES,
               BlockLayout.length(header, copy, at));
         }
       }

@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link Transaction} of an {@link OffHeapPile}: what it put, the values it prepared for its
- * updates, and what it will delete. The pile's {@link TransactionCoordinator} does the work;
- * this class keeps the books.
+ * updates, and what it will delete. The pile's {@link TransactionCoordinator} does the work; this
+ * class keeps the books.
  *
  * <h2>Implementation note</h2>
  *
@@ -35,7 +35,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class PileTransaction implements Transaction {
 
-  private enum State { OPEN, COMMITTED, ROLLED_BACK }
+  private enum State {
+    OPEN,
+    COMMITTED,
+    ROLLED_BACK
+  }
 
   private final TransactionCoordinator coordinator;
   private final ValueReads reads;
@@ -47,7 +51,10 @@ final class PileTransaction implements Transaction {
   private State state = State.OPEN;
 
   /** A participant's attachment, applied and logged at commit. */
-  record Attached(int participant, int type, dev.cairn.pile.participant.Attachment attachment,
+  record Attached(
+      int participant,
+      int type,
+      dev.cairn.pile.participant.Attachment attachment,
       java.lang.foreign.MemorySegment record) {}
 
   private final java.util.List<Attached> attachments = new java.util.ArrayList<>();
@@ -151,16 +158,21 @@ final class PileTransaction implements Transaction {
   public void commit(Durability level) {
     checkOpen();
     if (level != Durability.NONE && !coordinator.logging()) {
-      throw new IllegalArgumentException("the pile has no log (durability NONE): a commit can"
-          + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
+      throw new IllegalArgumentException(
+          "the pile has no log (durability NONE): a commit can"
+              + " only be made durable by Pile.checkpoint(); commit with Durability.NONE");
     }
     // SYNC has waited; PERIODIC and NONE return at once by contract ("commitAsync() without the
     // future"): a failed force fails the log for good, which later writes report
-    CompletableFuture<Void> unused = commit(switch (level) {
-      case SYNC -> TransactionCoordinator.CommitWait.FORCE; // on stable storage whatever the pile's level
-      case PERIODIC -> TransactionCoordinator.CommitWait.FORCE_SOON;
-      case NONE -> TransactionCoordinator.CommitWait.NONE;
-    });
+    CompletableFuture<Void> unused =
+        commit(
+            switch (level) {
+              case SYNC ->
+                  TransactionCoordinator.CommitWait
+                      .FORCE; // on stable storage whatever the pile's level
+              case PERIODIC -> TransactionCoordinator.CommitWait.FORCE_SOON;
+              case NONE -> TransactionCoordinator.CommitWait.NONE;
+            });
   }
 
   @Override
@@ -202,8 +214,11 @@ final class PileTransaction implements Transaction {
   private void checkOpen() {
     coordinator.checkOpen();
     if (state != State.OPEN) {
-      throw new IllegalStateException("transaction " + id + " is "
-          + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+      throw new IllegalStateException(
+          "transaction "
+              + id
+              + " is "
+              + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
     }
   }
 

@@ -14,19 +14,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The schemas of a persistent pile's object types, in a file beside its segments: the type
- * registry lives with the data. A new schema is appended and forced before the registry hands
- * out its id, so no object can be stored, let alone survive a crash, whose schema is not
- * durable (the seed system's "Bad SLIM format header" bug). Independent of the pile's
- * durability level: even with {@link Durability#NONE} a schema is forced at once (it is rare).
+ * The schemas of a persistent pile's object types, in a file beside its segments: the type registry
+ * lives with the data. A new schema is appended and forced before the registry hands out its id, so
+ * no object can be stored, let alone survive a crash, whose schema is not durable (the seed
+ * system's "Bad SLIM format header" bug). Independent of the pile's durability level: even with
+ * {@link Durability#NONE} a schema is forced at once (it is rare).
  *
  * <pre>
  * CatalogFile --> Magic:u64 ("CAIRN-TC"), Version:u32, Zero:u32, Entry*
  * Entry       --> Length:u32, Crc32c:u32 (of the schema bytes), Schema[Length]
  * </pre>
  *
- * A crash while appending leaves a torn last entry, which {@link #load()} ignores: its id was
- * never handed out. An invalid entry followed by more bytes is corruption.
+ * A crash while appending leaves a torn last entry, which {@link #load()} ignores: its id was never
+ * handed out. An invalid entry followed by more bytes is corruption.
  */
 final class PileTypeCatalog implements TypeCatalog {
   static final String FILE_NAME = "types.cat";
@@ -82,8 +82,8 @@ final class PileTypeCatalog implements TypeCatalog {
       }
       MemorySegment all = MemorySegment.ofArray(bytes);
       if (bytes.length < HEADER_BYTES || all.get(Journal.U64, 0) != MAGIC) {
-        throw new FormatVersionException(file, "not a Cairn type catalog",
-            PileFiles.FORMAT_VERSION);
+        throw new FormatVersionException(
+            file, "not a Cairn type catalog", PileFiles.FORMAT_VERSION);
       }
       int version = all.get(Journal.U32, 8);
       if (version != PileFiles.FORMAT_VERSION) {
@@ -93,8 +93,11 @@ final class PileTypeCatalog implements TypeCatalog {
       while (at + 8 <= bytes.length) {
         int length = all.get(Journal.U32, at);
         int crc = all.get(Journal.U32, at + 4);
-        boolean whole = length > 0 && length <= MAX_SCHEMA_BYTES && at + 8 + length <= bytes.length
-            && PileFiles.crc(all.asSlice(at + 8, length)) == crc;
+        boolean whole =
+            length > 0
+                && length <= MAX_SCHEMA_BYTES
+                && at + 8 + length <= bytes.length
+                && PileFiles.crc(all.asSlice(at + 8, length)) == crc;
         if (!whole) {
           checkTornTail(all, at);
           if (!readOnly) { // cut it off, so no later append can leave its stale bytes behind
@@ -105,12 +108,13 @@ final class PileTypeCatalog implements TypeCatalog {
           }
           break;
         }
-        byte[] schema = all.asSlice(at + 8, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] schema =
+            all.asSlice(at + 8, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         try {
           schemas.add(TypeSchema.fromBytes(schema));
         } catch (RuntimeException e) {
-          throw new CorruptFileException(file, at, "type schema does not decode: " + e.getMessage(),
-              e);
+          throw new CorruptFileException(
+              file, at, "type schema does not decode: " + e.getMessage(), e);
         }
         at += 8 + length;
       }
@@ -127,12 +131,14 @@ final class PileTypeCatalog implements TypeCatalog {
     // but never a valid entry after it
     long length = all.byteSize();
     int entryLength = all.get(Journal.U32, at);
-    long entryEnd = entryLength > 0 && entryLength <= MAX_SCHEMA_BYTES
-        ? Math.min(length, at + 8 + entryLength) : length;
+    long entryEnd =
+        entryLength > 0 && entryLength <= MAX_SCHEMA_BYTES
+            ? Math.min(length, at + 8 + entryLength)
+            : length;
     for (long i = entryEnd; i < length; i++) {
       if (all.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) != 0) {
-        throw new CorruptFileException(file, at, "invalid type schema entry before the end of"
-            + " the catalog");
+        throw new CorruptFileException(
+            file, at, "invalid type schema entry before the end of" + " the catalog");
       }
     }
   }
@@ -140,8 +146,8 @@ final class PileTypeCatalog implements TypeCatalog {
   @Override
   public synchronized void onNewSchema(TypeSchema schema) {
     if (readOnly) {
-      throw new ReadOnlyPileException(file.getParent(),
-          "cannot store new type " + schema.typeName());
+      throw new ReadOnlyPileException(
+          file.getParent(), "cannot store new type " + schema.typeName());
     }
     byte[] bytes = schema.toBytes();
     MemorySegment entry = MemorySegment.ofArray(new byte[8 + bytes.length]);
@@ -149,19 +155,26 @@ final class PileTypeCatalog implements TypeCatalog {
     entry.set(Journal.U32, 4, PileFiles.crc(MemorySegment.ofArray(bytes)));
     MemorySegment.copy(MemorySegment.ofArray(bytes), 0, entry, 8, bytes.length);
     // on a thread of its own: the caller is a user's thread, which may be interrupted (OwnThread)
-    OwnThread.run("cairn-catalog " + file, () -> {
-      try {
-        if (handle == null) {
-          handle = layer.open(file, FileLayer.OpenMode.READ_WRITE);
-        }
-        handle.write(entry, end);
-        handle.force();
-        end += entry.byteSize();
-      } catch (IOException e) {
-        throw new DurabilityFailedException("could not store the schema of " + schema.typeName()
-            + " in " + file + "; objects of it cannot be stored", e);
-      }
-    });
+    OwnThread.run(
+        "cairn-catalog " + file,
+        () -> {
+          try {
+            if (handle == null) {
+              handle = layer.open(file, FileLayer.OpenMode.READ_WRITE);
+            }
+            handle.write(entry, end);
+            handle.force();
+            end += entry.byteSize();
+          } catch (IOException e) {
+            throw new DurabilityFailedException(
+                "could not store the schema of "
+                    + schema.typeName()
+                    + " in "
+                    + file
+                    + "; objects of it cannot be stored",
+                e);
+          }
+        });
   }
 
   synchronized void close() throws IOException {

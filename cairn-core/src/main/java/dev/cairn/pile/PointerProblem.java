@@ -3,10 +3,10 @@ package dev.cairn.pile;
 import java.util.Locale;
 
 /**
- * Why a pointer names no live value of its pile, and which exception says so: a stale pointer
- * was one of this pile's and its value is gone ({@link StalePointerException}); an invalid one
- * never named a value here ({@link InvalidPointerException}). The message of each is the
- * exception's, with the values its constant's javadoc names filled in.
+ * Why a pointer names no live value of its pile, and which exception says so: a stale pointer was
+ * one of this pile's and its value is gone ({@link StalePointerException}); an invalid one never
+ * named a value here ({@link InvalidPointerException}). The message of each is the exception's,
+ * with the values its constant's javadoc names filled in.
  */
 enum PointerProblem {
 
@@ -29,16 +29,16 @@ enum PointerProblem {
   TAG_ZERO(false, "not a pointer: no pointer has tag 0"),
 
   /** A tag the clock never reached; one value: the tag. */
-  TAG_NEVER_HANDED_OUT(false, "not a pointer of this pile: it never handed out tag %d"
-      + " (a pointer of another pile, or a number that is no pointer)"),
+  TAG_NEVER_HANDED_OUT(
+      false,
+      "not a pointer of this pile: it never handed out tag %d"
+          + " (a pointer of another pile, or a number that is no pointer)"),
 
   /** A segment index the table never used; two values: the index and the table's bound. */
-  SEGMENT_NEVER_USED(false,
-      "not a pointer of this pile: it never had a segment %d (%d so far)"),
+  SEGMENT_NEVER_USED(false, "not a pointer of this pile: it never had a segment %d (%d so far)"),
 
   /** An empty slot the table used before; one value: the index. */
-  SEGMENT_RELEASED(true,
-      "no segment %d now: its values were deleted and the segment released"),
+  SEGMENT_RELEASED(true, "no segment %d now: its values were deleted and the segment released"),
 
   /** The segment was released while a read was in it. */
   RELEASED_DURING_READ(true, "segment was released: the value was deleted"),
@@ -75,7 +75,8 @@ enum PointerProblem {
       }
       text = String.format(Locale.ROOT, message, args);
     }
-    return stale ? new StalePointerException(pointer, text)
+    return stale
+        ? new StalePointerException(pointer, text)
         : new InvalidPointerException(pointer, text);
   }
 }

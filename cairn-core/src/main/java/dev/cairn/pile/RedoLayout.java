@@ -1,10 +1,10 @@
 package dev.cairn.pile;
 
 /**
- * The payloads of a persistent pile's log records (record types in {@link Journal}): what a
- * stripe operation wrote, a transaction's allocations and commit, a named root, a participant's
- * record. All little-endian; the log's own frame ({@link dev.cairn.durability.log.LogLayout})
- * checks each record's length and CRC32C before any of this is read.
+ * The payloads of a persistent pile's log records (record types in {@link Journal}): what a stripe
+ * operation wrote, a transaction's allocations and commit, a named root, a participant's record.
+ * All little-endian; the log's own frame ({@link dev.cairn.durability.log.LogLayout}) checks each
+ * record's length and CRC32C before any of this is read.
  *
  * <pre>
  * OpRecord  --> StripeWord:u32, HeadCount:u32, TableCount:u32, RangeCount:u32,
@@ -39,10 +39,13 @@ final class RedoLayout {
   static final int HEAD_COUNT_OFFSET = STRIPE_WORD_OFFSET + 4;
   static final int TABLE_COUNT_OFFSET = HEAD_COUNT_OFFSET + 4;
   static final int RANGE_COUNT_OFFSET = TABLE_COUNT_OFFSET + 4;
+
   /** Bytes of an op record before its state. */
   static final int OP_PREFIX_BYTES = RANGE_COUNT_OFFSET + 4;
+
   /** Flag in StripeWord: the state is a field mask and the changed values. */
   static final int COMPACT_STATE = 1 << 31;
+
   static final int FIELD_MASK_BYTES = 2;
 
   static final int HEAD_SIZE_CLASS_OFFSET = 0;
@@ -69,8 +72,10 @@ final class RedoLayout {
   static final int TX_COMMIT_COUNT_OFFSET = TX_ID_OFFSET + 8;
   static final int TX_COMMIT_ATTACHMENTS_OFFSET = TX_COMMIT_COUNT_OFFSET + 4;
   static final int TX_COMMIT_PREFIX_BYTES = TX_COMMIT_ATTACHMENTS_OFFSET + 4;
+
   /** Before each op record of a commit: Length:u32, Zero:u32. */
   static final int TX_COMMIT_OP_LENGTH_OFFSET = 0;
+
   static final int TX_COMMIT_OP_HEADER_BYTES = TX_COMMIT_OP_LENGTH_OFFSET + 8;
 
   static final int TX_END_BYTES = TX_ID_OFFSET + 8;

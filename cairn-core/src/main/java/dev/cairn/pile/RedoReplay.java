@@ -5,10 +5,10 @@ import dev.cairn.memory.PageCheck;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Applies a persistent pile's redo records to it during recovery (single-threaded, before the
- * pile is used): the records {@link Journal} writes, laid out in docs/FORMAT.md, "Log records
- * of a pile". Replay applies bytes and counters; it never runs the allocator, so it is correct
- * over segment files holding any mix of old, new and torn pages.
+ * Applies a persistent pile's redo records to it during recovery (single-threaded, before the pile
+ * is used): the records {@link Journal} writes, laid out in docs/FORMAT.md, "Log records of a
+ * pile". Replay applies bytes and counters; it never runs the allocator, so it is correct over
+ * segment files holding any mix of old, new and torn pages.
  */
 final class RedoReplay {
   private final SegmentTable table;
@@ -44,16 +44,21 @@ final class RedoReplay {
   void applyOp(MemorySegment record) {
     int stripeWord = record.get(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET);
     if ((stripeWord & RedoLayout.COMPACT_STATE) == 0) {
-      throw new PileCorruptionException("op record without a compact state: stripe word 0x"
-          + Integer.toHexString(stripeWord));
+      throw new PileCorruptionException(
+          "op record without a compact state: stripe word 0x" + Integer.toHexString(stripeWord));
     }
     Stripe stripe = Stripe.byId(stripes, stripeWord & ~RedoLayout.COMPACT_STATE);
     int headCount = record.get(Journal.U32, RedoLayout.HEAD_COUNT_OFFSET);
     int tableCount = record.get(Journal.U32, RedoLayout.TABLE_COUNT_OFFSET);
     int rangeCount = record.get(Journal.U32, RedoLayout.RANGE_COUNT_OFFSET);
     if (headCount < 0 || headCount > SizeClasses.COUNT || tableCount < 0 || rangeCount < 0) {
-      throw new PileCorruptionException("op record with impossible counts: heads=" + headCount
-          + " tables=" + tableCount + " ranges=" + rangeCount);
+      throw new PileCorruptionException(
+          "op record with impossible counts: heads="
+              + headCount
+              + " tables="
+              + tableCount
+              + " ranges="
+              + rangeCount);
     }
     int stateMask = record.get(Journal.U16, RedoLayout.OP_PREFIX_BYTES) & 0xFFFF;
     if ((stateMask & ~Stripe.ALL_STATE_FIELDS) != 0) {
@@ -80,7 +85,8 @@ final class RedoReplay {
     long at = tableAt + (long) tableCount * RedoLayout.TABLE_ENTRY_BYTES;
     for (int i = 0; i < rangeCount; i++) {
       int index = checkedIndex(record.get(Journal.U32, at + RedoLayout.RANGE_SEGMENT_OFFSET));
-      long length = Integer.toUnsignedLong(record.get(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET));
+      long length =
+          Integer.toUnsignedLong(record.get(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET));
       long offset = record.get(Journal.U64, at + RedoLayout.RANGE_OFFSET_OFFSET);
       NativeSegment segment = table.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
@@ -88,8 +94,8 @@ final class RedoReplay {
         if (check != null) {
           checkBeforeRewrite(segment, check, offset, length);
         }
-        MemorySegment.copy(record, at + RedoLayout.RANGE_HEADER_BYTES, segment.memory(), offset,
-            length);
+        MemorySegment.copy(
+            record, at + RedoLayout.RANGE_HEADER_BYTES, segment.memory(), offset, length);
         segment.markDirty(offset, length);
       }
       at += RedoLayout.RANGE_HEADER_BYTES + length;
@@ -101,29 +107,30 @@ final class RedoReplay {
     for (int i = 0; i < tableCount; i++) { // segments retired by this operation, last
       long entry = tableAt + (long) i * RedoLayout.TABLE_ENTRY_BYTES;
       if (record.get(Journal.U32, entry + RedoLayout.TABLE_OWNER_OFFSET) == 0) {
-        table.uninstall(checkedIndex(
-            record.get(Journal.U32, entry + RedoLayout.TABLE_SEGMENT_OFFSET)));
+        table.uninstall(
+            checkedIndex(record.get(Journal.U32, entry + RedoLayout.TABLE_SEGMENT_OFFSET)));
       }
     }
     stripe.restoreStateFields(stateMask, stateValues);
     for (int i = 0; i < headCount; i++) {
       long entry = headsAt + (long) i * RedoLayout.HEAD_ENTRY_BYTES;
-      stripe.restoreHead(record.get(Journal.U32, entry + RedoLayout.HEAD_SIZE_CLASS_OFFSET),
+      stripe.restoreHead(
+          record.get(Journal.U32, entry + RedoLayout.HEAD_SIZE_CLASS_OFFSET),
           record.get(Journal.U64, entry + RedoLayout.HEAD_VALUE_OFFSET));
     }
   }
 
   /**
-   * Before replay first writes a page mapped from a file, checks it against its checksum while
-   * the memory still shows the file's bytes (PageCheck I1): afterwards the page holds bytes of
-   * both, and a page damaged on disk would pass for the log's. A page a damaged check finds is
+   * Before replay first writes a page mapped from a file, checks it against its checksum while the
+   * memory still shows the file's bytes (PageCheck I1): afterwards the page holds bytes of both,
+   * and a page damaged on disk would pass for the log's. A page a damaged check finds is
    * remembered, and its values raise CorruptValueException. Only after a checkpoint that a crash
-   * cut short while it wrote pages in place (see {@code trustRewrittenPages}) are the pages the
-   * log rewrites taken as they are: such a page may rightly differ from its checksum, the
-   * checkpoint having written the one and not the other.
+   * cut short while it wrote pages in place (see {@code trustRewrittenPages}) are the pages the log
+   * rewrites taken as they are: such a page may rightly differ from its checksum, the checkpoint
+   * having written the one and not the other.
    */
-  private void checkBeforeRewrite(NativeSegment segment, PageCheck check, long offset,
-      long length) {
+  private void checkBeforeRewrite(
+      NativeSegment segment, PageCheck check, long offset, long length) {
     long last = PageCheck.pageOf(offset + length - 1);
     for (long page = PageCheck.pageOf(offset); page <= last; page++) {
       if (segment.isDirty(page)) {

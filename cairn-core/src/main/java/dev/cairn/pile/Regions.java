@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Participants' regions ({@link dev.cairn.pile.participant.ParticipantLog#region}): values of
- * kind BYTES that a participant writes in place, a view of the payload handed out once, and each
- * write reported ({@link #written}) so that the next checkpoint takes its pages.
+ * Participants' regions ({@link dev.cairn.pile.participant.ParticipantLog#region}): values of kind
+ * BYTES that a participant writes in place, a view of the payload handed out once, and each write
+ * reported ({@link #written}) so that the next checkpoint takes its pages.
  *
  * <h2>Implementation note</h2>
  *
@@ -75,17 +75,17 @@ final class Regions {
   }
 
   /**
-   * Set before the replay: whether the checkpoint after the one recovery starts from was cut
-   * short while it wrote pages in place (see {@link RedoReplay#trustRewrittenPages}).
+   * Set before the replay: whether the checkpoint after the one recovery starts from was cut short
+   * while it wrote pages in place (see {@link RedoReplay#trustRewrittenPages}).
    */
   void trustRewrittenPages(boolean trust) {
     trustRewritten = trust;
   }
 
   /**
-   * The replay is over: checks the pages of regions whose check was deferred (RG2), each
-   * damaged one remembered as such (reported by the next region() of its value, by reads of
-   * values on it and by verify), and from now on checks at once.
+   * The replay is over: checks the pages of regions whose check was deferred (RG2), each damaged
+   * one remembered as such (reported by the next region() of its value, by reads of values on it
+   * and by verify), and from now on checks at once.
    */
   void replayEnded() {
     for (Deferred region : deferred) {
@@ -104,10 +104,11 @@ final class Regions {
   MemorySegment region(long pointer) {
     table.checkOpen();
     if (writer.holdsAnyStripeLock() && !holdsOwnerOf(pointer)) { // RG4
-      throw new IllegalStateException("region() takes the lock of the stripe owning the block,"
-          + " so it must not be called while the thread holds a pile lock (inside an"
-          + " Attachment): take the region's view before the write, or in replay; pointer="
-          + Pointers.describe(pointer));
+      throw new IllegalStateException(
+          "region() takes the lock of the stripe owning the block,"
+              + " so it must not be called while the thread holds a pile lock (inside an"
+              + " Attachment): take the region's view before the write, or in replay; pointer="
+              + Pointers.describe(pointer));
     }
     Stripe owner = writer.lockOwner(pointer);
     try {
@@ -182,13 +183,16 @@ final class Regions {
   private static void requireBytes(long pointer, long header) {
     int kind = BlockLayout.kind(header);
     if (kind != KIND_BYTES) {
-      throw new IllegalArgumentException("a region is a value of kind BYTES in a block of its"
-          + " own (put by ParticipantLog.put, never updated): pointer="
-          + Pointers.describe(pointer) + " kind=" + switch (kind) {
-            case BlockLayout.KIND_STRING -> "string";
-            case BlockLayout.KIND_OBJECT -> "object";
-            default -> "link (moved by an update)";
-          });
+      throw new IllegalArgumentException(
+          "a region is a value of kind BYTES in a block of its"
+              + " own (put by ParticipantLog.put, never updated): pointer="
+              + Pointers.describe(pointer)
+              + " kind="
+              + switch (kind) {
+                case BlockLayout.KIND_STRING -> "string";
+                case BlockLayout.KIND_OBJECT -> "object";
+                default -> "link (moved by an update)";
+              });
     }
   }
 }

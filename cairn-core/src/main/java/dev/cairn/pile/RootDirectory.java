@@ -9,8 +9,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A pile's named roots: name to pointer, so that data in a persistent pile can be found again
- * after a restart without keeping pointers elsewhere ({@link Pile#root}).
+ * A pile's named roots: name to pointer, so that data in a persistent pile can be found again after
+ * a restart without keeping pointers elsewhere ({@link Pile#root}).
  *
  * <h2>Implementation note</h2>
  *
@@ -69,8 +69,8 @@ final class RootDirectory {
     }
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_NAME_BYTES) {
-      throw new IllegalArgumentException("a root's name is too long: utf8Bytes=" + bytes.length
-          + " limit=" + MAX_NAME_BYTES);
+      throw new IllegalArgumentException(
+          "a root's name is too long: utf8Bytes=" + bytes.length + " limit=" + MAX_NAME_BYTES);
     }
     return bytes;
   }
@@ -81,8 +81,13 @@ final class RootDirectory {
       roots.remove(name);
     } else {
       if (!roots.containsKey(name) && roots.size() >= MAX_ROOTS) {
-        throw new IllegalStateException("a pile holds at most " + MAX_ROOTS + " roots: remove one"
-            + " before adding \"" + name + "\" (keep a directory of your own in a value instead)");
+        throw new IllegalStateException(
+            "a pile holds at most "
+                + MAX_ROOTS
+                + " roots: remove one"
+                + " before adding \""
+                + name
+                + "\" (keep a directory of your own in a value instead)");
       }
       roots.put(name, pointer);
     }
@@ -100,13 +105,18 @@ final class RootDirectory {
   /** Replays a root record. */
   void replay(MemorySegment payload) {
     int length = Short.toUnsignedInt(payload.get(Journal.U16, RedoLayout.ROOT_NAME_LENGTH_OFFSET));
-    if (payload.byteSize() != ENTRY_PREFIX_BYTES + length || length == 0
+    if (payload.byteSize() != ENTRY_PREFIX_BYTES + length
+        || length == 0
         || length > MAX_NAME_BYTES) {
-      throw new PileCorruptionException("root record of " + payload.byteSize()
-          + " bytes names " + length + " bytes");
+      throw new PileCorruptionException(
+          "root record of " + payload.byteSize() + " bytes names " + length + " bytes");
     }
-    String name = new String(payload.asSlice(ENTRY_PREFIX_BYTES, length)
-        .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    String name =
+        new String(
+            payload
+                .asSlice(ENTRY_PREFIX_BYTES, length)
+                .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+            StandardCharsets.UTF_8);
     synchronized (this) {
       long pointer = payload.get(Journal.U64, RedoLayout.ROOT_POINTER_OFFSET);
       if (pointer == Pile.NULL) {
@@ -143,13 +153,26 @@ final class RootDirectory {
       long pointer = meta.get(Journal.U64, at + RedoLayout.ROOT_POINTER_OFFSET);
       int nameBytes =
           Short.toUnsignedInt(meta.get(Journal.U16, at + RedoLayout.ROOT_NAME_LENGTH_OFFSET));
-      if (nameBytes == 0 || nameBytes > MAX_NAME_BYTES
-          || end - at - ENTRY_PREFIX_BYTES < nameBytes || pointer == Pile.NULL) {
-        throw new CorruptFileException(file, at, "invalid root entry: nameBytes=" + nameBytes
-            + " pointer=" + pointer + " (the section ends at " + end + ")");
+      if (nameBytes == 0
+          || nameBytes > MAX_NAME_BYTES
+          || end - at - ENTRY_PREFIX_BYTES < nameBytes
+          || pointer == Pile.NULL) {
+        throw new CorruptFileException(
+            file,
+            at,
+            "invalid root entry: nameBytes="
+                + nameBytes
+                + " pointer="
+                + pointer
+                + " (the section ends at "
+                + end
+                + ")");
       }
-      String name = new String(meta.asSlice(at + ENTRY_PREFIX_BYTES, nameBytes)
-          .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+      String name =
+          new String(
+              meta.asSlice(at + ENTRY_PREFIX_BYTES, nameBytes)
+                  .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+              StandardCharsets.UTF_8);
       roots.put(name, pointer);
       at += ENTRY_PREFIX_BYTES + nameBytes;
     }

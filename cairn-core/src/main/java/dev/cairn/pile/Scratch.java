@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Per-thread encode and decode buffers, so that puts, updates and string gets allocate nothing
- * extra. One per thread ({@link #forThread}); used by one call at a time, which takes what it
- * needs before it calls out to a codec.
+ * extra. One per thread ({@link #forThread}); used by one call at a time, which takes what it needs
+ * before it calls out to a codec.
  */
 final class Scratch {
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -30,9 +30,9 @@ final class Scratch {
   }
 
   /**
-   * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to
-   * {@link #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding;
-   * a longer one is measured first, so that the buffer kept is no larger than needed.
+   * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to {@link
+   * #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding; a longer one
+   * is measured first, so that the buffer kept is no larger than needed.
    */
   int encode(String string) {
     int n = string.length();
@@ -65,8 +65,8 @@ final class Scratch {
   }
 
   /**
-   * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES}
-   * is dropped at the next small request, so one huge value does not pin memory per thread.
+   * Makes {@link #bytes} hold at least {@code length} bytes. An array past {@link #KEEP_BYTES} is
+   * dropped at the next small request, so one huge value does not pin memory per thread.
    */
   private byte[] ensure(int length) {
     if (bytes.length < length) {

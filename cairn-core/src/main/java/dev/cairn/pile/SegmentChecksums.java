@@ -12,8 +12,8 @@ import java.nio.file.Path;
 
 /**
  * The page checksums of one segment file ({@code seg-NNNNN.crc}, see {@link PileFiles}) and the
- * file's own pages, for the {@link PageCheck} of a segment mapped at open: read only when the
- * first page of the segment is checked, so an open reads no checksum file.
+ * file's own pages, for the {@link PageCheck} of a segment mapped at open: read only when the first
+ * page of the segment is checked, so an open reads no checksum file.
  */
 final class SegmentChecksums implements PageCheck.Source {
   private final FileLayer layer;
@@ -40,13 +40,24 @@ final class SegmentChecksums implements PageCheck.Source {
     try (FileHandle in = layer.open(crcFile, FileLayer.OpenMode.READ)) {
       long read = in.read(bytes, 0);
       if (read < bytes.byteSize()) {
-        throw new CorruptFileException(crcFile, read, "page checksum file truncated: " + read
-            + " of " + bytes.byteSize() + " bytes; the pages of " + segmentFile.getFileName()
-            + " cannot be checked, so none of its values is returned");
+        throw new CorruptFileException(
+            crcFile,
+            read,
+            "page checksum file truncated: "
+                + read
+                + " of "
+                + bytes.byteSize()
+                + " bytes; the pages of "
+                + segmentFile.getFileName()
+                + " cannot be checked, so none of its values is returned");
       }
     } catch (NoSuchFileException e) {
-      throw new CorruptFileException(crcFile, 0, "page checksum file missing: the pages of "
-          + segmentFile.getFileName() + " cannot be checked, so none of its values is returned",
+      throw new CorruptFileException(
+          crcFile,
+          0,
+          "page checksum file missing: the pages of "
+              + segmentFile.getFileName()
+              + " cannot be checked, so none of its values is returned",
           e);
     }
     PileFiles.checkPageCrcHeader(crcFile, bytes, index, pages);
@@ -63,7 +74,9 @@ final class SegmentChecksums implements PageCheck.Source {
     try (FileHandle in = layer.open(segmentFile, FileLayer.OpenMode.READ)) {
       long read = in.read(bytes, page * NativeSegment.PAGE_BYTES);
       if (read < bytes.byteSize()) {
-        throw new CorruptFileException(segmentFile, page * NativeSegment.PAGE_BYTES,
+        throw new CorruptFileException(
+            segmentFile,
+            page * NativeSegment.PAGE_BYTES,
             "segment file truncated inside page " + page);
       }
     }
@@ -72,8 +85,14 @@ final class SegmentChecksums implements PageCheck.Source {
 
   /** The exception for a damaged page, as {@link Pile#verify()} reports it. */
   CorruptFileException damaged(long page) {
-    return new CorruptFileException(segmentFile, page * NativeSegment.PAGE_BYTES, "page " + page
-        + " does not match its checksum in " + crcFile.getFileName() + ": the file was damaged"
-        + " on disk; values on this page raise CorruptValueException, the rest stay readable");
+    return new CorruptFileException(
+        segmentFile,
+        page * NativeSegment.PAGE_BYTES,
+        "page "
+            + page
+            + " does not match its checksum in "
+            + crcFile.getFileName()
+            + ": the file was damaged"
+            + " on disk; values on this page raise CorruptValueException, the rest stay readable");
   }
 }

@@ -1,8 +1,8 @@
 package dev.cairn.pile;
 
 /**
- * The header of a segment: the first {@link #HEADER_BYTES} bytes of every segment, in memory and
- * in its file {@code seg-NNNNN.dat}; blocks start after it.
+ * The header of a segment: the first {@link #HEADER_BYTES} bytes of every segment, in memory and in
+ * its file {@code seg-NNNNN.dat}; blocks start after it.
  *
  * <pre>
  * SegmentHeader --> Magic:u64 ("CAIRN-SG"), Version:u32, Index:u32, SegmentBytes:u64,
@@ -17,8 +17,8 @@ package dev.cairn.pile;
  * </pre>
  *
  * Little-endian. The checksum is checked before any field it covers, so a damaged version is
- * reported as damage, not as a file of a newer Cairn. {@code Version} is {@link
- * #VERSION_CURRENT}; any other is a {@link dev.cairn.durability.FormatVersionException}.
+ * reported as damage, not as a file of a newer Cairn. {@code Version} is {@link #VERSION_CURRENT};
+ * any other is a {@link dev.cairn.durability.FormatVersionException}.
  */
 final class SegmentHeaderLayout {
   static final long MAGIC = PileFiles.magic("CAIRN-SG");

@@ -125,8 +125,8 @@ final class SegmentTable {
   }
 
   /**
-   * Adds the segments a stripe owns, and their owners, to the two lists, in index order: what
-   * a checkpoint records (the spare and retired segments are not the pile's any more).
+   * Adds the segments a stripe owns, and their owners, to the two lists, in index order: what a
+   * checkpoint records (the spare and retired segments are not the pile's any more).
    */
   void liveSegments(List<NativeSegment> live, List<Stripe> liveOwners) {
     synchronized (lock) {
@@ -146,7 +146,9 @@ final class SegmentTable {
     return closed;
   }
 
-  /** @throws PileClosedException if the pile is closed */
+  /**
+   * @throws PileClosedException if the pile is closed
+   */
   void checkOpen() {
     if (closed) {
       throw new PileClosedException();
@@ -191,8 +193,7 @@ final class SegmentTable {
       // next-fit: a released index is reused as late as possible, so a stale pointer into a
       // released segment meets an empty slot for as long as possible
       nextSegmentIndex = (index + 1) & (Pointers.MAX_SEGMENTS - 1);
-      indexBound = nextSegmentIndex == 0 ? Pointers.MAX_SEGMENTS
-          : Math.max(indexBound, index + 1);
+      indexBound = nextSegmentIndex == 0 ? Pointers.MAX_SEGMENTS : Math.max(indexBound, index + 1);
       owners[index] = stripe;
       capacityBytes += segmentBytes;
       segmentCount++;
@@ -206,7 +207,8 @@ final class SegmentTable {
         capacityBytes -= segmentBytes;
         segmentCount--;
       }
-      throw new PileFullException("the OS refused a new segment of " + segmentBytes + " bytes: " + e);
+      throw new PileFullException(
+          "the OS refused a new segment of " + segmentBytes + " bytes: " + e);
     }
     hooks.segmentBorn(segment, stripe);
     segments[index] = segment; // T1
@@ -214,10 +216,10 @@ final class SegmentTable {
   }
 
   /**
-   * Takes back a wholly free segment from its stripe {@code from} (whose lock the caller holds).
-   * A persistent pile keeps it until its next checkpoint (T2). A volatile pile keeps one such
-   * segment as a spare (T5), so that a stripe that empties and refills its only segment does
-   * not make the OS zero 64 MiB each time; any other is returned to the OS.
+   * Takes back a wholly free segment from its stripe {@code from} (whose lock the caller holds). A
+   * persistent pile keeps it until its next checkpoint (T2). A volatile pile keeps one such segment
+   * as a spare (T5), so that a stripe that empties and refills its only segment does not make the
+   * OS zero 64 MiB each time; any other is returned to the OS.
    */
   void retire(NativeSegment segment, Stripe from) {
     int index = segment.index();

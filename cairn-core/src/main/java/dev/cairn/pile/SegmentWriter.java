@@ -17,23 +17,21 @@ import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
 /**
- * Writes a persistent pile's segments into their files at checkpoints, with the page checksum
- * files beside them, and checks those checksums for {@code verify}. Used by the checkpointing
- * thread only (one checkpoint at a time).
+ * Writes a persistent pile's segments into their files at checkpoints, with the page checksum files
+ * beside them, and checks those checksums for {@code verify}. Used by the checkpointing thread only
+ * (one checkpoint at a time).
  *
- * <p>A segment without a file yet gets one of zeros first, with the zero page's checksum for
- * every page, and then only its dirty pages, as any segment. Why that is whole: a segment is born
- * zeroed (fresh memory, or a replay's), and every write since, replay's included, marked its
- * pages dirty; a write of it that fails marks them all dirty again, since it may have cleared
- * some. Why not copy every page: a new 64 MiB segment would then cost 64 MiB copied under its
- * stripe's lock and 64 MiB checksummed, the longest work of a checkpoint, with puts waiting
- * behind its batches.
+ * <p>A segment without a file yet gets one of zeros first, with the zero page's checksum for every
+ * page, and then only its dirty pages, as any segment. Why that is whole: a segment is born zeroed
+ * (fresh memory, or a replay's), and every write since, replay's included, marked its pages dirty;
+ * a write of it that fails marks them all dirty again, since it may have cleared some. Why not copy
+ * every page: a new 64 MiB segment would then cost 64 MiB copied under its stripe's lock and 64 MiB
+ * checksummed, the longest work of a checkpoint, with puts waiting behind its batches.
  *
- * <p>Pages are copied under the owning stripe's lock in batches of {@link #PAGES_PER_HOLD}
- * (writers wait for one batch at most), into a native staging buffer of {@link
- * #STAGING_PAGES}; the log is forced up to where it was when the pages were copied before they
- * are written (the write-ahead rule), so no page reaches a file before the records that made
- * it.
+ * <p>Pages are copied under the owning stripe's lock in batches of {@link #PAGES_PER_HOLD} (writers
+ * wait for one batch at most), into a native staging buffer of {@link #STAGING_PAGES}; the log is
+ * forced up to where it was when the pages were copied before they are written (the write-ahead
+ * rule), so no page reaches a file before the records that made it.
  *
  * <h2>Implementation note</h2>
  *
@@ -62,11 +60,11 @@ final class SegmentWriter {
   private static final int PAGE = NativeSegment.PAGE_BYTES;
   static final int PAGES_PER_HOLD = 256;
   static final int STAGING_PAGES = 4096;
+
   /**
    * Pages checksummed, or written, between two {@code Thread.yield()}s (256 KiB). Why: a
-   * checkpoint's thread otherwise ran for up to 4.6 ms at a stretch while the writers it had
-   * woken waited for its core ({@code perf sched timehist}: the scheduler let it finish its
-   * slice).
+   * checkpoint's thread otherwise ran for up to 4.6 ms at a stretch while the writers it had woken
+   * waited for its core ({@code perf sched timehist}: the scheduler let it finish its slice).
    */
   static final int PAGES_PER_TURN = 64;
 
@@ -91,15 +89,15 @@ final class SegmentWriter {
   /**
    * Snapshots up to this size copy into a native buffer kept from one checkpoint to the next
    * (grown, with headroom, as snapshots grow); larger ones take memory of their own for the
-   * checkpoint. Why: a snapshot is copied under every stripe lock, and memory allocated for it
-   * anew was zeroed, faulted in page by page and unmapped again each time, all while writers
-   * waited (JFR: puts waited 2-5 ms on the stripe locks at each checkpoint a second apart).
+   * checkpoint. Why: a snapshot is copied under every stripe lock, and memory allocated for it anew
+   * was zeroed, faulted in page by page and unmapped again each time, all while writers waited
+   * (JFR: puts waited 2-5 ms on the stripe locks at each checkpoint a second apart).
    */
   static final long KEPT_SNAPSHOT_MAX_BYTES = 16L << 20;
 
   /**
-   * @param attachedWrites waits until every pile write under way has been logged (SW2), or null
-   *     if no region write can be under way (a pile without participants)
+   * @param attachedWrites waits until every pile write under way has been logged (SW2), or null if
+   *     no region write can be under way (a pile without participants)
    */
   SegmentWriter(FileLayer layer, Path directory, WriteAheadLog log, Runnable attachedWrites) {
     this.layer = layer;
@@ -117,16 +115,16 @@ final class SegmentWriter {
 
   /**
    * Tests: {@code hook} runs after each page a checkpoint with a log copies, under the owner's
-   * lock, so that a test can land a region write between the copy and the rest (SW1); null
-   * removes it.
+   * lock, so that a test can land a region write between the copy and the rest (SW1); null removes
+   * it.
    */
   void onPageCopied(PageCopyHook hook) {
     this.pageCopyHook = hook;
   }
 
   /**
-   * Copies the dirty pages of one segment into its file, in batches, each staged under the
-   * owner's lock and written after the log covers it. Returns whether the file was created.
+   * Copies the dirty pages of one segment into its file, in batches, each staged under the owner's
+   * lock and written after the log covers it. Returns whether the file was created.
    */
   boolean write(NativeSegment segment, Stripe owner) throws IOException {
     boolean fresh = !segment.hasFile();
@@ -161,17 +159,20 @@ final class SegmentWriter {
   }
 
   /**
-   * Opens the files of {@code segment}; for a segment without a file yet, lays them out as
-   * zeros with the zero page's checksum throughout (see the class comment).
+   * Opens the files of {@code segment}; for a segment without a file yet, lays them out as zeros
+   * with the zero page's checksum throughout (see the class comment).
    */
   private SegmentFiles open(NativeSegment segment, boolean fresh) throws IOException {
     long segmentBytes = segment.sizeBytes();
-    FileHandle handle = layer.open(PileFiles.segmentFile(directory, segment.index()),
-        FileLayer.OpenMode.CREATE);
+    FileHandle handle =
+        layer.open(PileFiles.segmentFile(directory, segment.index()), FileLayer.OpenMode.CREATE);
     SegmentFiles files;
     try {
-      files = new SegmentFiles(handle, layer.open(PileFiles.pageCrcFile(directory, segment.index()),
-          FileLayer.OpenMode.CREATE));
+      files =
+          new SegmentFiles(
+              handle,
+              layer.open(
+                  PileFiles.pageCrcFile(directory, segment.index()), FileLayer.OpenMode.CREATE));
     } catch (IOException | RuntimeException e) {
       handle.close();
       throw e;
@@ -180,8 +181,7 @@ final class SegmentWriter {
       try {
         handle.truncate(0); // what an earlier segment of this index left
         files.checksums().truncate(0);
-        files.checksums().write(
-            PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
+        files.checksums().write(PileFiles.pageCrcHeader(segment.index(), segmentBytes / PAGE), 0);
         // every block reserved now (fallocate, or zeros written): no holes, so later in-place
         // writes never need new blocks
         handle.reserve(segmentBytes);
@@ -195,8 +195,7 @@ final class SegmentWriter {
   }
 
   @SuppressWarnings("ThreadPriorityCheck") // Thread.yield() is measured: see its comment below
-  private void writePages(NativeSegment segment, Stripe owner, boolean fresh)
-      throws IOException {
+  private void writePages(NativeSegment segment, Stripe owner, boolean fresh) throws IOException {
     MemorySegment stage = staging();
     long segmentBytes = segment.sizeBytes();
     long[] pages = stagedPages;
@@ -258,11 +257,11 @@ final class SegmentWriter {
   }
 
   /**
-   * Checks every dirty page of a segment mapped from its file that is not checked yet against
-   * its checksum, from the file (PageCheck I1), before a checkpoint overwrites it: once written,
-   * the file would hold the page's new bytes and their checksum, and damage among its bytes the
-   * pile never rewrote would pass for data. Done before taking the owner's lock, which the
-   * copy then holds for less; a page written meanwhile is checked under it.
+   * Checks every dirty page of a segment mapped from its file that is not checked yet against its
+   * checksum, from the file (PageCheck I1), before a checkpoint overwrites it: once written, the
+   * file would hold the page's new bytes and their checksum, and damage among its bytes the pile
+   * never rewrote would pass for data. Done before taking the owner's lock, which the copy then
+   * holds for less; a page written meanwhile is checked under it.
    */
   private static void checkBeforeWriting(NativeSegment segment) {
     PageCheck check = segment.pageCheck();
@@ -271,7 +270,8 @@ final class SegmentWriter {
     }
     long limit = segment.sizeBytes() / PAGE;
     // the dirty marks are read without the owner's lock: one missed here is checked under it
-    for (long page = segment.nextDirtyPage(0); page >= 0 && page < limit;
+    for (long page = segment.nextDirtyPage(0);
+        page >= 0 && page < limit;
         page = segment.nextDirtyPage(page + 1)) {
       check.checkFile(page);
     }
@@ -279,8 +279,8 @@ final class SegmentWriter {
 
   /**
    * The checksum to record for a page written from {@code copy}: its CRC32C, unless the page was
-   * found damaged, whose old checksum is kept so that the damage stays visible after a reopen
-   * (the page's other values are unreadable either way).
+   * found damaged, whose old checksum is kept so that the damage stays visible after a reopen (the
+   * page's other values are unreadable either way).
    */
   private int pageCrcToRecord(NativeSegment segment, long page, ByteBuffer copy) {
     PageCheck check = segment.pageCheck();
@@ -308,13 +308,20 @@ final class SegmentWriter {
   }
 
   /**
-   * Writes {@code count} staged pages in runs of neighbours, and their CRC32Cs into the
-   * checksum file: the copy of page {@code pages[from + i]} is page {@code i} of {@code stage}
-   * (whose buffer view is {@code view}).
+   * Writes {@code count} staged pages in runs of neighbours, and their CRC32Cs into the checksum
+   * file: the copy of page {@code pages[from + i]} is page {@code i} of {@code stage} (whose buffer
+   * view is {@code view}).
    */
   @SuppressWarnings("ThreadPriorityCheck") // Thread.yield() is measured: see PAGES_PER_TURN
-  private void writeStaged(NativeSegment segment, FileHandle handle, FileHandle checksums,
-      MemorySegment stage, ByteBuffer view, long[] pages, int from, int count)
+  private void writeStaged(
+      NativeSegment segment,
+      FileHandle handle,
+      FileHandle checksums,
+      MemorySegment stage,
+      ByteBuffer view,
+      long[] pages,
+      int from,
+      int count)
       throws IOException {
     if (pageCrcs.byteSize() < 4L * count) { // a snapshot's segment: up to all its pages
       pageCrcs = MemorySegment.ofArray(new byte[4 * count]); // byte[]: writable to a file
@@ -333,14 +340,15 @@ final class SegmentWriter {
     int sinceYield = 0;
     while (run < count) {
       int end = run + 1;
-      while (end < count && end - run < PAGES_PER_TURN
+      while (end < count
+          && end - run < PAGES_PER_TURN
           && pages[from + end] == pages[from + end - 1] + 1) {
         end++;
       }
-      handle.write(stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE),
-          pages[from + run] * PAGE);
-      checksums.write(crcs.asSlice(4L * run, 4L * (end - run)),
-          PileFiles.pageCrcOffset(pages[from + run]));
+      handle.write(
+          stage.asSlice((long) run * PAGE, (long) (end - run) * PAGE), pages[from + run] * PAGE);
+      checksums.write(
+          crcs.asSlice(4L * run, 4L * (end - run)), PileFiles.pageCrcOffset(pages[from + run]));
       sinceYield += end - run;
       if (sinceYield >= PAGES_PER_TURN) {
         Thread.yield(); // see PAGES_PER_TURN
@@ -355,8 +363,8 @@ final class SegmentWriter {
 
   /**
    * The dirty pages of every segment of a checkpoint image, copied at one instant (under every
-   * stripe lock), so that a checkpoint without a log can write one consistent state after
-   * letting writers go on. Confined to the checkpointing thread.
+   * stripe lock), so that a checkpoint without a log can write one consistent state after letting
+   * writers go on. Confined to the checkpointing thread.
    */
   static final class Snapshot implements AutoCloseable {
     private final Arena arena; // null: the copies are in the writer's kept buffer
@@ -367,8 +375,14 @@ final class SegmentWriter {
     private final int[] first; // segment i's copies are first[i] .. first[i + 1] - 1
     private final long[] pages;
 
-    private Snapshot(Arena arena, MemorySegment copies, NativeSegment[] segments,
-        Stripe[] owners, boolean[] fresh, int[] first, long[] pages) {
+    private Snapshot(
+        Arena arena,
+        MemorySegment copies,
+        NativeSegment[] segments,
+        Stripe[] owners,
+        boolean[] fresh,
+        int[] first,
+        long[] pages) {
       this.arena = arena;
       this.copies = copies;
       this.segments = segments;
@@ -421,8 +435,8 @@ final class SegmentWriter {
 
   /**
    * Copies the dirty pages of every segment of {@code image} and clears their marks; the caller
-   * holds every stripe lock. Returns null, having changed nothing, if they come to more than
-   * {@code maxBytes}: the checkpoint then writes with the locks held throughout.
+   * holds every stripe lock. Returns null, having changed nothing, if they come to more than {@code
+   * maxBytes}: the checkpoint then writes with the locks held throughout.
    */
   Snapshot snapshot(MetaImage image, long maxBytes) {
     int count = image.segmentCount();
@@ -456,7 +470,8 @@ final class SegmentWriter {
       first[i] = c;
       long limit = segment.sizeBytes() / PAGE;
       PageCheck check = segment.pageCheck();
-      for (long page = segment.nextDirtyPage(0); page >= 0 && page < limit;
+      for (long page = segment.nextDirtyPage(0);
+          page >= 0 && page < limit;
           page = segment.nextDirtyPage(page + 1)) {
         if (check != null) {
           check.checkFile(page); // see checkBeforeWriting
@@ -467,14 +482,13 @@ final class SegmentWriter {
       }
     }
     first[count] = c;
-    return new Snapshot(arena, copies.asSlice(0, (long) c * PAGE), segments, owners, fresh,
-        first, pages);
+    return new Snapshot(
+        arena, copies.asSlice(0, (long) c * PAGE), segments, owners, fresh, first, pages);
   }
 
   /**
-   * Writes segment {@code i} of {@code snapshot} into its files, from the copies: no lock is
-   * taken, and no log consulted (a checkpoint without a log). Returns whether the file was
-   * created.
+   * Writes segment {@code i} of {@code snapshot} into its files, from the copies: no lock is taken,
+   * and no log consulted (a checkpoint without a log). Returns whether the file was created.
    */
   boolean write(Snapshot snapshot, int i) throws IOException {
     NativeSegment segment = snapshot.segments[i];
@@ -486,8 +500,15 @@ final class SegmentWriter {
     }
     try (SegmentFiles files = open(segment, fresh)) {
       MemorySegment stage = snapshot.copies.asSlice((long) from * PAGE, (long) count * PAGE);
-      writeStaged(segment, files.pages(), files.checksums(), stage, stage.asByteBuffer(),
-          snapshot.pages, from, count);
+      writeStaged(
+          segment,
+          files.pages(),
+          files.checksums(),
+          stage,
+          stage.asByteBuffer(),
+          snapshot.pages,
+          from,
+          count);
       files.pages().force();
       files.checksums().force();
     }
@@ -496,10 +517,10 @@ final class SegmentWriter {
   }
 
   /**
-   * Checks every page of every segment file against its CRC32C (for {@link
-   * PileDirectory#verify}), reading the files, not the pile's memory. A page the log replay of
-   * this open changed is skipped: a checkpoint cut by a crash may have written it without its
-   * checksum, and its bytes come from the log anyway.
+   * Checks every page of every segment file against its CRC32C (for {@link PileDirectory#verify}),
+   * reading the files, not the pile's memory. A page the log replay of this open changed is
+   * skipped: a checkpoint cut by a crash may have written it without its checksum, and its bytes
+   * come from the log anyway.
    *
    * @param segments the pile's live segment at an index, or null
    * @return the number of pages checked
@@ -516,8 +537,8 @@ final class SegmentWriter {
       Path file = PileFiles.segmentFile(directory, index);
       Path crcFile = PileFiles.pageCrcFile(directory, index);
       long pages = segment.sizeBytes() / PAGE;
-      MemorySegment crcs = MemorySegment.ofArray(new byte[Math.toIntExact(
-          PileFiles.pageCrcOffset(pages))]);
+      MemorySegment crcs =
+          MemorySegment.ofArray(new byte[Math.toIntExact(PileFiles.pageCrcOffset(pages))]);
       try (FileHandle in = layer.open(crcFile, FileLayer.OpenMode.READ)) {
         if (in.read(crcs, 0) < crcs.byteSize()) {
           throw new CorruptFileException(crcFile, in.size(), "page checksum file truncated");
@@ -535,8 +556,10 @@ final class SegmentWriter {
             throw new CorruptFileException(file, p * PAGE, "segment file truncated");
           }
           if (PileFiles.crc(page) != crcs.get(Journal.U32, PileFiles.pageCrcOffset(p))) {
-            throw new CorruptFileException(file, p * PAGE, "page " + p
-                + " does not match its checksum in " + crcFile.getFileName());
+            throw new CorruptFileException(
+                file,
+                p * PAGE,
+                "page " + p + " does not match its checksum in " + crcFile.getFileName());
           }
           checked++;
         }
@@ -560,8 +583,10 @@ final class SegmentWriter {
       // twice what is asked: the next checkpoint's dirty pages are rarely fewer, and growing
       // again costs fresh memory under the locks (a 980-page copy took 5.2 ms into memory zeroed
       // anew, against 0.6-1.0 ms into a buffer already there)
-      long size = Math.min(KEPT_SNAPSHOT_MAX_BYTES,
-          Math.max(2 * bytes, keptSnapshot == null ? 0 : 2 * keptSnapshot.byteSize()));
+      long size =
+          Math.min(
+              KEPT_SNAPSHOT_MAX_BYTES,
+              Math.max(2 * bytes, keptSnapshot == null ? 0 : 2 * keptSnapshot.byteSize()));
       if (keptSnapshotArena != null) {
         keptSnapshotArena.close();
       }
@@ -573,10 +598,10 @@ final class SegmentWriter {
 
   /**
    * Page-aligned memory for copies in {@code arena}. Where {@link OsMemory} is available it is an
-   * anonymous mapping whose pages the OS zeroes when first touched, so only the pages a
-   * checkpoint uses become resident and nothing is zeroed up front (the 16 MiB staging buffer
-   * was zeroed whole at a pile's first checkpoint, on the checkpointing thread, however few
-   * pages it staged); else {@link Arena#allocate}, zeroed now.
+   * anonymous mapping whose pages the OS zeroes when first touched, so only the pages a checkpoint
+   * uses become resident and nothing is zeroed up front (the 16 MiB staging buffer was zeroed whole
+   * at a pile's first checkpoint, on the checkpointing thread, however few pages it staged); else
+   * {@link Arena#allocate}, zeroed now.
    */
   private static MemorySegment scratch(Arena arena, long bytes) {
     return OsMemory.available() ? OsMemory.mapAnonymous(bytes, arena) : arena.allocate(bytes, PAGE);

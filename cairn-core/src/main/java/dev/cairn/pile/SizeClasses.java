@@ -3,10 +3,10 @@ package dev.cairn.pile;
 /**
  * Segregated-fit size classes over block sizes in granules, in the manner of TLSF.
  *
- * <p>Blocks under {@link #EXACT_LIMIT} granules (1 KiB) get one class per size, so the small
- * values that dominate a pile are reused by an exact fit, with no split. Larger blocks share a
- * class per sixteenth of a power of two. A search rounds the request up to the next class
- * boundary, so every block of the class found fits without a list walk (good fit in O(1)).
+ * <p>Blocks under {@link #EXACT_LIMIT} granules (1 KiB) get one class per size, so the small values
+ * that dominate a pile are reused by an exact fit, with no split. Larger blocks share a class per
+ * sixteenth of a power of two. A search rounds the request up to the next class boundary, so every
+ * block of the class found fits without a list walk (good fit in O(1)).
  */
 final class SizeClasses {
   static final int EXACT_LIMIT = 128;

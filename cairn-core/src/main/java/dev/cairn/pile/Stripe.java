@@ -137,12 +137,11 @@ final class Stripe {
   }
 
   /**
-   * Spins briefly on {@link #tryLock} before queueing. Why: a stripe's critical sections last
-   * about a hundred nanoseconds, far less than parking and waking a thread, and every queued
-   * acquire allocates a queue node; under two-thread churn those nodes were 80 MB of garbage
-   * per three cycles, which grew the process's resident heap by a fifth of the pile's size.
-   * The spin is bounded, so with more threads than cores a waiter whose owner is descheduled
-   * still parks.
+   * Spins briefly on {@link #tryLock} before queueing. Why: a stripe's critical sections last about
+   * a hundred nanoseconds, far less than parking and waking a thread, and every queued acquire
+   * allocates a queue node; under two-thread churn those nodes were 80 MB of garbage per three
+   * cycles, which grew the process's resident heap by a fifth of the pile's size. The spin is
+   * bounded, so with more threads than cores a waiter whose owner is descheduled still parks.
    */
   void lock() {
     for (int i = 0; i < LOCK_SPINS; i++) {
@@ -168,13 +167,12 @@ final class Stripe {
   }
 
   /**
-   * Ends a write: in a persistent pile that keeps a log, the outermost release first logs what
-   * the operation wrote under the lock as one record, as {@code context} says (logged while the
-   * lock is held, so the records of one stripe are in the log in the order of its writes), and
-   * returns the record's end LSN,
-   * which the caller waits for as the pile's durability says; 0 if nothing was logged. A nested
-   * release logs nothing: the outermost holder logs the whole operation (a commit, under every
-   * stripe lock, logs one commit record for all of them).
+   * Ends a write: in a persistent pile that keeps a log, the outermost release first logs what the
+   * operation wrote under the lock as one record, as {@code context} says (logged while the lock is
+   * held, so the records of one stripe are in the log in the order of its writes), and returns the
+   * record's end LSN, which the caller waits for as the pile's durability says; 0 if nothing was
+   * logged. A nested release logs nothing: the outermost holder logs the whole operation (a commit,
+   * under every stripe lock, logs one commit record for all of them).
    */
   long unlockAndLog(WriteContext context) {
     try {
@@ -187,15 +185,17 @@ final class Stripe {
 
   /**
    * {@link #unlockAndLog(WriteContext)} of a plain operation with a participant's record attached
-   * ({@link Journal#TYPE_PARTICIPANT_OP}). The caller holds the lock exactly once: the record
-   * must be logged now, with the operation it belongs to.
+   * ({@link Journal#TYPE_PARTICIPANT_OP}). The caller holds the lock exactly once: the record must
+   * be logged now, with the operation it belongs to.
    */
   long unlockAndLog(int participant, int type, java.lang.foreign.MemorySegment record) {
     try {
       Journal j = journal;
       if (lock.getHoldCount() != 1) {
-        throw new IllegalStateException("a participant's write must hold its stripe's lock once:"
-            + " holdCount=" + lock.getHoldCount());
+        throw new IllegalStateException(
+            "a participant's write must hold its stripe's lock once:"
+                + " holdCount="
+                + lock.getHoldCount());
       }
       return j != null && j.logging() ? j.flush(participant, type, record) : 0;
     } finally {
@@ -241,8 +241,8 @@ final class Stripe {
   }
 
   /**
-   * The tag for a new block: unique in the pile until 2^23 tags later (the clock wraps the
-   * tag, and skips 0, which no pointer has).
+   * The tag for a new block: unique in the pile until 2^23 tags later (the clock wraps the tag, and
+   * skips 0, which no pointer has).
    */
   int nextTag() {
     while (true) {
@@ -272,8 +272,9 @@ final class Stripe {
   }
 
   /**
-   * Reserves a block of at least {@code granules} and returns its address, or {@link
-   * Pointers#NIL} if {@code reach} does not allow what it would take, or the budget is spent. The caller writes the block's header before it releases the lock.
+   * Reserves a block of at least {@code granules} and returns its address, or {@link Pointers#NIL}
+   * if {@code reach} does not allow what it would take, or the budget is spent. The caller writes
+   * the block's header before it releases the lock.
    */
   long allocate(long granules, Reach reach) {
     if (granules < SizeClasses.EXACT_LIMIT) {
@@ -541,8 +542,8 @@ final class Stripe {
   // bulk
 
   /**
-   * Retires every segment and resets all state (purge). What the journal recorded is dropped:
-   * the purge's one record stands for all of it.
+   * Retires every segment and resets all state (purge). What the journal recorded is dropped: the
+   * purge's one record stands for all of it.
    */
   void releaseAll() {
     for (NativeSegment segment : segments) {
@@ -576,8 +577,12 @@ final class Stripe {
       }
     }
     if (top >= 0) {
-      for (long b = heads[top]; b != NIL; b = memoryOf(b).get(WORD, Pointers.offsetBytes(b) + NEXT_OFFSET)) {
-        largest = Math.max(largest, BlockLayout.sizeBytes(memoryOf(b).get(WORD, Pointers.offsetBytes(b))));
+      for (long b = heads[top];
+          b != NIL;
+          b = memoryOf(b).get(WORD, Pointers.offsetBytes(b) + NEXT_OFFSET)) {
+        largest =
+            Math.max(
+                largest, BlockLayout.sizeBytes(memoryOf(b).get(WORD, Pointers.offsetBytes(b))));
       }
     }
     return largest;
@@ -640,8 +645,8 @@ final class Stripe {
   }
 
   /**
-   * Sets the state fields whose bit is in {@code mask} from {@code values} (indexed by field);
-   * the others keep their value. The bump segment, if set, must already be in the pile.
+   * Sets the state fields whose bit is in {@code mask} from {@code values} (indexed by field); the
+   * others keep their value. The bump segment, if set, must already be in the pile.
    */
   void restoreStateFields(int mask, long[] values) {
     if ((mask & ~ALL_STATE_FIELDS) != 0) {
@@ -650,8 +655,7 @@ final class Stripe {
     }
     if ((mask & 1) != 0) {
       long bump = values[0];
-      bumpSegment =
-          bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : table.segmentAt((int) bump);
+      bumpSegment = bump < 0 || bump >= Pointers.MAX_SEGMENTS ? null : table.segmentAt((int) bump);
       if (bump >= 0 && bumpSegment == null) {
         throw new PileCorruptionException(
             "stripe " + id + " names bump segment " + bump + ", which the pile does not hold");

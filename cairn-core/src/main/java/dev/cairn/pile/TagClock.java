@@ -39,9 +39,9 @@ final class TagClock {
 
   /**
    * Where the clock started, a random value in [1, 2^23) chosen when the pile was made (0 for a
-   * persistent pile of an earlier build, which recorded none). Why random: two piles started at
-   * the same value put the same tag at the same address, so a pointer of one pile read another's
-   * value; and it tells a tag this pile never handed out from a stale one ({@link #handedOut}).
+   * persistent pile of an earlier build, which recorded none). Why random: two piles started at the
+   * same value put the same tag at the same address, so a pointer of one pile read another's value;
+   * and it tells a tag this pile never handed out from a stale one ({@link #handedOut}).
    */
   private final long origin;
 
@@ -83,12 +83,11 @@ final class TagClock {
   }
 
   /**
-   * The tag field a header stores for a block at {@code address} whose pointer carries {@code
-   * tag}: the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value
-   * then matches only if the payload holds that exact sealed word, which a caller cannot compute
-   * without the pile's secret key; so a header-shaped word in a payload (copied from anywhere)
-   * does not make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice
-   * unseals (C4).
+   * The tag field a header stores for a block at {@code address} whose pointer carries {@code tag}:
+   * the tag XOR a keyed hash of the address. A pointer aimed into the middle of a value then
+   * matches only if the payload holds that exact sealed word, which a caller cannot compute without
+   * the pile's secret key; so a header-shaped word in a payload (copied from anywhere) does not
+   * make a forged pointer valid, except by a 1 in 2^23 chance. Applying it twice unseals (C4).
    */
   int seal(int tag, long address) {
     return seal(key, tag, address);
@@ -108,9 +107,9 @@ final class TagClock {
   }
 
   /**
-   * Whether the clock has handed out {@code tag}, or may have: tags go out in order from
-   * {@link #origin}, so until the clock has gone once round the 2^23 tags, a tag outside
-   * [origin, clock) was never any pointer's. Chunks a stripe took count as handed out.
+   * Whether the clock has handed out {@code tag}, or may have: tags go out in order from {@link
+   * #origin}, so until the clock has gone once round the 2^23 tags, a tag outside [origin, clock)
+   * was never any pointer's. Chunks a stripe took count as handed out.
    */
   boolean handedOut(int tag) {
     if (origin == 0) {

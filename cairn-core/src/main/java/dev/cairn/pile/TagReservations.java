@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicReference;
 final class TagReservations {
 
   /**
-   * How far a tag reservation reaches past the clock: a crash wastes at most this many of the
-   * 2^23 tags (6%), and a pile that puts ten million values a second writes its superblock
-   * about forty times a second for it, on a pooled I/O thread.
+   * How far a tag reservation reaches past the clock: a crash wastes at most this many of the 2^23
+   * tags (6%), and a pile that puts ten million values a second writes its superblock about forty
+   * times a second for it, on a pooled I/O thread.
    */
   static final long TAG_RESERVATION = 1L << 19;
 
@@ -74,8 +74,8 @@ final class TagReservations {
   }
 
   /**
-   * After a crash, once the clock is at {@code clock} (past the bound): reserves a further
-   * {@link #TAG_RESERVATION} before the pile is used.
+   * After a crash, once the clock is at {@code clock} (past the bound): reserves a further {@link
+   * #TAG_RESERVATION} before the pile is used.
    */
   void reserveAfterCrash(long clock) {
     long wanted = clock + TAG_RESERVATION;
@@ -85,8 +85,8 @@ final class TagReservations {
   /**
    * The pile's tag clock is about to hand out values below {@code end} (OffHeapPile.takeTagChunk,
    * under a stripe lock). Returns at once while the durable bound covers them with half a
-   * reservation to spare; past that, a pooled I/O thread raises the bound; and a caller that
-   * has caught up with the bound writes it before going on (see the class note).
+   * reservation to spare; past that, a pooled I/O thread raises the bound; and a caller that has
+   * caught up with the bound writes it before going on (see the class note).
    *
    * @throws DurabilityFailedException if the superblock could not be written (the pile fails)
    */
@@ -123,11 +123,11 @@ final class TagReservations {
   }
 
   /**
-   * The background reservation's body, one per store, made at open, and its thread's name with
-   * it. Why not lambdas and a name built per call: the first reservation comes in a put, under a
-   * stripe lock, where linking lambdas and a string concatenation for the first time in a JVM
-   * takes milliseconds ({@code linkMethodHandleConstant}), longer than any other put. One
-   * reservation runs at a time ({@code running}), so one instance serves them all.
+   * The background reservation's body, one per store, made at open, and its thread's name with it.
+   * Why not lambdas and a name built per call: the first reservation comes in a put, under a stripe
+   * lock, where linking lambdas and a string concatenation for the first time in a JVM takes
+   * milliseconds ({@code linkMethodHandleConstant}), longer than any other put. One reservation
+   * runs at a time ({@code running}), so one instance serves them all.
    */
   private final class Reserver implements Runnable {
     private long wanted;
@@ -179,9 +179,9 @@ final class TagReservations {
   }
 
   /**
-   * Every superblock write goes through here: it records the tag bound as of the write, so that
-   * the durable bound never goes back (a checkpoint that built its payload before a reservation
-   * still writes the reservation's bound).
+   * Every superblock write goes through here: it records the tag bound as of the write, so that the
+   * durable bound never goes back (a checkpoint that built its payload before a reservation still
+   * writes the reservation's bound).
    */
   void writeSuperblock(long checkpointLsn, boolean clean, byte[] payload) {
     synchronized (superblock) {

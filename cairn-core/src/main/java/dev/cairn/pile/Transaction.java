@@ -5,25 +5,24 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Several puts, updates and deletes that take effect together or not at all, from {@link
  * Pile#beginTransaction()}. In a persistent pile a crash never leaves half a transaction: after
- * recovery either all of a committed transaction is there, or, if it never committed, none of
- * it, allocations included.
+ * recovery either all of a committed transaction is there, or, if it never committed, none of it,
+ * allocations included.
  *
  * {@snippet class=dev.cairn.pile.ApiExamplesTest region=transaction}
  *
- * <p><b>What others see.</b> Updates and deletes are applied at commit, all under the pile's
- * write locks, so no other write interleaves with them; a reader of one pointer sees its old or
- * its new value. A value put in the transaction is reachable only through its pointer, which
- * only the transaction knows until it shares it; it does count in {@link Pile#stats()} and
- * appear in {@link Pile#forEach} from the put on.
+ * <p><b>What others see.</b> Updates and deletes are applied at commit, all under the pile's write
+ * locks, so no other write interleaves with them; a reader of one pointer sees its old or its new
+ * value. A value put in the transaction is reachable only through its pointer, which only the
+ * transaction knows until it shares it; it does count in {@link Pile#stats()} and appear in {@link
+ * Pile#forEach} from the put on.
  *
- * <p><b>Conflicts.</b> If a pointer the transaction updates or deletes was deleted by someone
- * else before commit, the commit applies nothing, rolls back and throws {@link
- * StalePointerException}.
+ * <p><b>Conflicts.</b> If a pointer the transaction updates or deletes was deleted by someone else
+ * before commit, the commit applies nothing, rolls back and throws {@link StalePointerException}.
  *
- * <p><b>Space.</b> Puts and the new values of updates are allocated when they are made, so a
- * full pile is reported by the call that needs the space ({@link PileFullException}), and a
- * commit itself never runs out of space. An updated value is reached through a link from its
- * original block afterwards, as after an update that moved.
+ * <p><b>Space.</b> Puts and the new values of updates are allocated when they are made, so a full
+ * pile is reported by the call that needs the space ({@link PileFullException}), and a commit
+ * itself never runs out of space. An updated value is reached through a link from its original
+ * block afterwards, as after an update that moved.
  *
  * <p>A transaction belongs to one thread at a time. Open transactions hold back the log's
  * truncation (recovery must see their allocations), so keep them short.
@@ -58,14 +57,14 @@ public interface Transaction extends AutoCloseable {
 
   /**
    * Commits with a durability of its own, for a transaction that matters more or less than the
-   * pile's default. In a pile with a log ({@link Durability#PERIODIC} or {@link
-   * Durability#SYNC}): {@code SYNC} returns once the commit is on stable storage; {@code
-   * PERIODIC} asks for a force and returns at once (durable within one force, as {@link
-   * #commitAsync()} without the future); {@code NONE} returns at once and leaves the commit to
-   * the next force or checkpoint. In a pile without a log only {@code NONE} is possible.
+   * pile's default. In a pile with a log ({@link Durability#PERIODIC} or {@link Durability#SYNC}):
+   * {@code SYNC} returns once the commit is on stable storage; {@code PERIODIC} asks for a force
+   * and returns at once (durable within one force, as {@link #commitAsync()} without the future);
+   * {@code NONE} returns at once and leaves the commit to the next force or checkpoint. In a pile
+   * without a log only {@code NONE} is possible.
    *
-   * @throws IllegalArgumentException if the pile has no log and {@code level} is not NONE;
-   *     nothing is applied
+   * @throws IllegalArgumentException if the pile has no log and {@code level} is not NONE; nothing
+   *     is applied
    */
   void commit(Durability level);
 

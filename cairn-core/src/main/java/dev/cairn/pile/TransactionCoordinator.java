@@ -75,8 +75,13 @@ final class TransactionCoordinator {
   private final Set<PileTransaction> open = ConcurrentHashMap.newKeySet();
   private final AtomicLong nextId = new AtomicLong();
 
-  TransactionCoordinator(SegmentTable table, ValueReads reads, BlockWriter writer,
-      Stripe[] stripes, WriteHooks writes, PersistenceHooks persistence) {
+  TransactionCoordinator(
+      SegmentTable table,
+      ValueReads reads,
+      BlockWriter writer,
+      Stripe[] stripes,
+      WriteHooks writes,
+      PersistenceHooks persistence) {
     this.table = table;
     this.segments = table.slots();
     this.reads = reads;
@@ -105,7 +110,9 @@ final class TransactionCoordinator {
     }
   }
 
-  /** @throws PileClosedException if the pile is closed */
+  /**
+   * @throws PileClosedException if the pile is closed
+   */
   void checkOpen() {
     table.checkOpen();
   }
@@ -134,15 +141,16 @@ final class TransactionCoordinator {
 
   /** Admits a transaction's next allocation; returns the log bytes reserved for its record. */
   private long beforeAllocation(PileTransaction tx, Object value) {
-    long reserved = writes.admitTransaction(
-        tx.id(), BlockWriter.recordBytesFor(value), allocations(tx) + 1, false);
+    long reserved =
+        writes.admitTransaction(
+            tx.id(), BlockWriter.recordBytesFor(value), allocations(tx) + 1, false);
     writes.transactionAllocates(tx.id());
     return reserved;
   }
 
   /**
-   * Writes an update's new value into a link target block in the pointer's stripe and returns
-   * the target's pointer; the pointer's own block is untouched until commit.
+   * Writes an update's new value into a link target block in the pointer's stripe and returns the
+   * target's pointer; the pointer's own block is untouched until commit.
    */
   long prepareUpdate(PileTransaction tx, long pointer, Object value) {
     table.checkOpen();
@@ -162,12 +170,15 @@ final class TransactionCoordinator {
       long granules = BlockLayout.granulesFor(scratch.length);
       long address = stripe.allocate(granules, Stripe.Reach.GROW);
       if (address == NIL) {
-        throw new PileFullException("memory budget exhausted: the update needs "
-            + (granules << GRANULE_SHIFT) + " bytes; maxMemoryBytes=" + table.maxMemoryBytes()
-            + " (the transaction is unchanged)");
+        throw new PileFullException(
+            "memory budget exhausted: the update needs "
+                + (granules << GRANULE_SHIFT)
+                + " bytes; maxMemoryBytes="
+                + table.maxMemoryBytes()
+                + " (the transaction is unchanged)");
       }
-      long target = writer.writeTarget(stripe, address, scratch.kind, scratch.source,
-          scratch.length);
+      long target =
+          writer.writeTarget(stripe, address, scratch.kind, scratch.source, scratch.length);
       stripe.pendingTargets++;
       stripe.utilizedBytes += scratch.length; // counted from now on, as a put's value is
       stripe.lastPointer = target;
@@ -182,8 +193,8 @@ final class TransactionCoordinator {
 
   /**
    * Frees a prepared target no link reaches (a rollback, an update overridden in the same
-   * transaction, or recovery of a transaction that never ended). A target already gone is
-   * left alone (X5).
+   * transaction, or recovery of a transaction that never ended). A target already gone is left
+   * alone (X5).
    */
   void releasePrepared(long target) {
     Stripe stripe;
@@ -213,10 +224,10 @@ final class TransactionCoordinator {
 
   /**
    * {@link WriteHooks#admitTransaction} for a commit or rollback of {@code tx} (X4). Once the
-   * transaction has allocated, its first record pins the log (no checkpoint may truncate past
-   * it), so its later writes may use the log space kept in reserve: waiting for checkpoints to
-   * free space would be waiting for itself. A test of many writers and checkpoints at once waits
-   * on exactly that.
+   * transaction has allocated, its first record pins the log (no checkpoint may truncate past it),
+   * so its later writes may use the log space kept in reserve: waiting for checkpoints to free
+   * space would be waiting for itself. A test of many writers and checkpoints at once waits on
+   * exactly that.
    */
   private long admitEnding(PileTransaction tx, long recordBytes) {
     return writes.admitTransaction(tx.id(), recordBytes, allocations(tx), true);
@@ -231,16 +242,19 @@ final class TransactionCoordinator {
   // commit
 
   /**
-   * Applies a transaction under every stripe lock: checks first, then links updated blocks to
-   * their prepared targets and frees deleted ones, logged as one record (X2, X3); then waits as
-   * {@code wait} says.
+   * Applies a transaction under every stripe lock: checks first, then links updated blocks to their
+   * prepared targets and frees deleted ones, logged as one record (X2, X3); then waits as {@code
+   * wait} says.
    */
   CompletableFuture<Void> commit(PileTransaction tx, CommitWait wait) {
     table.checkOpen();
-    long reserved = admitEnding(tx, Journal.SMALL_RECORD_BYTES
-        + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size())
-        + (long) (ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES)
-            * tx.attachments().size());
+    long reserved =
+        admitEnding(
+            tx,
+            Journal.SMALL_RECORD_BYTES
+                + (long) Journal.SMALL_RECORD_BYTES * (tx.prepared().size() + tx.deletes().size())
+                + (long) (ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES)
+                    * tx.attachments().size());
     List<PileTransaction.Attached> attached = new ArrayList<>(tx.attachments().size());
     List<dev.cairn.pile.participant.Attachment> called = new ArrayList<>();
     long lsn = 0;
@@ -256,8 +270,12 @@ final class TransactionCoordinator {
       // the participants' changes first, then the pile's: one throwing leaves the pile as it was
       for (PileTransaction.Attached a : tx.attachments()) {
         called.add(a.attachment());
-        attached.add(new PileTransaction.Attached(a.participant(), a.type(), a.attachment(),
-            ParticipantRegistry.checked(a.type(), a.attachment().apply(Pile.NULL))));
+        attached.add(
+            new PileTransaction.Attached(
+                a.participant(),
+                a.type(),
+                a.attachment(),
+                ParticipantRegistry.checked(a.type(), a.attachment().apply(Pile.NULL))));
       }
       for (Map.Entry<Long, Long> update : tx.prepared().entrySet()) {
         linkToPrepared(update.getKey(), update.getValue());
@@ -336,9 +354,9 @@ final class TransactionCoordinator {
   }
 
   /**
-   * Frees the puts or prepared targets ({@code kind}) of a transaction that ends without a
-   * commit, last first, in runs (see {@link #releaseRun}); any already freed are skipped. Also
-   * recovery's undo of a transaction that never ended (X1).
+   * Frees the puts or prepared targets ({@code kind}) of a transaction that ends without a commit,
+   * last first, in runs (see {@link #releaseRun}); any already freed are skipped. Also recovery's
+   * undo of a transaction that never ended (X1).
    */
   void releaseAll(LongList blocks, int kind) {
     for (int i = blocks.size() - 1; i >= 0; ) {
@@ -348,13 +366,13 @@ final class TransactionCoordinator {
 
   /**
    * Frees {@code blocks[from]}, {@code blocks[from - 1]}, ... (puts, or prepared targets) while
-   * they belong to the stripe of the first, up to {@link #RELEASE_RUN} of them, under one hold
-   * of its lock, so that a persistent pile logs one record for the run; returns the index of
-   * the first block not freed. Why backwards and in runs: a rollback frees what the transaction
-   * allocated, mostly in the order the bump region handed it out, so the last block first
-   * rejoins the bump region and writes a header word, where the first block first wrote a free
-   * block and relinked a list each time; one record per run saves the record's header and the
-   * stripe's counters per free. A rollback of puts of 100 bytes took 184 bytes of log per put.
+   * they belong to the stripe of the first, up to {@link #RELEASE_RUN} of them, under one hold of
+   * its lock, so that a persistent pile logs one record for the run; returns the index of the first
+   * block not freed. Why backwards and in runs: a rollback frees what the transaction allocated,
+   * mostly in the order the bump region handed it out, so the last block first rejoins the bump
+   * region and writes a header word, where the first block first wrote a free block and relinked a
+   * list each time; one record per run saves the record's header and the stripe's counters per
+   * free. A rollback of puts of 100 bytes took 184 bytes of log per put.
    */
   private int releaseRun(LongList blocks, int from, int kind) {
     Stripe stripe;

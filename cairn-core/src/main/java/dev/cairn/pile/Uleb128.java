@@ -5,8 +5,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Unsigned LEB128 longs in a {@link MemorySegment}: seven bits a byte, low group first, the high
- * bit set on every byte but the last. Used for the changed state fields of a redo record, most
- * of which are small counters.
+ * bit set on every byte but the last. Used for the changed state fields of a redo record, most of
+ * which are small counters.
  */
 final class Uleb128 {
   /** A 64-bit value takes at most ten bytes. */

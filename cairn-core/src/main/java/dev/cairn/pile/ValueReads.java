@@ -21,8 +21,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * The pile's lock-free reads: the optimistic read protocol every get goes through, its fast
- * paths, and the checks that tell a live value's pointer from a stale or a foreign one.
+ * The pile's lock-free reads: the optimistic read protocol every get goes through, its fast paths,
+ * and the checks that tell a live value's pointer from a stale or a foreign one.
  *
  * <h2>Implementation note</h2>
  *
@@ -58,8 +58,7 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ValueReads {
 
-  private static final ThreadLocal<CopyTargets> TARGETS =
-      ThreadLocal.withInitial(CopyTargets::new);
+  private static final ThreadLocal<CopyTargets> TARGETS = ThreadLocal.withInitial(CopyTargets::new);
 
   /** Bytes of the thread's staging memory for {@link #transferTo}; larger values get their own. */
   private static final int STAGING_BYTES = 64 * 1024;
@@ -74,8 +73,8 @@ final class ValueReads {
   private final CodecRegistry codecs;
   private final PersistenceHooks persistence;
 
-  ValueReads(SegmentTable table, TagClock tags, CodecRegistry codecs,
-      PersistenceHooks persistence) {
+  ValueReads(
+      SegmentTable table, TagClock tags, CodecRegistry codecs, PersistenceHooks persistence) {
     this.table = table;
     this.segments = table.slots();
     this.tags = tags;
@@ -88,27 +87,27 @@ final class ValueReads {
   // readers
 
   /**
-   * What a read does with a payload that passed every check, at {@code [at, at + length)} of
-   * {@code memory}, of block kind {@code kind}, given {@code context}: where to copy it, or what
-   * turns it into a value. Called inside the optimistic read: it may see torn bytes, and its
-   * result, or failure, counts only once the read validates (R1).
+   * What a read does with a payload that passed every check, at {@code [at, at + length)} of {@code
+   * memory}, of block kind {@code kind}, given {@code context}: where to copy it, or what turns it
+   * into a value. Called inside the optimistic read: it may see torn bytes, and its result, or
+   * failure, counts only once the read validates (R1).
    */
   @FunctionalInterface
   private interface PayloadReader<C, R> {
     R read(MemorySegment memory, long at, int length, int kind, C context);
   }
 
-  private static final PayloadReader<Void, byte[]> COPY = (memory, at, length, kind, none) ->
-      copy(memory, at, length);
+  private static final PayloadReader<Void, byte[]> COPY =
+      (memory, at, length, kind, none) -> copy(memory, at, length);
 
   private static final PayloadReader<CodecRegistry, Object> DECODE =
       (memory, at, length, kind, codecs) -> decode(memory, at, length, kind, codecs);
 
-  private static final PayloadReader<Void, ValueKind> KIND = (memory, at, length, kind, none) ->
-      valueKind(kind);
+  private static final PayloadReader<Void, ValueKind> KIND =
+      (memory, at, length, kind, none) -> valueKind(kind);
 
-  private static final PayloadReader<Void, Stored> STORED = (memory, at, length, kind, none) ->
-      new Stored(valueKind(kind), copy(memory, at, length));
+  private static final PayloadReader<Void, Stored> STORED =
+      (memory, at, length, kind, none) -> new Stored(valueKind(kind), copy(memory, at, length));
 
   private static final PayloadReader<ValueReader<?>, Object> USER =
       (memory, at, length, kind, reader) ->
@@ -149,7 +148,8 @@ final class ValueReads {
         int length = plainLength(segment, memory, offset, pointer);
         if (length >= 0 && (sequence & 1) == 0) {
           byte[] bytes = new byte[length];
-          MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
+          MemorySegment.copy(
+              memory, ValueLayout.JAVA_BYTE, offset + HEADER_BYTES, bytes, 0, length);
           if (segment.validate(sequence)) {
             return bytes;
           }
@@ -289,8 +289,8 @@ final class ValueReads {
     return bytes;
   }
 
-  private static Object decode(MemorySegment memory, long at, int length, int kind,
-      CodecRegistry codecs) {
+  private static Object decode(
+      MemorySegment memory, long at, int length, int kind, CodecRegistry codecs) {
     switch (kind) {
       case KIND_BYTES -> {
         return copy(memory, at, length);
@@ -312,8 +312,8 @@ final class ValueReads {
 
   /**
    * The optimistic read every get goes through: resolve the pointer (and its link), check the
-   * header, run {@code reader} on the payload, and return its result only if no writer touched
-   * the segments meanwhile (R1); otherwise retry.
+   * header, run {@code reader} on the payload, and return its result only if no writer touched the
+   * segments meanwhile (R1); otherwise retry.
    */
   private <C, R> R read(long pointer, PayloadReader<C, R> reader, C context) {
     table.checkOpen();
@@ -329,14 +329,15 @@ final class ValueReads {
         }
         long damaged = damagedPage(segment, offset, HEADER_BYTES);
         long header = memory.get(WORD, offset);
-        PointerProblem problem = damaged >= 0 ? null
-            : userBlockProblem(header, pointer, offset, memory.byteSize());
+        PointerProblem problem =
+            damaged >= 0 ? null : userBlockProblem(header, pointer, offset, memory.byteSize());
         if (problem == null && damaged < 0) {
           damaged = damagedPage(segment, offset, BlockLayout.sizeBytes(header));
         }
         if (problem != null || damaged >= 0) {
           if (segment.validate(sequence)) {
-            throw damaged >= 0 ? damagedValue(pointer, segment, damaged)
+            throw damaged >= 0
+                ? damagedValue(pointer, segment, damaged)
                 : pointerProblem(pointer, problem);
           }
           continue;
@@ -355,10 +356,13 @@ final class ValueReads {
                   ? "link target segment missing"
                   : targetProblem(dataSegment, dataOffset, target);
           if (linkProblem != null) {
-            if (segment.validate(sequence) && dataSegment != null && (dataSequence & 1) == 0
+            if (segment.validate(sequence)
+                && dataSegment != null
+                && (dataSequence & 1) == 0
                 && dataSegment.validate(dataSequence)) {
               long damagedTarget = damagedPage(dataSegment, dataOffset, HEADER_BYTES);
-              throw damagedTarget >= 0 ? damagedValue(pointer, dataSegment, damagedTarget)
+              throw damagedTarget >= 0
+                  ? damagedValue(pointer, dataSegment, damagedTarget)
                   : new PileCorruptionException(
                       "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
             }
@@ -366,7 +370,8 @@ final class ValueReads {
             continue;
           }
           dataHeader = dataSegment.memory().get(WORD, dataOffset);
-          if (BlockLayout.isFree(dataHeader) || !BlockLayout.isTarget(dataHeader)
+          if (BlockLayout.isFree(dataHeader)
+              || !BlockLayout.isTarget(dataHeader)
               || dataOffset + BlockLayout.sizeBytes(dataHeader) > dataSegment.sizeBytes()) {
             // changed since targetProblem checked it: a writer is at work (read on, its size
             // could be anything up to 1 GiB, and a reader would allocate that much)
@@ -388,8 +393,13 @@ final class ValueReads {
           // inside the try: a link target's header is read again after targetProblem checked
           // it, so under a racing writer its size may be garbage and the trailer read go astray
           int length = BlockLayout.length(dataHeader, dataMemory, dataOffset);
-          result = reader.read(dataMemory, dataOffset + HEADER_BYTES, length,
-              BlockLayout.kind(dataHeader), context);
+          result =
+              reader.read(
+                  dataMemory,
+                  dataOffset + HEADER_BYTES,
+                  length,
+                  BlockLayout.kind(dataHeader),
+                  context);
         } catch (RuntimeException e) {
           if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {
             throw e;
@@ -460,8 +470,8 @@ final class ValueReads {
 
   /**
    * The payload length of the block at {@code offset} if it is a live, unlinked user block with
-   * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few
-   * instructions, for the fast read paths. Must be validated against the segment's sequence.
+   * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few instructions,
+   * for the fast read paths. Must be validated against the segment's sequence.
    */
   private int plainLength(NativeSegment segment, MemorySegment memory, long offset, long pointer) {
     if (offset < SEGMENT_HEADER_BYTES) {
@@ -505,8 +515,8 @@ final class ValueReads {
   }
 
   /**
-   * Why the block at {@code offset} of {@code segment} is not the live link target {@code
-   * target} names, in words for a corruption message; null if it is.
+   * Why the block at {@code offset} of {@code segment} is not the live link target {@code target}
+   * names, in words for a corruption message; null if it is.
    */
   String targetProblem(NativeSegment segment, long offset, long target) {
     MemorySegment memory = segment.memory();
@@ -533,8 +543,8 @@ final class ValueReads {
   }
 
   /**
-   * The exception for {@code pointer}, whose block has {@code problem}: the foreign-pointer
-   * one if its tag says it was never this pile's, else the problem's own.
+   * The exception for {@code pointer}, whose block has {@code problem}: the foreign-pointer one if
+   * its tag says it was never this pile's, else the problem's own.
    */
   PointerException pointerProblem(long pointer, PointerProblem problem) {
     PointerProblem foreign = foreignProblem(pointer);
@@ -558,7 +568,8 @@ final class ValueReads {
 
   private static PointerException foreignPointer(long pointer, PointerProblem problem) {
     return problem == PointerProblem.TAG_NEVER_HANDED_OUT
-        ? problem.exception(pointer, Pointers.tag(pointer)) : problem.exception(pointer);
+        ? problem.exception(pointer, Pointers.tag(pointer))
+        : problem.exception(pointer);
   }
 
   // =========================================================================================
@@ -597,25 +608,28 @@ final class ValueReads {
   }
 
   /**
-   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock):
-   * checks the pages of {@code [offset, offset + length)} not checked yet.
+   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock): checks
+   * the pages of {@code [offset, offset + length)} not checked yet.
    *
    * @throws CorruptValueException if one of them is damaged
    */
   void requireIntactPages(NativeSegment segment, long offset, long length) {
     long damaged = damagedPage(segment, offset, length);
     if (damaged >= 0) {
-      throw new CorruptValueException("page " + damaged + " of "
-          + persistence.segmentName(segment)
-          + " does not match the checksum its last checkpoint recorded: the file was damaged on"
-          + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
-          + " still work; `cairn verify` lists every damaged page");
+      throw new CorruptValueException(
+          "page "
+              + damaged
+              + " of "
+              + persistence.segmentName(segment)
+              + " does not match the checksum its last checkpoint recorded: the file was damaged on"
+              + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
+              + " still work; `cairn verify` lists every damaged page");
     }
   }
 
   /**
-   * For a participant's region (Regions): checks the pages of {@code [offset, offset + length)}
-   * of the block {@code pointer} names not checked yet.
+   * For a participant's region (Regions): checks the pages of {@code [offset, offset + length)} of
+   * the block {@code pointer} names not checked yet.
    *
    * @throws CorruptValueException if one of them is damaged, naming the value and the page
    */
@@ -627,8 +641,8 @@ final class ValueReads {
   }
 
   /**
-   * Checks every page of every segment mapped from a file that no read has checked yet against
-   * its checksum; all stripe locks held ({@link Pile#verify}).
+   * Checks every page of every segment mapped from a file that no read has checked yet against its
+   * checksum; all stripe locks held ({@link Pile#verify}).
    *
    * @throws dev.cairn.durability.CorruptFileException naming the file and the first damaged page
    */
@@ -650,21 +664,30 @@ final class ValueReads {
   /** A read met a page whose bytes do not match the checksum its file recorded. */
   private CorruptValueException damagedValue(long pointer, NativeSegment segment, long page) {
     String file = persistence.segmentName(segment);
-    return new CorruptValueException("the value at " + Pointers.describe(pointer) + " lies on page "
-        + page + " (bytes " + page * NativeSegment.PAGE_BYTES + "-"
-        + ((page + 1) * NativeSegment.PAGE_BYTES - 1) + ") of " + file + ", whose bytes do not"
-        + " match the checksum its last checkpoint recorded: the file was damaged on disk. Values"
-        + " on other pages stay readable; `cairn verify` lists every damaged page");
+    return new CorruptValueException(
+        "the value at "
+            + Pointers.describe(pointer)
+            + " lies on page "
+            + page
+            + " (bytes "
+            + page * NativeSegment.PAGE_BYTES
+            + "-"
+            + ((page + 1) * NativeSegment.PAGE_BYTES - 1)
+            + ") of "
+            + file
+            + ", whose bytes do not match the checksum its last checkpoint recorded: the file was"
+            + " damaged on disk. Values on other pages stay readable; `cairn verify` lists every"
+            + " damaged page");
   }
 
   // =========================================================================================
   // copy targets
 
   /**
-   * Where a copying read puts the payload, and what the attempt found: its length, and whether
-   * it fit the destination and was copied. The attempt that validates writes them last, so after
-   * the read they are its (R1). One of each kind per thread ({@link CopyTargets}); a read aims
-   * it at the caller's memory and drops that reference after.
+   * Where a copying read puts the payload, and what the attempt found: its length, and whether it
+   * fit the destination and was copied. The attempt that validates writes them last, so after the
+   * read they are its (R1). One of each kind per thread ({@link CopyTargets}); a read aims it at
+   * the caller's memory and drops that reference after.
    */
   private static class CopyTarget {
     int length;

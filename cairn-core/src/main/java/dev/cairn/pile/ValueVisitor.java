@@ -3,8 +3,8 @@ package dev.cairn.pile;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Receives one live value during {@link Pile#scan(ValueVisitor)}: its pointer and its stored
- * bytes, {@code length} bytes of {@code bytes} from {@code offset}.
+ * Receives one live value during {@link Pile#scan(ValueVisitor)}: its pointer and its stored bytes,
+ * {@code length} bytes of {@code bytes} from {@code offset}.
  *
  * <p>{@code bytes} is a read-only buffer the scan reuses: it holds the value only during the call,
  * so copy what must outlive it. The stored bytes are the value's raw bytes for {@link

@@ -1,13 +1,13 @@
 package dev.cairn.pile;
 
 /**
- * How a write is logged, passed down from the operation that makes it to the stripe that logs
- * it ({@link Stripe#unlockAndLog}): as a plain operation ({@link #PLAIN}), or as an allocation
- * of a transaction ({@link Journal#TYPE_TX_ALLOC}) that recovery undoes unless the transaction
+ * How a write is logged, passed down from the operation that makes it to the stripe that logs it
+ * ({@link Stripe#unlockAndLog}): as a plain operation ({@link #PLAIN}), or as an allocation of a
+ * transaction ({@link Journal#TYPE_TX_ALLOC}) that recovery undoes unless the transaction
  * committed.
  *
- * <p>Immutable. The plain context is one constant and a transaction makes its two contexts
- * once, so a write allocates none.
+ * <p>Immutable. The plain context is one constant and a transaction makes its two contexts once, so
+ * a write allocates none.
  *
  * @param transactionId the transaction the write allocates for, or 0 for a plain operation
  * @param allocationKind {@link Journal#TX_PUT} or {@link Journal#TX_TARGET}; 0 when plain

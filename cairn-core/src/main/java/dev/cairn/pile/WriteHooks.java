@@ -3,12 +3,12 @@ package dev.cairn.pile;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What a write does besides changing memory: the one place where a volatile and a persistent
- * pile differ on the write path. Before a write, {@link #admit} reserves room in the log for its
- * record; after it, {@link #release} gives the reservation back, and the record's end LSN (from
- * {@link Stripe#unlockAndLog}) is waited for as the pile's durability says ({@link
- * #awaitDurable}). The volatile pile's hooks ({@link #VOLATILE}) do nothing; a persistent
- * pile's are its {@link PersistentStore}.
+ * What a write does besides changing memory: the one place where a volatile and a persistent pile
+ * differ on the write path. Before a write, {@link #admit} reserves room in the log for its record;
+ * after it, {@link #release} gives the reservation back, and the record's end LSN (from {@link
+ * Stripe#unlockAndLog}) is waited for as the pile's durability says ({@link #awaitDurable}). The
+ * volatile pile's hooks ({@link #VOLATILE}) do nothing; a persistent pile's are its {@link
+ * PersistentStore}.
  *
  * <p>Thread-safety: every method may be called by any writer thread at once.
  */
@@ -40,15 +40,17 @@ interface WriteHooks {
   /** Gives back what {@link #admit} or {@link #admitTransaction} reserved. */
   default void release(long reservedBytes) {}
 
-  /** Transaction {@code txId} is about to allocate: the log from here on must outlive checkpoints. */
+  /**
+   * Transaction {@code txId} is about to allocate: the log from here on must outlive checkpoints.
+   */
   default void transactionAllocates(long txId) {}
 
   /** Transaction {@code txId} committed or rolled back. */
   default void transactionEnded(long txId) {}
 
   /**
-   * Logs a record that is not a stripe's operation (a named root, a participant's record) when
-   * the pile keeps a log; returns its end LSN, or 0 if nothing was logged.
+   * Logs a record that is not a stripe's operation (a named root, a participant's record) when the
+   * pile keeps a log; returns its end LSN, or 0 if nothing was logged.
    */
   default long appendRecord(int type, java.lang.foreign.MemorySegment payload) {
     return 0;
@@ -64,7 +66,10 @@ interface WriteHooks {
     return Long.MAX_VALUE;
   }
 
-  /** After a write released its locks: waits for its record (end LSN {@code lsn}, 0: none) as the durability says. */
+  /**
+   * After a write released its locks: waits for its record (end LSN {@code lsn}, 0: none) as the
+   * durability says.
+   */
   default void awaitDurable(long lsn) {}
 
   /** Waits until the record ending at {@code lsn} is forced, whatever the durability. */

@@ -86,24 +86,75 @@ final class CodecFixtures {
 
   /** Every kind of field the codec supports. */
   record Everything(
-      boolean z, byte b, short s, char c, int i, long l, float f, double d,
-      Boolean zBox, Byte bBox, Short sBox, Character cBox, Integer iBox, Long lBox, Float fBox,
+      boolean z,
+      byte b,
+      short s,
+      char c,
+      int i,
+      long l,
+      float f,
+      double d,
+      Boolean zBox,
+      Byte bBox,
+      Short sBox,
+      Character cBox,
+      Integer iBox,
+      Long lBox,
+      Float fBox,
       Double dBox,
       String string,
-      byte[] bytes, boolean[] booleans, short[] shorts, char[] chars, int[] ints, long[] longs,
-      float[] floats, double[] doubles,
-      String[] strings, Point[] points, List<String>[] lists,
-      List<String> list, Set<Integer> set, Map<String, Point> map, Collection<Long> collection,
-      SortedSet<String> sorted, NavigableMap<Integer, String> navigable, Deque<String> deque,
-      ArrayList<Integer> arrayList, HashMap<String, Integer> hashMap, LinkedList<Point> linked,
-      Optional<String> optional, Optional<Point> optionalPoint,
-      UUID uuid, BigInteger bigInteger, BigDecimal bigDecimal,
-      LocalDate localDate, LocalTime localTime, LocalDateTime localDateTime, Instant instant,
-      Duration duration, Period period, OffsetDateTime offsetDateTime, OffsetTime offsetTime,
-      ZonedDateTime zonedDateTime, ZoneId zoneId, ZoneOffset zoneOffset, Year year,
-      YearMonth yearMonth, MonthDay monthDay, DayOfWeek dayOfWeek, Month month,
-      Color color, Op op, Shape shape, Address address, Tree tree, Object any, Comparable<?> comparable,
-      Number number, Box<String> box, Map<Color, List<Address>> nested) {}
+      byte[] bytes,
+      boolean[] booleans,
+      short[] shorts,
+      char[] chars,
+      int[] ints,
+      long[] longs,
+      float[] floats,
+      double[] doubles,
+      String[] strings,
+      Point[] points,
+      List<String>[] lists,
+      List<String> list,
+      Set<Integer> set,
+      Map<String, Point> map,
+      Collection<Long> collection,
+      SortedSet<String> sorted,
+      NavigableMap<Integer, String> navigable,
+      Deque<String> deque,
+      ArrayList<Integer> arrayList,
+      HashMap<String, Integer> hashMap,
+      LinkedList<Point> linked,
+      Optional<String> optional,
+      Optional<Point> optionalPoint,
+      UUID uuid,
+      BigInteger bigInteger,
+      BigDecimal bigDecimal,
+      LocalDate localDate,
+      LocalTime localTime,
+      LocalDateTime localDateTime,
+      Instant instant,
+      Duration duration,
+      Period period,
+      OffsetDateTime offsetDateTime,
+      OffsetTime offsetTime,
+      ZonedDateTime zonedDateTime,
+      ZoneId zoneId,
+      ZoneOffset zoneOffset,
+      Year year,
+      YearMonth yearMonth,
+      MonthDay monthDay,
+      DayOfWeek dayOfWeek,
+      Month month,
+      Color color,
+      Op op,
+      Shape shape,
+      Address address,
+      Tree tree,
+      Object any,
+      Comparable<?> comparable,
+      Number number,
+      Box<String> box,
+      Map<Color, List<Address>> nested) {}
 
   // ---------------------------------------------------------------- POJOs
 
@@ -123,7 +174,9 @@ final class CodecFixtures {
     @Override
     @SuppressWarnings("EqualsGetClass") // a Dog is never equal to a Bird of the same name and legs
     public boolean equals(Object o) {
-      return o != null && o.getClass() == getClass() && Objects.equals(((Animal) o).name, name)
+      return o != null
+          && o.getClass() == getClass()
+          && Objects.equals(((Animal) o).name, name)
           && ((Animal) o).legs == legs;
     }
 
@@ -201,8 +254,11 @@ final class CodecFixtures {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Zoo z && Objects.equals(name, z.name) && Objects.equals(star, z.star)
-          && Objects.equals(animals, z.animals) && Objects.equals(visitors, z.visitors);
+      return o instanceof Zoo z
+          && Objects.equals(name, z.name)
+          && Objects.equals(star, z.star)
+          && Objects.equals(animals, z.animals)
+          && Objects.equals(visitors, z.visitors);
     }
 
     @Override

@@ -47,7 +47,8 @@ class CodecRegistryTest {
         throw new CorruptValueException("point length " + length);
       }
       return new Point(
-          src.get(ValueLayout.JAVA_INT_UNALIGNED, at), src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
+          src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
+          src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
     }
   }
 
@@ -160,15 +161,42 @@ class CodecRegistryTest {
 
   @Test
   void builtInBoxes_roundTripThroughThePile() {
-    List<Object> boxes = List.of(
-        0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE,
-        0L, Long.MIN_VALUE, Long.MAX_VALUE, 0x0102030405060708L,
-        0.0, -0.0, Math.PI, Double.NaN, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE,
-        0.0f, -0.0f, Float.NaN, Float.POSITIVE_INFINITY, 1.5f,
-        (short) 0, Short.MIN_VALUE, Short.MAX_VALUE,
-        'a', '\u0000', '\uffff', '\ud83d', '\u00e9',
-        (byte) 0, Byte.MIN_VALUE, Byte.MAX_VALUE,
-        true, false);
+    List<Object> boxes =
+        List.of(
+            0,
+            1,
+            -1,
+            Integer.MIN_VALUE,
+            Integer.MAX_VALUE,
+            0L,
+            Long.MIN_VALUE,
+            Long.MAX_VALUE,
+            0x0102030405060708L,
+            0.0,
+            -0.0,
+            Math.PI,
+            Double.NaN,
+            Double.NEGATIVE_INFINITY,
+            Double.MIN_VALUE,
+            Double.MAX_VALUE,
+            0.0f,
+            -0.0f,
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            1.5f,
+            (short) 0,
+            Short.MIN_VALUE,
+            Short.MAX_VALUE,
+            'a',
+            '\u0000',
+            '\uffff',
+            '\ud83d',
+            '\u00e9',
+            (byte) 0,
+            Byte.MIN_VALUE,
+            Byte.MAX_VALUE,
+            true,
+            false);
     try (Pile pile = open(CodecRegistry.builtIn())) {
       List<Long> pointers = new ArrayList<>();
       long utilized = 0;
@@ -177,8 +205,10 @@ class CodecRegistryTest {
         pointers.add(p);
         assertThat(pile.kindOf(p)).isEqualTo(ValueKind.OBJECT);
         Object back = pile.get(p);
-        assertThat(back).as("%s %s", box.getClass().getSimpleName(), box)
-            .isInstanceOf(box.getClass()).isEqualTo(box);
+        assertThat(back)
+            .as("%s %s", box.getClass().getSimpleName(), box)
+            .isInstanceOf(box.getClass())
+            .isEqualTo(box);
         assertThat(pile.get(p, box.getClass())).isEqualTo(box);
         byte[] stored = pile.getBytes(p);
         byte[] encoding = PileTestSupport.rawBytes(box);
@@ -206,18 +236,29 @@ class CodecRegistryTest {
   @Test
   void builtInRegistry_knowsEveryBox_andNothingElse() {
     CodecRegistry codecs = CodecRegistry.builtIn();
-    for (Class<?> box : List.of(Integer.class, Long.class, Double.class, Float.class, Short.class,
-        Character.class, Byte.class, Boolean.class)) {
+    for (Class<?> box :
+        List.of(
+            Integer.class,
+            Long.class,
+            Double.class,
+            Float.class,
+            Short.class,
+            Character.class,
+            Byte.class,
+            Boolean.class)) {
       int id = codecs.typeIdOf(box);
       assertThat(id).as(box.getSimpleName()).isBetween(1, CodecRegistry.FIRST_USER_TYPE_ID - 1);
       assertThat(codecs.codecOf(id).type()).isEqualTo(box);
     }
-    assertThatThrownBy(() -> codecs.typeIdOf(Object.class)).isInstanceOf(UnknownTypeException.class);
+    assertThatThrownBy(() -> codecs.typeIdOf(Object.class))
+        .isInstanceOf(UnknownTypeException.class);
     assertThatThrownBy(() -> codecs.typeIdOf(int.class)).isInstanceOf(UnknownTypeException.class);
     assertThatThrownBy(() -> codecs.typeIdOf(Point.class))
-        .isInstanceOf(UnknownTypeException.class).hasMessageContaining(Point.class.getName());
+        .isInstanceOf(UnknownTypeException.class)
+        .hasMessageContaining(Point.class.getName());
     for (int id : new int[] {0, -1, 9, 15, 16, 100, CodecRegistry.MAX_TYPE_ID, 1 << 20}) {
-      assertThatThrownBy(() -> codecs.codecOf(id)).as("id %d", id)
+      assertThatThrownBy(() -> codecs.codecOf(id))
+          .as("id %d", id)
           .isInstanceOf(UnknownTypeException.class);
     }
   }
@@ -226,10 +267,11 @@ class CodecRegistryTest {
 
   @Test
   void userCodec_registered_roundTripsThroughThePile() {
-    CodecRegistry codecs = CodecRegistry.builder()
-        .register(100, new PointCodec())
-        .register(CodecRegistry.MAX_TYPE_ID, new PlayerCodec())
-        .build();
+    CodecRegistry codecs =
+        CodecRegistry.builder()
+            .register(100, new PointCodec())
+            .register(CodecRegistry.MAX_TYPE_ID, new PlayerCodec())
+            .build();
     assertThat(codecs.typeIdOf(Point.class)).isEqualTo(100);
     assertThat(codecs.typeIdOf(Player.class)).isEqualTo(CodecRegistry.MAX_TYPE_ID);
     assertThat(codecs.codecOf(100)).isInstanceOf(PointCodec.class);
@@ -280,9 +322,16 @@ class CodecRegistryTest {
     try (Pile pile = open(CodecRegistry.builtIn())) {
       long p = pile.put("keep");
       PileStats before = pile.stats();
-      for (Object unknown : List.<Object>of(new Object(), new Point(1, 2), new ArrayList<>(),
-          Map.of(), new int[] {1}, new StringBuilder("sb"))) {
-        assertThatThrownBy(() -> pile.put(unknown)).as(unknown.getClass().getName())
+      for (Object unknown :
+          List.<Object>of(
+              new Object(),
+              new Point(1, 2),
+              new ArrayList<>(),
+              Map.of(),
+              new int[] {1},
+              new StringBuilder("sb"))) {
+        assertThatThrownBy(() -> pile.put(unknown))
+            .as(unknown.getClass().getName())
             .isInstanceOf(UnknownTypeException.class);
         assertThatThrownBy(() -> pile.put(unknown, 100)).isInstanceOf(UnknownTypeException.class);
         assertThatThrownBy(() -> pile.update(p, unknown)).isInstanceOf(UnknownTypeException.class);
@@ -298,25 +347,26 @@ class CodecRegistryTest {
     // codecs are per exact class: a subclass would lose its own state
     class Base {}
     class Derived extends Base {}
-    Codec<Base> baseCodec = new Codec<>() {
-      @Override
-      public Class<Base> type() {
-        return Base.class;
-      }
+    Codec<Base> baseCodec =
+        new Codec<>() {
+          @Override
+          public Class<Base> type() {
+            return Base.class;
+          }
 
-      @Override
-      public int encodedSize(Base v) {
-        return 0;
-      }
+          @Override
+          public int encodedSize(Base v) {
+            return 0;
+          }
 
-      @Override
-      public void encode(Base v, MemorySegment t, long o) {}
+          @Override
+          public void encode(Base v, MemorySegment t, long o) {}
 
-      @Override
-      public Base decode(MemorySegment s, long o, int l) {
-        return new Base();
-      }
-    };
+          @Override
+          public Base decode(MemorySegment s, long o, int l) {
+            return new Base();
+          }
+        };
     try (Pile pile = open(CodecRegistry.builder().register(20, baseCodec).build())) {
       long p = pile.put(new Base());
       assertThat(pile.get(p)).isInstanceOf(Base.class);
@@ -361,24 +411,32 @@ class CodecRegistryTest {
 
   @Test
   void register_withIdOutsideTheUserRange_isRejected() {
-    for (int id : new int[] {Integer.MIN_VALUE, -1, 0, 1, 8, 15, CodecRegistry.MAX_TYPE_ID + 1,
-        Integer.MAX_VALUE}) {
+    for (int id :
+        new int[] {
+          Integer.MIN_VALUE, -1, 0, 1, 8, 15, CodecRegistry.MAX_TYPE_ID + 1, Integer.MAX_VALUE
+        }) {
       assertThatThrownBy(() -> CodecRegistry.builder().register(id, new PointCodec()))
           .as("id %d", id)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(String.valueOf(id));
     }
-    assertThat(CodecRegistry.builder().register(CodecRegistry.FIRST_USER_TYPE_ID, new PointCodec())
-        .build().typeIdOf(Point.class)).isEqualTo(16);
+    assertThat(
+            CodecRegistry.builder()
+                .register(CodecRegistry.FIRST_USER_TYPE_ID, new PointCodec())
+                .build()
+                .typeIdOf(Point.class))
+        .isEqualTo(16);
   }
 
   @Test
   void register_takenIdOrTypeTwice_isRejected() {
     CodecRegistry.Builder builder = CodecRegistry.builder().register(100, new PointCodec());
     assertThatThrownBy(() -> builder.register(100, new PlayerCodec()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("100");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("100");
     assertThatThrownBy(() -> builder.register(101, new PointCodec()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Point.class.getName());
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(Point.class.getName());
     // the failed registrations left the builder as it was
     CodecRegistry codecs = builder.register(101, new PlayerCodec()).build();
     assertThat(codecs.typeIdOf(Point.class)).isEqualTo(100);

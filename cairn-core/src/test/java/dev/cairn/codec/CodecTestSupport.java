@@ -83,8 +83,11 @@ final class CodecTestSupport {
         return path + ": array length " + n + " != " + java.lang.reflect.Array.getLength(b);
       }
       for (int i = 0; i < n; i++) {
-        String d = diff(java.lang.reflect.Array.get(a, i), java.lang.reflect.Array.get(b, i),
-            path + "[" + i + "]");
+        String d =
+            diff(
+                java.lang.reflect.Array.get(a, i),
+                java.lang.reflect.Array.get(b, i),
+                path + "[" + i + "]");
         if (d != null) {
           return d;
         }
@@ -110,7 +113,8 @@ final class CodecTestSupport {
       return null;
     }
     if (a instanceof Collection<?> ca) { // sets and other collections: match elements
-      if (!(b instanceof Collection<?> cb) || ca.size() != cb.size()
+      if (!(b instanceof Collection<?> cb)
+          || ca.size() != cb.size()
           || (a instanceof Set<?>) != (b instanceof Set<?>)) {
         return path + ": " + a + " != " + b;
       }
@@ -150,8 +154,11 @@ final class CodecTestSupport {
       for (RecordComponent rc : a.getClass().getRecordComponents()) {
         try {
           rc.getAccessor().setAccessible(true);
-          String d = diff(rc.getAccessor().invoke(a), rc.getAccessor().invoke(b),
-              path + "." + rc.getName());
+          String d =
+              diff(
+                  rc.getAccessor().invoke(a),
+                  rc.getAccessor().invoke(b),
+                  path + "." + rc.getName());
           if (d != null) {
             return d;
           }

@@ -41,32 +41,55 @@ class ObjectCodecFuzzTest {
 
   record Bomb(List<String> list, byte[] bytes, String text, int[][] grid, Object any) {}
 
-  private static final CodecRegistry CODECS = CodecRegistry.builder()
-      .allow(Everything.class, CodecFixtures.Zoo.class, CodecFixtures.Dog.class,
-          CodecFixtures.Bird.class, Tree.class, Person.class, PersonBean.class, Bomb.class,
-          ObjectCodecPropertyTest.Order.class)
-      .build();
+  private static final CodecRegistry CODECS =
+      CodecRegistry.builder()
+          .allow(
+              Everything.class,
+              CodecFixtures.Zoo.class,
+              CodecFixtures.Dog.class,
+              CodecFixtures.Bird.class,
+              Tree.class,
+              Person.class,
+              PersonBean.class,
+              Bomb.class,
+              ObjectCodecPropertyTest.Order.class)
+          .build();
 
   private static final List<byte[]> SAMPLES = new ArrayList<>();
   private static ExecutorService decoder;
 
   @BeforeContainer
   static void setUp() {
-    decoder = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "fuzz-decoder");
-      t.setDaemon(true);
-      return t;
-    });
+    decoder =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "fuzz-decoder");
+              t.setDaemon(true);
+              return t;
+            });
     Random random = new Random(1);
-    for (Class<?> type : List.of(Everything.class, CodecFixtures.Zoo.class, Tree.class,
-        Person.class, PersonBean.class, ObjectCodecPropertyTest.Order.class)) {
+    for (Class<?> type :
+        List.of(
+            Everything.class,
+            CodecFixtures.Zoo.class,
+            Tree.class,
+            Person.class,
+            PersonBean.class,
+            ObjectCodecPropertyTest.Order.class)) {
       var values = TypeArbitraries.of(type);
       for (int i = 0; i < 8; i++) {
         SAMPLES.add(store(CODECS, values.sample()));
       }
     }
-    SAMPLES.add(store(CODECS, new Bomb(List.of("a", "b"), new byte[] {1, 2}, "text",
-        new int[][] {{1}, {2, 3}}, List.of(1, "x"))));
+    SAMPLES.add(
+        store(
+            CODECS,
+            new Bomb(
+                List.of("a", "b"),
+                new byte[] {1, 2},
+                "text",
+                new int[][] {{1}, {2, 3}},
+                List.of(1, "x"))));
     SAMPLES.add(store(CODECS, Person.sample(random.nextLong())));
   }
 
@@ -77,39 +100,47 @@ class ObjectCodecFuzzTest {
 
   /** Decodes {@code payload} under a time limit and checks the outcome is one of the allowed. */
   private static void decodesOrFailsCleanly(byte[] payload) throws Exception {
-    Future<Object> result = decoder.submit(() -> {
-      try {
-        Object value = load(CODECS, payload);
-        int first = payload[0] & 0xFF;
-        int id = first < 0x80 ? first : (first & 0x7F) | ((payload[1] & 0xFF) << 7);
-        Class<?> type = CODECS.codecOf(id).type();
-        assertThat(value).as("decoded value of type id %d", id).isInstanceOf(type);
-        // the same bytes inside a larger segment, followed by bytes that would extend a scan or a
-        // varint: the codec must not read them as part of the value
-        byte[] padded = Arrays.copyOf(payload, payload.length + 32);
-        Arrays.fill(padded, payload.length, padded.length, (byte) 0x80);
-        Object again = CODECS.codecOf(id).decode(java.lang.foreign.MemorySegment.ofArray(padded),
-            1, payload.length - 1);
-        CodecTestSupport.assertDeepEquals(value, again);
-        return value;
-      } catch (CorruptValueException | IncompatibleSchemaException | UnknownTypeException e) {
-        assertThat(e.getMessage()).isNotBlank();
-        return e;
-      } catch (IndexOutOfBoundsException e) {
-        if (payload.length < 3) {
-          return e; // no type id at all: the pile itself checks that (TypeIds.read)
-        }
-        throw e;
-      }
-    });
+    Future<Object> result =
+        decoder.submit(
+            () -> {
+              try {
+                Object value = load(CODECS, payload);
+                int first = payload[0] & 0xFF;
+                int id = first < 0x80 ? first : (first & 0x7F) | ((payload[1] & 0xFF) << 7);
+                Class<?> type = CODECS.codecOf(id).type();
+                assertThat(value).as("decoded value of type id %d", id).isInstanceOf(type);
+                // the same bytes inside a larger segment, followed by bytes that would extend a
+                // scan or a
+                // varint: the codec must not read them as part of the value
+                byte[] padded = Arrays.copyOf(payload, payload.length + 32);
+                Arrays.fill(padded, payload.length, padded.length, (byte) 0x80);
+                Object again =
+                    CODECS
+                        .codecOf(id)
+                        .decode(
+                            java.lang.foreign.MemorySegment.ofArray(padded), 1, payload.length - 1);
+                CodecTestSupport.assertDeepEquals(value, again);
+                return value;
+              } catch (CorruptValueException
+                  | IncompatibleSchemaException
+                  | UnknownTypeException e) {
+                assertThat(e.getMessage()).isNotBlank();
+                return e;
+              } catch (IndexOutOfBoundsException e) {
+                if (payload.length < 3) {
+                  return e; // no type id at all: the pile itself checks that (TypeIds.read)
+                }
+                throw e;
+              }
+            });
     try {
       result.get(10, TimeUnit.SECONDS);
     } catch (TimeoutException hang) {
       result.cancel(true);
       throw new AssertionError("decode did not finish in 10 s: " + CodecTestSupport.hex(payload));
     } catch (java.util.concurrent.ExecutionException e) {
-      throw new AssertionError("decode threw " + e.getCause() + " for "
-          + CodecTestSupport.hex(payload), e.getCause());
+      throw new AssertionError(
+          "decode threw " + e.getCause() + " for " + CodecTestSupport.hex(payload), e.getCause());
     }
   }
 
@@ -135,19 +166,23 @@ class ObjectCodecFuzzTest {
     return Arbitraries.oneOf(
         Arbitraries.bytes().array(byte[].class).ofMaxSize(64),
         Arbitraries.of((byte) 0xFF, (byte) 0x80, (byte) 0x7F, (byte) 0x01, (byte) 0x00)
-            .array(byte[].class).ofMaxSize(40));
+            .array(byte[].class)
+            .ofMaxSize(40));
   }
 
   @Provide
   Arbitrary<byte[]> mutated() {
     Arbitrary<byte[]> sample = Arbitraries.of(SAMPLES);
-    Arbitrary<List<int[]>> edits = Combinators.combine(
-            Arbitraries.integers().between(0, 6), // what
-            Arbitraries.integers().between(0, 1 << 20), // where
-            Arbitraries.integers().between(0, 255), // value
-            Arbitraries.integers().between(1, 12)) // span
-        .as((what, where, value, span) -> new int[] {what, where, value, span})
-        .list().ofMinSize(1).ofMaxSize(4);
+    Arbitrary<List<int[]>> edits =
+        Combinators.combine(
+                Arbitraries.integers().between(0, 6), // what
+                Arbitraries.integers().between(0, 1 << 20), // where
+                Arbitraries.integers().between(0, 255), // value
+                Arbitraries.integers().between(1, 12)) // span
+            .as((what, where, value, span) -> new int[] {what, where, value, span})
+            .list()
+            .ofMinSize(1)
+            .ofMaxSize(4);
     return Combinators.combine(sample, edits).as(ObjectCodecFuzzTest::mutate);
   }
 
@@ -192,16 +227,18 @@ class ObjectCodecFuzzTest {
   void hugeClaimedLengths_failFast_withoutAllocating() throws Exception {
     int id = CODECS.typeIdOf(Bomb.class);
     String maxVarint = "ff ff ff ff 07"; // 2^31 - 1
-    for (String body : List.of(
-        "01 " + maxVarint, // list: ArrayList flavour, 2^31 - 1 elements
-        "00 " + maxVarint, // bytes: a 2^31 - 2 byte array
-        "00 00 c0 ff ff ff ff 0f", // text: a header claiming ~2^35 bytes
-        "00 00 80 " + maxVarint, // grid: 2^31 - 2 rows
-        "00 00 80 00 25 01 " + maxVarint, // any: a collection (tag 37) of 2^31 - 1 elements
-        "00 00 80 00 0b " + maxVarint)) { // any: a byte[] (tag 11) of 2^31 - 2 bytes
+    for (String body :
+        List.of(
+            "01 " + maxVarint, // list: ArrayList flavour, 2^31 - 1 elements
+            "00 " + maxVarint, // bytes: a 2^31 - 2 byte array
+            "00 00 c0 ff ff ff ff 0f", // text: a header claiming ~2^35 bytes
+            "00 00 80 " + maxVarint, // grid: 2^31 - 2 rows
+            "00 00 80 00 25 01 " + maxVarint, // any: a collection (tag 37) of 2^31 - 1 elements
+            "00 00 80 00 0b " + maxVarint)) { // any: a byte[] (tag 11) of 2^31 - 2 bytes
       byte[] payload = concat(new byte[] {(byte) id}, unhex(body));
       decodesOrFailsCleanly(payload);
-      assertThatThrownBy(() -> load(CODECS, payload)).as(body)
+      assertThatThrownBy(() -> load(CODECS, payload))
+          .as(body)
           .isInstanceOf(CorruptValueException.class);
     }
   }
@@ -227,8 +264,11 @@ class ObjectCodecFuzzTest {
     // a Person where the Zoo's Animal field expects an Animal: the decoder checks the class
     int zoo = CODECS.typeIdOf(CodecFixtures.Zoo.class);
     int person = CODECS.typeIdOf(Person.class);
-    byte[] payload = concat(new byte[] {(byte) zoo, 0x61, (byte) 0xe2, (byte) person},
-        Arrays.copyOfRange(store(CODECS, Person.sample(1)), 1, 49), unhex("00 00"));
+    byte[] payload =
+        concat(
+            new byte[] {(byte) zoo, 0x61, (byte) 0xe2, (byte) person},
+            Arrays.copyOfRange(store(CODECS, Person.sample(1)), 1, 49),
+            unhex("00 00"));
     assertThatThrownBy(() -> load(CODECS, payload))
         .isInstanceOf(CorruptValueException.class)
         .hasMessageContaining(Person.class.getName())
@@ -239,9 +279,10 @@ class ObjectCodecFuzzTest {
   void unknownAndOutOfRangeTypeIds_inAField_areRefused() {
     int zoo = CODECS.typeIdOf(CodecFixtures.Zoo.class);
     for (String id : List.of("7f", "ff 7f", "ff ff ff ff 07", "08")) {
-      byte[] payload = concat(new byte[] {(byte) zoo, 0x61, (byte) 0xe2}, unhex(id),
-          unhex("00 00 00"));
-      assertThatThrownBy(() -> load(CODECS, payload)).as(id)
+      byte[] payload =
+          concat(new byte[] {(byte) zoo, 0x61, (byte) 0xe2}, unhex(id), unhex("00 00 00"));
+      assertThatThrownBy(() -> load(CODECS, payload))
+          .as(id)
           .isInstanceOf(CorruptValueException.class);
     }
   }
@@ -261,11 +302,13 @@ class ObjectCodecFuzzTest {
   @Provide
   Arbitrary<byte[]> mutatedSchemas() {
     List<byte[]> schemas = CODECS.schemas().stream().map(TypeSchema::toBytes).toList();
-    return Combinators.combine(Arbitraries.of(schemas), Arbitraries.integers().between(0, 1000),
-        Arbitraries.bytes()).as((b, at, v) -> {
-          byte[] copy = b.clone();
-          copy[at % copy.length] = v;
-          return copy;
-        });
+    return Combinators.combine(
+            Arbitraries.of(schemas), Arbitraries.integers().between(0, 1000), Arbitraries.bytes())
+        .as(
+            (b, at, v) -> {
+              byte[] copy = b.clone();
+              copy[at % copy.length] = v;
+              return copy;
+            });
   }
 }

@@ -31,9 +31,16 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class ObjectCodecPropertyTest {
 
   /** Nested collections of user types, in both a record and a POJO. */
-  record Order(long id, String customer, List<Line> lines, Map<String, List<Integer>> tags,
-      Optional<CodecFixtures.Address> shipTo, CodecFixtures.Color status, Set<String> labels,
-      java.math.BigDecimal total, java.time.Instant created) {}
+  record Order(
+      long id,
+      String customer,
+      List<Line> lines,
+      Map<String, List<Integer>> tags,
+      Optional<CodecFixtures.Address> shipTo,
+      CodecFixtures.Color status,
+      Set<String> labels,
+      java.math.BigDecimal total,
+      java.time.Instant created) {}
 
   record Line(String sku, int quantity, double price, List<Map<String, Line>> variants) {}
 
@@ -46,10 +53,19 @@ class ObjectCodecPropertyTest {
     Object note;
   }
 
-  private static final CodecRegistry CODECS = CodecRegistry.builder()
-      .allow(Everything.class, Zoo.class, Dog.class, Bird.class, Tree.class, Order.class,
-          Warehouse.class, Person.class, PersonBean.class)
-      .build();
+  private static final CodecRegistry CODECS =
+      CodecRegistry.builder()
+          .allow(
+              Everything.class,
+              Zoo.class,
+              Dog.class,
+              Bird.class,
+              Tree.class,
+              Order.class,
+              Warehouse.class,
+              Person.class,
+              PersonBean.class)
+          .build();
 
   private static Pile pile;
 
@@ -69,8 +85,8 @@ class ObjectCodecPropertyTest {
   }
 
   @Property(tries = 300)
-  void nestedCollections_roundTrip_inRecordsAndPojos(@ForAll("orders") Order order,
-      @ForAll("warehouses") Warehouse warehouse) {
+  void nestedCollections_roundTrip_inRecordsAndPojos(
+      @ForAll("orders") Order order, @ForAll("warehouses") Warehouse warehouse) {
     roundTrip(CODECS, order);
     roundTrip(CODECS, warehouse);
   }
@@ -82,8 +98,8 @@ class ObjectCodecPropertyTest {
   }
 
   @Property(tries = 200)
-  void throughThePile_getReturnsAnEqualValue(@ForAll("orders") Order order,
-      @ForAll("persons") Person person) {
+  void throughThePile_getReturnsAnEqualValue(
+      @ForAll("orders") Order order, @ForAll("persons") Person person) {
     for (Object value : List.of(order, person, new PersonBean(person))) {
       long p = pile.put(value);
       CodecTestSupport.assertDeepEquals(value, pile.get(p));

@@ -53,9 +53,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The object codec by example: what it stores, how compactly, what it refuses and why. Random
- * round trips are in {@link ObjectCodecPropertyTest}, evolution in {@link SchemaEvolutionTest},
- * corrupt bytes in {@link ObjectCodecFuzzTest}.
+ * The object codec by example: what it stores, how compactly, what it refuses and why. Random round
+ * trips are in {@link ObjectCodecPropertyTest}, evolution in {@link SchemaEvolutionTest}, corrupt
+ * bytes in {@link ObjectCodecFuzzTest}.
  */
 class ObjectCodecTest {
 
@@ -72,8 +72,9 @@ class ObjectCodecTest {
     // @start region="person"
     CodecRegistry codecs = CodecRegistry.builder().allow(Person.class).build();
     try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).build())) {
-      Person ada = new Person("Ada", "Lovelace", "ada@example.com", 36, 85_000.0, 1L,
-          LocalDate.of(1815, 12, 10));
+      Person ada =
+          new Person(
+              "Ada", "Lovelace", "ada@example.com", 36, 85_000.0, 1L, LocalDate.of(1815, 12, 10));
       long p = pile.put(ada);
       Person back = pile.get(p, Person.class);
       // @end
@@ -87,8 +88,8 @@ class ObjectCodecTest {
   @Test
   void person_pojo_roundTripsThroughThePile() {
     CodecRegistry codecs = allow(PersonBean.class);
-    try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES)
-        .build())) {
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES).build())) {
       PersonBean bean = new PersonBean(Person.sample(42));
       long p = pile.put(bean);
       assertThat(pile.get(p)).isInstanceOf(PersonBean.class).isEqualTo(bean);
@@ -99,40 +100,54 @@ class ObjectCodecTest {
   }
 
   /**
-   * The layout of the sample Person, byte for byte: a golden encoding. If this changes, stored
-   * data changes meaning: bump the format version in docs/FORMAT.md, do not just update it.
+   * The layout of the sample Person, byte for byte: a golden encoding. If this changes, stored data
+   * changes meaning: bump the format version in docs/FORMAT.md, do not just update it.
    */
   @Test
   void person_encoding_isTheDocumentedLayout() {
     CodecRegistry codecs = allow(Person.class);
     byte[] payload = store(codecs, Person.sample(1));
-    assertThat(hex(payload)).isEqualTo(String.join(" ",
-        "10", // type id 16: the registry's first object type
-        "41 64 e1", // "Ada": the ASCII form, the last byte with bit 7 set
-        "4c 6f 76 65 6c 61 63 e5", // "Lovelace"
-        "61 64 61 2e 6c 6f 76 65 6c 61 63 65 40 65 78 61 6d 70 6c 65 2e 63 6f ed", // email
-        "48", // age 36: zig-zag varint
-        "00 00 00 00 80 c0 f4 40", // salary 85000.0: IEEE 754, little-endian
-        "02", // id 1: zig-zag varint
-        "9c ef 06")); // 1815-12-10: zigzag(epoch day -56270) + 1, a varint
+    assertThat(hex(payload))
+        .isEqualTo(
+            String.join(
+                " ",
+                "10", // type id 16: the registry's first object type
+                "41 64 e1", // "Ada": the ASCII form, the last byte with bit 7 set
+                "4c 6f 76 65 6c 61 63 e5", // "Lovelace"
+                "61 64 61 2e 6c 6f 76 65 6c 61 63 65 40 65 78 61 6d 70 6c 65 2e 63 6f ed", // email
+                "48", // age 36: zig-zag varint
+                "00 00 00 00 80 c0 f4 40", // salary 85000.0: IEEE 754, little-endian
+                "02", // id 1: zig-zag varint
+                "9c ef 06")); // 1815-12-10: zigzag(epoch day -56270) + 1, a varint
     assertThat(payload).hasSize(49);
-    assertThat(codecs.schemas()).singleElement().hasToString(
-        "record dev.cairn.codec.Person #16 (String name, String surname, String email, int age,"
-            + " double salary, long id, LocalDate birthDate)");
+    assertThat(codecs.schemas())
+        .singleElement()
+        .hasToString(
+            "record dev.cairn.codec.Person #16 (String name, String surname, String email, int age,"
+                + " double salary, long id, LocalDate birthDate)");
   }
 
   @Test
   void person_isSmallerThanJavaSerialization_byFar() throws Exception {
-    record SerializablePerson(String name, String surname, String email, int age, double salary,
-        long id, LocalDate birthDate) implements java.io.Serializable {}
+    record SerializablePerson(
+        String name,
+        String surname,
+        String email,
+        int age,
+        double salary,
+        long id,
+        LocalDate birthDate)
+        implements java.io.Serializable {}
     Person p = Person.sample(123_456_789L);
     var bytes = new java.io.ByteArrayOutputStream();
     try (var out = new java.io.ObjectOutputStream(bytes)) {
-      out.writeObject(new SerializablePerson(p.name(), p.surname(), p.email(), p.age(),
-          p.salary(), p.id(), p.birthDate()));
+      out.writeObject(
+          new SerializablePerson(
+              p.name(), p.surname(), p.email(), p.age(), p.salary(), p.id(), p.birthDate()));
     }
     int cairn = store(allow(Person.class), p).length;
-    assertThat(cairn).as("cairn=%d java=%d", cairn, bytes.size())
+    assertThat(cairn)
+        .as("cairn=%d java=%d", cairn, bytes.size())
         .isLessThanOrEqualTo(bytes.size() * 60 / 100);
   }
 
@@ -166,29 +181,46 @@ class ObjectCodecTest {
   void collectionFlavours_comeBackAsTheyWere() {
     record Holder(List<String> list, Set<String> set, Map<String, Integer> map) {}
     CodecRegistry codecs = allow(Holder.class);
-    List<List<String>> lists = List.of(new ArrayList<>(List.of("a", "b")),
-        new LinkedList<>(List.of("a")), List.of("x", "y", "z"), List.of());
+    List<List<String>> lists =
+        List.of(
+            new ArrayList<>(List.of("a", "b")),
+            new LinkedList<>(List.of("a")),
+            List.of("x", "y", "z"),
+            List.of());
     for (List<String> list : lists) {
       Holder back = roundTrip(codecs, new Holder(list, null, null));
       assertThat(back.list().getClass()).isEqualTo(list.getClass());
     }
-    assertThat(roundTrip(codecs, new Holder(Collections.unmodifiableList(new ArrayList<>(
-        List.of("a"))), null, null)).list())
+    assertThat(
+            roundTrip(
+                    codecs,
+                    new Holder(
+                        Collections.unmodifiableList(new ArrayList<>(List.of("a"))), null, null))
+                .list())
         .as("an unmodifiable list stays unmodifiable")
         .isUnmodifiable();
-    for (Set<String> set : List.<Set<String>>of(new HashSet<>(Set.of("a", "b")),
-        new LinkedHashSet<>(List.of("z", "a", "m")), new TreeSet<>(Set.of("b", "a")),
-        Set.of("q", "r"))) {
+    for (Set<String> set :
+        List.<Set<String>>of(
+            new HashSet<>(Set.of("a", "b")),
+            new LinkedHashSet<>(List.of("z", "a", "m")),
+            new TreeSet<>(Set.of("b", "a")),
+            Set.of("q", "r"))) {
       Holder back = roundTrip(codecs, new Holder(null, set, null));
       assertThat(back.set()).isEqualTo(set);
       assertThat(back.set().getClass()).isEqualTo(set.getClass());
     }
-    assertThat(roundTrip(codecs, new Holder(null, new LinkedHashSet<>(List.of("z", "a", "m")),
-        null)).set()).containsExactly("z", "a", "m");
-    for (Map<String, Integer> map : List.<Map<String, Integer>>of(new HashMap<>(Map.of("a", 1)),
-        new LinkedHashMap<>(Map.of("a", 1)), new TreeMap<>(Map.of("b", 2, "a", 1)),
-        Map.of("k", 1, "l", 2), new ConcurrentHashMap<>(Map.of("c", 3)),
-        new ConcurrentSkipListMap<>(Map.of("d", 4)))) {
+    assertThat(
+            roundTrip(codecs, new Holder(null, new LinkedHashSet<>(List.of("z", "a", "m")), null))
+                .set())
+        .containsExactly("z", "a", "m");
+    for (Map<String, Integer> map :
+        List.<Map<String, Integer>>of(
+            new HashMap<>(Map.of("a", 1)),
+            new LinkedHashMap<>(Map.of("a", 1)),
+            new TreeMap<>(Map.of("b", 2, "a", 1)),
+            Map.of("k", 1, "l", 2),
+            new ConcurrentHashMap<>(Map.of("c", 3)),
+            new ConcurrentSkipListMap<>(Map.of("d", 4)))) {
       Holder back = roundTrip(codecs, new Holder(null, null, map));
       assertThat(back.map()).isEqualTo(map);
       assertThat(back.map().getClass()).isEqualTo(map.getClass());
@@ -196,7 +228,8 @@ class ObjectCodecTest {
     // immutable collections holding null (Stream.toList allows it) stay immutable
     List<String> withNull = Stream.of("a", null).toList();
     assertThat(roundTrip(codecs, new Holder(withNull, null, null)).list())
-        .containsExactly("a", null).isUnmodifiable();
+        .containsExactly("a", null)
+        .isUnmodifiable();
   }
 
   @Test
@@ -214,17 +247,25 @@ class ObjectCodecTest {
   void sealedInterface_fieldsArePolymorphic() {
     record Drawing(Shape main, List<Shape> more) {}
     CodecRegistry codecs = allow(Drawing.class); // the permitted subclasses come along
-    Drawing d = new Drawing(new Circle(new Point(1, 2), 3.5),
-        List.of(new Square(new Point(0, 0), 1), new Polygon(List.of(new Point(1, 1))),
-            Blank.EMPTY));
+    Drawing d =
+        new Drawing(
+            new Circle(new Point(1, 2), 3.5),
+            List.of(
+                new Square(new Point(0, 0), 1),
+                new Polygon(List.of(new Point(1, 1))),
+                Blank.EMPTY));
     assertThat(roundTrip(codecs, d)).isEqualTo(d);
     assertThat(roundTrip(codecs, new Circle(null, 0))).isEqualTo(new Circle(null, 0));
   }
 
   @Test
   void abstractField_isPolymorphic_onceImplementationsAreAllowed() {
-    Zoo zoo = new Zoo("city", new Dog("rex", true), List.of(new Bird("tweety", 0.2),
-        new Dog("fido", false)), new TreeMap<>(Map.of("mon", 3)));
+    Zoo zoo =
+        new Zoo(
+            "city",
+            new Dog("rex", true),
+            List.of(new Bird("tweety", 0.2), new Dog("fido", false)),
+            new TreeMap<>(Map.of("mon", 3)));
     assertThatThrownBy(() -> store(allow(Zoo.class), zoo))
         .isInstanceOf(UnknownTypeException.class)
         .hasMessageContaining(Dog.class.getName())
@@ -241,10 +282,26 @@ class ObjectCodecTest {
   void anyField_takesBuiltInsAndAllowedTypes_andChecksItsDeclaredType() {
     record Holder(Object any, Comparable<?> comparable, Number number) {}
     CodecRegistry codecs = allow(Holder.class, Point.class, Color.class);
-    for (Object any : List.of(1, 2L, 3.0, "s", 'c', (byte) 4, (short) 5, 6f, true,
-        new int[] {1, 2}, new byte[] {3}, LocalDate.of(2020, 1, 1), new Point(1, 2), Color.BLUE,
-        List.of(1, "two", List.of(3.0)), new LinkedHashMap<>(Map.of("k", new Point(3, 4))),
-        Optional.of("x"), new Object[] {"a", 1, null})) {
+    for (Object any :
+        List.of(
+            1,
+            2L,
+            3.0,
+            "s",
+            'c',
+            (byte) 4,
+            (short) 5,
+            6f,
+            true,
+            new int[] {1, 2},
+            new byte[] {3},
+            LocalDate.of(2020, 1, 1),
+            new Point(1, 2),
+            Color.BLUE,
+            List.of(1, "two", List.of(3.0)),
+            new LinkedHashMap<>(Map.of("k", new Point(3, 4))),
+            Optional.of("x"),
+            new Object[] {"a", 1, null})) {
       Holder h = new Holder(any, null, null);
       CodecTestSupport.assertDeepEquals(h, load(codecs, store(codecs, h)));
     }
@@ -260,8 +317,9 @@ class ObjectCodecTest {
     CodecRegistry codecs = allow(Box.class, Tree.class, Point.class);
     roundTrip(codecs, new Box<>(new Point(1, 2)));
     roundTrip(codecs, new Box<>(List.of("a")));
-    Tree t = new Tree("root", List.of(new Tree("a", List.of()), new Tree("b",
-        List.of(new Tree("c", null)))));
+    Tree t =
+        new Tree(
+            "root", List.of(new Tree("a", List.of()), new Tree("b", List.of(new Tree("c", null)))));
     assertThat(roundTrip(codecs, t)).isEqualTo(t);
   }
 
@@ -306,7 +364,8 @@ class ObjectCodecTest {
     a.other = shared;
     Node back = (Node) load(codecs, store(codecs, a));
     assertThat(back.next.label).isEqualTo("shared");
-    assertThat(back.next).as("a shared reference comes back as two equal copies")
+    assertThat(back.next)
+        .as("a shared reference comes back as two equal copies")
         .isNotSameAs(back.other);
 
     Node cycle = new Node("loop");
@@ -321,8 +380,8 @@ class ObjectCodecTest {
     y.other = x;
     assertThatThrownBy(() -> store(codecs, x))
         .hasMessageContaining("Node.next -> dev.cairn.codec.CodecFixtures$Node.other leads back");
-    try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES)
-        .build())) {
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES).build())) {
       assertThatThrownBy(() -> pile.put(cycle)).isInstanceOf(IllegalArgumentException.class);
       assertThat(pile.stats().objectCount()).isZero();
     }
@@ -367,10 +426,9 @@ class ObjectCodecTest {
         .isInstanceOf(UnknownTypeException.class)
         .hasMessageContaining(Point.class.getName())
         .hasMessageContaining("allowPackage(\"dev.cairn.codec\")");
-    try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES)
-        .build())) {
-      assertThatThrownBy(() -> pile.put(new Point(1, 2)))
-          .isInstanceOf(UnknownTypeException.class);
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES).build())) {
+      assertThatThrownBy(() -> pile.put(new Point(1, 2))).isInstanceOf(UnknownTypeException.class);
       assertThatThrownBy(() -> pile.put(LocalDate.EPOCH))
           .isInstanceOf(UnknownTypeException.class)
           .hasMessageContaining("wrap it in a record");
@@ -417,12 +475,15 @@ class ObjectCodecTest {
 
   @Test
   void twoClasses_withOneStoredName_areRefused() {
-    @CairnName("same") record A(int x) {}
-    @CairnName("same") record B(int y) {}
+    @CairnName("same")
+    record A(int x) {}
+    @CairnName("same")
+    record B(int y) {}
     assertThatThrownBy(() -> allow(A.class, B.class))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"same\"");
-    @CairnName("has space") record C(int x) {}
+    @CairnName("has space")
+    record C(int x) {}
     assertThatThrownBy(() -> allow(C.class).typeIdOf(C.class))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("@CairnName");
@@ -433,11 +494,12 @@ class ObjectCodecTest {
   /** ObjectTypes I2: ids are assigned once, from 16 up, never a registered codec's. */
   @Test
   void typeIds_startAtTheFirstUserId_skipRegisteredOnes_andStayFixed() {
-    CodecRegistry codecs = CodecRegistry.builder()
-        .register(16, new PointCodec())
-        .register(18, OtherCodec.of(Address.class))
-        .allow(Person.class, PersonBean.class, Tree.class)
-        .build();
+    CodecRegistry codecs =
+        CodecRegistry.builder()
+            .register(16, new PointCodec())
+            .register(18, OtherCodec.of(Address.class))
+            .allow(Person.class, PersonBean.class, Tree.class)
+            .build();
     assertThat(codecs.typeIdOf(Person.class)).isEqualTo(17);
     assertThat(codecs.typeIdOf(Tree.class)).isEqualTo(19);
     assertThat(codecs.typeIdOf(PersonBean.class)).isEqualTo(20);
@@ -451,27 +513,30 @@ class ObjectCodecTest {
   @Test
   void typeIds_areAssignedOnce_underConcurrentFirstUse() throws Exception {
     for (int round = 0; round < 20; round++) {
-      CodecRegistry codecs = allow(Person.class, PersonBean.class, Tree.class, Zoo.class,
-          Dog.class);
-      List<Class<?>> types = List.of(Person.class, PersonBean.class, Tree.class, Zoo.class,
-          Dog.class);
+      CodecRegistry codecs =
+          allow(Person.class, PersonBean.class, Tree.class, Zoo.class, Dog.class);
+      List<Class<?>> types =
+          List.of(Person.class, PersonBean.class, Tree.class, Zoo.class, Dog.class);
       int threads = 4;
       int[][] ids = new int[threads][types.size()];
       var start = new java.util.concurrent.CountDownLatch(1);
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int me = t;
-        workers.add(Thread.ofPlatform().start(() -> {
-          try {
-            start.await();
-          } catch (InterruptedException e) {
-            throw new AssertionError(e);
-          }
-          for (int i = 0; i < types.size(); i++) {
-            int k = (i + me) % types.size();
-            ids[me][k] = codecs.typeIdOf(types.get(k));
-          }
-        }));
+        workers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                      } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                      }
+                      for (int i = 0; i < types.size(); i++) {
+                        int k = (i + me) % types.size();
+                        ids[me][k] = codecs.typeIdOf(types.get(k));
+                      }
+                    }));
       }
       start.countDown();
       for (Thread w : workers) {
@@ -487,12 +552,14 @@ class ObjectCodecTest {
   @Test
   void registeredCodec_takesPrecedence_alsoInsideObjects() {
     record Route(Point from, List<Point> via, Object any) {}
-    CodecRegistry codecs = CodecRegistry.builder().register(100, new PointCodec())
-        .allow(Route.class).build();
+    CodecRegistry codecs =
+        CodecRegistry.builder().register(100, new PointCodec()).allow(Route.class).build();
     Route r = new Route(new Point(1, 2), List.of(new Point(3, 4)), new Point(5, 6));
     assertThat(roundTrip(codecs, r)).isEqualTo(r);
     assertThat(PointCodec.encodes).as("the hand-written codec wrote every point").isPositive();
-    assertThat(codecs.schemas()).singleElement().extracting(s -> s.fields().get(0).type())
+    assertThat(codecs.schemas())
+        .singleElement()
+        .extracting(s -> s.fields().get(0).type())
         .isEqualTo("ref:" + Point.class.getName());
   }
 
@@ -513,7 +580,8 @@ class ObjectCodecTest {
     byte[] badVersion = bytes.clone();
     badVersion[0] = 9;
     assertThatThrownBy(() -> TypeSchema.fromBytes(badVersion))
-        .isInstanceOf(CorruptValueException.class).hasMessageContaining("version 9");
+        .isInstanceOf(CorruptValueException.class)
+        .hasMessageContaining("version 9");
   }
 
   /** ObjectTypes I1: a schema is in the catalog before any object of it is written. */
@@ -521,49 +589,55 @@ class ObjectCodecTest {
   void catalog_hearsOfEachSchema_beforeItsFirstObjectIsWritten() {
     List<String> events = new ArrayList<>();
     TypeCatalog inner = TypeCatalog.inMemory();
-    TypeCatalog recording = new TypeCatalog() {
-      @Override
-      public List<TypeSchema> load() {
-        return inner.load();
-      }
+    TypeCatalog recording =
+        new TypeCatalog() {
+          @Override
+          public List<TypeSchema> load() {
+            return inner.load();
+          }
 
-      @Override
-      public void onNewSchema(TypeSchema schema) {
-        events.add("schema " + schema.typeName());
-        inner.onNewSchema(schema);
-      }
-    };
+          @Override
+          public void onNewSchema(TypeSchema schema) {
+            events.add("schema " + schema.typeName());
+            inner.onNewSchema(schema);
+          }
+        };
     record Holder(Color color, Address address) {}
     CodecRegistry codecs = CodecRegistry.builder().allow(Holder.class).catalog(recording).build();
     assertThat(events).as("nothing before first use").isEmpty();
-    try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES)
-        .build())) {
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES).build())) {
       pile.put(new Holder(Color.RED, null));
       events.add("put done");
       pile.put(new Holder(Color.RED, new Address("s", "c", "z")));
       events.add("put done");
     }
-    assertThat(events).containsExactly("schema " + Color.class.getName(),
-        "schema " + Holder.class.getName(), "put done", "schema " + Address.class.getName(),
-        "put done");
+    assertThat(events)
+        .containsExactly(
+            "schema " + Color.class.getName(),
+            "schema " + Holder.class.getName(),
+            "put done",
+            "schema " + Address.class.getName(),
+            "put done");
   }
 
   @Test
   void catalogRefusingASchema_failsThePut_andChangesNothing() {
-    TypeCatalog refusing = new TypeCatalog() {
-      @Override
-      public List<TypeSchema> load() {
-        return List.of();
-      }
+    TypeCatalog refusing =
+        new TypeCatalog() {
+          @Override
+          public List<TypeSchema> load() {
+            return List.of();
+          }
 
-      @Override
-      public void onNewSchema(TypeSchema schema) {
-        throw new IllegalStateException("disk full");
-      }
-    };
+          @Override
+          public void onNewSchema(TypeSchema schema) {
+            throw new IllegalStateException("disk full");
+          }
+        };
     CodecRegistry codecs = CodecRegistry.builder().allow(Person.class).catalog(refusing).build();
-    try (Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES)
-        .build())) {
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().codecs(codecs).segmentBytes(SEGMENT_BYTES).build())) {
       assertThatThrownBy(() -> pile.put(Person.sample(1))).hasMessageContaining("disk full");
       assertThat(pile.stats().objectCount()).isZero();
       assertThat(codecs.schemas()).isEmpty();
@@ -575,9 +649,23 @@ class ObjectCodecTest {
     record S(String s) {}
     CodecRegistry codecs = allow(S.class);
     String longAscii = "x".repeat(100_000);
-    for (String s : Arrays.asList(null, "", "a", "ab", "\u0000\u0000", "é", "aé", "日本語",
-        "\ud83d\ude00 smile", "\ud800", "lone \udc00 low", "x".repeat(63), "y".repeat(64),
-        longAscii, "\u00ff\u0100")) {
+    for (String s :
+        Arrays.asList(
+            null,
+            "",
+            "a",
+            "ab",
+            "\u0000\u0000",
+            "é",
+            "aé",
+            "日本語",
+            "\ud83d\ude00 smile",
+            "\ud800",
+            "lone \udc00 low",
+            "x".repeat(63),
+            "y".repeat(64),
+            longAscii,
+            "\u00ff\u0100")) {
       S back = roundTrip(codecs, new S(s));
       assertThat(back.s()).isEqualTo(s);
     }
@@ -601,14 +689,18 @@ class ObjectCodecTest {
     assertThatThrownBy(() -> codec.decode(big, 50, n - 1))
         .isInstanceOf(CorruptValueException.class);
     assertThatThrownBy(() -> codec.decode(big, 50, n + 1))
-        .isInstanceOf(CorruptValueException.class).hasMessageContaining("ends after");
+        .isInstanceOf(CorruptValueException.class)
+        .hasMessageContaining("ends after");
   }
 
   @Test
   void encode_afterSizingAnotherValue_orNone_orInAnotherRegistry_encodesItsOwnValue() {
     CodecRegistry first = allow(PersonBean.class);
-    CodecRegistry second = CodecRegistry.builder()
-        .register(16, OtherCodec.of(Address.class)).allow(PersonBean.class).build();
+    CodecRegistry second =
+        CodecRegistry.builder()
+            .register(16, OtherCodec.of(Address.class))
+            .allow(PersonBean.class)
+            .build();
     Codec<Object> a = first.codecOf(first.typeIdOf(PersonBean.class));
     Codec<Object> b = second.codecOf(second.typeIdOf(PersonBean.class));
     PersonBean x = new PersonBean(Person.sample(1));
@@ -670,7 +762,8 @@ class ObjectCodecTest {
       if (length != 8) {
         throw new CorruptValueException("point length " + length);
       }
-      return new Point(src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
+      return new Point(
+          src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
           src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
     }
   }

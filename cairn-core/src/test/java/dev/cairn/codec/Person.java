@@ -14,7 +14,13 @@ public record Person(
 
   /** A typical person, for examples and benchmarks. */
   public static Person sample(long id) {
-    return new Person("Ada", "Lovelace", "ada.lovelace@example.com", 36, 85_000.0, id,
+    return new Person(
+        "Ada",
+        "Lovelace",
+        "ada.lovelace@example.com",
+        36,
+        85_000.0,
+        id,
         LocalDate.of(1815, 12, 10));
   }
 }

@@ -39,9 +39,13 @@ public final class PersonBean {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof PersonBean p && Objects.equals(name, p.name)
-        && Objects.equals(surname, p.surname) && Objects.equals(email, p.email) && age == p.age
-        && Double.compare(salary, p.salary) == 0 && id == p.id
+    return o instanceof PersonBean p
+        && Objects.equals(name, p.name)
+        && Objects.equals(surname, p.surname)
+        && Objects.equals(email, p.email)
+        && age == p.age
+        && Double.compare(salary, p.salary) == 0
+        && id == p.id
         && Objects.equals(birthDate, p.birthDate);
   }
 
@@ -52,7 +56,20 @@ public final class PersonBean {
 
   @Override
   public String toString() {
-    return "PersonBean[" + name + " " + surname + " " + email + " " + age + " " + salary + " " + id
-        + " " + birthDate + "]";
+    return "PersonBean["
+        + name
+        + " "
+        + surname
+        + " "
+        + email
+        + " "
+        + age
+        + " "
+        + salary
+        + " "
+        + id
+        + " "
+        + birthDate
+        + "]";
   }
 }

@@ -58,8 +58,15 @@ class SchemaEvolutionTest {
   }
 
   @CairnName("evo.Removed")
-  record RemovedV1(String name, Address address, int age, List<Legacy> legacy, Object any,
-      CodecFixtures.Color color, int[] numbers, Map<String, Legacy> byName) {}
+  record RemovedV1(
+      String name,
+      Address address,
+      int age,
+      List<Legacy> legacy,
+      Object any,
+      CodecFixtures.Color color,
+      int[] numbers,
+      Map<String, Legacy> byName) {}
 
   record Legacy(String x, Map<String, List<Integer>> y, Optional<Legacy> next) {}
 
@@ -69,11 +76,21 @@ class SchemaEvolutionTest {
   @Test
   @SuppressWarnings("NullOptional") // a null Optional is one of the values under test
   void removedFields_areSkipped_evenOfTypesTheReaderDoesNotKnow() {
-    Legacy legacy = new Legacy("x", Map.of("k", List.of(1, 2)),
-        Optional.of(new Legacy("y", Map.of(), Optional.empty())));
-    RemovedV1 old = new RemovedV1("ada", new Address("s", "c", "z"), 36, List.of(legacy),
-        new Legacy("in any", null, null), CodecFixtures.Color.BLUE, new int[] {1, 2, 3},
-        Map.of("l", legacy));
+    Legacy legacy =
+        new Legacy(
+            "x",
+            Map.of("k", List.of(1, 2)),
+            Optional.of(new Legacy("y", Map.of(), Optional.empty())));
+    RemovedV1 old =
+        new RemovedV1(
+            "ada",
+            new Address("s", "c", "z"),
+            36,
+            List.of(legacy),
+            new Legacy("in any", null, null),
+            CodecFixtures.Color.BLUE,
+            new int[] {1, 2, 3},
+            Map.of("l", legacy));
     // the reader allows RemovedV2 only: Legacy and Address are skipped by their stored schemas
     assertThat(evolve(old, RemovedV2.class)).isEqualTo(new RemovedV2("ada"));
   }
@@ -104,8 +121,7 @@ class SchemaEvolutionTest {
   @Test
   void renamedField_isFoundByItsAlias_orKeepsItsStoredName() {
     assertThat(evolve(new FieldV1("a@b.c", 1), FieldV2.class)).isEqualTo(new FieldV2(1, "a@b.c"));
-    assertThat(evolve(new FieldV1("a@b.c", 1), FieldV3.class))
-        .isEqualTo(new FieldV3(1, "a@b.c"));
+    assertThat(evolve(new FieldV1("a@b.c", 1), FieldV3.class)).isEqualTo(new FieldV3(1, "a@b.c"));
   }
 
   @CairnName("evo.OldName")
@@ -129,8 +145,8 @@ class SchemaEvolutionTest {
 
   @Test
   void widenedFields_convertLosslessly_andNullBoxesBecomeZero() {
-    assertThat(evolve(new WidenV1(-5, 1.5f, 7, null, (byte) -2, 'x', (short) 300, 9),
-        WidenV2.class))
+    assertThat(
+            evolve(new WidenV1(-5, 1.5f, 7, null, (byte) -2, 'x', (short) 300, 9), WidenV2.class))
         .isEqualTo(new WidenV2(-5L, 1.5, 7, 0, -2, 'x', 300.0, 9));
   }
 
@@ -164,9 +180,11 @@ class SchemaEvolutionTest {
 
   @Test
   void collectionFields_changeFlavourAndWidenElements() {
-    CollectionsV2 v2 = (CollectionsV2) evolve(
-        new CollectionsV1(List.of("a", "b", "a"), List.of(1, 2), Map.of("k", 3)),
-        CollectionsV2.class);
+    CollectionsV2 v2 =
+        (CollectionsV2)
+            evolve(
+                new CollectionsV1(List.of("a", "b", "a"), List.of(1, 2), Map.of("k", 3)),
+                CollectionsV2.class);
     assertThat(v2.tags()).containsExactlyInAnyOrder("a", "b");
     assertThat(v2.scores()).containsExactly(1L, 2L);
     assertThat(v2.counts()).containsEntry("k", 3L);
@@ -206,8 +224,8 @@ class SchemaEvolutionTest {
 
   @Test
   void enumConstants_addedReorderedOrRenamed_areMappedByName() {
-    assertThat(evolve(new PaintV1(ColorV1.GREEN, List.of(ColorV1.RED, ColorV1.BLUE)),
-        PaintV2.class))
+    assertThat(
+            evolve(new PaintV1(ColorV1.GREEN, List.of(ColorV1.RED, ColorV1.BLUE)), PaintV2.class))
         .isEqualTo(new PaintV2(ColorV2.LIME, List.of(ColorV2.RED, ColorV2.BLUE)));
     assertThat(evolve(ColorV1.BLUE, ColorV2.class)).isSameAs(ColorV2.BLUE);
   }
@@ -238,10 +256,16 @@ class SchemaEvolutionTest {
 
   @Test
   void nestedTypes_evolveOnTheirOwn() {
-    OuterV1 old = new OuterV1(new InnerV1(1), List.of(new InnerV1(2)), Map.of("k", new InnerV1(3)),
-        new InnerV1(4));
-    assertThat(evolve(old, OuterV2.class)).isEqualTo(new OuterV2(new InnerV2(1, null),
-        List.of(new InnerV2(2, null)), Map.of("k", new InnerV2(3, null)), new InnerV2(4, null)));
+    OuterV1 old =
+        new OuterV1(
+            new InnerV1(1), List.of(new InnerV1(2)), Map.of("k", new InnerV1(3)), new InnerV1(4));
+    assertThat(evolve(old, OuterV2.class))
+        .isEqualTo(
+            new OuterV2(
+                new InnerV2(1, null),
+                List.of(new InnerV2(2, null)),
+                Map.of("k", new InnerV2(3, null)),
+                new InnerV2(4, null)));
   }
 
   @CairnName("evo.Kind")
@@ -298,10 +322,16 @@ class SchemaEvolutionTest {
     assertThat(old[0]).isNotEqualTo(fresh[0]);
     assertThat(load(now, old)).isEqualTo(new AddedV2("old", 0, null, null, 0));
     assertThat(load(now, fresh)).isEqualTo(new AddedV2("new", 1, List.of(), Optional.empty(), 2.0));
-    assertThat(now.schemas()).extracting(TypeSchema::typeName)
+    assertThat(now.schemas())
+        .extracting(TypeSchema::typeName)
         .containsExactly("evo.Added", "evo.Added");
-    assertThatThrownBy(() -> now.<Object>codecOf(old[0]).encode(new AddedV2("x", 0, null, null, 0),
-        java.lang.foreign.MemorySegment.ofArray(new byte[64]), 0))
+    assertThatThrownBy(
+            () ->
+                now.<Object>codecOf(old[0])
+                    .encode(
+                        new AddedV2("x", 0, null, null, 0),
+                        java.lang.foreign.MemorySegment.ofArray(new byte[64]),
+                        0))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("older layout");
   }
@@ -321,9 +351,13 @@ class SchemaEvolutionTest {
   void catalogIdsCollidingWithRegisteredCodecs_areRefusedAtBuild() {
     TypeCatalog catalog = TypeCatalog.inMemory();
     store(registry(catalog, AddedV1.class), new AddedV1("a")); // takes id 16
-    assertThatThrownBy(() -> CodecRegistry.builder()
-        .register(16, ObjectCodecTest.OtherCodec.of(Address.class))
-        .allow(AddedV1.class).catalog(catalog).build())
+    assertThatThrownBy(
+            () ->
+                CodecRegistry.builder()
+                    .register(16, ObjectCodecTest.OtherCodec.of(Address.class))
+                    .allow(AddedV1.class)
+                    .catalog(catalog)
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("evo.Added");
   }

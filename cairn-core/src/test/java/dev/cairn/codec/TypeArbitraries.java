@@ -69,8 +69,9 @@ final class TypeArbitraries {
   static final int MAX_DEPTH = 4;
 
   /** Concrete implementations to use for an abstract field type. */
-  private static final Map<Class<?>, List<Class<?>>> IMPLEMENTATIONS = Map.of(
-      CodecFixtures.Animal.class, List.of(CodecFixtures.Dog.class, CodecFixtures.Bird.class));
+  private static final Map<Class<?>, List<Class<?>>> IMPLEMENTATIONS =
+      Map.of(
+          CodecFixtures.Animal.class, List.of(CodecFixtures.Dog.class, CodecFixtures.Bird.class));
 
   /** Values of {@code type}, never null themselves (their fields may be). */
   @SuppressWarnings("unchecked")
@@ -88,8 +89,14 @@ final class TypeArbitraries {
   }
 
   private static Arbitrary<?> nonNull(Type type, Class<?> raw, int depth) {
-    if (raw == Boolean.class || raw == Byte.class || raw == Short.class || raw == Character.class
-        || raw == Integer.class || raw == Long.class || raw == Float.class || raw == Double.class) {
+    if (raw == Boolean.class
+        || raw == Byte.class
+        || raw == Short.class
+        || raw == Character.class
+        || raw == Integer.class
+        || raw == Long.class
+        || raw == Float.class
+        || raw == Double.class) {
       return primitive(unbox(raw));
     }
     if (raw == String.class) {
@@ -97,8 +104,10 @@ final class TypeArbitraries {
     }
     if (raw.isArray()) {
       Class<?> component = raw.getComponentType();
-      Type componentType = type instanceof GenericArrayType g ? g.getGenericComponentType() : component;
-      Arbitrary<?> element = component.isPrimitive() ? primitive(component) : of(componentType, depth + 1);
+      Type componentType =
+          type instanceof GenericArrayType g ? g.getGenericComponentType() : component;
+      Arbitrary<?> element =
+          component.isPrimitive() ? primitive(component) : of(componentType, depth + 1);
       return element.list().ofMaxSize(6).map(list -> toArray(component, list));
     }
     Arbitrary<?> value = valueType(raw);
@@ -159,10 +168,14 @@ final class TypeArbitraries {
     } else if (c == long.class) {
       return Arbitraries.longs();
     } else if (c == float.class) {
-      return Arbitraries.floats().withSpecialValue(Float.NaN).withSpecialValue(-0.0f)
+      return Arbitraries.floats()
+          .withSpecialValue(Float.NaN)
+          .withSpecialValue(-0.0f)
           .withSpecialValue(Float.NEGATIVE_INFINITY);
     } else {
-      return Arbitraries.doubles().withSpecialValue(Double.NaN).withSpecialValue(-0.0)
+      return Arbitraries.doubles()
+          .withSpecialValue(Double.NaN)
+          .withSpecialValue(-0.0)
           .withSpecialValue(Double.MAX_VALUE);
     }
   }
@@ -192,25 +205,31 @@ final class TypeArbitraries {
   private static Arbitrary<?> valueType(Class<?> raw) {
     Arbitrary<Long> epochDay =
         Arbitraries.longs().between(LocalDate.MIN.toEpochDay(), LocalDate.MAX.toEpochDay());
-    Arbitrary<LocalDate> date = Arbitraries.oneOf(epochDay.map(LocalDate::ofEpochDay),
-        Arbitraries.longs().between(-30_000, 30_000).map(LocalDate::ofEpochDay));
-    Arbitrary<LocalTime> time = Arbitraries.longs().between(0, LocalTime.MAX.toNanoOfDay())
-        .map(LocalTime::ofNanoOfDay);
-    Arbitrary<ZoneOffset> offset = Arbitraries.integers().between(-18 * 3600, 18 * 3600)
-        .map(ZoneOffset::ofTotalSeconds);
+    Arbitrary<LocalDate> date =
+        Arbitraries.oneOf(
+            epochDay.map(LocalDate::ofEpochDay),
+            Arbitraries.longs().between(-30_000, 30_000).map(LocalDate::ofEpochDay));
+    Arbitrary<LocalTime> time =
+        Arbitraries.longs().between(0, LocalTime.MAX.toNanoOfDay()).map(LocalTime::ofNanoOfDay);
+    Arbitrary<ZoneOffset> offset =
+        Arbitraries.integers().between(-18 * 3600, 18 * 3600).map(ZoneOffset::ofTotalSeconds);
     Arbitrary<LocalDateTime> dateTime = Combinators.combine(date, time).as(LocalDateTime::of);
-    Arbitrary<ZoneId> zone = Arbitraries.of("UTC", "Europe/Paris", "America/New_York",
-        "Asia/Kolkata", "+05:30").map(ZoneId::of);
+    Arbitrary<ZoneId> zone =
+        Arbitraries.of("UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "+05:30")
+            .map(ZoneId::of);
     if (raw == UUID.class) {
       return Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(UUID::new);
     } else if (raw == BigInteger.class) {
-      return Arbitraries.oneOf(Arbitraries.longs().map(BigInteger::valueOf),
-          Arbitraries.bigIntegers().between(BigInteger.ONE.shiftLeft(200).negate(),
-              BigInteger.ONE.shiftLeft(200)));
+      return Arbitraries.oneOf(
+          Arbitraries.longs().map(BigInteger::valueOf),
+          Arbitraries.bigIntegers()
+              .between(BigInteger.ONE.shiftLeft(200).negate(), BigInteger.ONE.shiftLeft(200)));
     } else if (raw == BigDecimal.class) {
-      return Combinators.combine(Arbitraries.bigIntegers().between(
-              BigInteger.ONE.shiftLeft(100).negate(), BigInteger.ONE.shiftLeft(100)),
-          Arbitraries.integers().between(-40, 40)).as(BigDecimal::new);
+      return Combinators.combine(
+              Arbitraries.bigIntegers()
+                  .between(BigInteger.ONE.shiftLeft(100).negate(), BigInteger.ONE.shiftLeft(100)),
+              Arbitraries.integers().between(-40, 40))
+          .as(BigDecimal::new);
     } else if (raw == LocalDate.class) {
       return date;
     } else if (raw == LocalTime.class) {
@@ -218,22 +237,26 @@ final class TypeArbitraries {
     } else if (raw == LocalDateTime.class) {
       return dateTime;
     } else if (raw == Instant.class) {
-      return Combinators.combine(Arbitraries.longs().between(Instant.MIN.getEpochSecond(),
-          Instant.MAX.getEpochSecond()), Arbitraries.integers().between(0, 999_999_999))
+      return Combinators.combine(
+              Arbitraries.longs()
+                  .between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond()),
+              Arbitraries.integers().between(0, 999_999_999))
           .as(Instant::ofEpochSecond);
     } else if (raw == Duration.class) {
-      return Combinators.combine(Arbitraries.longs(), Arbitraries.integers().between(0, 999_999_999))
+      return Combinators.combine(
+              Arbitraries.longs(), Arbitraries.integers().between(0, 999_999_999))
           .as(Duration::ofSeconds);
     } else if (raw == Period.class) {
-      return Combinators.combine(Arbitraries.integers(), Arbitraries.integers(),
-          Arbitraries.integers()).as(Period::of);
+      return Combinators.combine(
+              Arbitraries.integers(), Arbitraries.integers(), Arbitraries.integers())
+          .as(Period::of);
     } else if (raw == OffsetDateTime.class) {
       return Combinators.combine(dateTime, offset).as(OffsetDateTime::of);
     } else if (raw == OffsetTime.class) {
       return Combinators.combine(time, offset).as(OffsetTime::of);
     } else if (raw == ZonedDateTime.class) {
-      return Combinators.combine(Arbitraries.longs().between(-5_000_000_000L, 5_000_000_000L),
-          zone).as((s, z) -> ZonedDateTime.ofInstant(Instant.ofEpochSecond(s), z));
+      return Combinators.combine(Arbitraries.longs().between(-5_000_000_000L, 5_000_000_000L), zone)
+          .as((s, z) -> ZonedDateTime.ofInstant(Instant.ofEpochSecond(s), z));
     } else if (raw == ZoneId.class) {
       return Arbitraries.oneOf(zone, offset);
     } else if (raw == ZoneOffset.class) {
@@ -241,8 +264,10 @@ final class TypeArbitraries {
     } else if (raw == Year.class) {
       return Arbitraries.integers().between(Year.MIN_VALUE, Year.MAX_VALUE).map(Year::of);
     } else if (raw == YearMonth.class) {
-      return Combinators.combine(Arbitraries.integers().between(-999_999, 999_999),
-          Arbitraries.integers().between(1, 12)).as(YearMonth::of);
+      return Combinators.combine(
+              Arbitraries.integers().between(-999_999, 999_999),
+              Arbitraries.integers().between(1, 12))
+          .as(YearMonth::of);
     } else if (raw == MonthDay.class) {
       return date.map(d -> MonthDay.of(d.getMonth(), d.getDayOfMonth()));
     } else if (raw == DayOfWeek.class) {
@@ -255,9 +280,15 @@ final class TypeArbitraries {
 
   /** A value for an {@code Object}, {@code Comparable} or {@code Number} field. */
   private static Arbitrary<?> anything(Class<?> raw, int depth) {
-    List<Arbitrary<?>> choices = new ArrayList<>(List.of(Arbitraries.integers(),
-        Arbitraries.longs(), Arbitraries.doubles(), Arbitraries.bytes(),
-        Arbitraries.bigIntegers().between(BigInteger.valueOf(-1000), BigInteger.valueOf(1000))));
+    List<Arbitrary<?>> choices =
+        new ArrayList<>(
+            List.of(
+                Arbitraries.integers(),
+                Arbitraries.longs(),
+                Arbitraries.doubles(),
+                Arbitraries.bytes(),
+                Arbitraries.bigIntegers()
+                    .between(BigInteger.valueOf(-1000), BigInteger.valueOf(1000))));
     if (raw != Number.class) {
       choices.add(strings());
       choices.add(valueType(LocalDate.class));
@@ -267,8 +298,8 @@ final class TypeArbitraries {
       choices.add(of(CodecFixtures.Point.class, depth + 1));
       choices.add(Arbitraries.integers().array(int[].class));
       choices.add(strings().list().ofMaxSize(3));
-      choices.add(Arbitraries.maps(strings(), Arbitraries.integers()).ofMaxSize(3)
-          .map(LinkedHashMap::new));
+      choices.add(
+          Arbitraries.maps(strings(), Arbitraries.integers()).ofMaxSize(3).map(LinkedHashMap::new));
       choices.add(strings().map(Optional::of));
       choices.add(strings().list().ofMaxSize(3).map(l -> l.toArray(Object[]::new)));
     }
@@ -287,12 +318,14 @@ final class TypeArbitraries {
     }
     if (Set.class.isAssignableFrom(raw)) {
       return Combinators.combine(element.set().ofMaxSize(max), Arbitraries.integers().between(0, 3))
-          .as((set, flavour) -> switch (set.contains(null) ? flavour % 2 : flavour) {
-            case 0 -> new HashSet<>(set);
-            case 1 -> new LinkedHashSet<>(set);
-            case 2 -> Set.copyOf(set);
-            default -> Collections.unmodifiableSet(new HashSet<>(set));
-          });
+          .as(
+              (set, flavour) ->
+                  switch (set.contains(null) ? flavour % 2 : flavour) {
+                    case 0 -> new HashSet<>(set);
+                    case 1 -> new LinkedHashSet<>(set);
+                    case 2 -> Set.copyOf(set);
+                    default -> Collections.unmodifiableSet(new HashSet<>(set));
+                  });
     }
     if (raw == Deque.class) {
       return element.filter(Objects::nonNull).list().ofMaxSize(max).map(ArrayDeque::new);
@@ -304,13 +337,15 @@ final class TypeArbitraries {
       return element.list().ofMaxSize(max).map(LinkedList::new);
     }
     return Combinators.combine(element.list().ofMaxSize(max), Arbitraries.integers().between(0, 4))
-        .as((list, flavour) -> switch (list.contains(null) && flavour == 2 ? 0 : flavour) {
-          case 0 -> new ArrayList<>(list);
-          case 1 -> new LinkedList<>(list);
-          case 2 -> List.copyOf(list);
-          case 3 -> Collections.unmodifiableList(new ArrayList<>(list));
-          default -> list.stream().toList(); // immutable, nulls allowed
-        });
+        .as(
+            (list, flavour) ->
+                switch (list.contains(null) && flavour == 2 ? 0 : flavour) {
+                  case 0 -> new ArrayList<>(list);
+                  case 1 -> new LinkedList<>(list);
+                  case 2 -> List.copyOf(list);
+                  case 3 -> Collections.unmodifiableList(new ArrayList<>(list));
+                  default -> list.stream().toList(); // immutable, nulls allowed
+                });
   }
 
   private static Arbitrary<?> map(Type type, Class<?> raw, int depth) {
@@ -325,12 +360,15 @@ final class TypeArbitraries {
       return maps.map(HashMap::new);
     }
     return Combinators.combine(maps, Arbitraries.integers().between(0, 3))
-        .as((m, flavour) -> switch (m.containsValue(null) && flavour == 2 ? 0 : flavour) {
-          case 0 -> new HashMap<>(m);
-          case 1 -> new LinkedHashMap<>(m);
-          case 2 -> Map.copyOf(m);
-          default -> m.containsValue(null) ? new LinkedHashMap<>(m) : new ConcurrentHashMap<>(m);
-        });
+        .as(
+            (m, flavour) ->
+                switch (m.containsValue(null) && flavour == 2 ? 0 : flavour) {
+                  case 0 -> new HashMap<>(m);
+                  case 1 -> new LinkedHashMap<>(m);
+                  case 2 -> Map.copyOf(m);
+                  default ->
+                      m.containsValue(null) ? new LinkedHashMap<>(m) : new ConcurrentHashMap<>(m);
+                });
   }
 
   // ---------------------------------------------------------------- user types
@@ -381,17 +419,19 @@ final class TypeArbitraries {
     } catch (NoSuchMethodException e) {
       throw new AssertionError("test POJOs need a no-argument constructor: " + raw, e);
     }
-    return Combinators.combine(parts).as(values -> {
-      Object o = newInstance(ctor, new Object[0]);
-      for (int i = 0; i < fields.size(); i++) {
-        try {
-          fields.get(i).set(o, values.get(i));
-        } catch (IllegalAccessException e) {
-          throw new AssertionError(e);
-        }
-      }
-      return o;
-    });
+    return Combinators.combine(parts)
+        .as(
+            values -> {
+              Object o = newInstance(ctor, new Object[0]);
+              for (int i = 0; i < fields.size(); i++) {
+                try {
+                  fields.get(i).set(o, values.get(i));
+                } catch (IllegalAccessException e) {
+                  throw new AssertionError(e);
+                }
+              }
+              return o;
+            });
   }
 
   // ---------------------------------------------------------------- helpers
@@ -424,8 +464,8 @@ final class TypeArbitraries {
     return switch (t) {
       case Class<?> c -> c;
       case ParameterizedType p -> raw(p.getRawType());
-      case GenericArrayType g -> java.lang.reflect.Array.newInstance(raw(g.getGenericComponentType()), 0)
-          .getClass();
+      case GenericArrayType g ->
+          java.lang.reflect.Array.newInstance(raw(g.getGenericComponentType()), 0).getClass();
       case WildcardType w -> raw(w.getUpperBounds()[0]);
       case TypeVariable<?> v -> raw(v.getBounds()[0]);
       default -> Object.class;
@@ -441,6 +481,8 @@ final class TypeArbitraries {
   }
 
   static String describe(Object o) {
-    return o != null && o.getClass().isArray() ? Arrays.deepToString(new Object[] {o}) : String.valueOf(o);
+    return o != null && o.getClass().isArray()
+        ? Arrays.deepToString(new Object[] {o})
+        : String.valueOf(o);
   }
 }

@@ -11,10 +11,10 @@ import java.util.Set;
 
 /**
  * The command that runs a test class's {@code main} in a JVM of its own: this JVM's java binary,
- * the given JVM options, and a class path that holds this module's main and test classes. The
- * one launcher of this module's child processes: the kill -9 children ({@code KillNineTest},
- * {@code KilledChild}) and the second lock holder ({@link DirectoryLockTest}). cairn-bench has
- * its own for the bench's children (its {@code ChildJvm}); tests there reuse that one.
+ * the given JVM options, and a class path that holds this module's main and test classes. The one
+ * launcher of this module's child processes: the kill -9 children ({@code KillNineTest}, {@code
+ * KilledChild}) and the second lock holder ({@link DirectoryLockTest}). cairn-bench has its own for
+ * the bench's children (its {@code ChildJvm}); tests there reuse that one.
  */
 public final class ChildJvm {
   private ChildJvm() {}
@@ -22,8 +22,11 @@ public final class ChildJvm {
   /** {@code java jvmOptions... -cp <class path> main arguments...}. */
   public static List<String> command(
       Class<?> main, List<String> jvmOptions, List<String> arguments) {
-    String java = ProcessHandle.current().info().command()
-        .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> command = new ArrayList<>();
     command.add(java);
     command.addAll(jvmOptions);

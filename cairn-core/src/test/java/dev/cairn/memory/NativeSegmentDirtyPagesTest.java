@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dirty-page marks shared between a stripe's writers and participants' region writers
- * (NativeSegment D1-D3): marks set at once from many threads in the same word all stay, and a
- * write that races a checkpoint's clear-then-copy is in the copy or leaves its mark.
+ * (NativeSegment D1-D3): marks set at once from many threads in the same word all stay, and a write
+ * that races a checkpoint's clear-then-copy is in the copy or leaves its mark.
  */
 class NativeSegmentDirtyPagesTest {
 
@@ -21,25 +21,30 @@ class NativeSegmentDirtyPagesTest {
   void marksSetAtOnceFromManyThreads_inTheSameWords_allStay() throws Exception {
     int threads = 4;
     for (int round = 0; round < 200; round++) {
-      NativeSegment segment = NativeSegment.allocate(0, (long) PAGES * NativeSegment.PAGE_BYTES,
-          false);
+      NativeSegment segment =
+          NativeSegment.allocate(0, (long) PAGES * NativeSegment.PAGE_BYTES, false);
       try {
         segment.trackDirtyPages();
         CyclicBarrier start = new CyclicBarrier(threads);
         List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           int thread = t;
-          running.add(Thread.ofPlatform().start(() -> {
-            await(start);
-            for (int page = thread; page < PAGES; page += threads) { // neighbours share words
-              long offset = (long) page * NativeSegment.PAGE_BYTES;
-              if (thread == 0) {
-                segment.markDirty(offset, 8); // the owner's writer (D3)
-              } else {
-                segment.markWritten(offset, 8); // region writers
-              }
-            }
-          }));
+          running.add(
+              Thread.ofPlatform()
+                  .start(
+                      () -> {
+                        await(start);
+                        for (int page = thread;
+                            page < PAGES;
+                            page += threads) { // neighbours share words
+                          long offset = (long) page * NativeSegment.PAGE_BYTES;
+                          if (thread == 0) {
+                            segment.markDirty(offset, 8); // the owner's writer (D3)
+                          } else {
+                            segment.markWritten(offset, 8); // region writers
+                          }
+                        }
+                      }));
         }
         for (Thread thread : running) {
           thread.join();
@@ -76,9 +81,9 @@ class NativeSegmentDirtyPagesTest {
 
   /**
    * D2: a writer writes a counter into a page and marks it, over and over; a copier clears the
-   * page's mark, then copies the counter, whenever it finds the page dirty. Once the writer is
-   * done and the copier has taken what is still marked, the copy holds the last value: no write
-   * fell between a copy and the clearing of its mark.
+   * page's mark, then copies the counter, whenever it finds the page dirty. Once the writer is done
+   * and the copier has taken what is still marked, the copy holds the last value: no write fell
+   * between a copy and the clearing of its mark.
    */
   @Test
   void aWriteRacingTheClearThenCopy_isInTheCopyOrLeavesTheMark() throws Exception {
@@ -90,12 +95,15 @@ class NativeSegmentDirtyPagesTest {
       long page = 70;
       long offset = page * NativeSegment.PAGE_BYTES;
       long[] copied = new long[1];
-      Thread writer = Thread.ofPlatform().start(() -> {
-        for (long i = 1; i <= writes; i++) {
-          segment.memory().set(ValueLayout.JAVA_LONG, offset, i);
-          segment.markWritten(offset, Long.BYTES);
-        }
-      });
+      Thread writer =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (long i = 1; i <= writes; i++) {
+                      segment.memory().set(ValueLayout.JAVA_LONG, offset, i);
+                      segment.markWritten(offset, Long.BYTES);
+                    }
+                  });
       while (writer.isAlive()) {
         copyIfDirty(segment, page, copied);
       }

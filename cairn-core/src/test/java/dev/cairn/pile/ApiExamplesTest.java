@@ -17,19 +17,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The examples in the javadoc of the public API ({@code dev.cairn.pile} and {@code
- * dev.cairn.codec}), which shows them from here: each {@code @start region} below is what a
- * {@code {@snippet class=dev.cairn.pile.ApiExamplesTest region=...}} displays (javadoc finds
- * this file through {@code --snippet-path src/test/java}, set in cairn-core's pom). So every
- * example compiles, and each test runs its example; where the example leaves something to look
- * at (a pointer, a pile still open, a result), the test then checks what the example's comments
- * promise. A region holds whole statements, closing braces included, exactly as displayed (but
- * for one snippet markup comment: point-codec's {@code @replace} hides the {@code static} its
- * class needs only as a nested class here).
+ * dev.cairn.codec}), which shows them from here: each {@code @start region} below is what a {@code
+ * {@snippet class=dev.cairn.pile.ApiExamplesTest region=...}} displays (javadoc finds this file
+ * through {@code --snippet-path src/test/java}, set in cairn-core's pom). So every example
+ * compiles, and each test runs its example; where the example leaves something to look at (a
+ * pointer, a pile still open, a result), the test then checks what the example's comments promise.
+ * A region holds whole statements, closing braces included, exactly as displayed (but for one
+ * snippet markup comment: point-codec's {@code @replace} hides the {@code static} its class needs
+ * only as a nested class here).
  *
- * <p>Only the public API is used, as a user would. Where an example names a directory, it is
- * {@code dir}, this test's temporary directory. A persistent pile that an example opens with
- * default options is created here first with a small log, so that the example does not write
- * the default log's 256 MiB of zeros (the log's size is fixed when the pile is created).
+ * <p>Only the public API is used, as a user would. Where an example names a directory, it is {@code
+ * dir}, this test's temporary directory. A persistent pile that an example opens with default
+ * options is created here first with a small log, so that the example does not write the default
+ * log's 256 MiB of zeros (the log's size is fixed when the pile is created).
  */
 class ApiExamplesTest {
 
@@ -37,8 +37,15 @@ class ApiExamplesTest {
 
   /** Creates a persistent pile in {@code dir} with a small log, to be reopened by an example. */
   private void createSmallPile(Durability durability) throws IOException {
-    try (Pile pile = Pile.open(dir, PileOptions.builder().segmentBytes(1 << 20).stripes(2)
-        .durability(durability).logFileBytes(1 << 20).build())) {
+    try (Pile pile =
+        Pile.open(
+            dir,
+            PileOptions.builder()
+                .segmentBytes(1 << 20)
+                .stripes(2)
+                .durability(durability)
+                .logFileBytes(1 << 20)
+                .build())) {
       pile.checkpoint();
     }
   }
@@ -52,9 +59,9 @@ class ApiExamplesTest {
     // @start region="quick-start"
     try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
       long p = pile.put("hello");
-      String s = pile.getString(p);       // "hello"
-      pile.update(p, "hello, world");     // same pointer, longer value
-      pile.delete(p);                     // p is now stale
+      String s = pile.getString(p); // "hello"
+      pile.update(p, "hello, world"); // same pointer, longer value
+      pile.delete(p); // p is now stale
     }
     // @end
   }
@@ -71,7 +78,7 @@ class ApiExamplesTest {
       p = pile.put("survives kill -9 once put returns");
     }
     try (Pile pile = Pile.open(dir, options)) {
-      String s = pile.getString(p);      // same pointer, after a restart
+      String s = pile.getString(p); // same pointer, after a restart
     }
     // @end
     try (Pile pile = Pile.open(dir, options)) {
@@ -126,7 +133,7 @@ class ApiExamplesTest {
     }
     // @start region="prefetch"
     try (Pile pile = Pile.open(dir, PileOptions.defaults())) {
-      pile.prefetch();             // warm the cache while the application starts serving
+      pile.prefetch(); // warm the cache while the application starts serving
       byte[] first = pile.getBytes(pointer);
     }
     // @end
@@ -141,10 +148,11 @@ class ApiExamplesTest {
   @Test
   void pileOptions_builder() {
     // @start region="options"
-    PileOptions options = PileOptions.builder()
-        .segmentBytes(64L << 20)          // 64 MiB segments (the default)
-        .maxMemoryBytes(8L << 30)         // at most 8 GiB of segments
-        .build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(64L << 20) // 64 MiB segments (the default)
+            .maxMemoryBytes(8L << 30) // at most 8 GiB of segments
+            .build();
     // @end
     assertThat(options.segmentBytes()).isEqualTo(PileOptions.DEFAULT_SEGMENT_BYTES);
     assertThat(options.maxMemoryBytes()).isEqualTo(8L << 30);
@@ -164,11 +172,11 @@ class ApiExamplesTest {
       String customerWithOrder = "customer with order 1";
       // @start region="transaction"
       try (Transaction tx = pile.beginTransaction()) {
-        long order = tx.put(newOrder);              // a pointer now; committed with the rest
-        tx.update(customer, customerWithOrder);     // the new value waits aside until commit
+        long order = tx.put(newOrder); // a pointer now; committed with the rest
+        tx.update(customer, customerWithOrder); // the new value waits aside until commit
         tx.delete(cart);
-        tx.commit();                                // SYNC: returns once durable
-      }                                             // closing without commit rolls back
+        tx.commit(); // SYNC: returns once durable
+      } // closing without commit rolls back
       // @end
       assertThat(pile.getString(customer)).isEqualTo(customerWithOrder);
       assertThatThrownBy(() -> pile.get(cart)).isInstanceOf(StalePointerException.class);
@@ -193,14 +201,16 @@ class ApiExamplesTest {
 
   @Test
   void pileDirectory_inspect() throws IOException {
-    try (Pile pile = Pile.open(dir, PileOptions.builder().segmentBytes(1 << 20)
-        .durability(Durability.NONE).build())) {
+    try (Pile pile =
+        Pile.open(
+            dir, PileOptions.builder().segmentBytes(1 << 20).durability(Durability.NONE).build())) {
       pile.put("one");
       pile.put("two");
     }
     // @start region="inspect"
     PileDirectory.Inspection info = PileDirectory.inspect(dir);
-    System.out.println(info.stats().objectCount() + " values, clean close: " + info.lastCloseClean());
+    System.out.println(
+        info.stats().objectCount() + " values, clean close: " + info.lastCloseClean());
     // @end
     assertThat(info.stats().objectCount()).isEqualTo(2);
     assertThat(info.lastCloseClean()).isTrue();
@@ -209,8 +219,13 @@ class ApiExamplesTest {
   @Test
   @SuppressWarnings("try") // the example opens the salvaged pile and leaves it to the reader
   void pileDirectory_salvage_ofAnUndamagedPile_dropsNothing() throws IOException {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 20).stripes(2)
-        .durability(Durability.SYNC).logFileBytes(1 << 20).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(1 << 20)
+            .stripes(2)
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .build();
     long p;
     try (Pile pile = Pile.open(dir, options)) {
       p = pile.put("kept");
@@ -235,18 +250,32 @@ class ApiExamplesTest {
   // @start region="point-codec"
   record Point(int x, int y) {}
 
-  static final class PointCodec implements Codec<Point> { // @replace substring="static " replacement=""
-    @Override public Class<Point> type() { return Point.class; }
-    @Override public int encodedSize(Point p) { return 8; }
-    @Override public void encode(Point p, MemorySegment dst, long at) {
+  static final class PointCodec
+      implements Codec<Point> { // @replace substring="static " replacement=""
+    @Override
+    public Class<Point> type() {
+      return Point.class;
+    }
+
+    @Override
+    public int encodedSize(Point p) {
+      return 8;
+    }
+
+    @Override
+    public void encode(Point p, MemorySegment dst, long at) {
       dst.set(ValueLayout.JAVA_INT_UNALIGNED, at, p.x());
       dst.set(ValueLayout.JAVA_INT_UNALIGNED, at + 4, p.y());
     }
-    @Override public Point decode(MemorySegment src, long at, int length) {
-      return new Point(src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
-                       src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
+
+    @Override
+    public Point decode(MemorySegment src, long at, int length) {
+      return new Point(
+          src.get(ValueLayout.JAVA_INT_UNALIGNED, at),
+          src.get(ValueLayout.JAVA_INT_UNALIGNED, at + 4));
     }
   }
+
   // @end
 
   /** An object type the registry encodes itself, for the examples. */
@@ -255,13 +284,14 @@ class ApiExamplesTest {
   // @start region="cairn-name"
   @CairnName(value = "acme.Customer", aliases = "com.acme.old.Client")
   record Customer(String name, @CairnName(aliases = "mail") String email) {}
+
   // @end
 
   @Test
   void codec_pointCodec_roundTrips() {
     CodecRegistry codecs = CodecRegistry.builder().register(100, new PointCodec()).build();
-    try (Pile pile = Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(codecs)
-        .build())) {
+    try (Pile pile =
+        Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(codecs).build())) {
       long p = pile.put(new Point(3, -4));
       assertThat(pile.sizeOf(p)).isGreaterThanOrEqualTo(8);
       assertThat(pile.get(p, Point.class)).isEqualTo(new Point(3, -4));
@@ -271,11 +301,12 @@ class ApiExamplesTest {
   @Test
   void codecRegistry_builder() {
     // @start region="registry"
-    CodecRegistry codecs = CodecRegistry.builder()
-        .register(100, new PointCodec())          // a hand-written codec
-        .allow(Person.class)                      // a record, and what its fields hold
-        .allowPackage("com.acme.model")           // every class of a package
-        .build();
+    CodecRegistry codecs =
+        CodecRegistry.builder()
+            .register(100, new PointCodec()) // a hand-written codec
+            .allow(Person.class) // a record, and what its fields hold
+            .allowPackage("com.acme.model") // every class of a package
+            .build();
     Pile pile = Pile.offHeap(PileOptions.builder().codecs(codecs).build());
     long p = pile.put(new Person("Ada", "Lovelace", 1815));
     Person back = pile.get(p, Person.class);
@@ -297,14 +328,13 @@ class ApiExamplesTest {
     CodecRegistry forThisPile = codecs.withCatalog(pileCatalog);
     // @end
     CodecRegistry customers = CodecRegistry.builder().allow(Customer.class).build();
-    try (Pile pile = Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(forThisPile)
-        .build());
-        Pile other = Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(customers)
-            .build())) {
+    try (Pile pile =
+            Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(forThisPile).build());
+        Pile other =
+            Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).codecs(customers).build())) {
       long p = pile.put(new Person("Ada", "Lovelace", 1815));
       assertThat(pile.get(p, Person.class)).isEqualTo(new Person("Ada", "Lovelace", 1815));
-      assertThat(forThisPile.schemas()).as("the pile's catalog holds Person's schema")
-          .isNotEmpty();
+      assertThat(forThisPile.schemas()).as("the pile's catalog holds Person's schema").isNotEmpty();
       long c = other.put(new Customer("Ada", "ada@example.com"));
       assertThat(other.get(c, Customer.class)).isEqualTo(new Customer("Ada", "ada@example.com"));
       assertThat(customers.schemas().toString()).contains("acme.Customer");

@@ -12,10 +12,10 @@ import java.util.SplittableRandom;
  * The child JVM of {@link ParticipantKillNineTest}: a {@link CounterTable} participant over a
  * {@link Durability#SYNC} pile, changed from several threads until the parent kills it.
  *
- * <p>Arguments: {@code <directory> <seed> <threads>}. Thread {@code t} adds items to counters
- * a, b and c, removes its own items, and (thread 0 only) sets counter "manual". The protocol on
- * standard output, one whole line per event ({@link CrashWorkload#emit}), W lines before the
- * write and the others once it returned (acknowledged):
+ * <p>Arguments: {@code <directory> <seed> <threads>}. Thread {@code t} adds items to counters a, b
+ * and c, removes its own items, and (thread 0 only) sets counter "manual". The protocol on standard
+ * output, one whole line per event ({@link CrashWorkload#emit}), W lines before the write and the
+ * others once it returned (acknowledged):
  *
  * <pre>
  * READY                          the pile is open; writes start now
@@ -54,14 +54,17 @@ public final class CounterWorkload {
     for (int t = 0; t < threads; t++) {
       int thread = t;
       SplittableRandom own = random.split();
-      new Thread(() -> {
-        try {
-          work(table, thread, own);
-        } catch (Throwable e) {
-          e.printStackTrace(); // the parent reads an early exit as a failure and shows this
-          Runtime.getRuntime().halt(2);
-        }
-      }, "counter-worker-" + t).start();
+      new Thread(
+              () -> {
+                try {
+                  work(table, thread, own);
+                } catch (Throwable e) {
+                  e.printStackTrace(); // the parent reads an early exit as a failure and shows this
+                  Runtime.getRuntime().halt(2);
+                }
+              },
+              "counter-worker-" + t)
+          .start();
     }
   }
 

@@ -14,14 +14,13 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The child JVM of {@link KillNineTest}: writes to a persistent {@link Durability#SYNC} pile
- * from several threads until the parent kills it with SIGKILL.
+ * The child JVM of {@link KillNineTest}: writes to a persistent {@link Durability#SYNC} pile from
+ * several threads until the parent kills it with SIGKILL.
  *
  * <p>Arguments: {@code <directory> <seed> <threads>}. The pile is reopened (after a crash, as a
- * rule) and never closed. Each thread puts new values and updates or deletes only the pointers
- * it put itself in this run, so threads need no coordination and earlier runs' values are left
- * alone. Every value is {@link #valueOf(long) derived from an op id}, so the parent can
- * recompute it.
+ * rule) and never closed. Each thread puts new values and updates or deletes only the pointers it
+ * put itself in this run, so threads need no coordination and earlier runs' values are left alone.
+ * Every value is {@link #valueOf(long) derived from an op id}, so the parent can recompute it.
  *
  * <p>Standard output is the protocol, one line per event, written atomically:
  *
@@ -35,8 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * D &lt;pointer&gt;            the delete returned: durable
  * </pre>
  *
- * Pointers are unsigned hex, op ids decimal. An intent line (lower case) precedes the call and
- * the acknowledgement (upper case) follows its return, so at a kill each thread has at most one
+ * Pointers are unsigned hex, op ids decimal. An intent line (lower case) precedes the call and the
+ * acknowledgement (upper case) follows its return, so at a kill each thread has at most one
  * operation in flight and the parent knows which: that one may or may not have happened.
  */
 public final class CrashWorkload {
@@ -110,8 +109,8 @@ public final class CrashWorkload {
   }
 
   /**
-   * The parent holds this JVM's stdin open; end of file means the parent died before it could
-   * kill us, and a workload that writes forever must not outlive it.
+   * The parent holds this JVM's stdin open; end of file means the parent died before it could kill
+   * us, and a workload that writes forever must not outlive it.
    */
   static void haltWhenParentGoesAway() {
     Thread watchdog =

@@ -67,7 +67,13 @@ class FormatConstantsTest {
     assertThat(text).contains("tag (" + Pointers.TAG_BITS + ")");
     assertThat(text).contains("segment (" + Pointers.SEGMENT_BITS + ")");
     assertThat(text).contains("block offset (" + Pointers.OFFSET_BITS + ")");
-    assertThat(text).contains("at least " + BlockLayout.MIN_BLOCK_GRANULES + " (" + BlockLayout.MIN_BLOCK_BYTES + " bytes)");
+    assertThat(text)
+        .contains(
+            "at least "
+                + BlockLayout.MIN_BLOCK_GRANULES
+                + " ("
+                + BlockLayout.MIN_BLOCK_BYTES
+                + " bytes)");
     assertThat(Pointers.TAG_SHIFT + Pointers.TAG_BITS).isEqualTo(64);
     assertThat(BlockLayout.RESERVED_SHIFT).isEqualTo(60);
   }

@@ -13,10 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,16 +27,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills a writing JVM with SIGKILL and checks that the persistent pile kept every write that
- * {@link Durability#SYNC} acknowledged.
+ * Kills a writing JVM with SIGKILL and checks that the persistent pile kept every write that {@link
+ * Durability#SYNC} acknowledged.
  *
  * <p>Each cycle runs {@link CrashWorkload} in a child JVM on the same directory, kills it at a
  * random moment, then reopens the pile here and compares it with a model built from the child's
  * acknowledgements, cumulative over all runs: every acknowledged put and update must read back
- * exactly, every acknowledged delete must be stale, and the only freedom is the one operation
- * per child thread that was in flight at the kill, which may or may not have happened but must
- * be all or nothing. Since each thread's operations are sequential, checking every
- * acknowledged one also checks that what survived is a prefix of each thread's history.
+ * exactly, every acknowledged delete must be stale, and the only freedom is the one operation per
+ * child thread that was in flight at the kill, which may or may not have happened but must be all
+ * or nothing. Since each thread's operations are sequential, checking every acknowledged one also
+ * checks that what survived is a prefix of each thread's history.
  *
  * <p>5 cycles by default; {@code -Dcairn.soak=true} runs 200. The seed is fixed (override with
  * {@code -Dcairn.seed=N}); only the kill timing is not reproducible.
@@ -75,8 +75,14 @@ class KillNineTest {
       System.out.printf(
           "[kill-9] cycle %d/%d: %d runs; so far %d writes acknowledged, %d in flight at a kill"
               + " found done and %d not; %d live, %d deleted%n",
-          cycle, cycles, runs, model.acknowledged, model.inFlightDone, model.inFlightNotDone,
-          model.live.size(), model.deleted.size());
+          cycle,
+          cycles,
+          runs,
+          model.acknowledged,
+          model.inFlightDone,
+          model.inFlightNotDone,
+          model.live.size(),
+          model.deleted.size());
     }
     assertThat(model.acknowledged)
         .as("seed %d: the children acknowledged some writes at all", seed)
@@ -86,7 +92,8 @@ class KillNineTest {
   private static long seed() {
     String fixed = System.getProperty("cairn.seed");
     long seed = fixed == null || fixed.isBlank() ? DEFAULT_SEED : Long.parseLong(fixed.trim());
-    System.out.println("[seed] KillNineTest seed=" + seed + " (rerun with -Dcairn.seed=" + seed + ")");
+    System.out.println(
+        "[seed] KillNineTest seed=" + seed + " (rerun with -Dcairn.seed=" + seed + ")");
     return seed;
   }
 
@@ -131,7 +138,9 @@ class KillNineTest {
     if (nativeAccess) {
       jvmOptions.add("--enable-native-access=ALL-UNNAMED");
     }
-    return ChildJvm.command(CrashWorkload.class, jvmOptions,
+    return ChildJvm.command(
+        CrashWorkload.class,
+        jvmOptions,
         List.of(pile.toString(), Long.toString(seed), Integer.toString(threads)));
   }
 
@@ -156,9 +165,9 @@ class KillNineTest {
   }
 
   /**
-   * Feeds the child's stdout into the model on a thread of its own, so that the child never
-   * blocks on a full pipe. Only this thread touches the model while a child runs; the test
-   * thread reads it after {@link #join}.
+   * Feeds the child's stdout into the model on a thread of its own, so that the child never blocks
+   * on a full pipe. Only this thread touches the model while a child runs; the test thread reads it
+   * after {@link #join}.
    */
   private static final class ProtocolReader extends Thread {
     private final BufferedReader lines;
@@ -237,8 +246,8 @@ class KillNineTest {
   }
 
   /**
-   * What the children acknowledged, over all runs, and what they had in flight when killed.
-   * Each pointer belongs to one child thread, so it has at most one operation in flight.
+   * What the children acknowledged, over all runs, and what they had in flight when killed. Each
+   * pointer belongs to one child thread, so it has at most one operation in flight.
    */
   private static final class Model {
     /** Pointer to the op id of its last acknowledged put or update. */
@@ -273,8 +282,9 @@ class KillNineTest {
     private void acknowledgePut(long pointer, long opId) {
       if (live.containsKey(pointer)) {
         throw new IllegalStateException(
-            String.format("put of op %d returned %x, which still holds op %d", opId, pointer,
-                live.get(pointer)));
+            String.format(
+                "put of op %d returned %x, which still holds op %d",
+                opId, pointer, live.get(pointer)));
       }
       putsInFlight.remove(opId);
       // A deleted pointer may come back only after 2^23 allocations in the pile (tag
@@ -302,8 +312,8 @@ class KillNineTest {
     }
 
     /**
-     * Every live pointer reads its last acknowledged value, or the value of its update in
-     * flight, or is stale if its delete was in flight; the model follows what happened.
+     * Every live pointer reads its last acknowledged value, or the value of its update in flight,
+     * or is stale if its delete was in flight; the model follows what happened.
      */
     void checkLive(Pile pile, String label) {
       for (var it = live.entrySet().iterator(); it.hasNext(); ) {
@@ -315,7 +325,8 @@ class KillNineTest {
           found = pile.getBytes(pointer);
         } catch (PointerException e) {
           if (!(e instanceof StalePointerException) || !deletesInFlight.contains(pointer)) {
-            fail(String.format("%s: pointer %x lost its acknowledged op %d", label, pointer, acked),
+            fail(
+                String.format("%s: pointer %x lost its acknowledged op %d", label, pointer, acked),
                 e);
           }
           it.remove();
@@ -334,28 +345,35 @@ class KillNineTest {
           inFlightDone++;
           continue;
         }
-        fail(String.format("%s: pointer %x: expected acknowledged op %d%s, found %s", label,
-            pointer, acked, inFlight == null ? "" : " or in-flight op " + inFlight,
-            describe(found)));
+        fail(
+            String.format(
+                "%s: pointer %x: expected acknowledged op %d%s, found %s",
+                label,
+                pointer,
+                acked,
+                inFlight == null ? "" : " or in-flight op " + inFlight,
+                describe(found)));
       }
     }
 
     /**
-     * Every pointer whose delete was acknowledged stays stale. The odds this can fail on a
-     * correct pile: each recovery moves the tag clock to the superblock's tag bound (so that
-     * pointers of lost puts stay stale), up to 2^19 past the last tag handed out, so a 200-cycle
-     * soak runs the clock round the 2^23 tags about a dozen times on crashes alone. Once it has
-     * come round, a block allocated at a deleted pointer's address has its tag by a 1 in 2^23
-     * chance; over the soak (about 120K deleted pointers, a few reuses of each address) that is
-     * a few percent at most. A failure here whose pointer reads a whole, valid value of another
-     * op is that; anything else is a bug.
+     * Every pointer whose delete was acknowledged stays stale. The odds this can fail on a correct
+     * pile: each recovery moves the tag clock to the superblock's tag bound (so that pointers of
+     * lost puts stay stale), up to 2^19 past the last tag handed out, so a 200-cycle soak runs the
+     * clock round the 2^23 tags about a dozen times on crashes alone. Once it has come round, a
+     * block allocated at a deleted pointer's address has its tag by a 1 in 2^23 chance; over the
+     * soak (about 120K deleted pointers, a few reuses of each address) that is a few percent at
+     * most. A failure here whose pointer reads a whole, valid value of another op is that; anything
+     * else is a bug.
      */
     void checkDeleted(Pile pile, String label) {
       for (long pointer : deleted) {
         try {
           byte[] found = pile.getBytes(pointer);
-          fail(String.format("%s: pointer %x: the acknowledged delete was undone, it reads %s",
-              label, pointer, describe(found)));
+          fail(
+              String.format(
+                  "%s: pointer %x: the acknowledged delete was undone, it reads %s",
+                  label, pointer, describe(found)));
         } catch (StalePointerException expected) {
           // deleted, as acknowledged
         } catch (PointerException e) {
@@ -365,8 +383,8 @@ class KillNineTest {
     }
 
     /**
-     * The pile holds exactly the live pointers, plus at most the puts in flight, each whole;
-     * those join the model.
+     * The pile holds exactly the live pointers, plus at most the puts in flight, each whole; those
+     * join the model.
      */
     void checkEntriesAdoptingPutsInFlight(Pile pile, String label) {
       Set<Long> entries = new HashSet<>();
@@ -384,8 +402,10 @@ class KillNineTest {
     private void adoptPutInFlight(byte[] found, long pointer, String label) {
       long opId = found.length >= Long.BYTES ? CrashWorkload.claimedOpId(found) : 0;
       if (!putsInFlight.contains(opId) || !isValueOf(found, opId)) {
-        fail(String.format("%s: entry %x is neither acknowledged nor a put in flight: %s", label,
-            pointer, describe(found)));
+        fail(
+            String.format(
+                "%s: entry %x is neither acknowledged nor a put in flight: %s",
+                label, pointer, describe(found)));
       }
       putsInFlight.remove(opId);
       live.put(pointer, opId);

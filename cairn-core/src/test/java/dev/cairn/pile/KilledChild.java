@@ -15,10 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A child JVM running a workload's {@code main} on a pile directory, whose standard output
- * lines go to a consumer on a reader thread, and which the test kills with SIGKILL: the
- * launching side of {@link SyncCommitKillNineTest} and {@link PeriodicLossWindowTest}, as
- * {@link KillNineTest} launches {@link CrashWorkload}.
+ * A child JVM running a workload's {@code main} on a pile directory, whose standard output lines go
+ * to a consumer on a reader thread, and which the test kills with SIGKILL: the launching side of
+ * {@link SyncCommitKillNineTest} and {@link PeriodicLossWindowTest}, as {@link KillNineTest}
+ * launches {@link CrashWorkload}.
  */
 final class KilledChild {
 
@@ -39,27 +39,31 @@ final class KilledChild {
    */
   KilledChild(Class<?> main, List<String> args, Path stderr, Consumer<String> lines)
       throws IOException {
-    command = ChildJvm.command(
-        main, List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"), args);
+    command =
+        ChildJvm.command(main, List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"), args);
     this.stderr = stderr;
     process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-    reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          if (line.equals("READY")) {
-            ready = true;
-            readyOrEnd.countDown();
-          } else {
-            lines.accept(line);
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        failure = e;
-      } finally {
-        readyOrEnd.countDown();
-      }
-    }, "killed-child-reader");
+    reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                  if (line.equals("READY")) {
+                    ready = true;
+                    readyOrEnd.countDown();
+                  } else {
+                    lines.accept(line);
+                  }
+                }
+              } catch (IOException | RuntimeException e) {
+                failure = e;
+              } finally {
+                readyOrEnd.countDown();
+              }
+            },
+            "killed-child-reader");
     reader.setDaemon(true);
     reader.start();
   }

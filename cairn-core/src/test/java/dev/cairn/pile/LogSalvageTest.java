@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A persistent pile whose log is damaged in the middle (a flipped byte in a record that a later
  * record proves was durable): a normal open refuses it and says how to salvage; {@link
- * PileDirectory#salvage} recovers exactly the writes logged before the damaged record, reports
- * what it dropped, keeps a copy of the damaged log, and leaves a pile that opens normally.
+ * PileDirectory#salvage} recovers exactly the writes logged before the damaged record, reports what
+ * it dropped, keeps a copy of the damaged log, and leaves a pile that opens normally.
  */
 class LogSalvageTest {
 
@@ -90,8 +90,10 @@ class LogSalvageTest {
     assertThat(damage.readableRecordsDropped()).isEqualTo(PUTS - DAMAGED - 1);
     assertThat(damage.unreadableBytes()).isEqualTo(damaged.end() - damaged.lsn());
     assertThat(damage.problem()).contains("checksum mismatch");
-    assertThat(damage.describe()).contains(damage.copy().toString(), "dropped the log from lsn "
-        + damaged.lsn() + " to " + last.end());
+    assertThat(damage.describe())
+        .contains(
+            damage.copy().toString(),
+            "dropped the log from lsn " + damaged.lsn() + " to " + last.end());
     // the copy: the damaged log as it was, beside wal/
     assertThat(damage.copy().getParent()).isEqualTo(dir);
     assertThat(damage.copy().getFileName().toString()).startsWith("wal.damaged-");
@@ -143,8 +145,10 @@ class LogSalvageTest {
     pile.put("after");
     pile.store().abandon();
     List<Logged> log = logSinceCheckpoint();
-    assertThat(log).extracting(Logged::type).containsSubsequence(
-        Journal.TYPE_TX_ALLOC, Journal.TYPE_OP, Journal.TYPE_TX_COMMIT, Journal.TYPE_OP);
+    assertThat(log)
+        .extracting(Logged::type)
+        .containsSubsequence(
+            Journal.TYPE_TX_ALLOC, Journal.TYPE_OP, Journal.TYPE_TX_COMMIT, Journal.TYPE_OP);
     int between = 0;
     while (log.get(between).type() != Journal.TYPE_TX_ALLOC) {
       between++;
@@ -225,12 +229,12 @@ class LogSalvageTest {
   }
 
   private List<Logged> logSinceCheckpoint() throws IOException {
-    long checkpointLsn = Superblock.read(RealFileLayer.INSTANCE,
-        dir.resolve(PileFiles.SUPERBLOCK)).checkpointLsn();
+    long checkpointLsn =
+        Superblock.read(RealFileLayer.INSTANCE, dir.resolve(PileFiles.SUPERBLOCK)).checkpointLsn();
     List<Logged> records = new ArrayList<>();
     try (LogReader reader = LogReader.open(RealFileLayer.INSTANCE, walDir())) {
-      reader.scan(checkpointLsn, (lsn, end, type, payload) ->
-          records.add(new Logged(lsn, end, type)));
+      reader.scan(
+          checkpointLsn, (lsn, end, type, payload) -> records.add(new Logged(lsn, end, type)));
     }
     return records;
   }
@@ -266,8 +270,9 @@ class LogSalvageTest {
   private static void assertSameFiles(Path directory, Map<Path, byte[]> expected)
       throws IOException {
     assertThat(walFiles(directory)).containsOnlyKeys(expected.keySet());
-    expected.forEach((name, bytes) ->
-        assertThat(directory.resolve(name)).as(name.toString()).hasBinaryContent(bytes));
+    expected.forEach(
+        (name, bytes) ->
+            assertThat(directory.resolve(name)).as(name.toString()).hasBinaryContent(bytes));
   }
 
   private List<Path> damagedCopies() throws IOException {

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Transactions against the size of the write-ahead log: a transaction that outgrows the log
- * fails fast, its rollback and recovery never need log space they cannot have, a pile always
- * reopens with the options it was created with, and a read-only open of a crashed pile shows
- * what recovery will produce. Small logs (2 files of 1 MiB) make "larger than the log" a matter
- * of some ten thousand puts.
+ * Transactions against the size of the write-ahead log: a transaction that outgrows the log fails
+ * fast, its rollback and recovery never need log space they cannot have, a pile always reopens with
+ * the options it was created with, and a read-only open of a crashed pile shows what recovery will
+ * produce. Small logs (2 files of 1 MiB) make "larger than the log" a matter of some ten thousand
+ * puts.
  */
 class LogSpaceTest {
 
@@ -90,11 +90,13 @@ class LogSpaceTest {
     try (Pile pile = Pile.open(dir, options())) {
       Transaction tx = pile.beginTransaction();
       // a blocked put would wait a minute and then throw a plain PileFullException
-      assertThatThrownBy(() -> {
-        for (int i = 0; i < 200_000; i++) {
-          tx.put(value(i));
-        }
-      }).isInstanceOf(TransactionTooLargeException.class)
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 200_000; i++) {
+                  tx.put(value(i));
+                }
+              })
+          .isInstanceOf(TransactionTooLargeException.class)
           .hasMessageContaining("2 files of 1,048,576 bytes")
           .hasMessageContaining("logFileBytes")
           .hasMessageContaining("smaller transactions");
@@ -146,8 +148,8 @@ class LogSpaceTest {
   }
 
   /**
-   * A crash with a transaction as large as the log allows still open: recovery undoes it with
-   * the log the transaction left, and the pile reopens with its own options.
+   * A crash with a transaction as large as the log allows still open: recovery undoes it with the
+   * log the transaction left, and the pile reopens with its own options.
    */
   @Test
   void aCrashWithAHugeUnfinishedTransaction_reopensWithTheSameOptionsWithoutIt()
@@ -185,9 +187,9 @@ class LogSpaceTest {
   }
 
   /**
-   * A log already full of an unfinished transaction, as earlier builds left it (they kept no
-   * room for its rollback): recovery cannot log the undo, and still reopens the pile with its
-   * own options.
+   * A log already full of an unfinished transaction, as earlier builds left it (they kept no room
+   * for its rollback): recovery cannot log the undo, and still reopens the pile with its own
+   * options.
    */
   @Test
   void aLogAlreadyFullOfAnUnfinishedTransaction_reopensWithTheSameOptions() throws IOException {
@@ -208,8 +210,8 @@ class LogSpaceTest {
   }
 
   /**
-   * The same, with power lost at every disk operation of the recovery, then a second recovery:
-   * each leaves the committed values and none of the transaction's.
+   * The same, with power lost at every disk operation of the recovery, then a second recovery: each
+   * leaves the committed values and none of the transaction's.
    */
   @Test
   void recoveryOfAFullLog_survivesPowerLossAtEveryStep() throws IOException {
@@ -292,8 +294,12 @@ class LogSpaceTest {
     try (Pile pile = Pile.open(dir, options())) {
       assertThat(pile.stats()).isEqualTo(readOnlyStats);
       assertThat(entries(pile)).containsOnlyKeys(readOnlyEntries.keySet());
-      entries(pile).forEach((pointer, bytes) ->
-          assertThat(bytes).as("pointer " + pointer).isEqualTo(readOnlyEntries.get(pointer)));
+      entries(pile)
+          .forEach(
+              (pointer, bytes) ->
+                  assertThat(bytes)
+                      .as("pointer " + pointer)
+                      .isEqualTo(readOnlyEntries.get(pointer)));
       assertHolds(pile, model, unfinished);
     }
     assertThat(readOnlyEntries).hasSize(model.size());

@@ -24,16 +24,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 18, item 8: each message says what the user most likely wants, and what it suggests
- * works when done. Each suggestion found in a message is carried out here and must then work.
+ * Issue 18, item 8: each message says what the user most likely wants, and what it suggests works
+ * when done. Each suggestion found in a message is carried out here and must then work.
  */
 class MisleadingMessagesTest {
 
-  private static final Order ORDER = new Order(7, "Ada",
-      List.of(new Line("sku-1", 2), new Line("sku-2", 1)), Status.PAID);
+  private static final Order ORDER =
+      new Order(7, "Ada", List.of(new Line("sku-1", 2), new Line("sku-2", 1)), Status.PAID);
 
   /** {@code allow(Name.class)} as a message writes it, and {@code allowPackage("name")}. */
   private static final Pattern ALLOW = Pattern.compile("\\ballow\\(([\\w.$]+)\\.class\\)");
+
   private static final Pattern ALLOW_PACKAGE = Pattern.compile("allowPackage\\(\"([^\"]*)\"\\)");
 
   @TempDir Path dir;
@@ -65,8 +66,8 @@ class MisleadingMessagesTest {
       assertThat(pile.get(pile.put(ORDER), Order.class)).isEqualTo(ORDER);
     }
     // or its package
-    try (Pile pile = volatilePile(
-        CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())) {
+    try (Pile pile =
+        volatilePile(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())) {
       assertThat(pile.get(pile.put(ORDER), Order.class)).isEqualTo(ORDER);
     }
   }
@@ -85,13 +86,16 @@ class MisleadingMessagesTest {
   @ValueSource(booleans = {false, true})
   void putOfAPlainObject_suggestsNothingThatThrows_andSaysWhyItCannotBeStored(
       boolean registryAllowsSomething) {
-    CodecRegistry codecs = registryAllowsSomething
-        ? CodecRegistry.builder().allow(Order.class).build() : CodecRegistry.builtIn();
+    CodecRegistry codecs =
+        registryAllowsSomething
+            ? CodecRegistry.builder().allow(Order.class).build()
+            : CodecRegistry.builtIn();
 
     String message = refusal(codecs, new Object());
 
     assertThat(message).contains("java.lang.Object").contains("cannot be stored");
-    assertThat(message).doesNotContain("allow(Object.class)")
+    assertThat(message)
+        .doesNotContain("allow(Object.class)")
         .doesNotContain("allowPackage(\"java.lang\")");
     everySuggestionWorks(message, new Object());
   }
@@ -101,7 +105,9 @@ class MisleadingMessagesTest {
   void putOfAJdkClass_suggestsNothingThatThrows() {
     String message = refusal(CodecRegistry.builtIn(), new StringBuilder("x"));
 
-    assertThat(message).contains("java.lang.StringBuilder").contains("cannot be stored")
+    assertThat(message)
+        .contains("java.lang.StringBuilder")
+        .contains("cannot be stored")
         .doesNotContain("allowPackage(\"java.lang\")");
     everySuggestionWorks(message, new StringBuilder("x"));
   }
@@ -110,13 +116,15 @@ class MisleadingMessagesTest {
   void putOfAJdkValueType_suggestsARecordAroundIt_andThatWorks() {
     String message = refusal(CodecRegistry.builtIn(), LocalDate.EPOCH);
 
-    assertThat(message).contains("java.time.LocalDate").contains("record")
+    assertThat(message)
+        .contains("java.time.LocalDate")
+        .contains("record")
         .doesNotContain("allowPackage(\"java.time\")");
     everySuggestionWorks(message, LocalDate.EPOCH);
     record Dated(LocalDate value) {} // what it says: a record of your own around it, allowed
     try (Pile pile = volatilePile(CodecRegistry.builder().allow(Dated.class).build())) {
-      assertThat(pile.get(pile.put(new Dated(LocalDate.EPOCH)))).isEqualTo(
-          new Dated(LocalDate.EPOCH));
+      assertThat(pile.get(pile.put(new Dated(LocalDate.EPOCH))))
+          .isEqualTo(new Dated(LocalDate.EPOCH));
     }
   }
 
@@ -124,17 +132,19 @@ class MisleadingMessagesTest {
   void putOfAJdkEnum_suggestsAllowingItByClass_andThatWorks() {
     String message = refusal(CodecRegistry.builtIn(), TimeUnit.SECONDS);
 
-    assertThat(message).contains("allow(java.util.concurrent.TimeUnit.class)")
+    assertThat(message)
+        .contains("allow(java.util.concurrent.TimeUnit.class)")
         .doesNotContain("allowPackage(");
     everySuggestionWorks(message, TimeUnit.SECONDS);
   }
 
   @Test
   void putOfAnAnonymousClass_suggestsNothingThatThrows() {
-    Object anonymous = new Object() {
-      @SuppressWarnings("unused")
-      final int x = 1;
-    };
+    Object anonymous =
+        new Object() {
+          @SuppressWarnings("unused")
+          final int x = 1;
+        };
     String message = refusal(CodecRegistry.builtIn(), anonymous);
 
     assertThat(message).contains("anonymous").doesNotContain("allow(.class)");
@@ -143,17 +153,16 @@ class MisleadingMessagesTest {
 
   /**
    * Carries out every {@code allow(X.class)} of the value's class and every {@code
-   * allowPackage("p")} in {@code message}: each must be accepted by the builder, and a pile with
-   * it must store {@code value}. Any other class a message names is a placeholder for a class of
-   * the user's own ({@code YourRecord}, {@code Holder}), never a class of the JDK.
+   * allowPackage("p")} in {@code message}: each must be accepted by the builder, and a pile with it
+   * must store {@code value}. Any other class a message names is a placeholder for a class of the
+   * user's own ({@code YourRecord}, {@code Holder}), never a class of the JDK.
    */
   private static void everySuggestionWorks(String message, Object value) {
     Matcher allow = ALLOW.matcher(message);
     while (allow.find()) {
       Class<?> suggested = resolve(allow.group(1), value.getClass());
       if (suggested == null) {
-        assertThat(allow.group(1)).as("suggested in: %s", message)
-            .isIn("YourRecord", "Holder");
+        assertThat(allow.group(1)).as("suggested in: %s", message).isIn("YourRecord", "Holder");
         continue;
       }
       storesAndReads(CodecRegistry.builder().allow(suggested)::build, value, message);
@@ -165,19 +174,24 @@ class MisleadingMessagesTest {
     }
   }
 
-  /** The class a suggestion names: a simple or nested name of {@code expected}, or its full name. */
+  /**
+   * The class a suggestion names: a simple or nested name of {@code expected}, or its full name.
+   */
   private static Class<?> resolve(String written, Class<?> expected) {
     String full = expected.getName().replace('$', '.');
     return full.equals(written) || full.endsWith("." + written) ? expected : null;
   }
 
-  private static void storesAndReads(java.util.function.Supplier<CodecRegistry> codecs,
-      Object value, String message) {
-    assertThatCode(() -> {
-      try (Pile pile = volatilePile(codecs.get())) {
-        assertThat(pile.get(pile.put(value))).isEqualTo(value);
-      }
-    }).as("doing what the message says: %s", message).doesNotThrowAnyException();
+  private static void storesAndReads(
+      java.util.function.Supplier<CodecRegistry> codecs, Object value, String message) {
+    assertThatCode(
+            () -> {
+              try (Pile pile = volatilePile(codecs.get())) {
+                assertThat(pile.get(pile.put(value))).isEqualTo(value);
+              }
+            })
+        .as("doing what the message says: %s", message)
+        .doesNotThrowAnyException();
   }
 
   // ------------------------------------------------------------------ a transaction after close
@@ -186,25 +200,27 @@ class MisleadingMessagesTest {
   @ValueSource(strings = {"volatile", "sync", "periodic"})
   void everyTransactionOperation_afterThePileClosed_throwsPileClosed(String kind)
       throws IOException {
-    List<Consumer<Transaction>> operations = List.of(
-        tx -> tx.put("more"),
-        tx -> tx.update(0x1234L, "new"),
-        tx -> tx.delete(0x1234L),
-        tx -> tx.get(0x1234L),
-        Transaction::commit,
-        tx -> tx.commit(Durability.SYNC),
-        tx -> tx.commit(Durability.NONE),
-        tx -> {
-          var unused = tx.commitAsync(); // throws: no future is made
-        });
+    List<Consumer<Transaction>> operations =
+        List.of(
+            tx -> tx.put("more"),
+            tx -> tx.update(0x1234L, "new"),
+            tx -> tx.delete(0x1234L),
+            tx -> tx.get(0x1234L),
+            Transaction::commit,
+            tx -> tx.commit(Durability.SYNC),
+            tx -> tx.commit(Durability.NONE),
+            tx -> {
+              var unused = tx.commitAsync(); // throws: no future is made
+            });
     for (int i = 0; i < operations.size(); i++) {
       Consumer<Transaction> operation = operations.get(i);
       Path where = dir.resolve(kind + i);
-      Pile pile = switch (kind) {
-        case "volatile" -> volatilePile(CodecRegistry.builtIn());
-        case "sync" -> Pile.open(where, PersistentPileTest.options(Durability.SYNC));
-        default -> Pile.open(where, PersistentPileTest.options(Durability.PERIODIC));
-      };
+      Pile pile =
+          switch (kind) {
+            case "volatile" -> volatilePile(CodecRegistry.builtIn());
+            case "sync" -> Pile.open(where, PersistentPileTest.options(Durability.SYNC));
+            default -> Pile.open(where, PersistentPileTest.options(Durability.PERIODIC));
+          };
       Transaction tx = pile.beginTransaction();
       tx.put("in the transaction");
       pile.close();
@@ -231,14 +247,19 @@ class MisleadingMessagesTest {
   // ------------------------------------------------------------------ allowPackage after restart
 
   /**
-   * A class allowed only by its package is readable in a new pile instance before anything of
-   * it was put there: the registry finds it by the stored name. The second instance only reads.
+   * A class allowed only by its package is readable in a new pile instance before anything of it
+   * was put there: the registry finds it by the stored name. The second instance only reads.
    */
   @Test
   void aClassAllowedByPackage_isReadableAtOnce_afterAReopen() throws IOException {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 20)
-        .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
-        .durability(Durability.SYNC).logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(1 << 20)
+            .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     Note note = new Note("gift", ORDER); // an Order in an Object field: found by id alone
     long order;
     long noted;
@@ -247,9 +268,14 @@ class MisleadingMessagesTest {
       noted = pile.put(note);
     }
     // a new registry too, as a new process would build
-    PileOptions reopened = PileOptions.builder().segmentBytes(1 << 20)
-        .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
-        .durability(Durability.SYNC).logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions reopened =
+        PileOptions.builder()
+            .segmentBytes(1 << 20)
+            .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     try (Pile pile = Pile.open(dir, reopened)) {
       assertThat(pile.get(noted)).isEqualTo(note);
       assertThat(pile.get(order, Order.class)).isEqualTo(ORDER);
@@ -262,16 +288,26 @@ class MisleadingMessagesTest {
   @Test
   void aStoredClassOfAPackageNoLongerAllowed_staysUnreadable_withTheWayToAllowIt()
       throws IOException {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 20)
-        .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
-        .durability(Durability.SYNC).logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(1 << 20)
+            .codecs(CodecRegistry.builder().allowPackage("dev.cairn.pile.shop").build())
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     long order;
     try (Pile pile = Pile.open(dir, options)) {
       order = pile.put(ORDER);
     }
-    PileOptions other = PileOptions.builder().segmentBytes(1 << 20)
-        .codecs(CodecRegistry.builder().allow(Note.class).build())
-        .durability(Durability.SYNC).logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions other =
+        PileOptions.builder()
+            .segmentBytes(1 << 20)
+            .codecs(CodecRegistry.builder().allow(Note.class).build())
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     try (Pile pile = Pile.open(dir, other)) {
       assertThatThrownBy(() -> pile.get(order))
           .isInstanceOf(UnknownTypeException.class)

@@ -22,11 +22,13 @@ class OwnThreadTest {
     AtomicReference<String> nameWhileRunning = new AtomicReference<>();
     int[] written = new int[1];
 
-    OwnThread.run("cairn-test-task", () -> {
-      ranOn.set(Thread.currentThread());
-      nameWhileRunning.set(Thread.currentThread().getName());
-      written[0] = 42; // plain write: run's return must make it visible
-    });
+    OwnThread.run(
+        "cairn-test-task",
+        () -> {
+          ranOn.set(Thread.currentThread());
+          nameWhileRunning.set(Thread.currentThread().getName());
+          written[0] = 42; // plain write: run's return must make it visible
+        });
 
     assertThat(ranOn.get()).isNotNull().isNotSameAs(Thread.currentThread());
     assertThat(nameWhileRunning.get()).isEqualTo("cairn-test-task");
@@ -36,12 +38,24 @@ class OwnThreadTest {
 
   @Test
   void run_rethrowsWhatTheTaskThrew() {
-    assertThatThrownBy(() -> OwnThread.run("t", () -> {
-      throw new IllegalStateException("disk said no");
-    })).isInstanceOf(IllegalStateException.class).hasMessage("disk said no");
-    assertThatThrownBy(() -> OwnThread.run("t", () -> {
-      throw new AssertionError("broken");
-    })).isInstanceOf(AssertionError.class).hasMessage("broken");
+    assertThatThrownBy(
+            () ->
+                OwnThread.run(
+                    "t",
+                    () -> {
+                      throw new IllegalStateException("disk said no");
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("disk said no");
+    assertThatThrownBy(
+            () ->
+                OwnThread.run(
+                    "t",
+                    () -> {
+                      throw new AssertionError("broken");
+                    }))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage("broken");
   }
 
   @Test
@@ -51,19 +65,25 @@ class OwnThreadTest {
     AtomicBoolean taskSawInterrupt = new AtomicBoolean();
     AtomicBoolean callerKeptInterrupt = new AtomicBoolean();
     AtomicBoolean callerReturnedEarly = new AtomicBoolean();
-    Thread caller = Thread.ofPlatform().start(() -> {
-      OwnThread.run("t", () -> {
-        started.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          taskSawInterrupt.set(true);
-        }
-        taskSawInterrupt.compareAndSet(false, Thread.currentThread().isInterrupted());
-      });
-      callerReturnedEarly.set(release.getCount() != 0);
-      callerKeptInterrupt.set(Thread.currentThread().isInterrupted());
-    });
+    Thread caller =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  OwnThread.run(
+                      "t",
+                      () -> {
+                        started.countDown();
+                        try {
+                          release.await();
+                        } catch (InterruptedException e) {
+                          taskSawInterrupt.set(true);
+                        }
+                        taskSawInterrupt.compareAndSet(
+                            false, Thread.currentThread().isInterrupted());
+                      });
+                  callerReturnedEarly.set(release.getCount() != 0);
+                  callerKeptInterrupt.set(Thread.currentThread().isInterrupted());
+                });
     started.await();
     caller.interrupt();
     Thread.sleep(50); // the caller must go on waiting through its interrupt
@@ -94,14 +114,20 @@ class OwnThreadTest {
 
     CountDownLatch blockerRunning = new CountDownLatch(1);
     CountDownLatch unblock = new CountDownLatch(1);
-    Thread blocked = Thread.ofPlatform().start(() -> OwnThread.run("slow", () -> {
-      blockerRunning.countDown();
-      try {
-        unblock.await();
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }));
+    Thread blocked =
+        Thread.ofPlatform()
+            .start(
+                () ->
+                    OwnThread.run(
+                        "slow",
+                        () -> {
+                          blockerRunning.countDown();
+                          try {
+                            unblock.await();
+                          } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                          }
+                        }));
     blockerRunning.await();
     AtomicBoolean ran = new AtomicBoolean();
     OwnThread.run("quick", () -> ran.set(true)); // must not wait for "slow"
@@ -116,15 +142,17 @@ class OwnThreadTest {
     CountDownLatch ended = new CountDownLatch(1);
     AtomicReference<String> nameWhileRunning = new AtomicReference<>();
 
-    OwnThread.start("cairn-test-background", () -> {
-      nameWhileRunning.set(Thread.currentThread().getName());
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      ended.countDown();
-    });
+    OwnThread.start(
+        "cairn-test-background",
+        () -> {
+          nameWhileRunning.set(Thread.currentThread().getName());
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+          ended.countDown();
+        });
 
     assertThat(ended.getCount()).as("start must not wait for the task").isEqualTo(1);
     release.countDown();
@@ -143,21 +171,26 @@ class OwnThreadTest {
     CountDownLatch release = new CountDownLatch(1);
     Set<ClassLoader> loadersSeen = ConcurrentHashMap.newKeySet();
     Set<String> localsSeen = ConcurrentHashMap.newKeySet();
-    Thread caller = Thread.ofPlatform().unstarted(() -> {
-      callersLocal.set("request-42");
-      for (int i = 0; i < tasks; i++) {
-        OwnThread.start("t", () -> {
-          loadersSeen.add(Thread.currentThread().getContextClassLoader());
-          localsSeen.add(String.valueOf(callersLocal.get()));
-          allRunning.countDown();
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            throw new AssertionError(e);
-          }
-        });
-      }
-    });
+    Thread caller =
+        Thread.ofPlatform()
+            .unstarted(
+                () -> {
+                  callersLocal.set("request-42");
+                  for (int i = 0; i < tasks; i++) {
+                    OwnThread.start(
+                        "t",
+                        () -> {
+                          loadersSeen.add(Thread.currentThread().getContextClassLoader());
+                          localsSeen.add(String.valueOf(callersLocal.get()));
+                          allRunning.countDown();
+                          try {
+                            release.await();
+                          } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                          }
+                        });
+                  }
+                });
     caller.setContextClassLoader(callersLoader);
     caller.start();
     caller.join();

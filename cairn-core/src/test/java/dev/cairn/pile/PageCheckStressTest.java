@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The page checks of a reopened pile under load: readers checking pages for the first time while
  * writers put, update and delete on the same pages and checkpoints write them, with more threads
- * than cores. No undamaged page may ever be reported damaged, and no read may return bytes that
- * are not a whole value of its pointer (issue: "no read ever returns bytes from a page whose
- * checksum does not match" must hold without false alarms).
+ * than cores. No undamaged page may ever be reported damaged, and no read may return bytes that are
+ * not a whole value of its pointer (issue: "no read ever returns bytes from a page whose checksum
+ * does not match" must hold without false alarms).
  */
 class PageCheckStressTest {
 
@@ -51,43 +51,66 @@ class PageCheckStressTest {
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) { // readers: each entry's first read checks its pages
         long readerSeed = random.nextLong();
-        threads.add(Thread.ofPlatform().start(() -> guarded(failures, () -> {
-          SplittableRandom r = new SplittableRandom(readerSeed);
-          while (!stop.get()) {
-            int i = r.nextInt(ENTRIES);
-            byte[] bytes = pile.getBytes(pointers[i]); // entries are never deleted here
-            String problem = checkedValueProblem(bytes, i, -1);
-            if (problem != null) {
-              throw new AssertionError("entry " + i + ": " + problem);
-            }
-          }
-        })));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () ->
+                        guarded(
+                            failures,
+                            () -> {
+                              SplittableRandom r = new SplittableRandom(readerSeed);
+                              while (!stop.get()) {
+                                int i = r.nextInt(ENTRIES);
+                                byte[] bytes =
+                                    pile.getBytes(pointers[i]); // entries are never deleted here
+                                String problem = checkedValueProblem(bytes, i, -1);
+                                if (problem != null) {
+                                  throw new AssertionError("entry " + i + ": " + problem);
+                                }
+                              }
+                            })));
       }
       for (int t = 0; t < 2; t++) { // writers: updates in place and moves, puts and deletes
         int writer = t;
         long writerSeed = random.nextLong();
-        threads.add(Thread.ofPlatform().start(() -> guarded(failures, () -> {
-          SplittableRandom r = new SplittableRandom(writerSeed);
-          List<Long> extra = new ArrayList<>();
-          while (!stop.get()) {
-            int i = r.nextInt(ENTRIES / 2) * 2 + writer; // each writer owns half the entries
-            long sequence = sequences.incrementAndGet(i);
-            pile.update(pointers[i], checkedValue(i, sequence, 40 + r.nextInt(600), r));
-            if (r.nextInt(4) == 0) {
-              extra.add(pile.put(checkedValue(ENTRIES + r.nextInt(1000), 0, 64, r)));
-            }
-            if (extra.size() > 200) {
-              pile.delete(extra.remove(r.nextInt(extra.size())));
-            }
-          }
-        })));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () ->
+                        guarded(
+                            failures,
+                            () -> {
+                              SplittableRandom r = new SplittableRandom(writerSeed);
+                              List<Long> extra = new ArrayList<>();
+                              while (!stop.get()) {
+                                int i =
+                                    r.nextInt(ENTRIES / 2) * 2
+                                        + writer; // each writer owns half the entries
+                                long sequence = sequences.incrementAndGet(i);
+                                pile.update(
+                                    pointers[i], checkedValue(i, sequence, 40 + r.nextInt(600), r));
+                                if (r.nextInt(4) == 0) {
+                                  extra.add(
+                                      pile.put(checkedValue(ENTRIES + r.nextInt(1000), 0, 64, r)));
+                                }
+                                if (extra.size() > 200) {
+                                  pile.delete(extra.remove(r.nextInt(extra.size())));
+                                }
+                              }
+                            })));
       }
-      threads.add(Thread.ofPlatform().start(() -> guarded(failures, () -> {
-        while (!stop.get()) {
-          pile.checkpoint();
-          Thread.sleep(20);
-        }
-      })));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () ->
+                      guarded(
+                          failures,
+                          () -> {
+                            while (!stop.get()) {
+                              pile.checkpoint();
+                              Thread.sleep(20);
+                            }
+                          })));
       Thread.sleep(TimeUnit.SECONDS.toMillis(Long.getLong("cairn.stress.seconds", 3)));
       stop.set(true);
       for (Thread thread : threads) {
@@ -97,14 +120,16 @@ class PageCheckStressTest {
       pile.verify(); // every page, checked or not yet, matches
       for (int i = 0; i < ENTRIES; i++) {
         assertThat(checkedValueProblem(pile.getBytes(pointers[i]), i, sequences.get(i)))
-            .as("entry %d", i).isNull();
+            .as("entry %d", i)
+            .isNull();
       }
     }
     try (Pile pile = Pile.open(directory, PersistentPileTest.options(durability))) {
       pile.verify();
       for (int i = 0; i < ENTRIES; i++) {
         assertThat(checkedValueProblem(pile.getBytes(pointers[i]), i, sequences.get(i)))
-            .as("entry %d after a reopen", i).isNull();
+            .as("entry %d after a reopen", i)
+            .isNull();
       }
     }
   }

@@ -40,9 +40,16 @@ class ParticipantTest {
       table.set("manual", 42);
       assertThat(table.snapshot()).isEqualTo(Map.of("a", 1L, "manual", 42L));
       long before = pile.stats().objectCount();
-      assertThatThrownBy(() -> Participants.log(pile, table).put(item("a", 3), 1, p -> {
-        throw new IllegalStateException("participant refused");
-      })).hasMessage("participant refused");
+      assertThatThrownBy(
+              () ->
+                  Participants.log(pile, table)
+                      .put(
+                          item("a", 3),
+                          1,
+                          p -> {
+                            throw new IllegalStateException("participant refused");
+                          }))
+          .hasMessage("participant refused");
       assertThat(pile.stats().objectCount()).isEqualTo(before);
       pile.verify();
     }
@@ -51,11 +58,13 @@ class ParticipantTest {
   @Test
   void aParticipantRegisteredTwiceOrNotAtAll_isACallerError() {
     CounterTable table = new CounterTable(3);
-    assertThatThrownBy(() -> Participants.offHeap(PileOptions.defaults(), table,
-        new CounterTable(3))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(
+            () -> Participants.offHeap(PileOptions.defaults(), table, new CounterTable(3)))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("two participants have id 3");
     assertThatThrownBy(() -> Participants.offHeap(PileOptions.defaults(), new CounterTable(0)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id=0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("id=0");
     try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
       assertThatThrownBy(() -> Participants.log(pile, table))
           .isInstanceOf(IllegalArgumentException.class)
@@ -90,18 +99,17 @@ class ParticipantTest {
         .isInstanceOf(ParticipantRequiredException.class)
         .hasMessageContaining("participant 9");
     try (OffHeapPile readOnly = PersistentStore.open(disk, DIR, options, true)) {
-      assertThat(readOnly.stats().objectCount()).as("read-only needs no participant")
-          .isEqualTo(12);
+      assertThat(readOnly.stats().objectCount()).as("read-only needs no participant").isEqualTo(12);
     }
     CounterTable reopened = new CounterTable(9);
     try (OffHeapPile again = open(disk, reopened, "reopen")) {
-      assertThat(reopened.snapshot())
-          .isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L, "manual", 7L));
+      assertThat(reopened.snapshot()).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L, "manual", 7L));
       assertThat(reopened.replayed()).as("records after the checkpoint").isEqualTo(3);
       assertThat(itemsByCounter(again)).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L));
     }
     assertThatThrownBy(() -> PersistentStore.open(disk, DIR, options))
-        .as("its state is in the checkpoint now").isInstanceOf(ParticipantRequiredException.class)
+        .as("its state is in the checkpoint now")
+        .isInstanceOf(ParticipantRequiredException.class)
         .hasMessageContaining("checkpointed state");
     CounterTable afterCleanClose = new CounterTable(9);
     try (OffHeapPile again = open(disk, afterCleanClose, "after a clean close")) {
@@ -113,8 +121,8 @@ class ParticipantTest {
 
   /**
    * Power lost at random moments of adds, removes, counter sets, transactions and checkpoints,
-   * several times over one disk: after each recovery every counter equals the number of its
-   * items in the pile, every acknowledged add and remove holds, and a set counter has its last
+   * several times over one disk: after each recovery every counter equals the number of its items
+   * in the pile, every acknowledged add and remove holds, and a set counter has its last
    * acknowledged value (or the one in flight).
    */
   @Test
@@ -135,8 +143,7 @@ class ParticipantTest {
         OffHeapPile pile = open(disk, table, label);
         table.attachTo(pile);
         checkAgreement(pile, table, live, removed, manual, label);
-        disk.crashAtOperation(disk.operationCount() + 10 + random.nextInt(300),
-            random.nextLong());
+        disk.crashAtOperation(disk.operationCount() + 10 + random.nextInt(300), random.nextLong());
         long inFlightSet = -1;
         long inFlightRemove = Pile.NULL;
         try {
@@ -196,27 +203,35 @@ class ParticipantTest {
 
   private static OffHeapPile open(SimulatedDisk disk, CounterTable table, String label) {
     try {
-      return (OffHeapPile) Participants.open(disk, DIR, PileCrashTest.options(Durability.SYNC),
-          table);
+      return (OffHeapPile)
+          Participants.open(disk, DIR, PileCrashTest.options(Durability.SYNC), table);
     } catch (IOException | RuntimeException e) {
       throw new AssertionError(label + ": recovery failed", e);
     }
   }
 
   /** The table equals the pile's items per counter; acknowledged adds live, removes gone. */
-  private static void checkAgreement(Pile pile, CounterTable table, Map<Long, String> live,
-      Set<Long> removed, long manual, String label) {
+  private static void checkAgreement(
+      Pile pile,
+      CounterTable table,
+      Map<Long, String> live,
+      Set<Long> removed,
+      long manual,
+      String label) {
     Map<String, Long> items = itemsByCounter(pile);
     Map<String, Long> counted = new HashMap<>(table.snapshot());
-    assertThat(counted.remove("manual")).as(label + ": manual").isEqualTo(
-        manual == 0 ? null : manual);
+    assertThat(counted.remove("manual"))
+        .as(label + ": manual")
+        .isEqualTo(manual == 0 ? null : manual);
     assertThat(counted).as(label + ": counters against the pile's items").isEqualTo(items);
     for (Map.Entry<Long, String> item : live.entrySet()) {
       assertThat(new String(pile.getBytes(item.getKey()), StandardCharsets.UTF_8))
-          .as(label + ": acknowledged add").startsWith(item.getValue() + ":");
+          .as(label + ": acknowledged add")
+          .startsWith(item.getValue() + ":");
     }
     for (long pointer : removed) {
-      assertThatThrownBy(() -> pile.getBytes(pointer)).as(label + ": acknowledged remove")
+      assertThatThrownBy(() -> pile.getBytes(pointer))
+          .as(label + ": acknowledged remove")
           .isInstanceOf(PointerException.class);
     }
     pile.verify();
@@ -224,10 +239,11 @@ class ParticipantTest {
 
   static Map<String, Long> itemsByCounter(Pile pile) {
     Map<String, Long> items = new HashMap<>();
-    pile.forEach((pointer, kind, sizeBytes) -> {
-      String text = new String(pile.getBytes(pointer), StandardCharsets.UTF_8);
-      items.merge(text.substring(0, text.indexOf(':')), 1L, Long::sum);
-    });
+    pile.forEach(
+        (pointer, kind, sizeBytes) -> {
+          String text = new String(pile.getBytes(pointer), StandardCharsets.UTF_8);
+          items.merge(text.substring(0, text.indexOf(':')), 1L, Long::sum);
+        });
     return items;
   }
 

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 18, item 11: how much a {@link Durability#PERIODIC} pile loses at kill -9, and why.
  *
  * <p>What survives kill -9 is what the log's flusher handed to the operating system. It does so
- * within the log's write delay (1 ms) of a record's append, unless it is slow to be scheduled;
- * it used not to when it was waiting for the next periodic force, and then a record waited for
- * that force, up to a whole sync interval. The first test checks that wake-up without timing
- * anything that could fail on a slow machine; the second measures the real window, only under
- * {@code -Dcairn.soak=true}:
+ * within the log's write delay (1 ms) of a record's append, unless it is slow to be scheduled; it
+ * used not to when it was waiting for the next periodic force, and then a record waited for that
+ * force, up to a whole sync interval. The first test checks that wake-up without timing anything
+ * that could fail on a slow machine; the second measures the real window, only under {@code
+ * -Dcairn.soak=true}:
  *
  * <pre>
  * ./mvnw -B -q -o -pl cairn-core test -Dtest=PeriodicLossWindowTest -Dcairn.soak=true
@@ -38,25 +38,32 @@ class PeriodicLossWindowTest {
   @TempDir Path temp;
 
   /**
-   * A record appended while the flusher waits for the next periodic force reaches the OS soon,
-   * not at that force. The period here is an hour, so before the fix the record waited an hour;
-   * the ten seconds allowed are only a bound on a stalled machine.
+   * A record appended while the flusher waits for the next periodic force reaches the OS soon, not
+   * at that force. The period here is an hour, so before the fix the record waited an hour; the ten
+   * seconds allowed are only a bound on a stalled machine.
    */
   @Test
   void aRecordAppendedWhileTheFlusherWaitsForTheNextForce_isWrittenWithoutWaitingForIt()
       throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    LogOptions options = LogOptions.builder().fileBytes(64 << 10).fileCount(2)
-        .bufferBytes(64 << 10).mode(LogSync.PERIODIC).period(1, TimeUnit.HOURS)
-        .writeDelay(1, TimeUnit.MILLISECONDS).build();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, Path.of("/wal"), options, 0,
-        (lsn, end, type, payload) -> { })) {
+    LogOptions options =
+        LogOptions.builder()
+            .fileBytes(64 << 10)
+            .fileCount(2)
+            .bufferBytes(64 << 10)
+            .mode(LogSync.PERIODIC)
+            .period(1, TimeUnit.HOURS)
+            .writeDelay(1, TimeUnit.MILLISECONDS)
+            .build();
+    try (WriteAheadLog log =
+        WriteAheadLog.open(disk, Path.of("/wal"), options, 0, (lsn, end, type, payload) -> {})) {
       long first = log.append(16, new byte[10]);
       assertThat(awaitWritten(log, first)).as("the first record, to an idle flusher").isTrue();
       Thread.sleep(50); // the flusher parks until the next force is due, an hour from now
       long second = log.append(16, new byte[10]);
       assertThat(awaitWritten(log, second))
-          .as("a record appended while the flusher waits for the periodic force").isTrue();
+          .as("a record appended while the flusher waits for the periodic force")
+          .isTrue();
       assertThat(log.durableLsn()).as("and no force was made for it").isLessThan(second);
     }
   }
@@ -91,14 +98,17 @@ class PeriodicLossWindowTest {
       String label = "cycle " + cycle;
       Path pile = Files.createDirectories(temp.resolve("pile-" + cycle));
       ConcurrentHashMap<Long, long[]> acknowledged = new ConcurrentHashMap<>(); // ptr -> op, t
-      KilledChild child = new KilledChild(PeriodicWorkload.class,
-          List.of(pile.toString(), Long.toString(random.nextLong()), "2", "put"),
-          temp.resolve("child-" + cycle + ".stderr"),
-          line -> {
-            String[] f = line.split(" ");
-            acknowledged.put(Long.parseUnsignedLong(f[1], 16),
-                new long[] {Long.parseLong(f[2]), Long.parseLong(f[3])});
-          });
+      KilledChild child =
+          new KilledChild(
+              PeriodicWorkload.class,
+              List.of(pile.toString(), Long.toString(random.nextLong()), "2", "put"),
+              temp.resolve("child-" + cycle + ".stderr"),
+              line -> {
+                String[] f = line.split(" ");
+                acknowledged.put(
+                    Long.parseUnsignedLong(f[1], 16),
+                    new long[] {Long.parseLong(f[2]), Long.parseLong(f[3])});
+              });
       child.awaitReady(label);
       long killNanos = child.killAfter(300 + random.nextInt(700), label);
       long oldestLost = Long.MAX_VALUE;
@@ -128,9 +138,12 @@ class PeriodicLossWindowTest {
         windows.add((killNanos - oldestLost) / 1e6);
         behindLast.add((lastAcknowledged - oldestLost) / 1e6);
       }
-      System.out.printf("[loss-window] %s: %d puts acknowledged, %d lost, oldest lost %s before"
-              + " the kill (last acknowledgement %.2f ms before it)%n", label,
-          acknowledged.size(), lost,
+      System.out.printf(
+          "[loss-window] %s: %d puts acknowledged, %d lost, oldest lost %s before"
+              + " the kill (last acknowledgement %.2f ms before it)%n",
+          label,
+          acknowledged.size(),
+          lost,
           lost == 0 ? "-" : String.format("%.2f ms", (killNanos - oldestLost) / 1e6),
           (killNanos - lastAcknowledged) / 1e6);
       deleteRecursively(pile);
@@ -138,10 +151,14 @@ class PeriodicLossWindowTest {
     Collections.sort(windows);
     Collections.sort(behindLast);
     // the second figure leaves out a stall of the whole child (no acknowledgement either)
-    System.out.printf("[loss-window] %d cycles, %d puts acknowledged, %d lost; cycles with a loss:"
+    System.out.printf(
+        "[loss-window] %d cycles, %d puts acknowledged, %d lost; cycles with a loss:"
             + " %d; window (age of the oldest lost put at the kill): median %.2f ms, max %.2f ms;"
             + " oldest lost put before the last acknowledged one: median %.2f ms, max %.2f ms%n",
-        cycles, acknowledgedInAll, lostInAll, windows.size(),
+        cycles,
+        acknowledgedInAll,
+        lostInAll,
+        windows.size(),
         windows.isEmpty() ? 0.0 : windows.get(windows.size() / 2),
         windows.isEmpty() ? 0.0 : windows.getLast(),
         behindLast.isEmpty() ? 0.0 : behindLast.get(behindLast.size() / 2),

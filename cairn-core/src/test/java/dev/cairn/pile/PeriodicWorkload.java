@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * persistent {@link Durability#PERIODIC} pile from several threads until the parent kills it.
  *
  * <p>Arguments: {@code <directory> <seed> <threads> <mode>}. Values are {@link
- * CrashWorkload#valueOf(long) derived from op ids}. The protocol on standard output, one whole
- * line per event ({@link CrashWorkload#emit}):
+ * CrashWorkload#valueOf(long) derived from op ids}. The protocol on standard output, one whole line
+ * per event ({@link CrashWorkload#emit}):
  *
  * <pre>
  * READY                         the pile is open; writes start now
@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   P &lt;pointer&gt; &lt;opId&gt; &lt;nanos&gt;  the put returned at System.nanoTime() = nanos
  * </pre>
  *
- * {@code System.nanoTime()} is {@code CLOCK_MONOTONIC} on Linux, one clock for every process of
- * the machine, so the parent can compare it with its own time of the kill.
+ * {@code System.nanoTime()} is {@code CLOCK_MONOTONIC} on Linux, one clock for every process of the
+ * machine, so the parent can compare it with its own time of the kill.
  */
 public final class PeriodicWorkload {
 
@@ -55,16 +55,19 @@ public final class PeriodicWorkload {
     CrashWorkload.emit("READY");
     AtomicLong opIds = new AtomicLong(random.nextLong() & 0x7FFF_FFFF_0000_0000L);
     for (int t = 0; t < threads; t++) {
-      Runnable work = syncTransactions ? () -> syncTransactions(pile, opIds) : () -> puts(pile,
-          opIds);
-      new Thread(() -> {
-        try {
-          work.run();
-        } catch (Throwable e) {
-          e.printStackTrace(); // the parent reads an early exit as a failure and shows this
-          Runtime.getRuntime().halt(2);
-        }
-      }, "periodic-worker-" + t).start();
+      Runnable work =
+          syncTransactions ? () -> syncTransactions(pile, opIds) : () -> puts(pile, opIds);
+      new Thread(
+              () -> {
+                try {
+                  work.run();
+                } catch (Throwable e) {
+                  e.printStackTrace(); // the parent reads an early exit as a failure and shows this
+                  Runtime.getRuntime().halt(2);
+                }
+              },
+              "periodic-worker-" + t)
+          .start();
     }
   }
 

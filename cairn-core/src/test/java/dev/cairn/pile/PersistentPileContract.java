@@ -27,10 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Pile#verify()} passes), and {@link #reopen_keepsEveryValue_andEveryDeletedPointerStale} checks
  * values and pointers across a reopen.
  *
- * <p>Log files are sized to the test's segments (1 to 8 MiB, four of them), not the 64 or 256
- * MiB defaults: a {@link Durability#SYNC} log is filled with zeros when it is created, and the
- * contract opens hundreds of piles. A pile with a log takes values up to an eighth of its log,
- * so a test with 8 MiB segments gets 8 MiB log files.
+ * <p>Log files are sized to the test's segments (1 to 8 MiB, four of them), not the 64 or 256 MiB
+ * defaults: a {@link Durability#SYNC} log is filled with zeros when it is created, and the contract
+ * opens hundreds of piles. A pile with a log takes values up to an eighth of its log, so a test
+ * with 8 MiB segments gets 8 MiB log files.
  */
 abstract class PersistentPileContract extends PileContract {
 
@@ -51,11 +51,11 @@ abstract class PersistentPileContract extends PileContract {
   }
 
   /**
-   * Present behaviour, not the contract: a pile with a log checks a value against its largest
-   * log record (an eighth of the log) before it checks the segment, so a value larger than both
-   * gets a message about the log record, which advises durability NONE, where NONE would refuse
-   * the value too (it is larger than a segment). When the core checks the segment first, delete
-   * this override.
+   * Present behaviour, not the contract: a pile with a log checks a value against its largest log
+   * record (an eighth of the log) before it checks the segment, so a value larger than both gets a
+   * message about the log record, which advises durability NONE, where NONE would refuse the value
+   * too (it is larger than a segment). When the core checks the segment first, delete this
+   * override.
    */
   @Override
   protected List<String> tooLargeMessageWords(int size, long segmentBytes) {
@@ -97,20 +97,25 @@ abstract class PersistentPileContract extends PileContract {
 
   @Override
   protected void afterClose(Pile pile, PileStats before) {
-    PileOptions existing = PileOptions.builder()
-        .segmentBytes(optionsOf.get(pile).segmentBytes())
-        .durability(durability())
-        .openMode(PileOptions.OpenMode.OPEN_EXISTING)
-        .build();
+    PileOptions existing =
+        PileOptions.builder()
+            .segmentBytes(optionsOf.get(pile).segmentBytes())
+            .durability(durability())
+            .openMode(PileOptions.OpenMode.OPEN_EXISTING)
+            .build();
     try (Pile reopened = Pile.open(directories.get(pile), existing)) {
       PileStats after = assertConsistent(reopened, existing.segmentBytes());
-      assertThat(after.objectCount()).as("objects after a reopen; before: %s", before)
+      assertThat(after.objectCount())
+          .as("objects after a reopen; before: %s", before)
           .isEqualTo(before.objectCount());
-      assertThat(after.linkCount()).as("links after a reopen; before: %s", before)
+      assertThat(after.linkCount())
+          .as("links after a reopen; before: %s", before)
           .isEqualTo(before.linkCount());
-      assertThat(after.utilizedBytes()).as("utilized bytes after a reopen; before: %s", before)
+      assertThat(after.utilizedBytes())
+          .as("utilized bytes after a reopen; before: %s", before)
           .isEqualTo(before.utilizedBytes());
-      assertThat(after.allocatedBytes()).as("allocated bytes after a reopen; before: %s", before)
+      assertThat(after.allocatedBytes())
+          .as("allocated bytes after a reopen; before: %s", before)
           .isEqualTo(before.allocatedBytes());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -120,18 +125,20 @@ abstract class PersistentPileContract extends PileContract {
   @Test
   void reopen_keepsEveryValue_andEveryDeletedPointerStale() throws IOException {
     Path directory = root.resolve("reopened");
-    PileOptions options = persistent(PileOptions.builder().segmentBytes(1 << 20).stripes(2).build());
+    PileOptions options =
+        persistent(PileOptions.builder().segmentBytes(1 << 20).stripes(2).build());
     SplittableRandom random = new SplittableRandom(17);
     Map<Long, Object> live = new LinkedHashMap<>();
     List<Long> deleted = new ArrayList<>();
     try (Pile pile = Pile.open(directory, options)) {
       for (int i = 0; i < 120; i++) {
-        Object value = switch (i % 4) {
-          case 0 -> randomBytes(random, random.nextInt(3000));
-          case 1 -> PileTestSupport.multilingual(random, random.nextInt(200));
-          case 2 -> random.nextLong();
-          default -> (double) i;
-        };
+        Object value =
+            switch (i % 4) {
+              case 0 -> randomBytes(random, random.nextInt(3000));
+              case 1 -> PileTestSupport.multilingual(random, random.nextInt(200));
+              case 2 -> random.nextLong();
+              default -> (double) i;
+            };
         live.put(i % 7 == 0 ? pile.put(value, 100) : pile.put(value), value);
       }
       List<Long> pointers = new ArrayList<>(live.keySet());
@@ -146,15 +153,19 @@ abstract class PersistentPileContract extends PileContract {
         deleted.add(pointers.get(i));
       }
     }
-    PileOptions existing = PileOptions.builder().durability(durability())
-        .openMode(PileOptions.OpenMode.OPEN_EXISTING).build();
+    PileOptions existing =
+        PileOptions.builder()
+            .durability(durability())
+            .openMode(PileOptions.OpenMode.OPEN_EXISTING)
+            .build();
     try (Pile pile = Pile.open(directory, existing)) {
       assertConsistent(pile, options.segmentBytes());
       assertThat(pile.stats().objectCount()).isEqualTo(live.size());
       for (var e : live.entrySet()) {
         Object actual = pile.get(e.getKey());
         assertThat(sameValue(actual, e.getValue()))
-            .as("value at 0x%s after a reopen", Long.toHexString(e.getKey())).isTrue();
+            .as("value at 0x%s after a reopen", Long.toHexString(e.getKey()))
+            .isTrue();
       }
       for (long p : deleted) {
         assertThatThrownBy(() -> pile.get(p)).isInstanceOf(StalePointerException.class);

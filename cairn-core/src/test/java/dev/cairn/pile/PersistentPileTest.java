@@ -36,9 +36,9 @@ class PersistentPileTest {
   }
 
   /**
-   * A put of a persistent pile with a log allocates nothing on the heap once compiled: garbage
-   * per put means young collections, and their pauses land on puts. The log record used to be
-   * handed over as a slice of the journal's buffer, 40 bytes of garbage a put.
+   * A put of a persistent pile with a log allocates nothing on the heap once compiled: garbage per
+   * put means young collections, and their pauses land on puts. The log record used to be handed
+   * over as a slice of the journal's buffer, 40 bytes of garbage a put.
    */
   @Test
   void putsOfAPileWithALog_allocateNothingOnTheHeap_onceCompiled() throws IOException {
@@ -60,13 +60,17 @@ class PersistentPileTest {
 
   /**
    * Segments emptied by deletes wait for a checkpoint before their memory and index are free;
-   * deletes write little log, so the log's own trigger could be far off. Enough of them must
-   * start a checkpoint by themselves, so that no more than that many ever wait.
+   * deletes write little log, so the log's own trigger could be far off. Enough of them must start
+   * a checkpoint by themselves, so that no more than that many ever wait.
    */
   @Test
   void segmentsEmptiedByDeletes_areFreedByACheckpointTheyStart() throws Exception {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
-        .durability(Durability.PERIODIC).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(1 << 16)
+            .stripes(1)
+            .durability(Durability.PERIODIC)
+            .build();
     try (Pile pile = Pile.open(dir, options)) {
       List<Long> pointers = new java.util.ArrayList<>();
       for (int i = 0; i < 3 * Checkpointer.RETIRED_SEGMENTS_TRIGGER; i++) {
@@ -84,7 +88,8 @@ class PersistentPileTest {
         Thread.sleep(10);
       }
       assertThat(grown).isGreaterThan(2L * Checkpointer.RETIRED_SEGMENTS_TRIGGER);
-      assertThat(store.retiredSegmentCount()).as("segments emptied, not yet released")
+      assertThat(store.retiredSegmentCount())
+          .as("segments emptied, not yet released")
           .isLessThan(Checkpointer.RETIRED_SEGMENTS_TRIGGER);
       assertThat(pile.stats().segmentCount()).as("segments left after the deletes").isOne();
     }
@@ -96,8 +101,12 @@ class PersistentPileTest {
    */
   @Test
   void metadataFiles_shrinkWithThePile_whenWrittenOverInPlace() throws Exception {
-    PileOptions options = PileOptions.builder().segmentBytes(1 << 16).stripes(1)
-        .durability(Durability.PERIODIC).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(1 << 16)
+            .stripes(1)
+            .durability(Durability.PERIODIC)
+            .build();
     long grownBytes;
     long shrunkBytes;
     long kept;
@@ -123,7 +132,8 @@ class PersistentPileTest {
     }
     assertThat(shrunkBytes).isLessThan(grownBytes);
     for (int slot = 0; slot < 2; slot++) {
-      assertThat(Files.size(PileFiles.metaFile(dir, slot))).as("slot " + slot)
+      assertThat(Files.size(PileFiles.metaFile(dir, slot)))
+          .as("slot " + slot)
           .isEqualTo(shrunkBytes);
     }
     try (Pile pile = Pile.open(dir, options)) {
@@ -134,9 +144,9 @@ class PersistentPileTest {
 
   /**
    * A SYNC put on a thread that is interrupted must cost that thread nothing but its interrupt
-   * status: the pile must not fail (a FileChannel used by an interrupted thread is closed for
-   * good, so no pile file may be written through one a user thread shares), and every put that
-   * returned must be there after a reopen.
+   * status: the pile must not fail (a FileChannel used by an interrupted thread is closed for good,
+   * so no pile file may be written through one a user thread shares), and every put that returned
+   * must be there after a reopen.
    */
   @Test
   void syncPuts_onThreadsInterruptedAtRandom_neitherFailThePileNorLoseAPut() throws Exception {
@@ -150,19 +160,23 @@ class PersistentPileTest {
       List<Thread> writers = new java.util.ArrayList<>();
       for (int t = 0; t < threads; t++) {
         SplittableRandom random = new SplittableRandom(100 + t);
-        writers.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int i = 0; i < putsPerThread; i++) {
-              byte[] value = PileTestSupport.randomBytes(random, 1 + random.nextInt(200));
-              acknowledged.put(pile.put(value), value);
-              if (Thread.interrupted()) {
-                interrupted.incrementAndGet();
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int i = 0; i < putsPerThread; i++) {
+                          byte[] value =
+                              PileTestSupport.randomBytes(random, 1 + random.nextInt(200));
+                          acknowledged.put(pile.put(value), value);
+                          if (Thread.interrupted()) {
+                            interrupted.incrementAndGet();
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       SplittableRandom random = new SplittableRandom(7);
       while (writers.stream().anyMatch(Thread::isAlive)) {
@@ -217,10 +231,11 @@ class PersistentPileTest {
     }
     assertThat(pile.stats().objectCount()).isEqualTo(model.size());
     long[] seen = {0};
-    pile.forEach((pointer, kind, size) -> {
-      assertThat(model).containsKey(pointer);
-      seen[0]++;
-    });
+    pile.forEach(
+        (pointer, kind, size) -> {
+          assertThat(model).containsKey(pointer);
+          seen[0]++;
+        });
     assertThat(seen[0]).isEqualTo(model.size());
     pile.verify();
   }
@@ -365,8 +380,13 @@ class PersistentPileTest {
     }
     byte[] before = Files.readAllBytes(dir.resolve(PileTypeCatalog.FILE_NAME));
     PileTypeCatalog catalog = new PileTypeCatalog(RealFileLayer.INSTANCE, dir, true);
-    TypeSchema schema = new TypeSchema(CodecRegistry.FIRST_USER_TYPE_ID, "com.acme.Order",
-        TypeSchema.Kind.RECORD, List.of(new TypeSchema.Field("id", "long")), List.of());
+    TypeSchema schema =
+        new TypeSchema(
+            CodecRegistry.FIRST_USER_TYPE_ID,
+            "com.acme.Order",
+            TypeSchema.Kind.RECORD,
+            List.of(new TypeSchema.Field("id", "long")),
+            List.of());
     assertThatThrownBy(() -> catalog.onNewSchema(schema))
         .isInstanceOf(ReadOnlyPileException.class)
         .hasMessageContaining(dir.toString())
@@ -386,9 +406,7 @@ class PersistentPileTest {
   private PileOptions personOptions() {
     return PileOptions.builder()
         .segmentBytes(1 << 20)
-        .codecs(dev.cairn.codec.CodecRegistry.builder()
-            .allow(dev.cairn.codec.Person.class)
-            .build())
+        .codecs(dev.cairn.codec.CodecRegistry.builder().allow(dev.cairn.codec.Person.class).build())
         .build();
   }
 
@@ -406,7 +424,8 @@ class PersistentPileTest {
       assertThat(pile.put(dev.cairn.codec.Person.sample(8))).isNotZero();
     }
     try (Pile pile = Pile.open(dir, options(Durability.SYNC))) { // Person not allowed
-      assertThatThrownBy(() -> pile.get(p)).isInstanceOf(dev.cairn.codec.UnknownTypeException.class);
+      assertThatThrownBy(() -> pile.get(p))
+          .isInstanceOf(dev.cairn.codec.UnknownTypeException.class);
     }
   }
 
@@ -435,46 +454,56 @@ class PersistentPileTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Durability.class, names = {"PERIODIC", "SYNC"})
+  @EnumSource(
+      value = Durability.class,
+      names = {"PERIODIC", "SYNC"})
   void manyWritersAndCheckpointsAtOnceThenReopen(Durability durability) throws Exception {
     int threads = 8; // more threads than cores
     List<Map<Long, byte[]>> models = new java.util.ArrayList<>();
-    PileOptions options = PileOptions.builder()
-        .segmentBytes(256 << 10)
-        .stripes(4)
-        .durability(durability)
-        .logFileBytes(1 << 20)
-        .logFileCount(2) // checkpoints every 512 KiB of log: many, during the writes
-        .build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(256 << 10)
+            .stripes(4)
+            .durability(durability)
+            .logFileBytes(1 << 20)
+            .logFileCount(2) // checkpoints every 512 KiB of log: many, during the writes
+            .build();
     try (Pile pile = Pile.open(dir, options)) {
       java.util.concurrent.atomic.AtomicBoolean writing =
           new java.util.concurrent.atomic.AtomicBoolean(true);
-      Thread checkpointer = Thread.ofPlatform().start(() -> {
-        while (writing.get()) {
-          pile.checkpoint();
-        }
-      });
+      Thread checkpointer =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    while (writing.get()) {
+                      pile.checkpoint();
+                    }
+                  });
       List<Thread> writers = new java.util.ArrayList<>();
-      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      List<Throwable> failures =
+          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
       for (int t = 0; t < threads; t++) {
         Map<Long, byte[]> model = new HashMap<>();
         models.add(model);
         int seed = t;
-        writers.add(Thread.ofPlatform().start(() -> {
-          try {
-            SplittableRandom random = new SplittableRandom(100 + seed);
-            churn(pile, model, random, 1_500);
-            for (int i = 0; i < 50; i++) { // and transactions between the writes
-              try (Transaction tx = pile.beginTransaction()) {
-                byte[] value = PileTestSupport.randomBytes(random, random.nextInt(100));
-                model.put(tx.put(value), value);
-                tx.commit();
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        SplittableRandom random = new SplittableRandom(100 + seed);
+                        churn(pile, model, random, 1_500);
+                        for (int i = 0; i < 50; i++) { // and transactions between the writes
+                          try (Transaction tx = pile.beginTransaction()) {
+                            byte[] value = PileTestSupport.randomBytes(random, random.nextInt(100));
+                            model.put(tx.put(value), value);
+                            tx.commit();
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       for (Thread writer : writers) {
         writer.join();
@@ -512,9 +541,9 @@ class PersistentPileTest {
   }
 
   /**
-   * The longer mode ({@code -Dcairn.soak.gb=N}): a pile of N GB closed and reopened comes back
-   * with identical statistics, zero log records replayed, and its values (sampled). Skipped in
-   * CI, where N GB would not fit the time.
+   * The longer mode ({@code -Dcairn.soak.gb=N}): a pile of N GB closed and reopened comes back with
+   * identical statistics, zero log records replayed, and its values (sampled). Skipped in CI, where
+   * N GB would not fit the time.
    */
   @Test
   void aLargePileReopensIdentically() throws IOException {
@@ -543,8 +572,11 @@ class PersistentPileTest {
     try (Pile pile = Pile.open(dir, options)) {
       long openMillis = (System.nanoTime() - opening) / 1_000_000;
       PersistentStore.Recovery recovery = ((OffHeapPile) pile).store().recoveryInfo();
-      System.out.printf("[soak] %.1f GB, %d values: reopened in %d ms, %d records replayed%n",
-          before.capacityBytes() / 1e9, before.objectCount(), openMillis,
+      System.out.printf(
+          "[soak] %.1f GB, %d values: reopened in %d ms, %d records replayed%n",
+          before.capacityBytes() / 1e9,
+          before.objectCount(),
+          openMillis,
           recovery.recordsReplayed());
       assertThat(recovery.recordsReplayed()).isZero();
       assertThat(pile.stats()).isEqualTo(before);
@@ -557,8 +589,8 @@ class PersistentPileTest {
   @Test
   void aCrashedLoggedPileReopenedWithoutALogRecoversThenRunsWithoutOne() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
-        options(Durability.SYNC));
+    OffHeapPile crashed =
+        PersistentStore.open(RealFileLayer.INSTANCE, dir, options(Durability.SYNC));
     churn(crashed, model, new SplittableRandom(31), 2_000);
     crashed.store().abandon(); // the log holds writes no checkpoint has
     try (Pile pile = Pile.open(dir, options(Durability.NONE))) {
@@ -573,17 +605,18 @@ class PersistentPileTest {
       assertMatches(pile, model);
     }
   }
+
   /**
    * A redo record carries only the stripe fields its operation changed: a put of 32 bytes into
-   * fresh space logs its block and about five small counters, not the stripe's whole state (it
-   * took 184 bytes of log with the full state); and a pile that crashed after many such records
-   * replays them to the same state, across a checkpoint that made the next record carry all.
+   * fresh space logs its block and about five small counters, not the stripe's whole state (it took
+   * 184 bytes of log with the full state); and a pile that crashed after many such records replays
+   * them to the same state, across a checkpoint that made the next record carry all.
    */
   @Test
   void smallPutsLogOnlyTheCountersTheyChange_andReplayToTheSameState() throws IOException {
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile crashed = PersistentStore.open(RealFileLayer.INSTANCE, dir,
-        options(Durability.PERIODIC));
+    OffHeapPile crashed =
+        PersistentStore.open(RealFileLayer.INSTANCE, dir, options(Durability.PERIODIC));
     byte[] value = new byte[32];
     for (int i = 0; i < 100; i++) { // warm up: new segments, first records carry every field
       value[0] = (byte) i;
@@ -609,6 +642,7 @@ class PersistentPileTest {
       pile.verify();
     }
   }
+
   @Test
   void prefetchReadsEverySegmentFileInTheBackground_whileTheValuesStayReadable() throws Exception {
     Map<Long, byte[]> model = new HashMap<>();

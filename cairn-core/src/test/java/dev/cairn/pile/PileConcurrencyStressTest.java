@@ -26,21 +26,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Many threads put, read, update in place, update with a move, and delete, each on its own
- * entries, while also reading the entries of other threads, which may be deleted or moved under
- * them.
+ * Many threads put, read, update in place, update with a move, and delete, each on its own entries,
+ * while also reading the entries of other threads, which may be deleted or moved under them.
  *
  * <p>Every value is self-describing ({@link PileTestSupport#checkedValue}), so a reader can tell
- * what it got. A read of a pointer must either throw {@link StalePointerException} or return a value whose length and checksum are right (not torn)
- * and whose entry id is the one put at that pointer (never another value's bytes). The owner of
- * an entry, its only writer, must also read back exactly its latest sequence.
+ * what it got. A read of a pointer must either throw {@link StalePointerException} or return a
+ * value whose length and checksum are right (not torn) and whose entry id is the one put at that
+ * pointer (never another value's bytes). The owner of an entry, its only writer, must also read
+ * back exactly its latest sequence.
  *
  * <p>Runs for {@link #RUN_MILLIS} with more threads than cores, then empties the pile and checks
  * that every counter is back to zero. A second, narrower race ({@link #RACE_MILLIS}) rewrites one
  * large value in place at the same size while every read path reads it.
  *
- * <p>Concurrency is not reproducible from a seed; the printed seed fixes the operation mix and
- * the value sizes, so a rerun with it recreates the same workload.
+ * <p>Concurrency is not reproducible from a seed; the printed seed fixes the operation mix and the
+ * value sizes, so a rerun with it recreates the same workload.
  */
 class PileConcurrencyStressTest {
 
@@ -84,16 +84,32 @@ class PileConcurrencyStressTest {
         owned.add(own);
         int writer = w;
         threads.add(
-            Thread.ofPlatform().name("stress-writer-" + w).unstarted(() -> guarded(() -> {
-              start.await();
-              writerLoop(pile, slots, own, writer, new SplittableRandom(seed * 31 + writer), stop);
-            })));
+            Thread.ofPlatform()
+                .name("stress-writer-" + w)
+                .unstarted(
+                    () ->
+                        guarded(
+                            () -> {
+                              start.await();
+                              writerLoop(
+                                  pile,
+                                  slots,
+                                  own,
+                                  writer,
+                                  new SplittableRandom(seed * 31 + writer),
+                                  stop);
+                            })));
       }
       threads.add(
-          Thread.ofPlatform().name("stress-walker").unstarted(() -> guarded(() -> {
-            start.await();
-            walkerLoop(pile, stop);
-          })));
+          Thread.ofPlatform()
+              .name("stress-walker")
+              .unstarted(
+                  () ->
+                      guarded(
+                          () -> {
+                            start.await();
+                            walkerLoop(pile, stop);
+                          })));
       threads.forEach(Thread::start);
       start.countDown();
       Thread.sleep(RUN_MILLIS);
@@ -104,7 +120,8 @@ class PileConcurrencyStressTest {
           failures.add(t.getName() + " did not stop within 20 s");
         }
       }
-      System.out.printf("[stress] seed=%d mutations=%d reads=%d staleReads=%d stats=%s%n",
+      System.out.printf(
+          "[stress] seed=%d mutations=%d reads=%d staleReads=%d stats=%s%n",
           seed, mutations.sum(), reads.sum(), staleReads.sum(), pile.stats());
       try {
         pile.verify();
@@ -148,10 +165,10 @@ class PileConcurrencyStressTest {
   }
 
   /**
-   * One writer rewrites a 256 KiB value in place, always with the same size, each time filled
-   * with one byte (a different one each time); readers use every read path. A read must see one
-   * fill byte throughout (one version, never a mix) or throw StalePointerException. Same-size
-   * rewrites are the case a size check alone cannot catch.
+   * One writer rewrites a 256 KiB value in place, always with the same size, each time filled with
+   * one byte (a different one each time); readers use every read path. A read must see one fill
+   * byte throughout (one version, never a mix) or throw StalePointerException. Same-size rewrites
+   * are the case a size check alone cannot catch.
    */
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -164,33 +181,50 @@ class PileConcurrencyStressTest {
       long p = pile.put(fill);
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> threads = new ArrayList<>();
-      threads.add(Thread.ofPlatform().name("race-writer").unstarted(() -> guarded(() -> {
-        byte b = 0;
-        while (!stop.get()) {
-          java.util.Arrays.fill(fill, ++b);
-          pile.update(p, fill);
-          mutations.increment();
-        }
-      })));
+      threads.add(
+          Thread.ofPlatform()
+              .name("race-writer")
+              .unstarted(
+                  () ->
+                      guarded(
+                          () -> {
+                            byte b = 0;
+                            while (!stop.get()) {
+                              java.util.Arrays.fill(fill, ++b);
+                              pile.update(p, fill);
+                              mutations.increment();
+                            }
+                          })));
       for (int r = 0; r < 3; r++) {
         SplittableRandom random = new SplittableRandom(seed + r);
-        threads.add(Thread.ofPlatform().name("race-reader-" + r).unstarted(() -> guarded(() -> {
-          while (!stop.get() && failures.size() < 20) {
-            int method = random.nextInt(6);
-            byte[] bytes;
-            try {
-              bytes = readOwn(pile, p, method);
-            } catch (StalePointerException changedDuringTheRead) {
-              staleReads.increment();
-              continue;
-            }
-            reads.increment();
-            String problem = bytes.length != size ? "size " + bytes.length : mixedAt(bytes);
-            if (problem != null) {
-              failures.add("read method " + method + " of a value rewritten in place: " + problem);
-            }
-          }
-        })));
+        threads.add(
+            Thread.ofPlatform()
+                .name("race-reader-" + r)
+                .unstarted(
+                    () ->
+                        guarded(
+                            () -> {
+                              while (!stop.get() && failures.size() < 20) {
+                                int method = random.nextInt(6);
+                                byte[] bytes;
+                                try {
+                                  bytes = readOwn(pile, p, method);
+                                } catch (StalePointerException changedDuringTheRead) {
+                                  staleReads.increment();
+                                  continue;
+                                }
+                                reads.increment();
+                                String problem =
+                                    bytes.length != size ? "size " + bytes.length : mixedAt(bytes);
+                                if (problem != null) {
+                                  failures.add(
+                                      "read method "
+                                          + method
+                                          + " of a value rewritten in place: "
+                                          + problem);
+                                }
+                              }
+                            })));
       }
       threads.forEach(Thread::start);
       Thread.sleep(RACE_MILLIS);
@@ -198,7 +232,8 @@ class PileConcurrencyStressTest {
       for (Thread t : threads) {
         t.join(20_000);
       }
-      System.out.printf("[race] seed=%d updates=%d reads=%d staleReads=%d%n",
+      System.out.printf(
+          "[race] seed=%d updates=%d reads=%d staleReads=%d%n",
           seed, mutations.sum(), reads.sum(), staleReads.sum());
       assertThat(failures).as("torn reads (seed=%d)", seed).isEmpty();
       assertThat(reads.sum()).as("reads happened").isPositive();
@@ -209,11 +244,11 @@ class PileConcurrencyStressTest {
   }
 
   /**
-   * Delete-and-refill churn with more threads than cores must reuse freed space: the pile may
-   * not grow past what the load took plus one bump segment per stripe. Each thread deletes and
-   * refills entries spread over every stripe, so the freed blocks a thread needs are mostly in
-   * stripes other threads are busy in; a pile that grows whenever such a stripe is locked
-   * fails this (it grew by a third over ten cycles at 10M values).
+   * Delete-and-refill churn with more threads than cores must reuse freed space: the pile may not
+   * grow past what the load took plus one bump segment per stripe. Each thread deletes and refills
+   * entries spread over every stripe, so the freed blocks a thread needs are mostly in stripes
+   * other threads are busy in; a pile that grows whenever such a stripe is locked fails this (it
+   * grew by a third over ten cycles at 10M values).
    */
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -222,8 +257,7 @@ class PileConcurrencyStressTest {
     int stripes = 4;
     int perThread = 25_000;
     long segmentBytes = 64L << 10;
-    PileOptions options =
-        PileOptions.builder().segmentBytes(segmentBytes).stripes(stripes).build();
+    PileOptions options = PileOptions.builder().segmentBytes(segmentBytes).stripes(stripes).build();
     try (Pile pile = Pile.offHeap(options)) {
       long[] pointers = new long[threads * perThread];
       byte[] value = new byte[32];
@@ -231,16 +265,22 @@ class PileConcurrencyStressTest {
       long loaded = pile.stats().capacityBytes();
       for (int cycle = 0; cycle < 10; cycle++) {
         long salt = cycle;
-        runSliced(threads, perThread, i -> {
-          if (inHalf(i, salt)) {
-            pile.delete(pointers[i]);
-          }
-        });
-        runSliced(threads, perThread, i -> {
-          if (inHalf(i, salt)) {
-            pointers[i] = pile.put(value);
-          }
-        });
+        runSliced(
+            threads,
+            perThread,
+            i -> {
+              if (inHalf(i, salt)) {
+                pile.delete(pointers[i]);
+              }
+            });
+        runSliced(
+            threads,
+            perThread,
+            i -> {
+              if (inHalf(i, salt)) {
+                pointers[i] = pile.put(value);
+              }
+            });
       }
       PileStats after = PileTestSupport.assertConsistent(pile, segmentBytes);
       assertThat(after.objectCount()).isEqualTo(pointers.length);
@@ -259,11 +299,16 @@ class PileConcurrencyStressTest {
     List<Thread> running = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int base = t * perThread;
-      running.add(Thread.ofPlatform().start(() -> guarded(() -> {
-        for (int k = 0; k < perThread; k++) {
-          body.run(base + (int) ((k * 2_654_435_761L) % perThread));
-        }
-      })));
+      running.add(
+          Thread.ofPlatform()
+              .start(
+                  () ->
+                      guarded(
+                          () -> {
+                            for (int k = 0; k < perThread; k++) {
+                              body.run(base + (int) ((k * 2_654_435_761L) % perThread));
+                            }
+                          })));
     }
     for (Thread thread : running) {
       thread.join();
@@ -301,7 +346,11 @@ class PileConcurrencyStressTest {
   }
 
   private void writerLoop(
-      Pile pile, AtomicReferenceArray<Slot> slots, Own[] own, int writer, SplittableRandom random,
+      Pile pile,
+      AtomicReferenceArray<Slot> slots,
+      Own[] own,
+      int writer,
+      SplittableRandom random,
       AtomicBoolean stop) {
     long serial = 0;
     int base = writer * SLOTS_PER_WRITER;
@@ -368,25 +417,45 @@ class PileConcurrencyStressTest {
       staleReads.increment();
       return;
     } catch (PointerException e) {
-      failures.add("read of " + Long.toHexString(slot.pointer()) + " (entry " + slot.entryId()
-          + ", method " + method + "), a pointer that was handed out, threw " + e);
+      failures.add(
+          "read of "
+              + Long.toHexString(slot.pointer())
+              + " (entry "
+              + slot.entryId()
+              + ", method "
+              + method
+              + "), a pointer that was handed out, threw "
+              + e);
       return;
     } catch (RuntimeException e) {
-      failures.add("read of " + Long.toHexString(slot.pointer()) + " (entry " + slot.entryId()
-          + ", method " + method + ") threw " + stackOf(e));
+      failures.add(
+          "read of "
+              + Long.toHexString(slot.pointer())
+              + " (entry "
+              + slot.entryId()
+              + ", method "
+              + method
+              + ") threw "
+              + stackOf(e));
       return;
     }
     reads.increment();
     String problem = checkedValueProblem(bytes, slot.entryId(), -1);
     if (problem != null) {
-      failures.add("foreign read, method " + method + ", pointer " + Long.toHexString(slot.pointer())
-          + ": " + problem);
+      failures.add(
+          "foreign read, method "
+              + method
+              + ", pointer "
+              + Long.toHexString(slot.pointer())
+              + ": "
+              + problem);
     }
   }
 
   // per-thread buffers large enough for any value of these tests, so that a concurrent growth
   // cannot overflow them
-  private static final ThreadLocal<byte[]> HEAP_BUFFER = ThreadLocal.withInitial(() -> new byte[260 << 10]);
+  private static final ThreadLocal<byte[]> HEAP_BUFFER =
+      ThreadLocal.withInitial(() -> new byte[260 << 10]);
   private static final ThreadLocal<ByteBuffer> DIRECT_BUFFER =
       ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(260 << 10));
 
@@ -435,14 +504,21 @@ class PileConcurrencyStressTest {
   private void walkerLoop(Pile pile, AtomicBoolean stop) {
     while (!stop.get() && failures.size() < 20) {
       List<Long> visited = Collections.synchronizedList(new ArrayList<>());
-      pile.forEach((pointer, kind, size) -> {
-        if (kind != ValueKind.BYTES || size < MIN_VALUE_BYTES) {
-          failures.add("forEach visited " + Long.toHexString(pointer) + " kind " + kind + " size " + size);
-        }
-        if (visited.size() < 200) {
-          visited.add(pointer);
-        }
-      });
+      pile.forEach(
+          (pointer, kind, size) -> {
+            if (kind != ValueKind.BYTES || size < MIN_VALUE_BYTES) {
+              failures.add(
+                  "forEach visited "
+                      + Long.toHexString(pointer)
+                      + " kind "
+                      + kind
+                      + " size "
+                      + size);
+            }
+            if (visited.size() < 200) {
+              visited.add(pointer);
+            }
+          });
       for (long p : visited) {
         try {
           byte[] bytes = pile.getBytes(p);
@@ -459,7 +535,9 @@ class PileConcurrencyStressTest {
       }
       PileStats s = pile.stats();
       // a snapshot under load need not be exact across stripes; only ranges are checked here
-      if (s.objectCount() < 0 || s.linkCount() < 0 || s.utilizedBytes() < 0
+      if (s.objectCount() < 0
+          || s.linkCount() < 0
+          || s.utilizedBytes() < 0
           || !(s.availability() >= 0 && s.availability() <= 1)) {
         failures.add("inconsistent stats under load: " + s);
       }

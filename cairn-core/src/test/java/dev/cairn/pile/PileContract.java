@@ -50,9 +50,9 @@ import org.junit.jupiter.api.Timeout;
  * VolatilePileContractTest} for {@link Pile#offHeap}, and one subclass of {@link
  * PersistentPileContract} per {@link Durability} level for {@link Pile#open}.
  *
- * <p>Every pile a test opens with {@link #open(PileOptions)} is verified ({@link Pile#verify()}
- * and the stats arithmetic) and closed after the test; {@link #afterClose} then lets a subclass
- * check what outlives the close (a persistent pile reopens with the same contents).
+ * <p>Every pile a test opens with {@link #open(PileOptions)} is verified ({@link Pile#verify()} and
+ * the stats arithmetic) and closed after the test; {@link #afterClose} then lets a subclass check
+ * what outlives the close (a persistent pile reopens with the same contents).
  *
  * <p>Tests that make thousands of writes ask {@link #writes(int)} how many to make: a {@link
  * Durability#SYNC} pile forces its log on every write, so it makes fewer. Every assertion is
@@ -81,8 +81,8 @@ abstract class PileContract {
   }
 
   /**
-   * How many of {@code n} writes a test that makes many should make: {@code n}, or a hundredth
-   * of it (at least 1) where {@linkplain #expensiveWrites() writes are expensive}.
+   * How many of {@code n} writes a test that makes many should make: {@code n}, or a hundredth of
+   * it (at least 1) where {@linkplain #expensiveWrites() writes are expensive}.
    */
   protected final int writes(int n) {
     return expensiveWrites() ? Math.max(1, n / 100) : n;
@@ -169,7 +169,9 @@ abstract class PileContract {
     PileStats s = pile.stats();
     assertHoldsNothing(s);
     assertStatsConsistent(s, SEGMENT_1M);
-    assertThat(s.availability()).as("availability with nothing allocated").isCloseTo(1.0, within(1e-9));
+    assertThat(s.availability())
+        .as("availability with nothing allocated")
+        .isCloseTo(1.0, within(1e-9));
     List<Long> visited = new ArrayList<>();
     pile.forEach((p, kind, size) -> visited.add(p));
     assertThat(visited).isEmpty();
@@ -195,13 +197,14 @@ abstract class PileContract {
     List<Long> pointers = new ArrayList<>();
     int n = writes(3000);
     for (int i = 0; i < n; i++) {
-      pointers.add(switch (i % 5) {
-        case 0 -> pile.put(randomBytes(random, random.nextInt(3000)));
-        case 1 -> pile.put(multilingual(random, random.nextInt(500)));
-        case 2 -> pile.put((long) i);
-        case 3 -> pile.put(randomBytes(random, random.nextInt(100)), random.nextInt(2000));
-        default -> pile.put(randomBytes(random, 10));
-      });
+      pointers.add(
+          switch (i % 5) {
+            case 0 -> pile.put(randomBytes(random, random.nextInt(3000)));
+            case 1 -> pile.put(multilingual(random, random.nextInt(500)));
+            case 2 -> pile.put((long) i);
+            case 3 -> pile.put(randomBytes(random, random.nextInt(100)), random.nextInt(2000));
+            default -> pile.put(randomBytes(random, 10));
+          });
     }
     // some values grow through links, some shrink back
     for (int i = 0; i < pointers.size(); i += 7) {
@@ -239,7 +242,8 @@ abstract class PileContract {
     }
     PileStats fragmented = assertConsistent(pile, SEGMENT_1M);
     assertThat(fragmented.availability())
-        .as("%d-byte holes between live values cannot serve 64 KiB pieces: %s then %s",
+        .as(
+            "%d-byte holes between live values cannot serve 64 KiB pieces: %s then %s",
             valueBytes, filled, fragmented)
         .isLessThan(filled.availability())
         .isLessThan(0.5);
@@ -247,7 +251,8 @@ abstract class PileContract {
       pile.delete(pointers.get(i));
     }
     PileStats empty = assertConsistent(pile, SEGMENT_1M);
-    assertThat(empty.availability()).as("free space is contiguous again: %s", empty)
+    assertThat(empty.availability())
+        .as("free space is contiguous again: %s", empty)
         .isCloseTo(1.0, within(0.02));
   }
 
@@ -260,9 +265,11 @@ abstract class PileContract {
     long keep = pile.put("kept");
     pile.delete(p);
     for (var call : everyPointerCall(pile, p).entrySet()) {
-      assertThatThrownBy(call.getValue()).as(call.getKey() + " on a deleted pointer")
+      assertThatThrownBy(call.getValue())
+          .as(call.getKey() + " on a deleted pointer")
           .isInstanceOf(StalePointerException.class)
-          .extracting(e -> ((PointerException) e).pointer()).isEqualTo(p);
+          .extracting(e -> ((PointerException) e).pointer())
+          .isEqualTo(p);
     }
     assertThat(pile.getString(keep)).isEqualTo("kept");
     assertThat(pile.stats().objectCount()).isEqualTo(1);
@@ -280,18 +287,20 @@ abstract class PileContract {
   }
 
   /** A pile with live, moved, preallocated and deleted values, for the forgery tests. */
-  private record Population(Pile pile, Map<Long, Object> live, Set<Long> deleted, PileStats stats) {}
+  private record Population(
+      Pile pile, Map<Long, Object> live, Set<Long> deleted, PileStats stats) {}
 
   private Population population(SplittableRandom random) {
     Pile pile = open(SEGMENT_1M, 2);
     Map<Long, Object> live = new LinkedHashMap<>();
     Set<Long> deleted = new HashSet<>();
     for (int i = 0; i < 400; i++) {
-      Object value = switch (i % 4) {
-        case 0, 1 -> randomBytes(random, random.nextInt(3000));
-        case 2 -> multilingual(random, random.nextInt(300));
-        default -> random.nextLong();
-      };
+      Object value =
+          switch (i % 4) {
+            case 0, 1 -> randomBytes(random, random.nextInt(3000));
+            case 2 -> multilingual(random, random.nextInt(300));
+            default -> random.nextLong();
+          };
       long p = i % 9 == 0 ? pile.put(value, 200) : pile.put(value);
       live.put(p, value);
     }
@@ -330,16 +339,27 @@ abstract class PileContract {
     for (var call : calls.entrySet()) {
       try {
         call.getValue().call();
-        violations.add(call.getKey() + "(0x" + Long.toHexString(forged) + ") [" + how
-            + "] did not throw");
+        violations.add(
+            call.getKey() + "(0x" + Long.toHexString(forged) + ") [" + how + "] did not throw");
       } catch (PointerException expected) {
         if (pop.deleted().contains(forged) && !(expected instanceof StalePointerException)) {
-          violations.add(call.getKey() + " of deleted 0x" + Long.toHexString(forged) + " threw "
-              + expected + " instead of StalePointerException");
+          violations.add(
+              call.getKey()
+                  + " of deleted 0x"
+                  + Long.toHexString(forged)
+                  + " threw "
+                  + expected
+                  + " instead of StalePointerException");
         }
       } catch (Throwable t) {
-        violations.add(call.getKey() + "(0x" + Long.toHexString(forged) + ") [" + how
-            + "] threw " + stackOf(t));
+        violations.add(
+            call.getKey()
+                + "(0x"
+                + Long.toHexString(forged)
+                + ") ["
+                + how
+                + "] threw "
+                + stackOf(t));
       }
     }
     return true;
@@ -352,8 +372,9 @@ abstract class PileContract {
     for (var e : pop.live().entrySet()) {
       Object actual = pop.pile().get(e.getKey());
       assertThat(sameValue(actual, e.getValue()))
-          .as("value at 0x%s: %s, expected %s", Long.toHexString(e.getKey()), describe(actual),
-              describe(e.getValue()))
+          .as(
+              "value at 0x%s: %s, expected %s",
+              Long.toHexString(e.getKey()), describe(actual), describe(e.getValue()))
           .isTrue();
     }
   }
@@ -386,15 +407,26 @@ abstract class PileContract {
     for (long p : List.copyOf(pop.live().keySet())) {
       for (int bit = 0; bit < 64; bit++) {
         // flips the tag bits, the segment bits and the offset bits, whichever they are
-        tried += expectRejected(pop, p ^ (1L << bit), "0x" + Long.toHexString(p) + " with bit "
-            + bit + " flipped", n++ % 5 == 0, violations) ? 1 : 0;
+        tried +=
+            expectRejected(
+                    pop,
+                    p ^ (1L << bit),
+                    "0x" + Long.toHexString(p) + " with bit " + bit + " flipped",
+                    n++ % 5 == 0,
+                    violations)
+                ? 1
+                : 0;
       }
     }
     assertThat(tried).as("flipped pointers tried").isGreaterThan(pop.live().size() * 60);
     for (long p : pop.deleted()) {
       for (int bit = 0; bit < 64; bit++) {
-        expectRejected(pop, p ^ (1L << bit), "deleted 0x" + Long.toHexString(p) + " with bit "
-            + bit + " flipped", false, violations);
+        expectRejected(
+            pop,
+            p ^ (1L << bit),
+            "deleted 0x" + Long.toHexString(p) + " with bit " + bit + " flipped",
+            false,
+            violations);
       }
     }
     assertThat(violations).as("seed=%d", seed).isEmpty();
@@ -413,13 +445,20 @@ abstract class PileContract {
       // pointer + 1, and pointers into the middle of this value and of its neighbours
       int reach = i < 20 ? 4096 : 64;
       for (long d = 1; d <= reach; d++) {
-        tried += expectRejected(pop, p + d, "0x" + Long.toHexString(p) + " + " + d, d % 97 == 0,
-            violations) ? 1 : 0;
+        tried +=
+            expectRejected(
+                    pop, p + d, "0x" + Long.toHexString(p) + " + " + d, d % 97 == 0, violations)
+                ? 1
+                : 0;
         expectRejected(pop, p - d, "0x" + Long.toHexString(p) + " - " + d, false, violations);
       }
       for (int shift = 0; shift < 63; shift++) {
-        expectRejected(pop, p + (3L << shift), "0x" + Long.toHexString(p) + " + 3 << " + shift,
-            false, violations);
+        expectRejected(
+            pop,
+            p + (3L << shift),
+            "0x" + Long.toHexString(p) + " + 3 << " + shift,
+            false,
+            violations);
       }
     }
     assertThat(violations).as("seed=%d", seed).isEmpty();
@@ -473,8 +512,7 @@ abstract class PileContract {
     Pile pile = open(SEGMENT_1M, 1);
     long p = pile.put(new byte[512]);
     long neighbour = pile.put("after");
-    long fakeHeader =
-        BlockLayout.liveHeader(Pointers.tag(p), BlockLayout.KIND_BYTES, 4, 0, false);
+    long fakeHeader = BlockLayout.liveHeader(Pointers.tag(p), BlockLayout.KIND_BYTES, 4, 0, false);
     ByteBuffer crafted = ByteBuffer.allocate(512).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     while (crafted.hasRemaining()) {
       crafted.putLong(fakeHeader);
@@ -495,7 +533,8 @@ abstract class PileContract {
   }
 
   @Test
-  void stalePointer_afterDeleteAndReuseOfTheSameSpace_throwsAndNeverReturnsTheNewValue(TestInfo info) {
+  void stalePointer_afterDeleteAndReuseOfTheSameSpace_throwsAndNeverReturnsTheNewValue(
+      TestInfo info) {
     long seed = PileTestSupport.seed(info.getDisplayName());
     SplittableRandom random = new SplittableRandom(seed);
     Pile pile = open(SEGMENT_1M, 1);
@@ -506,11 +545,13 @@ abstract class PileContract {
       long old = pile.put(checkedValue(i * 2L, 0, 28 + size, random));
       pile.delete(old);
       long reused = pile.put(checkedValue(i * 2L + 1, 0, 28 + size, random));
-      assertThat(reused).as("seed=%d: the pile handed out the deleted pointer again", seed)
+      assertThat(reused)
+          .as("seed=%d: the pile handed out the deleted pointer again", seed)
           .isNotEqualTo(old);
       assertThatThrownBy(() -> pile.get(old))
-          .as("seed=%d, iteration %d: stale pointer 0x%s after reuse by 0x%s", seed, i,
-              Long.toHexString(old), Long.toHexString(reused))
+          .as(
+              "seed=%d, iteration %d: stale pointer 0x%s after reuse by 0x%s",
+              seed, i, Long.toHexString(old), Long.toHexString(reused))
           .isInstanceOf(StalePointerException.class);
       assertThat(checkedValueProblem(pile.getBytes(reused), i * 2L + 1, 0)).isNull();
       pile.delete(reused);
@@ -537,7 +578,8 @@ abstract class PileContract {
       reusers.add(pile.put(randomBytes(random, 100 + 37 * i)));
     }
     for (long p : small) {
-      assertThatThrownBy(() -> pile.get(p)).as("deleted 0x%s", Long.toHexString(p))
+      assertThatThrownBy(() -> pile.get(p))
+          .as("deleted 0x%s", Long.toHexString(p))
           .isInstanceOf(StalePointerException.class);
       assertThatThrownBy(() -> pile.delete(p)).isInstanceOf(StalePointerException.class);
       assertThatThrownBy(() -> pile.update(p, "x")).isInstanceOf(StalePointerException.class);
@@ -585,7 +627,9 @@ abstract class PileContract {
       pile.put(randomBytes(random, 1 + random.nextInt(300)));
     }
     for (int i = 1; i < pointers.size(); i += 2) {
-      assertThat(pile.getBytes(pointers.get(i))).as("value %d after refill", i).isEqualTo(values.get(i));
+      assertThat(pile.getBytes(pointers.get(i)))
+          .as("value %d after refill", i)
+          .isEqualTo(values.get(i));
     }
   }
 
@@ -615,7 +659,8 @@ abstract class PileContract {
       stored.put(p, v);
     }
     for (var e : stored.entrySet()) {
-      assertThat((byte[]) pile.get(e.getKey())).as("size %d reread", e.getValue().length)
+      assertThat((byte[]) pile.get(e.getKey()))
+          .as("size %d reread", e.getValue().length)
           .isEqualTo(e.getValue());
     }
     assertThat(pile.stats().utilizedBytes())
@@ -625,7 +670,8 @@ abstract class PileContract {
   @Test
   void strings_multilingualAndEmpty_roundTrip() {
     Pile pile = open(SEGMENT_1M, 2);
-    for (String s : List.of("", "a", SAMPLE_MULTILINGUAL, "\u0000nul\u0000", "\ud83d\ude00".repeat(1000))) {
+    for (String s :
+        List.of("", "a", SAMPLE_MULTILINGUAL, "\u0000nul\u0000", "\ud83d\ude00".repeat(1000))) {
       long p = pile.put(s);
       assertThat(pile.getString(p)).isEqualTo(s);
       assertThat(pile.get(p)).isEqualTo(s);
@@ -691,7 +737,8 @@ abstract class PileContract {
       assertThat(pile.getBytes(p)).isEqualTo(v);
       assertThat(s.linkCount()).as("update to %d bytes within 1100 preallocated", size).isZero();
       assertThat(s.objectCount()).isEqualTo(2);
-      assertThat(s.allocatedBytes()).as("in place: no new block for %d bytes", size)
+      assertThat(s.allocatedBytes())
+          .as("in place: no new block for %d bytes", size)
           .isEqualTo(start.allocatedBytes());
       assertThat(s.utilizedBytes()).isEqualTo(size + 100);
     }
@@ -731,7 +778,8 @@ abstract class PileContract {
     }
     Map<Long, Integer> visited = new HashMap<>();
     pile.forEach((q, kind, size) -> visited.merge(q, size, (a, b) -> -1));
-    assertThat(visited).as("a linked value is listed once, under its own pointer")
+    assertThat(visited)
+        .as("a linked value is listed once, under its own pointer")
         .containsExactly(Map.entry(p, 90_000));
 
     pile.update(p, small);
@@ -739,7 +787,9 @@ abstract class PileContract {
     assertThat(back.objectCount()).isEqualTo(1);
     assertThat(back.linkCount()).as("the value fits its own block again").isZero();
     assertThat(back.utilizedBytes()).isEqualTo(100);
-    assertThat(back.allocatedBytes()).as("the link target is freed").isEqualTo(two.allocatedBytes() / 2);
+    assertThat(back.allocatedBytes())
+        .as("the link target is freed")
+        .isEqualTo(two.allocatedBytes() / 2);
     assertThat(pile.getBytes(p)).isEqualTo(small);
 
     pile.delete(p);
@@ -760,7 +810,8 @@ abstract class PileContract {
       pile.delete(before);
       pile.update(p, grown);
       assertThat(pile.getBytes(p)).isEqualTo(grown);
-      assertThatCode(pile::verify).as("verify after growing into a %d-byte hole", size + 24)
+      assertThatCode(pile::verify)
+          .as("verify after growing into a %d-byte hole", size + 24)
           .doesNotThrowAnyException();
       pile.update(p, new byte[] {3});
       pile.delete(p);
@@ -777,11 +828,12 @@ abstract class PileContract {
     Map<Long, Object> live = new HashMap<>();
     int n = writes(5000);
     for (int i = 0; i < n; i++) {
-      Object v = switch (i % 3) {
-        case 0 -> randomBytes(random, random.nextInt(800));
-        case 1 -> multilingual(random, random.nextInt(100));
-        default -> (double) i;
-      };
+      Object v =
+          switch (i % 3) {
+            case 0 -> randomBytes(random, random.nextInt(800));
+            case 1 -> multilingual(random, random.nextInt(100));
+            default -> (double) i;
+          };
       live.put(pile.put(v), v);
     }
     List<Long> pointers = new ArrayList<>(live.keySet());
@@ -797,11 +849,12 @@ abstract class PileContract {
     Map<Long, Integer> count = new HashMap<>();
     Map<Long, Integer> sizes = new HashMap<>();
     Map<Long, ValueKind> kinds = new HashMap<>();
-    pile.forEach((p, kind, size) -> {
-      count.merge(p, 1, Integer::sum);
-      sizes.put(p, size);
-      kinds.put(p, kind);
-    });
+    pile.forEach(
+        (p, kind, size) -> {
+          count.merge(p, 1, Integer::sum);
+          sizes.put(p, size);
+          kinds.put(p, kind);
+        });
     assertThat(count.values()).as("each entry once").allMatch(c -> c == 1);
     assertThat(count.keySet()).containsExactlyInAnyOrderElementsOf(live.keySet());
     for (var e : live.entrySet()) {
@@ -831,8 +884,13 @@ abstract class PileContract {
 
   @Test
   void put_beyondBudget_throwsPileFull_andLeavesThePileIntact() {
-    Pile pile = open(PileOptions.builder().segmentBytes(SEGMENT_64K).maxMemoryBytes(4 * SEGMENT_64K)
-        .stripes(1).build());
+    Pile pile =
+        open(
+            PileOptions.builder()
+                .segmentBytes(SEGMENT_64K)
+                .maxMemoryBytes(4 * SEGMENT_64K)
+                .stripes(1)
+                .build());
     SplittableRandom random = new SplittableRandom(9);
     Map<Long, byte[]> stored = new LinkedHashMap<>();
     PileFullException full = null;
@@ -853,7 +911,8 @@ abstract class PileContract {
     assertThatThrownBy(() -> pile.put(new byte[30_000])).isInstanceOf(PileFullException.class);
     assertThatThrownBy(() -> pile.put(new byte[10], 30_000)).isInstanceOf(PileFullException.class);
     long first = stored.keySet().iterator().next();
-    assertThatThrownBy(() -> pile.update(first, new byte[30_000])).isInstanceOf(PileFullException.class);
+    assertThatThrownBy(() -> pile.update(first, new byte[30_000]))
+        .isInstanceOf(PileFullException.class);
     assertThat(pile.stats()).as("a failed put or update changes nothing").isEqualTo(before);
     pile.verify();
     for (var e : stored.entrySet()) {
@@ -886,11 +945,14 @@ abstract class PileContract {
           .hasMessageContainingAll(tooLargeMessageWords(size, SEGMENT_64K).toArray(String[]::new));
     }
     assertThatThrownBy(() -> pile.put("x".repeat(70_000)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("segment");
     assertThatThrownBy(() -> pile.put(new byte[10], 1 << 20))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("segment");
     assertThatThrownBy(() -> pile.update(p, new byte[100_000]))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("segment");
     assertThat(pile.stats()).isEqualTo(before);
     assertThat(pile.getString(p)).isEqualTo("small");
     long half = pile.put(new byte[32 << 10]);
@@ -945,8 +1007,9 @@ abstract class PileContract {
       }
       PileStats s = assertConsistent(pile, SEGMENT_1M);
       assertThat(s.capacityBytes())
-          .as("seed=%d cycle %d: capacity %d vs %d after the first fill", seed, cycle,
-              s.capacityBytes(), firstCapacity)
+          .as(
+              "seed=%d cycle %d: capacity %d vs %d after the first fill",
+              seed, cycle, s.capacityBytes(), firstCapacity)
           // 10%, or one segment where a segment is more than 10% of this small pile (the pile
           // keeps one wholly free spare segment on purpose); the bench measures it at scale
           .isLessThanOrEqualTo(firstCapacity + Math.max(firstCapacity / 10, SEGMENT_1M));
@@ -971,7 +1034,8 @@ abstract class PileContract {
     long s = pile.put(SAMPLE_MULTILINGUAL);
     ByteBuffer direct = ByteBuffer.allocateDirect(1000);
     int n = pile.read(s, direct);
-    assertThat(StandardCharsets.UTF_8.decode(direct.flip()).toString()).isEqualTo(SAMPLE_MULTILINGUAL);
+    assertThat(StandardCharsets.UTF_8.decode(direct.flip()).toString())
+        .isEqualTo(SAMPLE_MULTILINGUAL);
     assertThat(n).isEqualTo(SAMPLE_MULTILINGUAL.getBytes(StandardCharsets.UTF_8).length);
   }
 
@@ -1014,8 +1078,13 @@ abstract class PileContract {
     long p = pile.put(v, 500);
     long s = pile.put("h\u00e9llo");
     record Seen(ValueKind kind, long size, boolean readOnly, byte[] bytes) {}
-    ValueReader<Seen> look = (kind, payload) -> new Seen(kind, payload.byteSize(),
-        payload.isReadOnly(), payload.toArray(ValueLayout.JAVA_BYTE));
+    ValueReader<Seen> look =
+        (kind, payload) ->
+            new Seen(
+                kind,
+                payload.byteSize(),
+                payload.isReadOnly(),
+                payload.toArray(ValueLayout.JAVA_BYTE));
     Seen bytes = pile.read(p, look);
     assertThat(bytes.kind()).isEqualTo(ValueKind.BYTES);
     assertThat(bytes.size()).as("bounded to the value, not its capacity").isEqualTo(777);
@@ -1027,9 +1096,13 @@ abstract class PileContract {
 
     // inside the reader: the view ends at the value, and cannot be written
     record Probe(String beyondEnd, String write) {}
-    Probe probe = pile.read(p, (kind, payload) -> new Probe(
-        outcome(() -> payload.get(ValueLayout.JAVA_BYTE, payload.byteSize())),
-        outcome(() -> payload.set(ValueLayout.JAVA_BYTE, 0, (byte) 1))));
+    Probe probe =
+        pile.read(
+            p,
+            (kind, payload) ->
+                new Probe(
+                    outcome(() -> payload.get(ValueLayout.JAVA_BYTE, payload.byteSize())),
+                    outcome(() -> payload.set(ValueLayout.JAVA_BYTE, 0, (byte) 1))));
     assertThat(probe.beyondEnd()).isEqualTo("IndexOutOfBoundsException");
     assertThat(probe.write()).isIn("UnsupportedOperationException", "IllegalArgumentException");
     assertThat(pile.getBytes(p)).as("a reader cannot write").isEqualTo(v);
@@ -1132,7 +1205,8 @@ abstract class PileContract {
     calls.put("stats", pile::stats);
     calls.put("verify", pile::verify);
     for (var call : calls.entrySet()) {
-      assertThatThrownBy(call.getValue()).as(call.getKey() + " after close")
+      assertThatThrownBy(call.getValue())
+          .as(call.getKey() + " after close")
           .isInstanceOf(PileClosedException.class);
     }
     try {
@@ -1153,16 +1227,18 @@ abstract class PileContract {
       Pile pile = open(SEGMENT_1M, 2);
       long[] pointers = new long[400];
       for (int i = 0; i < pointers.length; i++) {
-        pointers[i] = pile.put(checkedValue(i, 0, 28 + random.nextInt(i % 10 == 0 ? 60_000 : 2000),
-            random));
+        pointers[i] =
+            pile.put(checkedValue(i, 0, 28 + random.nextInt(i % 10 == 0 ? 60_000 : 2000), random));
       }
       ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
       AtomicBoolean closeReturned = new AtomicBoolean();
       List<Thread> readers = new ArrayList<>();
       for (int r = 0; r < 4; r++) {
         SplittableRandom mine = random.split();
-        readers.add(Thread.ofPlatform().name("reader-" + r).start(() ->
-            readUntilClosed(pile, pointers, mine, closeReturned, violations)));
+        readers.add(
+            Thread.ofPlatform()
+                .name("reader-" + r)
+                .start(() -> readUntilClosed(pile, pointers, mine, closeReturned, violations)));
       }
       Thread.sleep(5 + random.nextInt(40));
       for (int i = 0; i < 20; i++) {
@@ -1185,47 +1261,54 @@ abstract class PileContract {
   }
 
   private static void readUntilClosed(
-      Pile pile, long[] pointers, SplittableRandom random, AtomicBoolean closeReturned,
+      Pile pile,
+      long[] pointers,
+      SplittableRandom random,
+      AtomicBoolean closeReturned,
       ConcurrentLinkedQueue<String> violations) {
     while (true) {
       boolean afterClose = closeReturned.get();
       int i = random.nextInt(pointers.length);
       int method = random.nextInt(7);
       try {
-        byte[] bytes = switch (method) {
-          case 0 -> pile.getBytes(pointers[i]);
-          case 1 -> (byte[]) pile.get(pointers[i]);
-          case 2 -> {
-            ByteBuffer dst = ByteBuffer.allocateDirect(70_000);
-            pile.read(pointers[i], dst);
-            byte[] out = new byte[dst.flip().remaining()];
-            dst.get(out);
-            yield out;
-          }
-          case 3 -> pile.read(pointers[i], (kind, payload) -> {
-            // slow, byte by byte, to be inside the memory when it is released
-            byte[] out = new byte[(int) payload.byteSize()];
-            for (int j = 0; j < out.length; j++) {
-              out[j] = payload.get(ValueLayout.JAVA_BYTE, j);
-            }
-            return out;
-          });
-          case 4 -> {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            pile.transferTo(pointers[i], Channels.newChannel(out));
-            yield out.toByteArray();
-          }
-          case 5 -> {
-            pile.sizeOf(pointers[i]);
-            pile.stats();
-            yield null;
-          }
-          default -> {
-            int[] n = new int[1];
-            pile.forEach((p, k, s) -> n[0]++);
-            yield null;
-          }
-        };
+        byte[] bytes =
+            switch (method) {
+              case 0 -> pile.getBytes(pointers[i]);
+              case 1 -> (byte[]) pile.get(pointers[i]);
+              case 2 -> {
+                ByteBuffer dst = ByteBuffer.allocateDirect(70_000);
+                pile.read(pointers[i], dst);
+                byte[] out = new byte[dst.flip().remaining()];
+                dst.get(out);
+                yield out;
+              }
+              case 3 ->
+                  pile.read(
+                      pointers[i],
+                      (kind, payload) -> {
+                        // slow, byte by byte, to be inside the memory when it is released
+                        byte[] out = new byte[(int) payload.byteSize()];
+                        for (int j = 0; j < out.length; j++) {
+                          out[j] = payload.get(ValueLayout.JAVA_BYTE, j);
+                        }
+                        return out;
+                      });
+              case 4 -> {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                pile.transferTo(pointers[i], Channels.newChannel(out));
+                yield out.toByteArray();
+              }
+              case 5 -> {
+                pile.sizeOf(pointers[i]);
+                pile.stats();
+                yield null;
+              }
+              default -> {
+                int[] n = new int[1];
+                pile.forEach((p, k, s) -> n[0]++);
+                yield null;
+              }
+            };
         if (afterClose) {
           violations.add("method " + method + " succeeded after close returned");
           return;
@@ -1240,8 +1323,11 @@ abstract class PileContract {
         return;
       } catch (StalePointerException deletedOrReleased) {
         if (afterClose) {
-          violations.add("method " + method + " threw StalePointerException, not PileClosedException,"
-              + " after close returned");
+          violations.add(
+              "method "
+                  + method
+                  + " threw StalePointerException, not PileClosedException,"
+                  + " after close returned");
           return;
         }
       } catch (Throwable t) {
@@ -1262,7 +1348,8 @@ abstract class PileContract {
     calls.put("getBytes(dst)", () -> pile.getBytes(p, new byte[100], 0));
     calls.put("getString", () -> pile.getString(p));
     calls.put("read(ByteBuffer)", () -> pile.read(p, ByteBuffer.allocate(100)));
-    calls.put("transferTo", () -> pile.transferTo(p, Channels.newChannel(new ByteArrayOutputStream())));
+    calls.put(
+        "transferTo", () -> pile.transferTo(p, Channels.newChannel(new ByteArrayOutputStream())));
     calls.put("read(ValueReader)", () -> pile.read(p, (k, m) -> m.byteSize()));
     calls.put("update", () -> pile.update(p, "new"));
     calls.put("delete", () -> pile.delete(p));

@@ -20,14 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Flips, zeroes and truncates bytes in every kind of file of a crashed persistent pile
- * (superblock, metadata, segments, page checksums, log, type catalog), then opens it. Opening
- * must give a clear exception or a correct recovery: never a JVM crash or an Error. After an
- * open, a read of every value written returns exactly that value or raises {@link
- * CorruptValueException} or {@link CorruptFileException}: never another value, and never
- * another exception, except that damage in the log's last records may end the log there
- * (a CRC that fails at the log's end cannot be told from a write a crash cut short), which
- * loses those writes: their pointers are then stale, and only then.
+ * Flips, zeroes and truncates bytes in every kind of file of a crashed persistent pile (superblock,
+ * metadata, segments, page checksums, log, type catalog), then opens it. Opening must give a clear
+ * exception or a correct recovery: never a JVM crash or an Error. After an open, a read of every
+ * value written returns exactly that value or raises {@link CorruptValueException} or {@link
+ * CorruptFileException}: never another value, and never another exception, except that damage in
+ * the log's last records may end the log there (a CRC that fails at the log's end cannot be told
+ * from a write a crash cut short), which loses those writes: their pointers are then stale, and
+ * only then.
  */
 class PileCorruptionFuzzTest {
 
@@ -41,8 +41,9 @@ class PileCorruptionFuzzTest {
     SplittableRandom random = new SplittableRandom(seed);
     Path template = root.resolve("template");
     Map<Long, byte[]> model = new HashMap<>();
-    OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, template,
-        PersistentPileTest.options(Durability.SYNC));
+    OffHeapPile pile =
+        PersistentStore.open(
+            RealFileLayer.INSTANCE, template, PersistentPileTest.options(Durability.SYNC));
     PersistentPileTest.churn(pile, model, random, 3_000);
     pile.checkpoint();
     PersistentPileTest.churn(pile, model, random, 1_000); // left in the log: replayed at open
@@ -60,8 +61,9 @@ class PileCorruptionFuzzTest {
       String where = "seed " + seed + " trial " + trial + ": " + damage;
       OffHeapPile reopened;
       try {
-        reopened = PersistentStore.open(RealFileLayer.INSTANCE, dir,
-            PersistentPileTest.options(Durability.SYNC));
+        reopened =
+            PersistentStore.open(
+                RealFileLayer.INSTANCE, dir, PersistentPileTest.options(Durability.SYNC));
       } catch (CairnException | IOException refusedClearly) {
         assertThat(refusedClearly.getMessage()).as(where).isNotBlank();
         refused++;
@@ -71,22 +73,30 @@ class PileCorruptionFuzzTest {
       }
       opened++;
       try (reopened) {
-        boolean logDamaged = victim.getParent().getFileName().toString()
-            .equals(PileFiles.LOG_DIRECTORY);
+        boolean logDamaged =
+            victim.getParent().getFileName().toString().equals(PileFiles.LOG_DIRECTORY);
         reported += checkOpened(reopened, model, where, logDamaged);
       }
       deleteTree(dir);
     }
-    System.out.println("[fuzz] " + TRIALS + " trials: " + opened + " opened, " + refused
-        + " refused with a clear exception; " + reported + " values reported damaged");
+    System.out.println(
+        "[fuzz] "
+            + TRIALS
+            + " trials: "
+            + opened
+            + " opened, "
+            + refused
+            + " refused with a clear exception; "
+            + reported
+            + " values reported damaged");
   }
 
   /**
    * A pile that opened: every value is right or reported damaged; verify passes or names the
    * damage. Returns how many values were reported damaged.
    */
-  private static int checkOpened(Pile pile, Map<Long, byte[]> model, String where,
-      boolean logDamaged) {
+  private static int checkOpened(
+      Pile pile, Map<Long, byte[]> model, String where, boolean logDamaged) {
     int reported = 0;
     for (Map.Entry<Long, byte[]> e : model.entrySet()) {
       byte[] stored;
@@ -102,8 +112,12 @@ class PileCorruptionFuzzTest {
         }
         throw new AssertionError(where + ": a value was lost without a word", lostWithTheLogsEnd);
       } catch (RuntimeException other) {
-        throw new AssertionError(where + ": a read of " + Long.toHexString(e.getKey())
-            + " failed with an unclear exception", other);
+        throw new AssertionError(
+            where
+                + ": a read of "
+                + Long.toHexString(e.getKey())
+                + " failed with an unclear exception",
+            other);
       }
       assertThat(stored).as("%s: value at %x", where, e.getKey()).isEqualTo(e.getValue());
     }
@@ -125,8 +139,10 @@ class PileCorruptionFuzzTest {
       return "nothing to damage in empty " + name;
     }
     // aim at the start of the file half of the time: the headers are what open reads
-    int at = random.nextBoolean() ? random.nextInt(Math.min(bytes.length, 4096))
-        : random.nextInt(bytes.length);
+    int at =
+        random.nextBoolean()
+            ? random.nextInt(Math.min(bytes.length, 4096))
+            : random.nextInt(bytes.length);
     switch (random.nextInt(3)) {
       case 0 -> {
         bytes[at] ^= (byte) (1 << random.nextInt(8));
@@ -148,13 +164,13 @@ class PileCorruptionFuzzTest {
 
   private static List<Path> filesOf(Path dir) throws IOException {
     try (Stream<Path> walk = Files.walk(dir)) {
-      return new ArrayList<>(walk.filter(Files::isRegularFile)
-          .filter(f -> !f.getFileName().toString().equals("cairn.lock"))
-          .sorted()
-          .toList());
+      return new ArrayList<>(
+          walk.filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().equals("cairn.lock"))
+              .sorted()
+              .toList());
     }
   }
-
 
   private static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> walk = Files.walk(dir)) {

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
  * SimulatedDisk}: unsynced writes dropped, pages kept old, taken new or torn at 512 bytes. The
  * crash lands wherever the chosen disk operation falls: a log write or force, a checkpoint's
  * segment, metadata or superblock write, or recovery itself. Checks the durability invariants:
- * every acknowledged write present (I1), each write all or nothing (I2), the state a prefix of
- * the acknowledged order (I3), allocator invariants after recovery (I5), recovery after a crash
- * during recovery (I6), a clean close replays nothing (I7), a torn superblock falls back (I8).
+ * every acknowledged write present (I1), each write all or nothing (I2), the state a prefix of the
+ * acknowledged order (I3), allocator invariants after recovery (I5), recovery after a crash during
+ * recovery (I6), a clean close replays nothing (I7), a torn superblock falls back (I8).
  */
 class PileCrashTest {
 
@@ -41,8 +41,8 @@ class PileCrashTest {
   }
 
   /**
-   * One write the workload is making: what the state is if it took effect. A transaction
-   * ('T') carries the whole state after it instead.
+   * One write the workload is making: what the state is if it took effect. A transaction ('T')
+   * carries the whole state after it instead.
    */
   private record InFlight(char kind, long pointer, byte[] value, Map<Long, byte[]> after) {
     InFlight(char kind, long pointer, byte[] value) {
@@ -67,10 +67,10 @@ class PileCrashTest {
   }
 
   /**
-   * Opens a pile, runs random writes until the armed crash hits, then recovers (possibly
-   * crashing once more during recovery) and checks the state against the acknowledged writes.
-   * Repeats the crash a few times on the same disk, so later recoveries start from a state
-   * that was itself recovered.
+   * Opens a pile, runs random writes until the armed crash hits, then recovers (possibly crashing
+   * once more during recovery) and checks the state against the acknowledged writes. Repeats the
+   * crash a few times on the same disk, so later recoveries start from a state that was itself
+   * recovered.
    */
   private void runSyncCycle(long seed, boolean powerLoss) throws IOException {
     SplittableRandom random = new SplittableRandom(seed);
@@ -100,8 +100,13 @@ class PileCrashTest {
    * Opens the pile; with some probability arms a crash inside the open itself first, so that
    * recovery is interrupted and must run again (I6).
    */
-  private OffHeapPile openRecovering(SimulatedDisk disk, Durability durability,
-      SplittableRandom random, boolean powerLoss, long seed) throws IOException {
+  private OffHeapPile openRecovering(
+      SimulatedDisk disk,
+      Durability durability,
+      SplittableRandom random,
+      boolean powerLoss,
+      long seed)
+      throws IOException {
     if (random.nextInt(4) == 0) {
       long at = disk.operationCount() + 1 + random.nextInt(40);
       if (powerLoss) {
@@ -143,8 +148,12 @@ class PileCrashTest {
   }
 
   /** Runs writes until the disk crashes; returns the write that was cut, or null. */
-  private InFlight runUntilCrash(OffHeapPile pile, SimulatedDisk disk, Map<Long, byte[]> model,
-      SplittableRandom random, boolean powerLoss) {
+  private InFlight runUntilCrash(
+      OffHeapPile pile,
+      SimulatedDisk disk,
+      Map<Long, byte[]> model,
+      SplittableRandom random,
+      boolean powerLoss) {
     long at = disk.operationCount() + 1 + random.nextInt(600);
     if (powerLoss) {
       disk.crashAtOperation(at, random.nextLong());
@@ -200,8 +209,8 @@ class PileCrashTest {
   }
 
   /** A transaction of a few puts, updates and deletes; {@code after} becomes its result. */
-  private static void runTransaction(Pile pile, Map<Long, byte[]> after, List<Long> live,
-      SplittableRandom random) {
+  private static void runTransaction(
+      Pile pile, Map<Long, byte[]> after, List<Long> live, SplittableRandom random) {
     List<Long> candidates = new ArrayList<>(live);
     try (Transaction tx = pile.beginTransaction()) {
       for (int i = 1 + random.nextInt(5); i > 0; i--) {
@@ -234,11 +243,11 @@ class PileCrashTest {
   }
 
   /**
-   * The recovered state equals the model, except that the write in flight at the crash may or
-   * may not have taken effect, and then wholly.
+   * The recovered state equals the model, except that the write in flight at the crash may or may
+   * not have taken effect, and then wholly.
    */
-  private static void assertState(Pile pile, Map<Long, byte[]> model, InFlight inFlight,
-      String where) {
+  private static void assertState(
+      Pile pile, Map<Long, byte[]> model, InFlight inFlight, String where) {
     pile.verify(); // I5
     try { // and the files: every page a checkpoint wrote matches its checksum
       ((OffHeapPile) pile).store().verifyPageChecksums();
@@ -281,11 +290,13 @@ class PileCrashTest {
       return;
     }
     switch (inFlight.kind) {
-      case 'P' -> pile.forEach((pointer, kind, size) -> {
-        if (!model.containsKey(pointer)) {
-          model.put(pointer, inFlight.value);
-        }
-      });
+      case 'P' ->
+          pile.forEach(
+              (pointer, kind, size) -> {
+                if (!model.containsKey(pointer)) {
+                  model.put(pointer, inFlight.value);
+                }
+              });
       case 'U' -> model.put(inFlight.pointer, pile.getBytes(inFlight.pointer));
       case 'D' -> {
         try {
@@ -342,8 +353,9 @@ class PileCrashTest {
       } catch (CorruptFileException interrupted) {
         // the one documented loss of a pile without a log: a crash while a checkpoint wrote
         // its pages in place
-        assertThat(crashInCheckpoint).as("cycle %d: refused without a crash in a checkpoint",
-            cycle).isTrue();
+        assertThat(crashInCheckpoint)
+            .as("cycle %d: refused without a crash in a checkpoint", cycle)
+            .isTrue();
         assertThat(interrupted).hasMessageContaining("interrupted");
         continue;
       }
@@ -392,7 +404,8 @@ class PileCrashTest {
           match = k;
         }
       }
-      assertThat(match).as("cycle %d: recovered state is no prefix of the writes", cycle)
+      assertThat(match)
+          .as("cycle %d: recovered state is no prefix of the writes", cycle)
           .isGreaterThanOrEqualTo(durableAtLeast);
       reopened.close();
     }
@@ -474,9 +487,9 @@ class PileCrashTest {
   }
 
   /**
-   * A new segment's file is written as zeros plus its dirty pages; a first write of it that
-   * failed after taking the dirty marks must not leave the next checkpoint writing zeros over
-   * the values. Fails if the failed write does not mark the segment all dirty again.
+   * A new segment's file is written as zeros plus its dirty pages; a first write of it that failed
+   * after taking the dirty marks must not leave the next checkpoint writing zeros over the values.
+   * Fails if the failed write does not mark the segment all dirty again.
    */
   @Test
   void aNewSegmentWhoseFileFailedHalfWritten_isWholeAfterTheNextCheckpoint() throws IOException {
@@ -513,8 +526,8 @@ class PileCrashTest {
   /**
    * A checkpoint without a log copies one instant's dirty pages and lets writers go on while it
    * writes them (SegmentWriter.snapshot): the marks writers set meanwhile must reach the next
-   * checkpoint. Writers churn while checkpoints run back to back (at least 40 rounds each, and
-   * on until four checkpoints have completed beside them: on a quick machine 40 rounds could end
+   * checkpoint. Writers churn while checkpoints run back to back (at least 40 rounds each, and on
+   * until four checkpoints have completed beside them: on a quick machine 40 rounds could end
    * before the fourth, which failed the count below once in CI); one last checkpoint after them,
    * then the power goes: the files must hold every write.
    */
@@ -530,32 +543,39 @@ class PileCrashTest {
         new java.util.concurrent.atomic.AtomicBoolean(true);
     java.util.concurrent.atomic.AtomicInteger checkpointsTaken =
         new java.util.concurrent.atomic.AtomicInteger();
-    Thread checkpointer = Thread.ofPlatform().start(() -> {
-      try {
-        while (writing.get()) {
-          pile.checkpoint();
-          checkpointsTaken.incrementAndGet();
-        }
-      } catch (Throwable e) {
-        failures.add(e);
-      }
-    });
+    Thread checkpointer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    while (writing.get()) {
+                      pile.checkpoint();
+                      checkpointsTaken.incrementAndGet();
+                    }
+                  } catch (Throwable e) {
+                    failures.add(e);
+                  }
+                });
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       Map<Long, byte[]> model = new HashMap<>();
       models.add(model);
       SplittableRandom random = new SplittableRandom(seed + w);
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          // bounded: a checkpointer that stopped shows as too few checkpoints below
-          for (int round = 0; round < 40 || (checkpointsTaken.get() < 4 && round < 4_000);
-              round++) {
-            PersistentPileTest.churn(pile, model, random, 50);
-          }
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      // bounded: a checkpointer that stopped shows as too few checkpoints below
+                      for (int round = 0;
+                          round < 40 || (checkpointsTaken.get() < 4 && round < 4_000);
+                          round++) {
+                        PersistentPileTest.churn(pile, model, random, 50);
+                      }
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  }));
     }
     for (Thread thread : threads) {
       thread.join();
@@ -563,7 +583,8 @@ class PileCrashTest {
     writing.set(false);
     checkpointer.join();
     assertThat(failures).isEmpty();
-    assertThat(pile.store().checkpointCount()).as("checkpoints while the writers ran")
+    assertThat(pile.store().checkpointCount())
+        .as("checkpoints while the writers ran")
         .isGreaterThan(3);
     pile.checkpoint();
     disk.powerLoss(seed);

@@ -22,9 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damage on disk and pointers that were never this pile's: a read either returns the value
- * written or says what is wrong, never another value (issue: "Never lose or silently corrupt
- * data").
+ * Damage on disk and pointers that were never this pile's: a read either returns the value written
+ * or says what is wrong, never another value (issue: "Never lose or silently corrupt data").
  */
 class PileDamageTest {
 
@@ -79,7 +78,8 @@ class PileDamageTest {
 
     try (Pile pile = Pile.open(dir, PersistentPileTest.options(Durability.SYNC))) {
       Throwable thrown = catchThrowable(() -> pile.getBytes(victim));
-      assertThat(thrown).isInstanceOf(CorruptValueException.class)
+      assertThat(thrown)
+          .isInstanceOf(CorruptValueException.class)
           .hasMessageContaining(PileFiles.segmentFile(dir, Pointers.segment(victim)).toString())
           .hasMessageContaining("page " + (Pointers.offsetBytes(victim) + 25) / 4096)
           .hasMessageContaining(Long.toHexString(victim));
@@ -92,18 +92,19 @@ class PileDamageTest {
       long damagedPage = (Pointers.offsetBytes(victim) + BlockLayout.HEADER_BYTES + 17) / 4096;
       for (Map.Entry<Long, byte[]> e : model.entrySet()) {
         long first = Pointers.offsetBytes(e.getKey()) / 4096;
-        long last = (Pointers.offsetBytes(e.getKey()) + BlockLayout.HEADER_BYTES + VALUE_BYTES + 7)
-            / 4096;
+        long last =
+            (Pointers.offsetBytes(e.getKey()) + BlockLayout.HEADER_BYTES + VALUE_BYTES + 7) / 4096;
         if (Pointers.segment(e.getKey()) == Pointers.segment(victim)
-            && first <= damagedPage && damagedPage <= last) {
+            && first <= damagedPage
+            && damagedPage <= last) {
           unreadable++;
           continue; // a neighbour on the same page: unreadable too, never wrong
         }
-        assertThat(pile.getBytes(e.getKey())).as("value at %x", e.getKey())
-            .isEqualTo(e.getValue());
+        assertThat(pile.getBytes(e.getKey())).as("value at %x", e.getKey()).isEqualTo(e.getValue());
       }
       assertThat(unreadable).isLessThan(30);
-      assertThatThrownBy(pile::verify).isInstanceOf(CorruptFileException.class)
+      assertThatThrownBy(pile::verify)
+          .isInstanceOf(CorruptFileException.class)
           .hasMessageContaining("page " + damagedPage);
       // the pile stays usable for writes
       long fresh = pile.put("after the damage");
@@ -119,7 +120,8 @@ class PileDamageTest {
     try (Pile pile = Pile.open(dir, PersistentPileTest.options(Durability.SYNC))) {
       // a neighbour on the damaged page is deleted, so a checkpoint writes the page
       for (long p : model.keySet()) {
-        if (p != victim && pageOf(p) == pageOf(victim)
+        if (p != victim
+            && pageOf(p) == pageOf(victim)
             && Pointers.segment(p) == Pointers.segment(victim)) {
           pile.delete(p);
           break;
@@ -136,8 +138,9 @@ class PileDamageTest {
   @Test
   void damage_underPagesTheLogRewrites_isFoundAfterACrash() throws IOException {
     SplittableRandom random = new SplittableRandom(7);
-    OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, dir,
-        PersistentPileTest.options(Durability.SYNC));
+    OffHeapPile pile =
+        PersistentStore.open(
+            RealFileLayer.INSTANCE, dir, PersistentPileTest.options(Durability.SYNC));
     List<Long> order = new ArrayList<>();
     for (int i = 0; i < 2_000; i++) {
       byte[] value = PileTestSupport.randomBytes(random, VALUE_BYTES);
@@ -152,8 +155,7 @@ class PileDamageTest {
     flipValueByte(victim, 150);
 
     try (Pile reopened = Pile.open(dir, PersistentPileTest.options(Durability.SYNC))) {
-      assertThatThrownBy(() -> reopened.getBytes(victim))
-          .isInstanceOf(CorruptValueException.class);
+      assertThatThrownBy(() -> reopened.getBytes(victim)).isInstanceOf(CorruptValueException.class);
       if (pageOf(neighbour) != pageOf(victim)) {
         assertThat(reopened.getBytes(neighbour)).isEqualTo(rewritten);
       }
@@ -166,9 +168,9 @@ class PileDamageTest {
     long victim = model.keySet().stream().sorted().skip(500).findFirst().orElseThrow();
     flipValueByte(victim, 0);
     try (Pile pile = Pile.open(dir, PersistentPileTest.options(Durability.NONE))) {
-      assertThatThrownBy(() -> pile.scan((pointer, kind, bytes, offset, length) -> { }))
+      assertThatThrownBy(() -> pile.scan((pointer, kind, bytes, offset, length) -> {}))
           .isInstanceOf(CorruptValueException.class);
-      assertThatThrownBy(() -> pile.forEach((pointer, kind, size) -> { }))
+      assertThatThrownBy(() -> pile.forEach((pointer, kind, size) -> {}))
           .isInstanceOf(CorruptValueException.class);
     }
   }
@@ -215,8 +217,9 @@ class PileDamageTest {
 
   @Test
   void aDamagedVersionByte_inALogFileHeader_isNotReportedAsANewerFormat() throws IOException {
-    OffHeapPile pile = PersistentStore.open(RealFileLayer.INSTANCE, dir,
-        PersistentPileTest.options(Durability.SYNC));
+    OffHeapPile pile =
+        PersistentStore.open(
+            RealFileLayer.INSTANCE, dir, PersistentPileTest.options(Durability.SYNC));
     long acknowledged = pile.put(new byte[100]);
     pile.store().abandon();
     Path log = dir.resolve(PileFiles.LOG_DIRECTORY);
@@ -264,8 +267,7 @@ class PileDamageTest {
       pile.put("something");
       for (long notAPointer : new long[] {12345L, -1L, 0L, 1L << 41, Long.MAX_VALUE}) {
         Throwable thrown = catchThrowable(() -> pile.get(notAPointer));
-        assertThat(thrown).as("get(%d)", notAPointer)
-            .isInstanceOf(InvalidPointerException.class);
+        assertThat(thrown).as("get(%d)", notAPointer).isInstanceOf(InvalidPointerException.class);
         assertThat(thrown.getMessage()).as("get(%d)", notAPointer).doesNotContain("deleted");
       }
     }
@@ -284,5 +286,4 @@ class PileDamageTest {
       assertThatThrownBy(() -> pile.get(p)).isInstanceOf(StalePointerException.class);
     }
   }
-
 }

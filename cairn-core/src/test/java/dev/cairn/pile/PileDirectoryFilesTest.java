@@ -20,13 +20,16 @@ class PileDirectoryFilesTest {
 
   @Test
   void files_listsEachKindAPileMakes_withSizes_inKindThenIndexOrder() throws IOException {
-    try (Pile pile = Pile.open(dir, PileOptions.builder()
-        .segmentBytes(1 << 20)
-        .stripes(1)
-        .durability(Durability.SYNC)
-        .logFileBytes(1 << 20)
-        .logFileCount(2)
-        .build())) {
+    try (Pile pile =
+        Pile.open(
+            dir,
+            PileOptions.builder()
+                .segmentBytes(1 << 20)
+                .stripes(1)
+                .durability(Durability.SYNC)
+                .logFileBytes(1 << 20)
+                .logFileCount(2)
+                .build())) {
       byte[] value = new byte[4000];
       for (int i = 0; i < 600; i++) { // 2.4 MB: several segments of 1 MiB
         pile.put(value);
@@ -38,17 +41,28 @@ class PileDirectoryFilesTest {
 
     List<PileFile> files = PileDirectory.files(dir);
 
-    assertThat(files).extracting(PileFile::kind).contains(Kind.SUPERBLOCK,
-        Kind.CHECKPOINT_METADATA, Kind.TYPE_CATALOG, Kind.SEGMENT, Kind.LOG_METADATA, Kind.LOG,
-        Kind.LOCK);
+    assertThat(files)
+        .extracting(PileFile::kind)
+        .contains(
+            Kind.SUPERBLOCK,
+            Kind.CHECKPOINT_METADATA,
+            Kind.TYPE_CATALOG,
+            Kind.SEGMENT,
+            Kind.LOG_METADATA,
+            Kind.LOG,
+            Kind.LOCK);
     assertThat(files).extracting(PileFile::kind).isSorted();
-    assertThat(files).extracting(file -> file.path().getFileName().toString())
+    assertThat(files)
+        .extracting(file -> file.path().getFileName().toString())
         .doesNotContain("notes.txt");
     for (PileFile file : files) {
       assertThat(file.bytes()).as(file.path().toString()).isEqualTo(Files.size(file.path()));
     }
-    assertThat(files).filteredOn(file -> file.kind() == Kind.SUPERBLOCK).singleElement()
-        .extracting(PileFile::path).isEqualTo(dir.resolve(PileFiles.SUPERBLOCK));
+    assertThat(files)
+        .filteredOn(file -> file.kind() == Kind.SUPERBLOCK)
+        .singleElement()
+        .extracting(PileFile::path)
+        .isEqualTo(dir.resolve(PileFiles.SUPERBLOCK));
     List<Path> segments =
         files.stream().filter(file -> file.kind() == Kind.SEGMENT).map(PileFile::path).toList();
     assertThat(segments).hasSizeGreaterThan(2);
@@ -56,9 +70,11 @@ class PileDirectoryFilesTest {
       assertThat(segments.get(i)).isEqualTo(PileFiles.segmentFile(dir, i));
     }
     List<PileFile> logFiles = files.stream().filter(file -> file.kind() == Kind.LOG).toList();
-    assertThat(logFiles).extracting(PileFile::path).containsExactly(
-        dir.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.fileName(0)),
-        dir.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.fileName(1)));
+    assertThat(logFiles)
+        .extracting(PileFile::path)
+        .containsExactly(
+            dir.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.fileName(0)),
+            dir.resolve(PileFiles.LOG_DIRECTORY).resolve(LogLayout.fileName(1)));
   }
 
   @Test

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Misuse of a pile's directory: Cairn never deletes, truncates or overwrites a file that the
- * pile's own superblock (or its own interrupted create) does not account for, and says what is
- * wrong with the directory and what to do. Each test compares the files before and after, byte
- * for byte, to prove that nothing was deleted or changed.
+ * Misuse of a pile's directory: Cairn never deletes, truncates or overwrites a file that the pile's
+ * own superblock (or its own interrupted create) does not account for, and says what is wrong with
+ * the directory and what to do. Each test compares the files before and after, byte for byte, to
+ * prove that nothing was deleted or changed.
  */
 class PileDirectorySafetyTest {
 
@@ -107,7 +107,8 @@ class PileDirectorySafetyTest {
           .isInstanceOf(CorruptFileException.class)
           .hasMessageContaining("seg-00007.dat")
           .hasMessageContaining("choose another directory");
-      assertThat(contents(dir)).as("mode %s: nothing deleted, changed or added", mode)
+      assertThat(contents(dir))
+          .as("mode %s: nothing deleted, changed or added", mode)
           .isEqualTo(before);
     }
   }
@@ -122,8 +123,10 @@ class PileDirectorySafetyTest {
     for (PileOptions.OpenMode mode : PileOptions.OpenMode.values()) {
       assertThatThrownBy(() -> Pile.open(dir, small(mode)))
           .as("mode %s", mode)
-          .isInstanceOf(mode == PileOptions.OpenMode.OPEN_EXISTING
-              ? NoSuchFileException.class : DirectoryNotEmptyException.class)
+          .isInstanceOf(
+              mode == PileOptions.OpenMode.OPEN_EXISTING
+                  ? NoSuchFileException.class
+                  : DirectoryNotEmptyException.class)
           .hasMessageContaining(dir.toString())
           .hasMessageContaining("notes.txt")
           .hasMessageContaining("no pile");
@@ -217,9 +220,9 @@ class PileDirectorySafetyTest {
 
   /**
    * Loses power at every disk operation of a create in turn. The next open with {@code
-   * OPEN_EXISTING} either finds the pile (the create had finished) or refuses and changes
-   * nothing; the next default open finishes the job. With a file of the user's added to the
-   * leftovers, the default open refuses and deletes nothing.
+   * OPEN_EXISTING} either finds the pile (the create had finished) or refuses and changes nothing;
+   * the next default open finishes the job. With a file of the user's added to the leftovers, the
+   * default open refuses and deletes nothing.
    */
   @Test
   void aCrashedCreate_isRedoneByTheNextOpen_butNeverOverFilesItDidNotMake() throws IOException {
@@ -236,8 +239,8 @@ class PileDirectorySafetyTest {
       if (created) {
         PersistentStore.open(disk, DIR, small(PileOptions.OpenMode.OPEN_EXISTING)).close();
       } else {
-        assertThatThrownBy(() -> PersistentStore.open(disk, DIR,
-            small(PileOptions.OpenMode.OPEN_EXISTING)))
+        assertThatThrownBy(
+                () -> PersistentStore.open(disk, DIR, small(PileOptions.OpenMode.OPEN_EXISTING)))
             .as("crash at operation %d", at)
             .isInstanceOf(NoSuchFileException.class);
         assertThat(contents(disk, DIR)).as("crash at operation %d", at).isEqualTo(leftovers);
@@ -252,8 +255,10 @@ class PileDirectorySafetyTest {
 
       if (!created && leftovers.keySet().stream().anyMatch(name -> !name.equals("cairn.lock"))) {
         SimulatedDisk again = crashedCreate(at, seed); // the same crash, then a file of the user's
-        try (var out = again.open(DIR.resolve("notes.txt"),
-            dev.cairn.durability.file.FileLayer.OpenMode.CREATE_NEW)) {
+        try (var out =
+            again.open(
+                DIR.resolve("notes.txt"),
+                dev.cairn.durability.file.FileLayer.OpenMode.CREATE_NEW)) {
           out.write(java.nio.ByteBuffer.wrap("mine".getBytes(StandardCharsets.UTF_8)), 0);
         }
         Map<String, String> before = contents(again, DIR);
@@ -312,21 +317,22 @@ class PileDirectorySafetyTest {
   }
 
   /**
-   * The disk fills while the pile runs: an explicit checkpoint says the pile still takes writes;
-   * a checkpoint that failed in the background says, in one message, that the pile takes no
-   * more and that reopening recovers every acknowledged write; and it does.
+   * The disk fills while the pile runs: an explicit checkpoint says the pile still takes writes; a
+   * checkpoint that failed in the background says, in one message, that the pile takes no more and
+   * that reopening recovers every acknowledged write; and it does.
    */
   @Test
   void aDiskThatFillsUp_givesOneMessageAboutThePilesState_andReopenLosesNothing()
       throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    PileOptions options = PileOptions.builder()
-        .segmentBytes(64 << 10)
-        .stripes(2)
-        .durability(Durability.SYNC)
-        .logFileBytes(1 << 20)
-        .logFileCount(2)
-        .build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(64 << 10)
+            .stripes(2)
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     OffHeapPile pile = PersistentStore.open(disk, DIR, options);
     Map<Long, byte[]> model = new HashMap<>();
     PersistentPileTest.churn(pile, model, new SplittableRandom(1), 300);
@@ -388,8 +394,11 @@ class PileDirectorySafetyTest {
           continue;
         }
         String name = dir.relativize(path).toString();
-        result.put(name, Files.isDirectory(path) ? "dir"
-            : java.util.HexFormat.of().formatHex(Files.readAllBytes(path)));
+        result.put(
+            name,
+            Files.isDirectory(path)
+                ? "dir"
+                : java.util.HexFormat.of().formatHex(Files.readAllBytes(path)));
       }
     }
     return result;

@@ -17,23 +17,23 @@ import org.junit.jupiter.api.Test;
  * pile: a get returns the old value or the new one, or throws {@link StalePointerException} once
  * the value is deleted; never torn bytes, never another exception.
  *
- * <p>Lincheck runs scenarios of these operations from several threads and compares each
- * outcome with the sequential {@link Model}. The pile holds three slots: two pointers put at the
- * start and one that {@link #put} fills (empty until then: a get there throws {@link
- * InvalidPointerException}). The values are strings of one repeated letter, so a torn read (part
- * of one value, part of another) matches no value; their sizes make updates in place, updates
- * that move the value behind a link, and updates that shrink it back. A put may reuse the space
- * a delete freed, so a get of the deleted pointer must see a stale tag, not the new value.
+ * <p>Lincheck runs scenarios of these operations from several threads and compares each outcome
+ * with the sequential {@link Model}. The pile holds three slots: two pointers put at the start and
+ * one that {@link #put} fills (empty until then: a get there throws {@link
+ * InvalidPointerException}). The values are strings of one repeated letter, so a torn read (part of
+ * one value, part of another) matches no value; their sizes make updates in place, updates that
+ * move the value behind a link, and updates that shrink it back. A put may reuse the space a delete
+ * freed, so a get of the deleted pointer must see a stale tag, not the new value.
  *
  * <p>Any exception other than the two the model produces (a {@link PileCorruptionException}, an
- * {@link IndexOutOfBoundsException} from a torn size) is an outcome the model never has, and
- * fails the test. After each scenario {@link #verifyAndClose()} checks the allocator ({@link
+ * {@link IndexOutOfBoundsException} from a torn size) is an outcome the model never has, and fails
+ * the test. After each scenario {@link #verifyAndClose()} checks the allocator ({@link
  * Pile#verify()}) and releases the pile's memory.
  *
- * <p>Lincheck 3.7 runs on Java 25: it attaches its instrumentation agent at run time (the JVM
- * warns about the dynamic agent and about the class path appended to the boot loader's). The
- * harness was checked against a deliberately torn get (the first half of one read, the second
- * half of another), which the stress mode reported as invalid results.
+ * <p>Lincheck 3.7 runs on Java 25: it attaches its instrumentation agent at run time (the JVM warns
+ * about the dynamic agent and about the class path appended to the boot loader's). The harness was
+ * checked against a deliberately torn get (the first half of one read, the second half of another),
+ * which the stress mode reported as invalid results.
  */
 @Param(name = "slot", gen = IntGen.class, conf = "0:2")
 @Param(name = "value", gen = IntGen.class, conf = "0:3")
@@ -66,8 +66,8 @@ public class PileLincheckTest {
   }
 
   /**
-   * The name of {@code value}, {@code v0} to {@code v3}, or a description of bytes that are none
-   * of the values: reports stay readable, and torn bytes still differ from every value.
+   * The name of {@code value}, {@code v0} to {@code v3}, or a description of bytes that are none of
+   * the values: reports stay readable, and torn bytes still differ from every value.
    */
   static String name(String value) {
     for (int i = 0; i < VALUES.length; i++) {
@@ -75,7 +75,9 @@ public class PileLincheckTest {
         return "v" + i;
       }
     }
-    return "torn: " + value.length() + " chars, "
+    return "torn: "
+        + value.length()
+        + " chars, "
         + value.chars().distinct().mapToObj(Character::toString).toList();
   }
 
@@ -115,9 +117,9 @@ public class PileLincheckTest {
   }
 
   /**
-   * Puts a value and makes the put slot point to it (the value it pointed to, if any, stays in
-   * the pile, unreachable). Puts do not run in parallel with each other: two would race for the
-   * slot itself, which is the test's, not the pile's.
+   * Puts a value and makes the put slot point to it (the value it pointed to, if any, stays in the
+   * pile, unreachable). Puts do not run in parallel with each other: two would race for the slot
+   * itself, which is the test's, not the pile's.
    */
   @Operation(nonParallelGroup = "put")
   public String put(@Param(name = "value") int value) {
@@ -209,8 +211,8 @@ public class PileLincheckTest {
    * Lincheck's scheduler explores interleavings, switching threads where the pile touches shared
    * Java state (its locks, atomics and fields). It does not see the pile's off-heap reads and
    * writes (through {@code MemorySegment}) as switch points, so it cannot interleave inside a
-   * value's bytes: the stress mode does that. Instrumented, each scenario takes a good part of
-   * a second, so this runs only with {@code -Dcairn.soak=true} (about 10 minutes):
+   * value's bytes: the stress mode does that. Instrumented, each scenario takes a good part of a
+   * second, so this runs only with {@code -Dcairn.soak=true} (about 10 minutes):
    *
    * <pre>
    * ./mvnw -B -o -pl cairn-core test -Dtest=PileLincheckTest -Dcairn.soak=true

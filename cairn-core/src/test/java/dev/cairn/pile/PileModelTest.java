@@ -35,14 +35,14 @@ import net.jqwik.api.Tuple;
  * Model-based test: random sequences of pile operations checked against a {@code
  * LinkedHashMap<Long, Object>} of pointer to value.
  *
- * <p>Small segments (64 KiB or 1 MiB) make segments fill up, empty out, get released and be
- * reused within one sequence. Half of the runs have a budget of four segments, so that {@link
- * PileFullException} happens in the middle of puts and growing updates; the model then stays as
- * it was and the pile must too (all-or-nothing mutations).
+ * <p>Small segments (64 KiB or 1 MiB) make segments fill up, empty out, get released and be reused
+ * within one sequence. Half of the runs have a budget of four segments, so that {@link
+ * PileFullException} happens in the middle of puts and growing updates; the model then stays as it
+ * was and the pile must too (all-or-nothing mutations).
  *
- * <p>jqwik prints the seed of every property in its report; a failing run is replayed first on
- * the next run, and can be pinned with {@code @Property(seed = "...")}. The shrunk sequence it
- * reports is the smallest found that still fails.
+ * <p>jqwik prints the seed of every property in its report; a failing run is replayed first on the
+ * next run, and can be pinned with {@code @Property(seed = "...")}. The shrunk sequence it reports
+ * is the smallest found that still fails.
  */
 class PileModelTest {
 
@@ -83,8 +83,11 @@ class PileModelTest {
     @Override
     public String toString() {
       String s = (String) materialize(Integer.MAX_VALUE);
-      return "StringSpec[" + codePoints.size() + " code points: "
-          + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "]";
+      return "StringSpec["
+          + codePoints.size()
+          + " code points: "
+          + (s.length() > 40 ? s.substring(0, 40) + "..." : s)
+          + "]";
     }
   }
 
@@ -164,8 +167,10 @@ class PileModelTest {
             Tuple.of(35, value.map(v -> new Put(v, 0))),
             Tuple.of(30, Combinators.combine(pick, value).as(Update::new)),
             Tuple.of(25, pick.map(Delete::new)),
-            Tuple.of(5, Combinators.combine(pick, Arbitraries.integers().between(0, READ_METHODS - 1))
-                .as(Read::new)),
+            Tuple.of(
+                5,
+                Combinators.combine(pick, Arbitraries.integers().between(0, READ_METHODS - 1))
+                    .as(Read::new)),
             Tuple.of(5, Arbitraries.just(new Verify())));
     return op.list().ofMinSize(1).ofMaxSize(40);
   }
@@ -231,7 +236,9 @@ class PileModelTest {
         Arbitraries.oneOf(
             Arbitraries.integers().map(v -> (Object) v),
             Arbitraries.longs().map(v -> (Object) v),
-            Arbitraries.doubles().withSpecialValue(Double.NaN).withSpecialValue(-0.0)
+            Arbitraries.doubles()
+                .withSpecialValue(Double.NaN)
+                .withSpecialValue(-0.0)
                 .map(v -> (Object) v),
             Arbitraries.floats().withSpecialValue(Float.NaN).map(v -> (Object) v),
             Arbitraries.shorts().map(v -> (Object) v),
@@ -249,10 +256,13 @@ class PileModelTest {
     private final Pile pile;
     private final PileOptions options;
     private final int maxValueBytes;
+
     /** pointer to value, in put order so that {@code pick % size} is deterministic. */
     private final LinkedHashMap<Long, Object> model = new LinkedHashMap<>();
+
     /** pointer to the size the pile reported for it (boxes may carry a type-id prefix). */
     private final Map<Long, Integer> storedSize = new HashMap<>();
+
     private final List<Long> deleted = new ArrayList<>();
     private int step;
 
@@ -331,7 +341,8 @@ class PileModelTest {
       try {
         p = extra == 0 ? pile.put(value) : pile.put(value, extra);
       } catch (PileFullException full) {
-        assertThat(options.maxMemoryBytes()).as(at("PileFullException without a budget: " + full))
+        assertThat(options.maxMemoryBytes())
+            .as(at("PileFullException without a budget: " + full))
             .isNotEqualTo(Long.MAX_VALUE);
         assertThat(pile.stats()).as(at("stats after a failed put")).isEqualTo(before);
         return;
@@ -349,7 +360,8 @@ class PileModelTest {
       try {
         pile.update(p, value);
       } catch (PileFullException full) {
-        assertThat(options.maxMemoryBytes()).as(at("PileFullException without a budget: " + full))
+        assertThat(options.maxMemoryBytes())
+            .as(at("PileFullException without a budget: " + full))
             .isNotEqualTo(Long.MAX_VALUE);
         assertThat(pile.stats()).as(at("stats after a failed update")).isEqualTo(before);
         assertValue(p, old, "after a failed update (old value must be intact)");
@@ -365,23 +377,31 @@ class PileModelTest {
       model.remove(p);
       storedSize.remove(p);
       deleted.add(p);
-      assertThatThrownBy(() -> pile.get(p)).as(at("get after delete"))
+      assertThatThrownBy(() -> pile.get(p))
+          .as(at("get after delete"))
           .isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> pile.delete(p)).as(at("second delete"))
+      assertThatThrownBy(() -> pile.delete(p))
+          .as(at("second delete"))
           .isInstanceOf(StalePointerException.class);
     }
 
     private void readDeleted(long p) {
       assertThat(model).as(at("a deleted pointer was handed out again")).doesNotContainKey(p);
       PileStats before = pile.stats();
-      assertThatThrownBy(() -> pile.get(p)).as(at("get of deleted")).isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> pile.getBytes(p)).as(at("getBytes of deleted"))
+      assertThatThrownBy(() -> pile.get(p))
+          .as(at("get of deleted"))
           .isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> pile.sizeOf(p)).as(at("sizeOf of deleted"))
+      assertThatThrownBy(() -> pile.getBytes(p))
+          .as(at("getBytes of deleted"))
           .isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> pile.update(p, new byte[] {1, 2, 3})).as(at("update of deleted"))
+      assertThatThrownBy(() -> pile.sizeOf(p))
+          .as(at("sizeOf of deleted"))
           .isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> pile.delete(p)).as(at("delete of deleted"))
+      assertThatThrownBy(() -> pile.update(p, new byte[] {1, 2, 3}))
+          .as(at("update of deleted"))
+          .isInstanceOf(StalePointerException.class);
+      assertThatThrownBy(() -> pile.delete(p))
+          .as(at("delete of deleted"))
           .isInstanceOf(StalePointerException.class);
       assertThat(pile.stats()).as(at("stats after using a deleted pointer")).isEqualTo(before);
     }
@@ -393,7 +413,8 @@ class PileModelTest {
       if (value instanceof byte[] || value instanceof String) {
         assertThat(size).as(at("sizeOf " + describe(value))).isEqualTo(raw);
       } else {
-        assertThat(size).as(at("sizeOf " + describe(value) + " (codec width + type id)"))
+        assertThat(size)
+            .as(at("sizeOf " + describe(value) + " (codec width + type id)"))
             .isBetween(raw, raw + 8);
       }
       return size;
@@ -402,8 +423,15 @@ class PileModelTest {
     private void assertValue(long p, Object expected, String when) {
       Object actual = pile.get(p);
       if (!sameValue(actual, expected)) {
-        throw new AssertionError(at(when + ": get returned " + describe(actual) + ", expected "
-            + describe(expected) + " at pointer " + Long.toHexString(p)));
+        throw new AssertionError(
+            at(
+                when
+                    + ": get returned "
+                    + describe(actual)
+                    + ", expected "
+                    + describe(expected)
+                    + " at pointer "
+                    + Long.toHexString(p)));
       }
       assertThat(pile.kindOf(p)).as(at(when + ": kindOf")).isEqualTo(kindOf(expected));
       assertThat(pile.sizeOf(p)).as(at(when + ": sizeOf")).isEqualTo(storedSize.get(p));
@@ -428,7 +456,8 @@ class PileModelTest {
           if (expected instanceof String s) {
             assertThat(pile.getString(p)).as(at("getString")).isEqualTo(s);
           } else {
-            assertThatThrownBy(() -> pile.getString(p)).as(at("getString of " + describe(expected)))
+            assertThatThrownBy(() -> pile.getString(p))
+                .as(at("getString of " + describe(expected)))
                 .isInstanceOf(ClassCastException.class);
           }
           return;
@@ -441,7 +470,8 @@ class PileModelTest {
           stored = Arrays.copyOfRange(dst, 7, 7 + size);
         }
         case 5, 6 -> {
-          ByteBuffer dst = method == 5 ? ByteBuffer.allocate(size + 3) : ByteBuffer.allocateDirect(size + 3);
+          ByteBuffer dst =
+              method == 5 ? ByteBuffer.allocate(size + 3) : ByteBuffer.allocateDirect(size + 3);
           dst.position(3);
           assertThat(pile.read(p, dst)).as(at("read(ByteBuffer) count")).isEqualTo(size);
           assertThat(dst.position()).as(at("read(ByteBuffer) position")).isEqualTo(3 + size);
@@ -451,7 +481,8 @@ class PileModelTest {
         case 7 -> {
           ByteArrayOutputStream out = new ByteArrayOutputStream();
           try {
-            assertThat(pile.transferTo(p, Channels.newChannel(out))).as(at("transferTo count"))
+            assertThat(pile.transferTo(p, Channels.newChannel(out)))
+                .as(at("transferTo count"))
                 .isEqualTo(size);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -460,10 +491,13 @@ class PileModelTest {
         }
         default -> {
           ValueKind[] kind = new ValueKind[1];
-          stored = pile.read(p, (k, payload) -> {
-            kind[0] = k;
-            return payload.toArray(ValueLayout.JAVA_BYTE);
-          });
+          stored =
+              pile.read(
+                  p,
+                  (k, payload) -> {
+                    kind[0] = k;
+                    return payload.toArray(ValueLayout.JAVA_BYTE);
+                  });
           assertThat(kind[0]).as(at("read(ValueReader) kind")).isEqualTo(kindOf(expected));
         }
       }
@@ -485,16 +519,20 @@ class PileModelTest {
       Map<Long, Integer> seen = new HashMap<>();
       Map<Long, ValueKind> kinds = new HashMap<>();
       List<Long> twice = new ArrayList<>();
-      pile.forEach((pointer, kind, sizeBytes) -> {
-        if (seen.put(pointer, sizeBytes) != null) {
-          twice.add(pointer);
-        }
-        kinds.put(pointer, kind);
-      });
+      pile.forEach(
+          (pointer, kind, sizeBytes) -> {
+            if (seen.put(pointer, sizeBytes) != null) {
+              twice.add(pointer);
+            }
+            kinds.put(pointer, kind);
+          });
       assertThat(twice).as(at("forEach visited these pointers more than once")).isEmpty();
-      assertThat(seen.keySet()).as(at("forEach pointers")).containsExactlyInAnyOrderElementsOf(model.keySet());
+      assertThat(seen.keySet())
+          .as(at("forEach pointers"))
+          .containsExactlyInAnyOrderElementsOf(model.keySet());
       for (var e : model.entrySet()) {
-        assertThat(seen.get(e.getKey())).as(at("forEach size of " + describe(e.getValue())))
+        assertThat(seen.get(e.getKey()))
+            .as(at("forEach size of " + describe(e.getValue())))
             .isEqualTo(storedSize.get(e.getKey()));
         assertThat(kinds.get(e.getKey())).as(at("forEach kind")).isEqualTo(kindOf(e.getValue()));
       }
@@ -506,13 +544,14 @@ class PileModelTest {
       assertThat(s.objectCount()).as(at("objectCount after " + op)).isEqualTo(model.size());
       long utilized = storedSize.values().stream().mapToLong(Integer::longValue).sum();
       assertThat(s.utilizedBytes()).as(at("utilizedBytes after " + op)).isEqualTo(utilized);
-      assertThat(s.capacityBytes()).as(at("capacity within the budget"))
+      assertThat(s.capacityBytes())
+          .as(at("capacity within the budget"))
           .isLessThanOrEqualTo(options.maxMemoryBytes());
     }
 
     /**
-     * A live pointer: for an even {@code pick} one of the four newest entries (recent puts sit
-     * next to each other, so deletes and moves then meet their neighbours), else any entry.
+     * A live pointer: for an even {@code pick} one of the four newest entries (recent puts sit next
+     * to each other, so deletes and moves then meet their neighbours), else any entry.
      */
     private long pick(int pick) {
       int size = model.size();

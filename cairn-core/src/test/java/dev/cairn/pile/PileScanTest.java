@@ -45,8 +45,10 @@ class PileScanTest {
       for (int i = 0; i < operations; i++) {
         int op = random.nextInt(10);
         if (op < 5 || live.isEmpty()) {
-          int size = random.nextInt(100) == 0 ? PileScanner.CHUNK_BYTES + random.nextInt(4096)
-              : random.nextInt(200);
+          int size =
+              random.nextInt(100) == 0
+                  ? PileScanner.CHUNK_BYTES + random.nextInt(4096)
+                  : random.nextInt(200);
           if (random.nextBoolean()) {
             byte[] value = new byte[size];
             random.nextBytes(value);
@@ -76,12 +78,15 @@ class PileScanTest {
         }
       }
       Map<Long, byte[]> seen = new HashMap<>();
-      pile.scan((pointer, kind, bytes, offset, length) -> {
-        assertThat(bytes.isReadOnly()).isTrue();
-        assertThat(kind).as("kind of %s", Pointers.describe(pointer)).isEqualTo(kinds.get(pointer));
-        byte[] before = seen.put(pointer, copy(bytes, offset, length));
-        assertThat(before).as("visited twice: %s", Pointers.describe(pointer)).isNull();
-      });
+      pile.scan(
+          (pointer, kind, bytes, offset, length) -> {
+            assertThat(bytes.isReadOnly()).isTrue();
+            assertThat(kind)
+                .as("kind of %s", Pointers.describe(pointer))
+                .isEqualTo(kinds.get(pointer));
+            byte[] before = seen.put(pointer, copy(bytes, offset, length));
+            assertThat(before).as("visited twice: %s", Pointers.describe(pointer)).isNull();
+          });
       assertThat(seen.keySet()).isEqualTo(model.keySet());
       for (Map.Entry<Long, byte[]> e : model.entrySet()) {
         assertThat(seen.get(e.getKey())).isEqualTo(e.getValue());
@@ -97,13 +102,14 @@ class PileScanTest {
       pile.put(("v" + i).getBytes(StandardCharsets.UTF_8));
     }
     List<Long> added = new ArrayList<>();
-    pile.scan((pointer, kind, bytes, offset, length) -> {
-      assertThat(pile.getBytes(pointer)).isEqualTo(copy(bytes, offset, length));
-      if (added.size() < 1_000) {
-        added.add(pile.put(new byte[24])); // puts may land before or after the scan's position
-      }
-      pile.delete(pointer); // and the visited value may go at once
-    });
+    pile.scan(
+        (pointer, kind, bytes, offset, length) -> {
+          assertThat(pile.getBytes(pointer)).isEqualTo(copy(bytes, offset, length));
+          if (added.size() < 1_000) {
+            added.add(pile.put(new byte[24])); // puts may land before or after the scan's position
+          }
+          pile.delete(pointer); // and the visited value may go at once
+        });
     assertThat(pile.stats().objectCount()).isEqualTo(added.size() - countDeletedOf(pile, added));
     pile.verify();
     pile.close();
@@ -125,9 +131,9 @@ class PileScanTest {
   }
 
   /**
-   * Writers delete, put and update (with moves) their own entries while scans run; a set of
-   * entries nobody touches must be visited exactly once per scan, and nothing visited may be
-   * torn or another entry's bytes.
+   * Writers delete, put and update (with moves) their own entries while scans run; a set of entries
+   * nobody touches must be visited exactly once per scan, and nothing visited may be torn or
+   * another entry's bytes.
    */
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -146,46 +152,55 @@ class PileScanTest {
       for (int w = 0; w < 6; w++) {
         long base = 1_000_000L * (w + 1);
         SplittableRandom random = new SplittableRandom(w);
-        writers.add(Thread.ofPlatform().start(() -> {
-          List<Long> mine = new ArrayList<>();
-          long next = base;
-          try {
-            while (!stop.get()) {
-              int op = random.nextInt(3);
-              if (op == 0 || mine.size() < 50) {
-                long id = next++;
-                long p = pile.put(checkedValue(id, 0, 28 + random.nextInt(200), random));
-                churned.put(p, id);
-                mine.add(p);
-              } else if (op == 1) {
-                long p = mine.get(random.nextInt(mine.size()));
-                long id = churned.get(p);
-                pile.update(p, checkedValue(id, 0, 28 + random.nextInt(600), random));
-              } else {
-                long p = mine.remove(random.nextInt(mine.size()));
-                pile.delete(p); // the model keeps its id: a reused pointer gets a new one
-              }
-            }
-          } catch (Throwable t) {
-            failures.add("writer: " + t);
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      List<Long> mine = new ArrayList<>();
+                      long next = base;
+                      try {
+                        while (!stop.get()) {
+                          int op = random.nextInt(3);
+                          if (op == 0 || mine.size() < 50) {
+                            long id = next++;
+                            long p =
+                                pile.put(checkedValue(id, 0, 28 + random.nextInt(200), random));
+                            churned.put(p, id);
+                            mine.add(p);
+                          } else if (op == 1) {
+                            long p = mine.get(random.nextInt(mine.size()));
+                            long id = churned.get(p);
+                            pile.update(p, checkedValue(id, 0, 28 + random.nextInt(600), random));
+                          } else {
+                            long p = mine.remove(random.nextInt(mine.size()));
+                            pile.delete(
+                                p); // the model keeps its id: a reused pointer gets a new one
+                          }
+                        }
+                      } catch (Throwable t) {
+                        failures.add("writer: " + t);
+                      }
+                    }));
       }
       for (int round = 0; round < 5; round++) {
         Map<Long, Integer> visits = new HashMap<>();
-        pile.scan((pointer, kind, bytes, offset, length) -> {
-          byte[] value = copy(bytes, offset, length);
-          Long stableId = stable.get(pointer);
-          Long id = stableId != null ? stableId : churned.get(pointer);
-          String problem = checkedValueProblem(value, id == null ? PileTestSupport.ANY_ENTRY : id,
-              PileTestSupport.ANY_ENTRY);
-          if (problem != null) {
-            failures.add("scan read " + Pointers.describe(pointer) + ": " + problem);
-          }
-          if (stableId != null) {
-            visits.merge(pointer, 1, Integer::sum);
-          }
-        });
+        pile.scan(
+            (pointer, kind, bytes, offset, length) -> {
+              byte[] value = copy(bytes, offset, length);
+              Long stableId = stable.get(pointer);
+              Long id = stableId != null ? stableId : churned.get(pointer);
+              String problem =
+                  checkedValueProblem(
+                      value,
+                      id == null ? PileTestSupport.ANY_ENTRY : id,
+                      PileTestSupport.ANY_ENTRY);
+              if (problem != null) {
+                failures.add("scan read " + Pointers.describe(pointer) + ": " + problem);
+              }
+              if (stableId != null) {
+                visits.merge(pointer, 1, Integer::sum);
+              }
+            });
         assertThat(visits.keySet()).as("stable entries visited").isEqualTo(stable.keySet());
         assertThat(visits.values()).as("visits per stable entry").containsOnly(1);
       }

@@ -16,9 +16,9 @@ import java.util.zip.CRC32C;
  * Pile#verify()} plus the arithmetic that must hold between the {@link PileStats} counters.
  *
  * <p>Randomized tests take their seed from {@link #seed(String)}: the system property {@code
- * cairn.seed} if set (rerun a failure with {@code ./mvnw -pl cairn-core test
- * -Dtest=Class#method -Dcairn.seed=N}), a fresh random seed otherwise. The seed is printed and
- * also belongs in every failure message of the test.
+ * cairn.seed} if set (rerun a failure with {@code ./mvnw -pl cairn-core test -Dtest=Class#method
+ * -Dcairn.seed=N}), a fresh random seed otherwise. The seed is printed and also belongs in every
+ * failure message of the test.
  */
 public final class PileTestSupport {
 
@@ -27,9 +27,11 @@ public final class PileTestSupport {
   /** Picks the seed of a randomized test and prints how to rerun it. */
   public static long seed(String testName) {
     String fixed = System.getProperty("cairn.seed");
-    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed.trim()) : System.nanoTime();
+    long seed =
+        fixed != null && !fixed.isBlank() ? Long.parseLong(fixed.trim()) : System.nanoTime();
     // Printing is the point: a failing randomized test must say how to reproduce it.
-    System.out.println("[seed] " + testName + " seed=" + seed + " (rerun with -Dcairn.seed=" + seed + ")");
+    System.out.println(
+        "[seed] " + testName + " seed=" + seed + " (rerun with -Dcairn.seed=" + seed + ")");
     return seed;
   }
 
@@ -45,12 +47,15 @@ public final class PileTestSupport {
   public static void assertStatsConsistent(PileStats s, long segmentBytes) {
     String where = "stats " + s;
     assertThat(s.objectCount()).as("objectCount >= 0; " + where).isGreaterThanOrEqualTo(0);
-    assertThat(s.linkCount()).as("0 <= linkCount <= objectCount; " + where)
+    assertThat(s.linkCount())
+        .as("0 <= linkCount <= objectCount; " + where)
         .isBetween(0L, s.objectCount());
     assertThat(s.segmentCount()).as("segmentCount >= 0; " + where).isGreaterThanOrEqualTo(0);
-    assertThat(s.capacityBytes()).as("capacityBytes == segmentCount * segmentBytes; " + where)
+    assertThat(s.capacityBytes())
+        .as("capacityBytes == segmentCount * segmentBytes; " + where)
         .isEqualTo(s.segmentCount() * segmentBytes);
-    assertThat(s.utilizedBytes()).as("0 <= utilizedBytes <= allocatedBytes; " + where)
+    assertThat(s.utilizedBytes())
+        .as("0 <= utilizedBytes <= allocatedBytes; " + where)
         .isBetween(0L, s.allocatedBytes());
     assertThat(s.freeBytes()).as("freeBytes >= 0; " + where).isGreaterThanOrEqualTo(0);
     assertThat(s.allocatedBytes() + s.freeBytes())
@@ -59,10 +64,12 @@ public final class PileTestSupport {
     assertThat(s.overheadBytes())
         .as("overheadBytes == capacityBytes - utilizedBytes - freeBytes; " + where)
         .isEqualTo(s.capacityBytes() - s.utilizedBytes() - s.freeBytes());
-    assertThat(s.largestFreeBlockBytes()).as("0 <= largestFreeBlockBytes <= freeBytes; " + where)
+    assertThat(s.largestFreeBlockBytes())
+        .as("0 <= largestFreeBlockBytes <= freeBytes; " + where)
         .isBetween(0L, s.freeBytes());
     if (s.freeBytes() > 0) {
-      assertThat(s.largestFreeBlockBytes()).as("some free block when freeBytes > 0; " + where)
+      assertThat(s.largestFreeBlockBytes())
+          .as("some free block when freeBytes > 0; " + where)
           .isPositive();
     }
     assertThat(s.availability()).as("availability in [0, 1]; " + where).isBetween(0.0, 1.0);
@@ -88,9 +95,9 @@ public final class PileTestSupport {
   }
 
   /**
-   * A random string of {@code codePoints} code points from every UTF-8 width: ASCII, 2-byte
-   * (Latin, Greek, Cyrillic, Arabic), 3-byte (CJK, Devanagari) and 4-byte (emoji, CJK extension
-   * B, musical symbols: surrogate pairs in Java). Never a lone surrogate.
+   * A random string of {@code codePoints} code points from every UTF-8 width: ASCII, 2-byte (Latin,
+   * Greek, Cyrillic, Arabic), 3-byte (CJK, Devanagari) and 4-byte (emoji, CJK extension B, musical
+   * symbols: surrogate pairs in Java). Never a lone surrogate.
    */
   public static String multilingual(SplittableRandom random, int codePoints) {
     StringBuilder sb = new StringBuilder(codePoints * 2);
@@ -116,8 +123,8 @@ public final class PileTestSupport {
   /** A fixed string with all four UTF-8 widths, surrogate pairs included. */
   public static final String SAMPLE_MULTILINGUAL =
       "Cairn: caf\u00e9 \u00df \u0416\u0438\u0437\u043d\u044c \u03a9 \u0639\u0631\u0628\u064a"
-          + " \u0939\u093f\u0928\u094d\u0926\u0940 \u4e2d\u6587 \u65e5\u672c\u8a9e \ud55c\uad6d\uc5b4"
-          + " \ud83d\ude00 \ud834\udd1e \ud842\udfb7 \ud800\udf48";
+          + " \u0939\u093f\u0928\u094d\u0926\u0940 \u4e2d\u6587 \u65e5\u672c\u8a9e"
+          + " \ud55c\uad6d\uc5b4 \ud83d\ude00 \ud834\udd1e \ud842\udfb7 \ud800\udf48";
 
   /**
    * The bytes the pile stores for a raw value: the array itself, or a string's UTF-8. For a box,
@@ -165,7 +172,8 @@ public final class PileTestSupport {
     return switch (value) {
       case null -> "null";
       case byte[] b -> "byte[" + b.length + "]";
-      case String s -> "String(" + s.length() + " chars, " + s.getBytes(StandardCharsets.UTF_8).length + " B)";
+      case String s ->
+          "String(" + s.length() + " chars, " + s.getBytes(StandardCharsets.UTF_8).length + " B)";
       default -> value.getClass().getSimpleName() + "(" + value + ")";
     };
   }
@@ -188,7 +196,8 @@ public final class PileTestSupport {
    *
    * Little-endian; the CRC-32C covers every byte before it; the filler is random.
    */
-  public static byte[] checkedValue(long entryId, long sequence, int length, SplittableRandom random) {
+  public static byte[] checkedValue(
+      long entryId, long sequence, int length, SplittableRandom random) {
     if (length < CHECKED_MIN_BYTES) {
       throw new IllegalArgumentException("length < " + CHECKED_MIN_BYTES + ": " + length);
     }
@@ -223,7 +232,12 @@ public final class PileTestSupport {
       return "checksum mismatch, torn bytes (entry " + id + " seq " + seq + " len " + length + ")";
     }
     if (entryId != ANY_ENTRY && id != entryId) {
-      return "another value's bytes: entry " + id + " seq " + seq + " where entry " + entryId
+      return "another value's bytes: entry "
+          + id
+          + " seq "
+          + seq
+          + " where entry "
+          + entryId
           + " was put";
     }
     if (sequence >= 0 && seq != sequence) {

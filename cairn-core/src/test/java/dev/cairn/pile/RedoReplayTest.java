@@ -19,8 +19,8 @@ class RedoReplayTest {
   /** An op record naming no state field, with one 8-byte range at {@code offset}. */
   private static MemorySegment rangeRecord(Stripe stripe, int segment, long offset) {
     long at = RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES;
-    MemorySegment record = MemorySegment.ofArray(
-        new byte[(int) (at + RedoLayout.RANGE_HEADER_BYTES + RANGE_BYTES)]);
+    MemorySegment record =
+        MemorySegment.ofArray(new byte[(int) (at + RedoLayout.RANGE_HEADER_BYTES + RANGE_BYTES)]);
     record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, stripe.id | RedoLayout.COMPACT_STATE);
     record.set(Journal.U32, RedoLayout.RANGE_COUNT_OFFSET, 1);
     record.set(Journal.U32, at + RedoLayout.RANGE_SEGMENT_OFFSET, segment);
@@ -54,8 +54,14 @@ class RedoReplayTest {
       OffHeapPile pile = (OffHeapPile) volatilePile;
       MemorySegment record = rangeRecord(pile.stripe(0), 0, 64);
       record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, 0);
-      assertThatThrownBy(() -> new RedoReplay(pile.segmentTable(), pile.stripes(),
-          pile.segmentTable().segmentBytes(), false).applyOp(record))
+      assertThatThrownBy(
+              () ->
+                  new RedoReplay(
+                          pile.segmentTable(),
+                          pile.stripes(),
+                          pile.segmentTable().segmentBytes(),
+                          false)
+                      .applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("compact state");
     }
@@ -65,10 +71,21 @@ class RedoReplayTest {
   void aChangedStateRecordNamingAnUnknownField_isCorruption() {
     try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
       OffHeapPile pile = (OffHeapPile) volatilePile;
-      MemorySegment record = MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES]);
-      record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE); // stripe 0, changed-fields form
+      MemorySegment record =
+          MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES]);
+      record.set(
+          Journal.U32,
+          RedoLayout.STRIPE_WORD_OFFSET,
+          RedoLayout.COMPACT_STATE); // stripe 0, changed-fields form
       record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 12));
-      assertThatThrownBy(() -> new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false).applyOp(record))
+      assertThatThrownBy(
+              () ->
+                  new RedoReplay(
+                          pile.segmentTable(),
+                          pile.stripes(),
+                          pile.segmentTable().segmentBytes(),
+                          false)
+                      .applyOp(record))
           .isInstanceOf(PileCorruptionException.class)
           .hasMessageContaining("unknown state fields");
     }
@@ -82,11 +99,15 @@ class RedoReplayTest {
       Stripe stripe = pile.stripe(0);
       long links = stripe.linkCount;
       long utilized = stripe.utilizedBytes;
-      MemorySegment record = MemorySegment.ofArray(new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES + 2]);
+      MemorySegment record =
+          MemorySegment.ofArray(
+              new byte[RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES + 2]);
       record.set(Journal.U32, RedoLayout.STRIPE_WORD_OFFSET, RedoLayout.COMPACT_STATE);
       record.set(Journal.U16, RedoLayout.OP_PREFIX_BYTES, (short) (1 << 4)); // ObjectCount only
-      Uleb128.write(record, RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES, 300); // two bytes
-      new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false).applyOp(record);
+      Uleb128.write(
+          record, RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES, 300); // two bytes
+      new RedoReplay(pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false)
+          .applyOp(record);
       assertThat(stripe.objectCount).isEqualTo(300);
       assertThat(stripe.linkCount).isEqualTo(links);
       assertThat(stripe.utilizedBytes).isEqualTo(utilized);

@@ -36,9 +36,11 @@ class RootsTest {
     try (Pile pile = Pile.offHeap(PileOptions.defaults())) {
       long value = pile.put("v");
       assertThatThrownBy(() -> pile.setRoot(" ", value))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("blank");
       assertThatThrownBy(() -> pile.setRoot("x".repeat(256), value))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("utf8Bytes=256");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("utf8Bytes=256");
       pile.delete(value);
       assertThatThrownBy(() -> pile.setRoot("gone", value))
           .isInstanceOf(StalePointerException.class);
@@ -56,7 +58,8 @@ class RootsTest {
         pile.setRoot("r" + i, value);
       }
       assertThatThrownBy(() -> pile.setRoot("one more", value))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("at most 4096");
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("at most 4096");
       pile.setRoot("r7", value); // a replacement is not a new root
       pile.setRoot("r7", Pile.NULL);
       pile.setRoot("one more", value);
@@ -78,8 +81,11 @@ class RootsTest {
       pile.setRoot("zäh-名前", orders);
     }
     try (Pile pile = Pile.open(dir, options)) {
-      assertThat(pile.roots()).containsExactly(Map.entry("customers", customers),
-          Map.entry("orders", orders), Map.entry("zäh-名前", orders));
+      assertThat(pile.roots())
+          .containsExactly(
+              Map.entry("customers", customers),
+              Map.entry("orders", orders),
+              Map.entry("zäh-名前", orders));
       assertThat(pile.getString(pile.root("orders"))).isEqualTo("orders");
     }
   }
@@ -102,9 +108,9 @@ class RootsTest {
   }
 
   /**
-   * Power lost at a random moment of a run of puts, root changes and checkpoints: after
-   * recovery every root set or removed before the crash is as the last acknowledged change
-   * left it, the one in flight either way.
+   * Power lost at a random moment of a run of puts, root changes and checkpoints: after recovery
+   * every root set or removed before the crash is as the last acknowledged change left it, the one
+   * in flight either way.
    */
   @Test
   void everyAcknowledgedRootChangeSurvivesAPowerLoss() throws IOException {
@@ -145,7 +151,8 @@ class RootsTest {
         Map<String, Long> roots = new HashMap<>(recovered.roots());
         if (inFlightName != null) { // cut by the crash: as before it, or as it would have left it
           long found = roots.getOrDefault(inFlightName, Pile.NULL);
-          assertThat(found).as("seed %d cycle %d: the root in flight", seed, cycle)
+          assertThat(found)
+              .as("seed %d cycle %d: the root in flight", seed, cycle)
               .isIn(model.getOrDefault(inFlightName, Pile.NULL), inFlightPointer);
           roots.remove(inFlightName);
           model.remove(inFlightName);

@@ -14,9 +14,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * What a {@link SlotTable} must hold after a crash: the acknowledged slots (a pointer and the
- * bytes of its value) and the pointers removed, and the ops in flight at the crash, each of
- * which happened wholly or not at all. Shared by the power-loss and the kill -9 tests.
+ * What a {@link SlotTable} must hold after a crash: the acknowledged slots (a pointer and the bytes
+ * of its value) and the pointers removed, and the ops in flight at the crash, each of which
+ * happened wholly or not at all. Shared by the power-loss and the kill -9 tests.
  *
  * <p>Thread-safety: one thread at a time (a writer thread's own model, or the checking thread).
  */
@@ -31,8 +31,7 @@ final class SlotModel {
 
   record Update(int region, int slot, long pointer, byte[] value) implements Op {}
 
-  record Move(int fromRegion, int fromSlot, int toRegion, int toSlot, long pointer)
-      implements Op {}
+  record Move(int fromRegion, int fromSlot, int toRegion, int toSlot, long pointer) implements Op {}
 
   private record Held(long pointer, byte[] value) {}
 
@@ -98,12 +97,12 @@ final class SlotModel {
 
   /**
    * After a recovery: settles each op of {@code inFlight} by what the table holds (it happened
-   * wholly or not at all), then checks that every slot holds what the model says, that each
-   * pointer a slot holds is live with the value recorded, that nothing removed came back, that
-   * the pile holds nothing else, and that it verifies.
+   * wholly or not at all), then checks that every slot holds what the model says, that each pointer
+   * a slot holds is live with the value recorded, that nothing removed came back, that the pile
+   * holds nothing else, and that it verifies.
    */
-  void checkAfterRecovery(OffHeapPile pile, SlotTable table, Collection<Op> inFlight,
-      int regions, String label) {
+  void checkAfterRecovery(
+      OffHeapPile pile, SlotTable table, Collection<Op> inFlight, int regions, String label) {
     assertThat(table.regionCount()).as(label + ": regions").isEqualTo(regions);
     assertThat(table.staleInReplay()).as(label + ": regions stale in replay").isZero();
     for (Op op : inFlight) {
@@ -119,7 +118,8 @@ final class SlotModel {
           assertThat(found).as(where + " should be empty").isZero();
           continue;
         }
-        assertThat(Long.toHexString(found)).as(where + ": the acknowledged pointer")
+        assertThat(Long.toHexString(found))
+            .as(where + ": the acknowledged pointer")
             .isEqualTo(Long.toHexString(held.pointer()));
         byte[] stored;
         try {
@@ -141,8 +141,9 @@ final class SlotModel {
         // gone, as acknowledged
       }
     }
-    assertThat(pile.stats().objectCount()).as(label + ": the regions and the slots' values,"
-        + " nothing else").isEqualTo(regions + filled);
+    assertThat(pile.stats().objectCount())
+        .as(label + ": the regions and the slots' values," + " nothing else")
+        .isEqualTo(regions + filled);
     pile.verify();
   }
 
@@ -157,8 +158,12 @@ final class SlotModel {
           try {
             stored = pile.getBytes(found);
           } catch (PointerException e) {
-            throw new AssertionError(where + ": the slot holds " + Long.toHexString(found)
-                + ", a value that is not there (the slot's write without its put)", e);
+            throw new AssertionError(
+                where
+                    + ": the slot holds "
+                    + Long.toHexString(found)
+                    + ", a value that is not there (the slot's write without its put)",
+                e);
           }
           assertThat(stored).as(where).isEqualTo(p.value());
           acknowledged(p, found);

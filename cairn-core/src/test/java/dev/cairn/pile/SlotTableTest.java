@@ -38,12 +38,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Regions ({@link ParticipantLog#region}, {@link ParticipantLog#written}) and the participant's
- * payload writes, proven with {@link SlotTable}: a participant whose state is 8-byte slots in
- * pile blocks it writes in place, from attachments of writes on any stripe. After every power
- * loss (with writers on more threads than cores and checkpoints running) every slot holds a
- * live pointer to the value recorded, every acknowledged change is there, nothing removed comes
- * back, and the pile verifies; a region write landing after a checkpoint copied its page
- * reaches the next checkpoint. The kill -9 half is {@link SlotKillNineTest}.
+ * payload writes, proven with {@link SlotTable}: a participant whose state is 8-byte slots in pile
+ * blocks it writes in place, from attachments of writes on any stripe. After every power loss (with
+ * writers on more threads than cores and checkpoints running) every slot holds a live pointer to
+ * the value recorded, every acknowledged change is there, nothing removed comes back, and the pile
+ * verifies; a region write landing after a checkpoint copied its page reaches the next checkpoint.
+ * The kill -9 half is {@link SlotKillNineTest}.
  */
 class SlotTableTest {
 
@@ -103,14 +103,14 @@ class SlotTableTest {
       assertThatThrownBy(() -> log.written(region, -1, 8))
           .isInstanceOf(IndexOutOfBoundsException.class);
       long text = pile.put("text");
-      assertThatThrownBy(() -> log.region(text)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> log.region(text))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("kind=string");
       assertThatThrownBy(() -> log.written(text, 0, 1))
           .isInstanceOf(IllegalArgumentException.class);
       pile.delete(text);
       assertThatThrownBy(() -> log.region(text)).isInstanceOf(StalePointerException.class);
-      assertThatThrownBy(() -> log.written(text, 0, 1))
-          .isInstanceOf(StalePointerException.class);
+      assertThatThrownBy(() -> log.written(text, 0, 1)).isInstanceOf(StalePointerException.class);
       // inside an attachment, region() refuses a block of another stripe than the one held (a
       // lock-order inversion) and takes the held one's again (RG4): which this append holds
       // depends on the thread, so either may happen here
@@ -119,21 +119,26 @@ class SlotTableTest {
       } catch (IllegalStateException refused) {
         assertThat(refused).hasMessageContaining("inside an Attachment");
       }
-      long made = log.put(new PayloadWriter() {
-        @Override
-        public int sizeBytes() {
-          return 64;
-        }
+      long made =
+          log.put(
+              new PayloadWriter() {
+                @Override
+                public int sizeBytes() {
+                  return 64;
+                }
 
-        @Override
-        public void writeTo(MemorySegment target, long offset) {
-          target.asSlice(offset, 64).fill((byte) 0);
-        }
-      }, 1, p -> {
-        log.region(p).set(ValueLayout.JAVA_LONG, 0, 7L); // the put's own block: its owner held
-        log.written(p, 0, 8);
-        return MemorySegment.NULL;
-      });
+                @Override
+                public void writeTo(MemorySegment target, long offset) {
+                  target.asSlice(offset, 64).fill((byte) 0);
+                }
+              },
+              1,
+              p -> {
+                log.region(p)
+                    .set(ValueLayout.JAVA_LONG, 0, 7L); // the put's own block: its owner held
+                log.written(p, 0, 8);
+                return MemorySegment.NULL;
+              });
       assertThat(log.region(made).get(ValueLayout.JAVA_LONG, 0)).isEqualTo(7L);
 
       assertThat(log.allocatedBytes(0)).isEqualTo(32); // the smallest block
@@ -145,19 +150,21 @@ class SlotTableTest {
 
       long objects = pile.stats().objectCount();
       assertThatThrownBy(() -> log.put(payload(-1), 2, p -> MemorySegment.NULL))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sizeBytes=-1");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("sizeBytes=-1");
       assertThatThrownBy(() -> log.put(throwing(64), 2, p -> MemorySegment.NULL))
           .hasMessage("payload refused");
-      assertThat(pile.stats().objectCount()).as("a throwing payload leaves no value")
+      assertThat(pile.stats().objectCount())
+          .as("a throwing payload leaves no value")
           .isEqualTo(objects);
       pile.verify();
     }
   }
 
   /**
-   * Values whose bytes a participant writes itself: put, updated in place, moved through a
-   * link, with a payload or an attachment that throws; all of it survives a crash exactly as
-   * memory held it (what a payload that threw in place wrote included: memory and log agree).
+   * Values whose bytes a participant writes itself: put, updated in place, moved through a link,
+   * with a payload or an attachment that throws; all of it survives a crash exactly as memory held
+   * it (what a payload that threw in place wrote included: memory and log agree).
    */
   @Test
   void payloadWrites_areBytesValues_andACrashKeepsThemAsMemoryHeldThem() throws IOException {
@@ -167,28 +174,37 @@ class SlotTableTest {
     ParticipantLog log = table.log();
     long small = log.put(payload(bytes("small")), 2, p -> MemorySegment.ofArray(new byte[0]));
     long grows = log.put(payload(bytes("grows")), 2, p -> MemorySegment.ofArray(new byte[0]));
-    long inPlace = log.put(payload(SlotModel.value(1, 1, 300)), 2,
-        p -> MemorySegment.ofArray(new byte[0]));
+    long inPlace =
+        log.put(payload(SlotModel.value(1, 1, 300)), 2, p -> MemorySegment.ofArray(new byte[0]));
     log.update(small, payload(bytes("smaller")), 2, null);
-    log.update(grows, payload(SlotModel.value(1, 2, 3000)), 2,
-        p -> MemorySegment.ofArray(new byte[0]));
+    log.update(
+        grows, payload(SlotModel.value(1, 2, 3000)), 2, p -> MemorySegment.ofArray(new byte[0]));
     assertThat(pile.stats().linkCount()).isEqualTo(1);
     ValueKind kind = pile.read(grows, (found, bytes) -> found);
     assertThat(kind).isEqualTo(ValueKind.BYTES);
 
     assertThatThrownBy(() -> log.update(small, throwing(5000), 2, null))
         .hasMessage("payload refused");
-    assertThat(pile.getBytes(small)).as("a value that was to move is intact")
+    assertThat(pile.getBytes(small))
+        .as("a value that was to move is intact")
         .isEqualTo(bytes("smaller"));
     assertThatThrownBy(() -> log.update(inPlace, throwing(200), 2, null))
         .hasMessage("payload refused");
     byte[] halfWritten = pile.getBytes(inPlace);
-    assertThatThrownBy(() -> log.update(small, payload(bytes("kept")), 2, p -> {
-      throw new IllegalStateException("attachment refused");
-    })).hasMessage("attachment refused");
+    assertThatThrownBy(
+            () ->
+                log.update(
+                    small,
+                    payload(bytes("kept")),
+                    2,
+                    p -> {
+                      throw new IllegalStateException("attachment refused");
+                    }))
+        .hasMessage("attachment refused");
     assertThat(pile.getBytes(small)).as("the update stays").isEqualTo(bytes("kept"));
     assertThatThrownBy(() -> log.update(small, payload(bytes("x")), 256, p -> null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("type=256");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("type=256");
     assertThat(pile.getBytes(small)).as("a bad type is refused first").isEqualTo(bytes("kept"));
     // the failed writes were logged, not waited for: an acknowledged write forces them too
     log.put(payload(bytes("forces the log")), 2, p -> MemorySegment.ofArray(new byte[0]));
@@ -200,7 +216,8 @@ class SlotTableTest {
     try (OffHeapPile reopened = open(disk, again, Durability.SYNC, "reopen")) {
       assertThat(reopened.getBytes(small)).isEqualTo(bytes("kept"));
       assertThat(reopened.getBytes(grows)).isEqualTo(SlotModel.value(1, 2, 3000));
-      assertThat(reopened.getBytes(inPlace)).as("what the throwing payload left, as logged")
+      assertThat(reopened.getBytes(inPlace))
+          .as("what the throwing payload left, as logged")
           .isEqualTo(halfWritten);
       reopened.verify();
     }
@@ -210,15 +227,20 @@ class SlotTableTest {
   record Point(int x, int y) {}
 
   /**
-   * The codecs a participant composes payloads with are the pile's own, with its catalog: a
-   * value encoded by type id in one process decodes in the next.
+   * The codecs a participant composes payloads with are the pile's own, with its catalog: a value
+   * encoded by type id in one process decodes in the next.
    */
   @Test
   void codecs_areThePilesOwn_withItsTypeCatalog() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    PileOptions options = PileOptions.builder().segmentBytes(256 << 10)
-        .durability(Durability.SYNC).codecs(CodecRegistry.builder().allow(Point.class).build())
-        .logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(256 << 10)
+            .durability(Durability.SYNC)
+            .codecs(CodecRegistry.builder().allow(Point.class).build())
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     SlotTable table = new SlotTable(ID, 64);
     long pointer;
     try (Pile pile = Participants.open(disk, DIR, options, table)) {
@@ -228,41 +250,49 @@ class SlotTableTest {
       Codec<Point> codec = codecs.codecOf(typeId);
       Point point = new Point(3, -4);
       int size = codec.encodedSize(point);
-      pointer = table.log().put(new PayloadWriter() {
-        @Override
-        public int sizeBytes() {
-          return 4 + size;
-        }
+      pointer =
+          table
+              .log()
+              .put(
+                  new PayloadWriter() {
+                    @Override
+                    public int sizeBytes() {
+                      return 4 + size;
+                    }
 
-        @Override
-        public void writeTo(MemorySegment target, long offset) {
-          target.set(ValueLayout.JAVA_INT_UNALIGNED, offset, typeId);
-          codec.encode(point, target, offset + 4);
-        }
-      }, 2, p -> MemorySegment.ofArray(new byte[0]));
+                    @Override
+                    public void writeTo(MemorySegment target, long offset) {
+                      target.set(ValueLayout.JAVA_INT_UNALIGNED, offset, typeId);
+                      codec.encode(point, target, offset + 4);
+                    }
+                  },
+                  2,
+                  p -> MemorySegment.ofArray(new byte[0]));
       assertThat(pile.kindOf(pointer)).isEqualTo(ValueKind.BYTES);
     }
     SlotTable again = new SlotTable(ID, 64);
     try (Pile pile = Participants.open(disk, DIR, options, again)) {
-      Point read = pile.read(pointer, (kind, bytes) -> {
-        int typeId = bytes.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-        Codec<Point> codec = again.log().codecs().codecOf(typeId);
-        return codec.decode(bytes, 4, (int) bytes.byteSize() - 4);
-      });
+      Point read =
+          pile.read(
+              pointer,
+              (kind, bytes) -> {
+                int typeId = bytes.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+                Codec<Point> codec = again.log().codecs().codecOf(typeId);
+                return codec.decode(bytes, 4, (int) bytes.byteSize() - 4);
+              });
       assertThat(read).isEqualTo(new Point(3, -4));
     }
   }
 
   /**
-   * While the pile is being opened (open, replay, recovered) a participant's log takes no
-   * write: each throws IllegalStateException, saying why.
+   * While the pile is being opened (open, replay, recovered) a participant's log takes no write:
+   * each throws IllegalStateException, saying why.
    */
   @Test
   void whileThePileIsBeingOpened_theLogTakesNoWrites() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     Probe first = new Probe();
-    OffHeapPile pile = (OffHeapPile) Participants.open(disk, DIR, options(Durability.SYNC),
-        first);
+    OffHeapPile pile = (OffHeapPile) Participants.open(disk, DIR, options(Durability.SYNC), first);
     assertThat(first.refusals).as("a new pile: open and recovered").hasSize(2 * 4);
     first.log.awaitDurable(first.log.append(1, ignored -> MemorySegment.ofArray(new byte[1])));
     disk.processCrash();
@@ -270,8 +300,12 @@ class SlotTableTest {
     Probe second = new Probe();
     try (Pile reopened = Participants.open(disk, DIR, options(Durability.SYNC), second)) {
       assertThat(second.refusals).as("open, one replay, recovered").hasSize(3 * 4);
-      assertThat(second.refusals).allSatisfy(e -> assertThat(e)
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("being opened"));
+      assertThat(second.refusals)
+          .allSatisfy(
+              e ->
+                  assertThat(e)
+                      .isInstanceOf(IllegalStateException.class)
+                      .hasMessageContaining("being opened"));
       second.log.append(1, ignored -> MemorySegment.ofArray(new byte[1])); // open now
       assertThat(reopened.stats().objectCount()).as("nothing the refused writes made").isZero();
     }
@@ -304,11 +338,12 @@ class SlotTableTest {
     }
 
     private void tryWrites() {
-      List<Runnable> writes = List.of(
-          () -> log.put("x", 1, p -> MemorySegment.ofArray(new byte[0])),
-          () -> log.put(payload(new byte[8]), 1, p -> MemorySegment.ofArray(new byte[0])),
-          () -> log.append(1, p -> MemorySegment.ofArray(new byte[0])),
-          () -> log.delete(1L << 40, 1, p -> MemorySegment.ofArray(new byte[0])));
+      List<Runnable> writes =
+          List.of(
+              () -> log.put("x", 1, p -> MemorySegment.ofArray(new byte[0])),
+              () -> log.put(payload(new byte[8]), 1, p -> MemorySegment.ofArray(new byte[0])),
+              () -> log.append(1, p -> MemorySegment.ofArray(new byte[0])),
+              () -> log.delete(1L << 40, 1, p -> MemorySegment.ofArray(new byte[0])));
       for (Runnable write : writes) {
         try {
           write.run();
@@ -354,11 +389,11 @@ class SlotTableTest {
   // a region write racing a checkpoint
 
   /**
-   * SW1, deterministically: a checkpoint copies the page of a region's slot; right after the
-   * copy (under the owner's lock, as a region writer on another stripe could) the slot is
-   * written and reported. The page must stay dirty, and the next checkpoint write it: the write
-   * is not logged here, so after a crash only the files can hold it. Copying first and clearing
-   * the mark after, as the checkpoint did before regions, loses it.
+   * SW1, deterministically: a checkpoint copies the page of a region's slot; right after the copy
+   * (under the owner's lock, as a region writer on another stripe could) the slot is written and
+   * reported. The page must stay dirty, and the next checkpoint write it: the write is not logged
+   * here, so after a crash only the files can hold it. Copying first and clearing the mark after,
+   * as the checkpoint did before regions, loses it.
    */
   @Test
   void aRegionWriteLandingAfterACheckpointCopiedItsPage_reachesTheNextCheckpoint()
@@ -377,18 +412,21 @@ class SlotTableTest {
     // copies it
     long mark = 0x5EED_0000_0000_0001L;
     AtomicInteger fired = new AtomicInteger();
-    pile.store().onPageCopiedForTests((copied, copiedPage) -> {
-      if (copied == segment && copiedPage == page && fired.getAndIncrement() == 0) {
-        table.view(0).set(ValueLayout.JAVA_LONG, (long) slot * Long.BYTES, mark);
-        table.log().written(region, (long) slot * Long.BYTES, Long.BYTES);
-      }
-    });
+    pile.store()
+        .onPageCopiedForTests(
+            (copied, copiedPage) -> {
+              if (copied == segment && copiedPage == page && fired.getAndIncrement() == 0) {
+                table.view(0).set(ValueLayout.JAVA_LONG, (long) slot * Long.BYTES, mark);
+                table.log().written(region, (long) slot * Long.BYTES, Long.BYTES);
+              }
+            });
     pile.checkpoint();
     pile.store().onPageCopiedForTests(null);
     assertThat(fired.get()).as("the page was copied").isEqualTo(1);
     assertThat(segment.isDirty(page)).as("the mark set after the copy stays").isTrue();
     assertThat(fileWord(disk, PileFiles.segmentFile(DIR, segment.index()), at))
-        .as("the copy was taken before the write").isEqualTo(put);
+        .as("the copy was taken before the write")
+        .isEqualTo(put);
     pile.checkpoint();
     assertThat(segment.isDirty(page)).isFalse();
     disk.powerLoss(1);
@@ -402,13 +440,13 @@ class SlotTableTest {
   }
 
   /**
-   * SW2, deterministically: while a checkpoint copies the pages of a region's segment (stripe
-   * B's), a put on stripe A writes a slot on a page the copy has yet to reach, and stays inside
-   * its attachment, its record not yet in the log. The checkpoint must not write that page to
-   * its file before the record is logged. A copy of the disk taken once the checkpoint waits for
-   * stripe A, powered off and recovered, holds the put wholly or not at all: never the slot
-   * without its value. (Taking the log's end under B's lock alone, the page reaches the file
-   * with a pointer no log record allocates.)
+   * SW2, deterministically: while a checkpoint copies the pages of a region's segment (stripe B's),
+   * a put on stripe A writes a slot on a page the copy has yet to reach, and stays inside its
+   * attachment, its record not yet in the log. The checkpoint must not write that page to its file
+   * before the record is logged. A copy of the disk taken once the checkpoint waits for stripe A,
+   * powered off and recovered, holds the put wholly or not at all: never the slot without its
+   * value. (Taking the log's end under B's lock alone, the page reaches the file with a pointer no
+   * log record allocates.)
    */
   @Test
   void aRegionWriteInAPageBeingCopied_isLoggedBeforeThePageReachesItsFile() throws Exception {
@@ -431,8 +469,11 @@ class SlotTableTest {
     pile.checkpoint(); // every segment has its file now, the region's first
 
     int slot = SLOTS - 1; // on a page after the first
-    long slotPage = (Pointers.offsetBytes(table.regionPointer(0)) + BlockLayout.HEADER_BYTES
-        + (long) slot * Long.BYTES) / NativeSegment.PAGE_BYTES;
+    long slotPage =
+        (Pointers.offsetBytes(table.regionPointer(0))
+                + BlockLayout.HEADER_BYTES
+                + (long) slot * Long.BYTES)
+            / NativeSegment.PAGE_BYTES;
     byte[] value = SlotModel.value(99, 1, 64);
     AtomicReference<Stripe> writerStripe = new AtomicReference<>();
     CountDownLatch go = new CountDownLatch(1);
@@ -445,18 +486,26 @@ class SlotTableTest {
       int probeSlot = 100 + probes++;
       CountDownLatch probed = new CountDownLatch(1);
       AtomicReference<Stripe> mine = new AtomicReference<>();
-      Thread candidate = Thread.ofPlatform().start(() -> {
-        table.put(0, probeSlot, probeValue, () -> mine.set(heldStripe(pile)));
-        probed.countDown();
-        if (mine.get() != regionOwner) {
-          awaitUninterruptibly(go);
-          table.put(0, slot, value, () -> {
-            writerStripe.set(heldStripe(pile));
-            inside.countDown();
-            awaitUninterruptibly(release); // stripe A held, the record not yet appended
-          });
-        }
-      });
+      Thread candidate =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    table.put(0, probeSlot, probeValue, () -> mine.set(heldStripe(pile)));
+                    probed.countDown();
+                    if (mine.get() != regionOwner) {
+                      awaitUninterruptibly(go);
+                      table.put(
+                          0,
+                          slot,
+                          value,
+                          () -> {
+                            writerStripe.set(heldStripe(pile));
+                            inside.countDown();
+                            awaitUninterruptibly(
+                                release); // stripe A held, the record not yet appended
+                          });
+                    }
+                  });
       probed.await();
       model.acknowledged(new SlotModel.Put(0, probeSlot, probeValue), table.get(0, probeSlot));
       if (mine.get() != regionOwner) {
@@ -468,20 +517,26 @@ class SlotTableTest {
     table.put(0, 0, SlotModel.value(97, 0, 16)); // dirties the region's first page
     model.acknowledged(new SlotModel.Put(0, 0, SlotModel.value(97, 0, 16)), table.get(0, 0));
     AtomicBoolean fired = new AtomicBoolean();
-    pile.store().onPageCopiedForTests((segment, page) -> {
-      if (segment == regionSegment && page < slotPage && fired.compareAndSet(false, true)) {
-        go.countDown(); // the write starts now, on stripe A, and lands before the copy gets there
-        awaitUninterruptibly(inside);
-      }
-    });
+    pile.store()
+        .onPageCopiedForTests(
+            (segment, page) -> {
+              if (segment == regionSegment && page < slotPage && fired.compareAndSet(false, true)) {
+                go.countDown(); // the write starts now, on stripe A, and lands before the copy
+                // gets there
+                awaitUninterruptibly(inside);
+              }
+            });
     List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-    Thread checkpoint = Thread.ofPlatform().start(() -> {
-      try {
-        pile.checkpoint();
-      } catch (RuntimeException e) {
-        failures.add(e);
-      }
-    });
+    Thread checkpoint =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    pile.checkpoint();
+                  } catch (RuntimeException e) {
+                    failures.add(e);
+                  }
+                });
     assertThat(inside.await(30, TimeUnit.SECONDS)).as("the write started").isTrue();
     Stripe a = writerStripe.get();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -502,17 +557,21 @@ class SlotTableTest {
     atThatMoment.reboot();
     SlotTable again = new SlotTable(ID, SLOTS);
     try (OffHeapPile recovered = open(atThatMoment, again, Durability.SYNC, "the copy")) {
-      model.checkAfterRecovery(recovered, again, List.of(new SlotModel.Put(0, slot, value)), 1,
+      model.checkAfterRecovery(
+          recovered,
+          again,
+          List.of(new SlotModel.Put(0, slot, value)),
+          1,
           "the disk as the checkpoint waited for stripe A");
     }
   }
 
   /**
-   * RG2 after a checkpoint cut short while it wrote pages in place: a region page it wrote,
-   * whose checksum it did not, differs from that checksum until the replay rewrites it. The
-   * replay takes the pages a record rewrites as they are (as the pile's own replay does) and
-   * checks the region's other pages once it is over; checking them all at region(), as after
-   * an open, would call the page damaged and fail the open.
+   * RG2 after a checkpoint cut short while it wrote pages in place: a region page it wrote, whose
+   * checksum it did not, differs from that checksum until the replay rewrites it. The replay takes
+   * the pages a record rewrites as they are (as the pile's own replay does) and checks the region's
+   * other pages once it is over; checking them all at region(), as after an open, would call the
+   * page damaged and fail the open.
    */
   @Test
   void aReplayAfterACheckpointCutWhileWritingInPlace_takesTheRegionPagesItRewritesAsTheyAre()
@@ -537,13 +596,14 @@ class SlotTableTest {
     SlotTable again = new SlotTable(ID, SLOTS);
     assertThatThrownBy(() -> Participants.open(disk, DIR, options(Durability.SYNC), again))
         .as("recovered() takes the region again: its damaged page is reported")
-        .isInstanceOf(CorruptValueException.class).hasMessageContaining("page 1 ");
+        .isInstanceOf(CorruptValueException.class)
+        .hasMessageContaining("page 1 ");
   }
 
   /**
-   * A pile whose last checkpoint was cut after it wrote the metadata slot the superblock does
-   * not name and a region's page in place, before that page's checksum: the page differs from
-   * its recorded checksum, and a record after the checkpoint rewrites a slot on it. With {@code
+   * A pile whose last checkpoint was cut after it wrote the metadata slot the superblock does not
+   * name and a region's page in place, before that page's checksum: the page differs from its
+   * recorded checksum, and a record after the checkpoint rewrites a slot on it. With {@code
    * damage}, the region's page before it is damaged on disk too. Returns what the slots hold.
    */
   private static SlotModel cutWhileWritingARegionPage(SimulatedDisk disk, boolean damage)
@@ -559,20 +619,26 @@ class SlotTableTest {
     byte[] second = SlotModel.value(1, 2, 32);
     model.acknowledged(new SlotModel.Put(0, slot, second), table.put(0, slot, second));
     NativeSegment segment = pile.segmentTable().segmentAt(Pointers.segment(table.regionPointer(0)));
-    long page = (Pointers.offsetBytes(table.regionPointer(0)) + BlockLayout.HEADER_BYTES
-        + (long) slot * Long.BYTES) / NativeSegment.PAGE_BYTES;
+    long page =
+        (Pointers.offsetBytes(table.regionPointer(0))
+                + BlockLayout.HEADER_BYTES
+                + (long) slot * Long.BYTES)
+            / NativeSegment.PAGE_BYTES;
     assertThat(page).isEqualTo(2);
-    try (FileHandle file = disk.open(PileFiles.segmentFile(DIR, segment.index()),
-        FileLayer.OpenMode.READ_WRITE)) {
-      file.write(segment.memory().asSlice(page * NativeSegment.PAGE_BYTES,
-          NativeSegment.PAGE_BYTES), page * NativeSegment.PAGE_BYTES);
+    try (FileHandle file =
+        disk.open(PileFiles.segmentFile(DIR, segment.index()), FileLayer.OpenMode.READ_WRITE)) {
+      file.write(
+          segment.memory().asSlice(page * NativeSegment.PAGE_BYTES, NativeSegment.PAGE_BYTES),
+          page * NativeSegment.PAGE_BYTES);
       if (damage) {
         file.write(MemorySegment.ofArray(new byte[] {0x5A}), NativeSegment.PAGE_BYTES + 100);
       }
       file.force();
     }
     PileFiles.Geometry geometry = pile.store().geometry();
-    Checkpointer.writeMetaFile(disk, PileFiles.metaFile(DIR, 1 - geometry.metaSlot()),
+    Checkpointer.writeMetaFile(
+        disk,
+        PileFiles.metaFile(DIR, 1 - geometry.metaSlot()),
         MemorySegment.ofArray(disk.currentContent(PileFiles.metaFile(DIR, geometry.metaSlot()))));
     pile.store().abandon(); // the process dies: no checkpoint at close
     disk.processCrash();
@@ -611,13 +677,15 @@ class SlotTableTest {
   }
 
   /**
-   * SW1 and the snapshot (SW3) under load: writers on more threads than cores change slots of
-   * one region from every stripe while checkpoints run back to back; then one last checkpoint,
-   * which truncates the log, and the power goes. A region write whose page mark a checkpoint
-   * lost would be in no file and in no log.
+   * SW1 and the snapshot (SW3) under load: writers on more threads than cores change slots of one
+   * region from every stripe while checkpoints run back to back; then one last checkpoint, which
+   * truncates the log, and the power goes. A region write whose page mark a checkpoint lost would
+   * be in no file and in no log.
    */
   @ParameterizedTest
-  @EnumSource(value = Durability.class, names = {"SYNC", "NONE"})
+  @EnumSource(
+      value = Durability.class,
+      names = {"SYNC", "NONE"})
   void checkpointsTakenWhileWritersHammerOneRegion_loseNoSlot(Durability durability)
       throws Exception {
     long seed = PileTestSupport.seed("checkpointsTakenWhileWritersHammerOneRegion " + durability);
@@ -628,33 +696,42 @@ class SlotTableTest {
     int threads = 4;
     SlotWorker[] workers = new SlotWorker[threads];
     for (int t = 0; t < threads; t++) {
-      workers[t] = new SlotWorker(t, threads, table, pile, new SlotModel(SLOTS),
-          new SplittableRandom(seed + t), null);
+      workers[t] =
+          new SlotWorker(
+              t, threads, table, pile, new SlotModel(SLOTS), new SplittableRandom(seed + t), null);
     }
     List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger checkpoints = new AtomicInteger();
-    Thread checkpointer = Thread.ofPlatform().start(() -> {
-      try {
-        while (writing.get()) {
-          pile.checkpoint();
-          checkpoints.incrementAndGet();
-        }
-      } catch (Throwable e) {
-        failures.add(e);
-      }
-    });
+    Thread checkpointer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    while (writing.get()) {
+                      pile.checkpoint();
+                      checkpoints.incrementAndGet();
+                    }
+                  } catch (Throwable e) {
+                    failures.add(e);
+                  }
+                });
     List<Thread> running = new ArrayList<>();
     for (SlotWorker worker : workers) {
-      running.add(Thread.ofPlatform().start(() -> {
-        try {
-          for (int op = 0; op < 1_500 || (checkpoints.get() < 10 && op < 50_000); op++) {
-            worker.step();
-          }
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }));
+      running.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      for (int op = 0;
+                          op < 1_500 || (checkpoints.get() < 10 && op < 50_000);
+                          op++) {
+                        worker.step();
+                      }
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  }));
     }
     for (Thread thread : running) {
       thread.join();
@@ -683,10 +760,10 @@ class SlotTableTest {
 
   /**
    * Power lost at random moments while four writers (on two cores) put, delete, update, move and
-   * commit through the table's slots, and a fifth thread checkpoints; several times over one
-   * disk, sometimes again during recovery. After each recovery the slots hold exactly what was
-   * acknowledged (each write in flight wholly or not at all), every pointer in a slot is live
-   * with its value, nothing removed came back, the pile holds nothing else, and it verifies.
+   * commit through the table's slots, and a fifth thread checkpoints; several times over one disk,
+   * sometimes again during recovery. After each recovery the slots hold exactly what was
+   * acknowledged (each write in flight wholly or not at all), every pointer in a slot is live with
+   * its value, nothing removed came back, the pile holds nothing else, and it verifies.
    */
   @Test
   void afterEveryPowerLoss_everySlotHoldsWhatWasAcknowledged() throws Exception {
@@ -709,8 +786,10 @@ class SlotTableTest {
           cutCheckpoints++;
         }
         SlotTable table = new SlotTable(ID, SLOTS);
-        OffHeapPile pile = round == 0 ? open(disk, table, Durability.SYNC, label)
-            : openAfterCrash(disk, table, random, label);
+        OffHeapPile pile =
+            round == 0
+                ? open(disk, table, Durability.SYNC, label)
+                : openAfterCrash(disk, table, random, label);
         if (round == 0) {
           for (int r = 0; r < REGIONS; r++) {
             table.addRegion();
@@ -727,17 +806,23 @@ class SlotTableTest {
             .checkAfterRecovery(pile, last, List.of(), REGIONS, label);
       }
     }
-    System.out.printf("[slots] %d writes acknowledged over %d disks; %d recoveries after a"
-        + " checkpoint cut while writing in place%n", acknowledged, disks, cutCheckpoints);
+    System.out.printf(
+        "[slots] %d writes acknowledged over %d disks; %d recoveries after a"
+            + " checkpoint cut while writing in place%n",
+        acknowledged, disks, cutCheckpoints);
     assertThat(acknowledged).isPositive();
   }
 
   /**
-   * Settles each thread's op in flight in its model (it happened wholly or not at all) and
-   * returns all the threads' models in one.
+   * Settles each thread's op in flight in its model (it happened wholly or not at all) and returns
+   * all the threads' models in one.
    */
-  private static SlotModel settle(OffHeapPile pile, SlotTable table, SlotModel[] models,
-      SlotModel.Op[] inFlight, String label) {
+  private static SlotModel settle(
+      OffHeapPile pile,
+      SlotTable table,
+      SlotModel[] models,
+      SlotModel.Op[] inFlight,
+      String label) {
     SlotModel all = new SlotModel(SLOTS);
     for (int t = 0; t < models.length; t++) {
       if (inFlight[t] != null) {
@@ -750,12 +835,18 @@ class SlotTableTest {
   }
 
   /**
-   * Runs the writers and a checkpointing thread until the armed power loss (or cuts the power
-   * once they are done); returns the writes acknowledged. Leaves each thread's op in flight in
-   * {@code inFlight}.
+   * Runs the writers and a checkpointing thread until the armed power loss (or cuts the power once
+   * they are done); returns the writes acknowledged. Leaves each thread's op in flight in {@code
+   * inFlight}.
    */
-  private static long runUntilPowerLoss(OffHeapPile pile, SlotTable table, SimulatedDisk disk,
-      SlotModel[] models, SlotModel.Op[] inFlight, SplittableRandom random, String label)
+  private static long runUntilPowerLoss(
+      OffHeapPile pile,
+      SlotTable table,
+      SimulatedDisk disk,
+      SlotModel[] models,
+      SlotModel.Op[] inFlight,
+      SplittableRandom random,
+      String label)
       throws InterruptedException {
     int threads = models.length;
     SlotWorker[] workers = new SlotWorker[threads];
@@ -767,36 +858,42 @@ class SlotTableTest {
     AtomicInteger acknowledged = new AtomicInteger();
     disk.crashAtOperation(disk.operationCount() + 20 + random.nextInt(1_500), random.nextLong());
     long pause = random.nextInt(3);
-    Thread checkpointer = Thread.ofPlatform().start(() -> {
-      try {
-        while (!stop.get()) {
-          pile.checkpoint();
-          Thread.sleep(pause);
-        }
-      } catch (RuntimeException e) {
-        if (!disk.isDown()) {
-          unexpected.add(e);
-        }
-      } catch (InterruptedException | Error e) {
-        unexpected.add(e);
-      }
-    });
+    Thread checkpointer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    while (!stop.get()) {
+                      pile.checkpoint();
+                      Thread.sleep(pause);
+                    }
+                  } catch (RuntimeException e) {
+                    if (!disk.isDown()) {
+                      unexpected.add(e);
+                    }
+                  } catch (InterruptedException | Error e) {
+                    unexpected.add(e);
+                  }
+                });
     List<Thread> running = new ArrayList<>();
     for (SlotWorker worker : workers) {
-      running.add(Thread.ofPlatform().start(() -> {
-        try {
-          for (int op = 0; op < 3_000; op++) {
-            worker.step();
-            acknowledged.incrementAndGet();
-          }
-        } catch (RuntimeException e) {
-          if (!disk.isDown()) {
-            unexpected.add(e);
-          }
-        } catch (Error e) {
-          unexpected.add(e);
-        }
-      }));
+      running.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      for (int op = 0; op < 3_000; op++) {
+                        worker.step();
+                        acknowledged.incrementAndGet();
+                      }
+                    } catch (RuntimeException e) {
+                      if (!disk.isDown()) {
+                        unexpected.add(e);
+                      }
+                    } catch (Error e) {
+                      unexpected.add(e);
+                    }
+                  }));
     }
     for (Thread thread : running) {
       thread.join();
@@ -821,16 +918,16 @@ class SlotTableTest {
   }
 
   /**
-   * Opens after a crash; with some probability a crash inside the open first (its replay or
-   * its checkpoint), so that recovery runs twice over the same files.
+   * Opens after a crash; with some probability a crash inside the open first (its replay or its
+   * checkpoint), so that recovery runs twice over the same files.
    */
-  private static OffHeapPile openAfterCrash(SimulatedDisk disk, SlotTable table,
-      SplittableRandom random, String label) {
+  private static OffHeapPile openAfterCrash(
+      SimulatedDisk disk, SlotTable table, SplittableRandom random, String label) {
     if (random.nextInt(4) == 0) {
       disk.crashAtOperation(disk.operationCount() + 1 + random.nextInt(40), random.nextLong());
       try {
-        Pile attempt = Participants.open(disk, DIR, options(Durability.SYNC),
-            new SlotTable(ID, SLOTS));
+        Pile attempt =
+            Participants.open(disk, DIR, options(Durability.SYNC), new SlotTable(ID, SLOTS));
         try {
           attempt.checkpoint(); // recovery's own, under the armed crash too
         } finally {
@@ -851,14 +948,15 @@ class SlotTableTest {
   private static boolean checkpointWasCut(SimulatedDisk disk) throws IOException {
     Path file = DIR.resolve(PileFiles.SUPERBLOCK);
     Superblock.State state = Superblock.read(disk, file);
-    return !state.cleanShutdown() && PileRecovery.checkpointWasCut(disk, DIR,
-        PileFiles.Geometry.decode(file, state.payload()), state.checkpointLsn());
+    return !state.cleanShutdown()
+        && PileRecovery.checkpointWasCut(
+            disk, DIR, PileFiles.Geometry.decode(file, state.payload()), state.checkpointLsn());
   }
 
   // =========================================================================================
 
-  static OffHeapPile open(SimulatedDisk disk, LogParticipant participant, Durability durability,
-      String label) {
+  static OffHeapPile open(
+      SimulatedDisk disk, LogParticipant participant, Durability durability, String label) {
     try {
       return (OffHeapPile) Participants.open(disk, DIR, options(durability), participant);
     } catch (IOException | RuntimeException e) {
@@ -921,5 +1019,4 @@ class SlotTableTest {
       }
     };
   }
-
 }

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
  * One writer thread of a {@link SlotTable}: random puts, deletes, updates (in place or through a
  * link, with or without the table's record), moves and transactional puts on the thread's own
  * slots, which interleave with the other threads' in every region (neighbouring words, the same
- * pages). Keeps its own {@link SlotModel} and the op in flight; in a child JVM it also prints
- * each op before it starts ({@code W} lines) and once it returned, for the parent.
+ * pages). Keeps its own {@link SlotModel} and the op in flight; in a child JVM it also prints each
+ * op before it starts ({@code W} lines) and once it returned, for the parent.
  *
  * <p>Protocol lines ({@code t} the thread):
  *
@@ -44,12 +44,18 @@ final class SlotWorker {
   private long seq;
 
   /**
-   * @param threads the writers sharing the table: thread {@code thread} uses slots {@code
-   *     (thread + threads * i) * spread} of every region, {@code i < SLOTS_PER_THREAD}
+   * @param threads the writers sharing the table: thread {@code thread} uses slots {@code (thread +
+   *     threads * i) * spread} of every region, {@code i < SLOTS_PER_THREAD}
    * @param model the thread's model, as the last recovery left it
    */
-  SlotWorker(int thread, int threads, SlotTable table, Pile pile, SlotModel model,
-      SplittableRandom random, Consumer<String> emit) {
+  SlotWorker(
+      int thread,
+      int threads,
+      SlotTable table,
+      Pile pile,
+      SlotModel model,
+      SplittableRandom random,
+      Consumer<String> emit) {
     this.thread = thread;
     this.table = table;
     this.pile = pile;

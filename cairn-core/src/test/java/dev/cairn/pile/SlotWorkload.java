@@ -8,11 +8,11 @@ import java.util.SplittableRandom;
 
 /**
  * The child JVM of {@link SlotKillNineTest}: a {@link SlotTable} participant over a {@link
- * Durability#SYNC} pile, its slots changed from several threads ({@link SlotWorker}, which
- * prints the protocol) until the parent kills it.
+ * Durability#SYNC} pile, its slots changed from several threads ({@link SlotWorker}, which prints
+ * the protocol) until the parent kills it.
  *
- * <p>Arguments: {@code <directory> <seed> <threads>}. The table gets its {@link #REGIONS}
- * regions at the first run, before {@code READY}.
+ * <p>Arguments: {@code <directory> <seed> <threads>}. The table gets its {@link #REGIONS} regions
+ * at the first run, before {@code READY}.
  */
 public final class SlotWorkload {
 
@@ -53,18 +53,21 @@ public final class SlotWorkload {
           }
         }
       }
-      SlotWorker worker = new SlotWorker(t, threads, table, pile, model, random.split(),
-          CrashWorkload::emit);
-      new Thread(() -> {
-        try {
-          while (true) {
-            worker.step();
-          }
-        } catch (Throwable e) {
-          e.printStackTrace(); // the parent reads an early exit as a failure and shows this
-          Runtime.getRuntime().halt(2);
-        }
-      }, "slot-worker-" + t).start();
+      SlotWorker worker =
+          new SlotWorker(t, threads, table, pile, model, random.split(), CrashWorkload::emit);
+      new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    worker.step();
+                  }
+                } catch (Throwable e) {
+                  e.printStackTrace(); // the parent reads an early exit as a failure and shows this
+                  Runtime.getRuntime().halt(2);
+                }
+              },
+              "slot-worker-" + t)
+          .start();
     }
   }
 }

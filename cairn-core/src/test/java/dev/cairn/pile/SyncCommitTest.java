@@ -65,14 +65,16 @@ class SyncCommitTest {
       try (OffHeapPile reopened = PersistentStore.open(disk, DIR, periodicNeverDue())) {
         for (Map.Entry<Long, byte[]> e : committed.entrySet()) {
           assertThat(reopened.getBytes(e.getKey()))
-              .as("seed %d, cycle %d: commit(SYNC) at %x acknowledged before the power loss",
+              .as(
+                  "seed %d, cycle %d: commit(SYNC) at %x acknowledged before the power loss",
                   seed, cycle, e.getKey())
               .isEqualTo(e.getValue());
         }
         reopened.verify();
       }
     }
-    assertThat(forced).as("seed %d: commit(SYNC)s that forced the log", seed)
+    assertThat(forced)
+        .as("seed %d: commit(SYNC)s that forced the log", seed)
         .isEqualTo(cycles * commitsPerCycle);
   }
 
@@ -87,7 +89,8 @@ class SyncCommitTest {
           tx.commit();
         }
       }
-      assertThat(disk.forceCount(WAL)).as("commit() with the pile's PERIODIC default")
+      assertThat(disk.forceCount(WAL))
+          .as("commit() with the pile's PERIODIC default")
           .isEqualTo(forcesBefore);
     }
   }
@@ -95,8 +98,14 @@ class SyncCommitTest {
   @Test
   void aSyncCommit_inASyncPile_forcesAsBefore() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
-    PileOptions sync = PileOptions.builder().segmentBytes(64 << 10).stripes(2)
-        .durability(Durability.SYNC).logFileBytes(1 << 20).logFileCount(2).build();
+    PileOptions sync =
+        PileOptions.builder()
+            .segmentBytes(64 << 10)
+            .stripes(2)
+            .durability(Durability.SYNC)
+            .logFileBytes(1 << 20)
+            .logFileCount(2)
+            .build();
     try (OffHeapPile pile = PersistentStore.open(disk, DIR, sync)) {
       for (int i = 0; i < 20; i++) {
         long forcesBefore = disk.forceCount(WAL);

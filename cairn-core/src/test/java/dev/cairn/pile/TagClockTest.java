@@ -10,7 +10,6 @@ import dev.cairn.pile.PileFiles.Geometry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -22,29 +21,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tags are what make a deleted pointer stale after its space is reused, so no two blocks of a
- * pile may get the same tag until 2^23 tags later, whichever stripe allocates them: segment
- * indexes, and with them addresses, pass between stripes. A kill -9 soak once found a deleted
- * pointer naming a new block because two stripes' own counters had run through the same values.
+ * Tags are what make a deleted pointer stale after its space is reused, so no two blocks of a pile
+ * may get the same tag until 2^23 tags later, whichever stripe allocates them: segment indexes, and
+ * with them addresses, pass between stripes. A kill -9 soak once found a deleted pointer naming a
+ * new block because two stripes' own counters had run through the same values.
  */
 class TagClockTest {
 
   @TempDir Path dir;
 
   private static OffHeapPile volatilePile(int stripes) {
-    return new OffHeapPile(
-        PileOptions.builder().segmentBytes(1 << 16).stripes(stripes).build());
+    return new OffHeapPile(PileOptions.builder().segmentBytes(1 << 16).stripes(stripes).build());
   }
 
   @Test
   void sealingTwice_unseals_andStaysATag() { // C4
-    TagClock clock = new TagClock(TagClock.randomKey(), TagClock.randomOrigin(),
-        PersistenceHooks.VOLATILE);
+    TagClock clock =
+        new TagClock(TagClock.randomKey(), TagClock.randomOrigin(), PersistenceHooks.VOLATILE);
     SplittableRandom random = new SplittableRandom(4);
     for (int i = 0; i < 10_000; i++) {
       int tag = 1 + random.nextInt(Pointers.TAG_MASK);
-      long address = Pointers.address(random.nextInt(Pointers.MAX_SEGMENTS),
-          8L * random.nextInt(1 << 20));
+      long address =
+          Pointers.address(random.nextInt(Pointers.MAX_SEGMENTS), 8L * random.nextInt(1 << 20));
       int sealed = clock.seal(tag, address);
       assertThat(sealed).isBetween(0, Pointers.TAG_MASK);
       assertThat(clock.seal(sealed, address)).isEqualTo(tag);
@@ -119,22 +117,26 @@ class TagClockTest {
       CountDownLatch start = new CountDownLatch(1);
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        workers.add(Thread.ofPlatform().start(() -> {
-          try {
-            start.await();
-            for (int i = 0; i < putsPerThread; i++) {
-              long pointer = pile.put(new byte[] {(byte) i});
-              if (!tags.add(Pointers.tag(pointer))) {
-                throw new AssertionError("tag of " + Pointers.describe(pointer) + " seen before");
-              }
-              if (i % 2 == 0) {
-                pile.delete(pointer); // frees space, so later puts reuse addresses
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        workers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                        for (int i = 0; i < putsPerThread; i++) {
+                          long pointer = pile.put(new byte[] {(byte) i});
+                          if (!tags.add(Pointers.tag(pointer))) {
+                            throw new AssertionError(
+                                "tag of " + Pointers.describe(pointer) + " seen before");
+                          }
+                          if (i % 2 == 0) {
+                            pile.delete(pointer); // frees space, so later puts reuse addresses
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       start.countDown();
       for (Thread worker : workers) {
@@ -146,8 +148,8 @@ class TagClockTest {
   }
 
   /**
-   * Segments emptied by some threads' deletes are released and reborn, under the same indexes,
-   * in whichever stripe needs room next; every pointer deleted on the way must stay stale.
+   * Segments emptied by some threads' deletes are released and reborn, under the same indexes, in
+   * whichever stripe needs room next; every pointer deleted on the way must stay stale.
    */
   @Test
   void segmentsRebornInOtherStripes_neverReviveADeletedPointer() throws Exception {
@@ -161,21 +163,24 @@ class TagClockTest {
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           int id = t;
-          workers.add(Thread.ofPlatform().start(() -> {
-            try {
-              SplittableRandom random = new SplittableRandom(seed * 31L + id);
-              List<Long> mine = new ArrayList<>();
-              for (int i = 0; i < 2_000; i++) {
-                mine.add(pile.put(new byte[8 + random.nextInt(120)]));
-              }
-              for (long pointer : mine) {
-                pile.delete(pointer);
-                deleted.add(pointer);
-              }
-            } catch (Throwable e) {
-              failures.add(e);
-            }
-          }));
+          workers.add(
+              Thread.ofPlatform()
+                  .start(
+                      () -> {
+                        try {
+                          SplittableRandom random = new SplittableRandom(seed * 31L + id);
+                          List<Long> mine = new ArrayList<>();
+                          for (int i = 0; i < 2_000; i++) {
+                            mine.add(pile.put(new byte[8 + random.nextInt(120)]));
+                          }
+                          for (long pointer : mine) {
+                            pile.delete(pointer);
+                            deleted.add(pointer);
+                          }
+                        } catch (Throwable e) {
+                          failures.add(e);
+                        }
+                      }));
         }
         for (Thread worker : workers) {
           worker.join();
@@ -192,8 +197,11 @@ class TagClockTest {
 
   /** A persistent pile without a log, in 64 KiB segments: what survives is the checkpoints. */
   private static PileOptions unloggedOptions(int stripes) {
-    return PileOptions.builder().segmentBytes(1 << 16).stripes(stripes)
-        .durability(Durability.NONE).build();
+    return PileOptions.builder()
+        .segmentBytes(1 << 16)
+        .stripes(stripes)
+        .durability(Durability.NONE)
+        .build();
   }
 
   /** The power goes while {@code pile} is open; the disk comes back with what was durable. */
@@ -211,8 +219,8 @@ class TagClockTest {
     for (long pointer : deleted) {
       try {
         byte[] found = pile.getBytes(pointer);
-        throw new AssertionError("deleted pointer " + Pointers.describe(pointer) + " reads "
-            + found.length + " bytes");
+        throw new AssertionError(
+            "deleted pointer " + Pointers.describe(pointer) + " reads " + found.length + " bytes");
       } catch (StalePointerException expected) {
         // stale, as it must be
       }
@@ -221,8 +229,8 @@ class TagClockTest {
 
   /**
    * Puts not yet durable when the power went are gone after recovery, and the allocator, back at
-   * the checkpoint's state, hands out the same addresses again; an application that kept one of
-   * the lost pointers (in another store, say) must find it stale, not naming a new value.
+   * the checkpoint's state, hands out the same addresses again; an application that kept one of the
+   * lost pointers (in another store, say) must find it stale, not naming a new value.
    */
   @Test
   void pointersOfPutsLostToAPowerLoss_stayStale_whenTheirAddressesAreReused() throws IOException {
@@ -276,16 +284,15 @@ class TagClockTest {
         assertThat(before).doesNotContain(Pointers.tag(pointer));
       }
       for (long pointer : toDelete) {
-        assertThatThrownBy(() -> pile.getBytes(pointer))
-            .isInstanceOf(StalePointerException.class);
+        assertThatThrownBy(() -> pile.getBytes(pointer)).isInstanceOf(StalePointerException.class);
       }
     }
   }
 
   /**
-   * The superblock records a bound above every tag clock value handed out, so a crash costs at
-   * most one reservation of tags: the clock restarts at the bound, past every lost put's tag,
-   * crash after crash, with nothing left to chance.
+   * The superblock records a bound above every tag clock value handed out, so a crash costs at most
+   * one reservation of tags: the clock restarts at the bound, past every lost put's tag, crash
+   * after crash, with nothing left to chance.
    */
   @Test
   void eachCrash_restartsTheClockAtTheDurableBound_pastEveryTagHandedOut() throws IOException {
@@ -321,8 +328,9 @@ class TagClockTest {
         for (int i = 0; i < TagReservations.TAG_RESERVATION / 4; i++) {
           pile.delete(pile.put(new byte[8]));
         }
-        long onDisk = Geometry.tagBoundOf(superblock,
-            Superblock.read(RealFileLayer.INSTANCE, superblock).payload());
+        long onDisk =
+            Geometry.tagBoundOf(
+                superblock, Superblock.read(RealFileLayer.INSTANCE, superblock).payload());
         assertThat(onDisk).as("round %d", round).isGreaterThanOrEqualTo(pile.tagClock().current());
       }
       assertThat(pile.tagClock().current()).isGreaterThan(3 * TagReservations.TAG_RESERVATION);

@@ -23,11 +23,12 @@ class TransactionTest {
   private Pile pile;
 
   private Pile pile(String kind) throws IOException {
-    pile = switch (kind) {
-      case "volatile" -> Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).build());
-      case "none" -> Pile.open(dir, PersistentPileTest.options(Durability.NONE));
-      default -> Pile.open(dir, PersistentPileTest.options(Durability.SYNC));
-    };
+    pile =
+        switch (kind) {
+          case "volatile" -> Pile.offHeap(PileOptions.builder().segmentBytes(1 << 20).build());
+          case "none" -> Pile.open(dir, PersistentPileTest.options(Durability.NONE));
+          default -> Pile.open(dir, PersistentPileTest.options(Durability.SYNC));
+        };
     return pile;
   }
 
@@ -49,16 +50,16 @@ class TransactionTest {
       added = tx.put("new");
       tx.update(keep, "a value longer than the old one, so that it needs a new block");
       tx.delete(gone);
-      assertThat(tx.get(keep)).isEqualTo(
-          "a value longer than the old one, so that it needs a new block");
+      assertThat(tx.get(keep))
+          .isEqualTo("a value longer than the old one, so that it needs a new block");
       assertThat(pile.get(keep)).as("not applied before commit").isEqualTo("old");
       assertThat(pile.get(gone)).isEqualTo("doomed");
       pile.verify();
       tx.commit();
     }
     assertThat(pile.get(added)).isEqualTo("new");
-    assertThat(pile.get(keep)).isEqualTo(
-        "a value longer than the old one, so that it needs a new block");
+    assertThat(pile.get(keep))
+        .isEqualTo("a value longer than the old one, so that it needs a new block");
     assertThatThrownBy(() -> pile.get(gone)).isInstanceOf(StalePointerException.class);
     assertThat(pile.stats().objectCount()).isEqualTo(2);
     pile.verify();
@@ -101,7 +102,8 @@ class TransactionTest {
     assertThatThrownBy(tx::commit).isInstanceOf(StalePointerException.class);
     assertThat(pile.get(a)).isEqualTo("a");
     assertThatThrownBy(() -> pile.get(added)).isInstanceOf(StalePointerException.class);
-    assertThatThrownBy(tx::commit).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(tx::commit)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("rolled back");
     assertThat(pile.stats().objectCount()).isEqualTo(1);
     pile.verify();

@@ -30,15 +30,20 @@ class Utf8Test {
   @Provide
   Arbitrary<String> strings() {
     // ASCII, two- and three-byte chars, surrogate pairs, and lone surrogates (written as '?')
-    Arbitrary<Character> chars = Arbitraries.oneOf(
-        Arbitraries.chars().range('\u0000', '\u007f'),
-        Arbitraries.chars().range('\u0080', '\u07ff'),
-        Arbitraries.chars().range('\u0800', '\uffff'),
-        Arbitraries.chars().range('\ud800', '\udfff'));
-    return chars.list().ofMaxSize(200).map(list -> {
-      StringBuilder b = new StringBuilder(list.size());
-      list.forEach(b::append);
-      return b.toString();
-    });
+    Arbitrary<Character> chars =
+        Arbitraries.oneOf(
+            Arbitraries.chars().range('\u0000', '\u007f'),
+            Arbitraries.chars().range('\u0080', '\u07ff'),
+            Arbitraries.chars().range('\u0800', '\uffff'),
+            Arbitraries.chars().range('\ud800', '\udfff'));
+    return chars
+        .list()
+        .ofMaxSize(200)
+        .map(
+            list -> {
+              StringBuilder b = new StringBuilder(list.size());
+              list.forEach(b::append);
+              return b.toString();
+            });
   }
 }

@@ -14,10 +14,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reads that copy into the caller's memory through a thread's copy target (ValueReads): a
- * moved value always takes that path, never the fast one, so the length it reports, and whether
- * the value fit, must be the read's that validated (R1). And each pointer problem makes the
- * exception, and the message, it names.
+ * The reads that copy into the caller's memory through a thread's copy target (ValueReads): a moved
+ * value always takes that path, never the fast one, so the length it reports, and whether the value
+ * fit, must be the read's that validated (R1). And each pointer problem makes the exception, and
+ * the message, it names.
  */
 class ValueReadsTest {
 
@@ -92,8 +92,8 @@ class ValueReadsTest {
       PointerException thrown = problem.exception(Pointers.pointer(5, 1, 64), 7, 9);
       assertThat(thrown)
           .as(problem.name())
-          .isInstanceOf(problem.stale() ? StalePointerException.class
-              : InvalidPointerException.class);
+          .isInstanceOf(
+              problem.stale() ? StalePointerException.class : InvalidPointerException.class);
     }
     assertThat(PointerProblem.DELETED.stale()).isTrue();
     assertThat(PointerProblem.TAG_MISMATCH.stale()).isTrue();

@@ -27,8 +27,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn demo}: a persistent cache loaded, killed with SIGKILL, and serving its first hit
- * in a new JVM, beside what Caffeine and a ConcurrentHashMap hold after a restart.
+ * {@code cairn demo}: a persistent cache loaded, killed with SIGKILL, and serving its first hit in
+ * a new JVM, beside what Caffeine and a ConcurrentHashMap hold after a restart.
  */
 @Command(
     name = "demo",
@@ -56,16 +56,18 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--updates",
       converter = CountConverter.class,
-      description = "Orders updated after the load's checkpoint, which the restart replays from"
-          + " the log. Default: 10k, or N if it is smaller.")
+      description =
+          "Orders updated after the load's checkpoint, which the restart replays from"
+              + " the log. Default: 10k, or N if it is smaller.")
   private long updatesOption = -1; // not given
 
   private long updates;
 
   @Option(
       names = "--dir",
-      description = "The cache's directory; its contents are replaced. Default: target/demo-cache"
-          + " in the Cairn working tree.")
+      description =
+          "The cache's directory; its contents are replaced. Default: target/demo-cache"
+              + " in the Cairn working tree.")
   private Path dir;
 
   @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
@@ -97,46 +99,94 @@ public final class DemoCommand implements Callable<Integer> {
     long updatesFound = Long.parseLong(restart[5]);
     long wrong = Long.parseLong(restart[6]);
     if (json) {
-      out.println(new JsonWriter().beginObject()
-          .field("orders", n).field("valueBytes", VALUE_BYTES).field("updates", updates)
-          .field("directory", directory.toString())
-          .beginObject("cairn")
-          .field("loadMillis", loadMillis)
-          .field("jvmStartToOpenMillis", Long.parseLong(restart[1]))
-          .field("openMillis", Long.parseLong(restart[2]))
-          .field("firstHitMicros", Long.parseLong(restart[3]))
-          .field("found", found).field("updatesFound", updatesFound).field("wrong", wrong)
-          .field("readAllMillis", Long.parseLong(restart[7]))
-          .endObject()
-          .beginObject("caffeine").field("entriesAfterRestart", 0)
-          .field("refillMillis", caffeine.millis).field("heapBytesPerEntry", caffeine.heapPerEntry)
-          .endObject()
-          .beginObject("concurrentHashMap").field("entriesAfterRestart", 0)
-          .field("refillMillis", map.millis).field("heapBytesPerEntry", map.heapPerEntry)
-          .endObject()
-          .endObject());
+      out.println(
+          new JsonWriter()
+              .beginObject()
+              .field("orders", n)
+              .field("valueBytes", VALUE_BYTES)
+              .field("updates", updates)
+              .field("directory", directory.toString())
+              .beginObject("cairn")
+              .field("loadMillis", loadMillis)
+              .field("jvmStartToOpenMillis", Long.parseLong(restart[1]))
+              .field("openMillis", Long.parseLong(restart[2]))
+              .field("firstHitMicros", Long.parseLong(restart[3]))
+              .field("found", found)
+              .field("updatesFound", updatesFound)
+              .field("wrong", wrong)
+              .field("readAllMillis", Long.parseLong(restart[7]))
+              .endObject()
+              .beginObject("caffeine")
+              .field("entriesAfterRestart", 0)
+              .field("refillMillis", caffeine.millis)
+              .field("heapBytesPerEntry", caffeine.heapPerEntry)
+              .endObject()
+              .beginObject("concurrentHashMap")
+              .field("entriesAfterRestart", 0)
+              .field("refillMillis", map.millis)
+              .field("heapBytesPerEntry", map.heapPerEntry)
+              .endObject()
+              .endObject());
     } else {
-      out.printf(Locale.ROOT, "%nCairn demo: %,d orders (8-byte key, %d-byte value) in a persistent"
-          + " cache, %s%n%n", n, VALUE_BYTES, directory);
-      out.printf(Locale.ROOT, "  load, child JVM:    %,d puts and %,d updates in %.1f s, then"
-          + " SIGKILL%n", n, updates, loadMillis / 1000.0);
-      out.printf(Locale.ROOT, "  restart, new JVM:   open %d ms, first hit %.2f ms later%n",
-          Long.parseLong(restart[2]), Long.parseLong(restart[3]) / 1000.0);
-      out.printf(Locale.ROOT, "  after the restart:  %,d of %,d orders, %,d of %,d updates, %d"
-          + " wrong; all read back in %.1f s%n%n", found, n, updatesFound, updates, wrong,
+      out.printf(
+          Locale.ROOT,
+          "%nCairn demo: %,d orders (8-byte key, %d-byte value) in a persistent" + " cache, %s%n%n",
+          n,
+          VALUE_BYTES,
+          directory);
+      out.printf(
+          Locale.ROOT,
+          "  load, child JVM:    %,d puts and %,d updates in %.1f s, then" + " SIGKILL%n",
+          n,
+          updates,
+          loadMillis / 1000.0);
+      out.printf(
+          Locale.ROOT,
+          "  restart, new JVM:   open %d ms, first hit %.2f ms later%n",
+          Long.parseLong(restart[2]),
+          Long.parseLong(restart[3]) / 1000.0);
+      out.printf(
+          Locale.ROOT,
+          "  after the restart:  %,d of %,d orders, %,d of %,d updates, %d"
+              + " wrong; all read back in %.1f s%n%n",
+          found,
+          n,
+          updatesFound,
+          updates,
+          wrong,
           Long.parseLong(restart[7]) / 1000.0);
-      out.printf(Locale.ROOT, "  %-24s %20s %26s %16s%n", "the same orders in", "after a restart",
-          "before the first hit", "heap per entry");
-      out.printf(Locale.ROOT, "  %-24s %20s %26s %16s%n", "Cairn (off-heap)",
+      out.printf(
+          Locale.ROOT,
+          "  %-24s %20s %26s %16s%n",
+          "the same orders in",
+          "after a restart",
+          "before the first hit",
+          "heap per entry");
+      out.printf(
+          Locale.ROOT,
+          "  %-24s %20s %26s %16s%n",
+          "Cairn (off-heap)",
           String.format(Locale.ROOT, "%,d entries", found),
-          String.format(Locale.ROOT, "open: %d ms", Long.parseLong(restart[2])), "~0 B");
-      out.printf(Locale.ROOT, "  %-24s %20s %26s %16s%n", "Caffeine (heap)", "0 entries",
+          String.format(Locale.ROOT, "open: %d ms", Long.parseLong(restart[2])),
+          "~0 B");
+      out.printf(
+          Locale.ROOT,
+          "  %-24s %20s %26s %16s%n",
+          "Caffeine (heap)",
+          "0 entries",
           String.format(Locale.ROOT, "refill: %,d ms", caffeine.millis),
           caffeine.heapPerEntry + " B");
-      out.printf(Locale.ROOT, "  %-24s %20s %26s %16s%n", "ConcurrentHashMap", "0 entries",
-          String.format(Locale.ROOT, "refill: %,d ms", map.millis), map.heapPerEntry + " B");
-      out.printf(Locale.ROOT, "%n  (a refill here copies the orders from memory; from a database"
-          + " it takes longer)%n");
+      out.printf(
+          Locale.ROOT,
+          "  %-24s %20s %26s %16s%n",
+          "ConcurrentHashMap",
+          "0 entries",
+          String.format(Locale.ROOT, "refill: %,d ms", map.millis),
+          map.heapPerEntry + " B");
+      out.printf(
+          Locale.ROOT,
+          "%n  (a refill here copies the orders from memory; from a database"
+              + " it takes longer)%n");
     }
     out.flush();
     return found == n && updatesFound == updates && wrong == 0 ? 0 : 1;
@@ -144,7 +194,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static Path defaultDirectory() {
     String home = System.getProperty(HOME_PROPERTY);
-    return (home != null ? Path.of(home) : Path.of("")).resolve("target").resolve("demo-cache")
+    return (home != null ? Path.of(home) : Path.of(""))
+        .resolve("target")
+        .resolve("demo-cache")
         .toAbsolutePath();
   }
 
@@ -156,8 +208,8 @@ public final class DemoCommand implements Callable<Integer> {
     try (Stream<Path> files = Files.list(directory)) {
       List<Path> list = files.toList();
       if (!list.isEmpty() && !Files.exists(directory.resolve("pile.sb"))) {
-        throw new CommandFailedException(directory + " is not empty and holds no pile: give"
-            + " --dir a directory of its own");
+        throw new CommandFailedException(
+            directory + " is not empty and holds no pile: give" + " --dir a directory of its own");
       }
     }
     try (Stream<Path> walk = Files.walk(directory)) {
@@ -169,10 +221,12 @@ public final class DemoCommand implements Callable<Integer> {
 
   /** Runs the loader, waits for its LOADED line, kills it with SIGKILL; its load time. */
   private long load(Path directory) throws IOException, InterruptedException {
-    Process child = new ProcessBuilder(command(DemoLoad.class, directory))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    try (BufferedReader lines = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    Process child =
+        new ProcessBuilder(command(DemoLoad.class, directory))
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line = lines.readLine();
       if (line == null || !line.startsWith("LOADED ")) {
         throw new CommandFailedException("the loading JVM stopped without loading: " + line);
@@ -187,11 +241,13 @@ public final class DemoCommand implements Callable<Integer> {
 
   private String[] run(Class<?> main, Path directory, String tag)
       throws IOException, InterruptedException {
-    Process child = new ProcessBuilder(command(main, directory))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process child =
+        new ProcessBuilder(command(main, directory))
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     String result = null;
-    try (BufferedReader lines = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (line.startsWith(tag + " ")) {
           result = line;
@@ -206,10 +262,9 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private List<String> command(Class<?> main, Path directory) {
-    return ChildJvm.command(main,
-        List.of(directory.toString(), Long.toString(n), Long.toString(updates)));
+    return ChildJvm.command(
+        main, List.of(directory.toString(), Long.toString(n), Long.toString(updates)));
   }
-
 
   /** A peer's refill time and heap per entry. */
   private record Peer(long millis, long heapPerEntry) {}

@@ -8,10 +8,9 @@ import dev.cairn.pile.PileOptions;
 import java.nio.file.Path;
 
 /**
- * The demo's first JVM: loads {@code n} orders into a persistent cache, updates the first
- * {@code updates} of them after a checkpoint (so that the restart must replay the log), waits
- * until its log has reached the operating system, prints {@code LOADED <millis>} and waits to be
- * killed.
+ * The demo's first JVM: loads {@code n} orders into a persistent cache, updates the first {@code
+ * updates} of them after a checkpoint (so that the restart must replay the log), waits until its
+ * log has reached the operating system, prints {@code LOADED <millis>} and waits to be killed.
  *
  * <p>Arguments: DIR N UPDATES.
  */

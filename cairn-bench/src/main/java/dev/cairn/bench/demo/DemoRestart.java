@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The demo's second JVM: opens the cache the killed JVM left, gets one key (the first hit),
- * then reads every key back and checks each value. Prints one line: {@code RESTARTED
- * <jvmToOpenMillis> <openMillis> <firstHitMicros> <found> <updatesFound> <wrong> <readAllMillis>}.
+ * The demo's second JVM: opens the cache the killed JVM left, gets one key (the first hit), then
+ * reads every key back and checks each value. Prints one line: {@code RESTARTED <jvmToOpenMillis>
+ * <openMillis> <firstHitMicros> <found> <updatesFound> <wrong> <readAllMillis>}.
  *
  * <p>Arguments: DIR N UPDATES.
  */
@@ -49,9 +49,21 @@ public final class DemoRestart {
         }
       }
       long readEnd = System.nanoTime();
-      System.out.println("RESTARTED " + sinceJvm + " " + (opened - openStart) / 1_000_000 + " "
-          + (firstHit - opened) / 1_000 + " " + found + " " + updatesFound + " " + wrong + " "
-          + (readEnd - readStart) / 1_000_000);
+      System.out.println(
+          "RESTARTED "
+              + sinceJvm
+              + " "
+              + (opened - openStart) / 1_000_000
+              + " "
+              + (firstHit - opened) / 1_000
+              + " "
+              + found
+              + " "
+              + updatesFound
+              + " "
+              + wrong
+              + " "
+              + (readEnd - readStart) / 1_000_000);
     }
   }
 }

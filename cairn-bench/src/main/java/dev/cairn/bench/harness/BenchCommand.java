@@ -130,7 +130,8 @@ public final class BenchCommand implements Callable<Integer> {
       names = {"-t", "--threads"},
       paramLabel = "T",
       defaultValue = "2",
-      description = "Threads; each takes an equal share of the indices (default: ${DEFAULT-VALUE}).")
+      description =
+          "Threads; each takes an equal share of the indices (default: ${DEFAULT-VALUE}).")
   private int threads;
 
   @Option(
@@ -422,12 +423,13 @@ public final class BenchCommand implements Callable<Integer> {
     }
     Pacing pacing = Pacing.PARK;
     if (pace != null) {
-      pacing = switch (pace) {
-        case "park" -> Pacing.PARK;
-        case "spin" -> Pacing.SPIN;
-        default -> throw new IllegalArgumentException(
-            "--pace must be park or spin: --pace " + pace);
-      };
+      pacing =
+          switch (pace) {
+            case "park" -> Pacing.PARK;
+            case "spin" -> Pacing.SPIN;
+            default ->
+                throw new IllegalArgumentException("--pace must be park or spin: --pace " + pace);
+          };
     }
     if (!latencyDuringCheckpoint && checkpointEvery != null) {
       throw new IllegalArgumentException(
@@ -470,8 +472,18 @@ public final class BenchCommand implements Callable<Integer> {
           "--size does not apply to --kind " + valueKind.label() + ": its size is its encoding's");
     }
     return new BenchConfig(
-        n, threads, valueKind, valueSize, chosen, getOrder, churn, directory, level, reopen,
-        dropCaches, plan,
+        n,
+        threads,
+        valueKind,
+        valueSize,
+        chosen,
+        getOrder,
+        churn,
+        directory,
+        level,
+        reopen,
+        dropCaches,
+        plan,
         recovery ? RecoveryPlan.ofGibibytes(logGib == null ? DEFAULT_LOG_GIB : logGib) : null,
         latencyDuringCheckpoint
             ? Duration.ofSeconds(seconds == null ? DEFAULT_LATENCY_SECONDS : seconds)

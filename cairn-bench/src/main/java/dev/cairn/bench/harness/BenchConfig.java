@@ -16,8 +16,8 @@ import java.util.Locale;
  * @param valueSize characters of a string value, bytes of a byte[] value; unused for a Person
  * @param stores the stores to measure, in run order (pile before map), each once
  * @param getOrder in which order the gets visit the values
- * @param churnCycles after the gets, how many times to delete a random half of the values and
- *     put them back (0: none); the RSS growth this causes is reported as a share of the load's
+ * @param churnCycles after the gets, how many times to delete a random half of the values and put
+ *     them back (0: none); the RSS growth this causes is reported as a share of the load's
  * @param directory where persistent stores keep their files, each in a subdirectory named by its
  *     label ({@link #storeDirectory}); null for a run in memory only
  * @param durability the persistent pile's durability
@@ -29,11 +29,10 @@ import java.util.Locale;
  *     workload puts; null for another workload
  * @param logFileBytes each log file of a persistent pile with a log, in bytes; 0 for the pile's
  *     default
- * @param hugePages whether the piles ask for transparent huge pages ({@code
- *     PileOptions.hugePages})
+ * @param hugePages whether the piles ask for transparent huge pages ({@code PileOptions.hugePages})
  * @param warmupValues values each store of the load workload puts and reads back in a throwaway
- *     store of its own kind before its timed run, so that JIT compilation is not timed (0: none;
- *     at most a tenth of n)
+ *     store of its own kind before its timed run, so that JIT compilation is not timed (0: none; at
+ *     most a tenth of n)
  * @param putRate with {@code --latency-during-checkpoint}: puts a second, all threads together,
  *     each timed from when it was due; 0 for as fast as possible
  * @param checkpointEveryMillis with {@code --latency-during-checkpoint}: a checkpoint starts this
@@ -74,8 +73,8 @@ public record BenchConfig(
   public static final Duration MAX_LATENCY_DURATION = Duration.ofHours(1);
 
   /**
-   * A Person's payload, for the check that a run fits the machine: the seed's Person encodes to
-   * 49 bytes, the bench's to 45 to 60.
+   * A Person's payload, for the check that a run fits the machine: the seed's Person encodes to 49
+   * bytes, the bench's to 45 to 60.
    */
   private static final int PERSON_PAYLOAD_BYTES = 64;
 
@@ -110,7 +109,9 @@ public record BenchConfig(
     }
     if (putRate > 0 && putRate < threads) {
       throw new IllegalArgumentException(
-          "rate must give each thread a put a second at least: rate=" + putRate + " threads="
+          "rate must give each thread a put a second at least: rate="
+              + putRate
+              + " threads="
               + threads);
     }
     if (pacing == null) {
@@ -143,7 +144,9 @@ public record BenchConfig(
         && (latencyDuringCheckpoint.toSeconds() < 1
             || latencyDuringCheckpoint.compareTo(MAX_LATENCY_DURATION) > 0)) {
       throw new IllegalArgumentException(
-          "seconds must be in [1, " + MAX_LATENCY_DURATION.toSeconds() + "]: seconds="
+          "seconds must be in [1, "
+              + MAX_LATENCY_DURATION.toSeconds()
+              + "]: seconds="
               + latencyDuringCheckpoint.toSeconds());
     }
     if (logFileBytes != 0 && (logFileBytes < (1L << 20) || logFileBytes % (1L << 20) != 0)) {
@@ -157,7 +160,8 @@ public record BenchConfig(
     // an EnumSet drops repeats and restores run order, whatever order the user wrote
     stores = List.copyOf(EnumSet.copyOf(stores));
     int workloads =
-        (commits != null ? 1 : 0) + (recovery != null ? 1 : 0)
+        (commits != null ? 1 : 0)
+            + (recovery != null ? 1 : 0)
             + (latencyDuringCheckpoint != null ? 1 : 0);
     if (workloads > 1) {
       throw new IllegalArgumentException(
@@ -166,7 +170,8 @@ public record BenchConfig(
     checkWorkload(stores, directory, durability, reopen, commits, churnCycles);
     if (commits == null && stores.contains(StoreKind.ROCKSDB) && !valueKind.sized()) {
       throw new IllegalArgumentException(
-          "rocksdb stores bytes and strings, not --kind " + valueKind.label()
+          "rocksdb stores bytes and strings, not --kind "
+              + valueKind.label()
               + ": it would need a serializer the pile does not use");
     }
     if (recovery != null || latencyDuringCheckpoint != null) {
@@ -199,8 +204,27 @@ public record BenchConfig(
       boolean reopen,
       boolean dropCaches,
       CommitPlan commits) {
-    this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, directory, durability,
-        reopen, dropCaches, commits, null, null, 0, false, 0, 0, 0, Pacing.PARK);
+    this(
+        n,
+        threads,
+        valueKind,
+        valueSize,
+        stores,
+        getOrder,
+        churnCycles,
+        directory,
+        durability,
+        reopen,
+        dropCaches,
+        commits,
+        null,
+        null,
+        0,
+        false,
+        0,
+        0,
+        0,
+        Pacing.PARK);
   }
 
   /** A run in memory only: the load workload, no persistent store. */
@@ -212,8 +236,27 @@ public record BenchConfig(
       List<StoreKind> stores,
       GetOrder getOrder,
       int churnCycles) {
-    this(n, threads, valueKind, valueSize, stores, getOrder, churnCycles, null, Durability.NONE,
-        false, false, null, null, null, 0, false, 0, 0, 0, Pacing.PARK);
+    this(
+        n,
+        threads,
+        valueKind,
+        valueSize,
+        stores,
+        getOrder,
+        churnCycles,
+        null,
+        Durability.NONE,
+        false,
+        false,
+        null,
+        null,
+        null,
+        0,
+        false,
+        0,
+        0,
+        0,
+        Pacing.PARK);
   }
 
   /** Sets on {@code builder} what the run chose: the log file size, huge pages. */

@@ -10,16 +10,16 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * The {@code --dir} of a bench run: each store keeps its files in a subdirectory named by its
- * label ({@code pile/}, {@code mapped/}, {@code rocksdb/}), and the fsync probe its scratch file
- * beside them. A run starts from an empty directory, so that every figure is of a fresh store;
- * the files stay after the run, for {@code cairn inspect DIR/pile} and the like. A persistent
- * store's warm-up runs in {@code pile-warmup/} (or {@code mapped-warmup/}), and the commit
- * workload's later warm-up rounds in {@code pile-warmup-2/}, each deleted after it.
+ * The {@code --dir} of a bench run: each store keeps its files in a subdirectory named by its label
+ * ({@code pile/}, {@code mapped/}, {@code rocksdb/}), and the fsync probe its scratch file beside
+ * them. A run starts from an empty directory, so that every figure is of a fresh store; the files
+ * stay after the run, for {@code cairn inspect DIR/pile} and the like. A persistent store's warm-up
+ * runs in {@code pile-warmup/} (or {@code mapped-warmup/}), and the commit workload's later warm-up
+ * rounds in {@code pile-warmup-2/}, each deleted after it.
  *
- * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must
- * not delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only
- * what a previous run left there: it refuses if anything else is in it.
+ * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must not
+ * delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only what
+ * a previous run left there: it refuses if anything else is in it.
  */
 public final class BenchDirectory {
   /** The scratch file of {@link FsyncProbe}, deleted after use, but left by a killed run. */
@@ -31,8 +31,8 @@ public final class BenchDirectory {
    * Makes {@code directory} exist and be empty; with {@code fresh}, deletes what an earlier run
    * left in it first.
    *
-   * @throws IllegalArgumentException if it holds anything a run did not leave, or anything at
-   *     all without {@code fresh}; or if it is a file
+   * @throws IllegalArgumentException if it holds anything a run did not leave, or anything at all
+   *     without {@code fresh}; or if it is a file
    */
   public static void prepare(Path directory, boolean fresh) throws IOException {
     if (Files.exists(directory) && !Files.isDirectory(directory)) {
@@ -55,11 +55,16 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/) for --fresh to delete: " + directory + " holds " + foreign);
+              + " mapped/, rocksdb/) for --fresh to delete: "
+              + directory
+              + " holds "
+              + foreign);
     }
     if (!fresh) {
       throw new IllegalArgumentException(
-          "--dir must be empty or absent: " + directory + " holds an earlier run's files;"
+          "--dir must be empty or absent: "
+              + directory
+              + " holds an earlier run's files;"
               + " add --fresh to delete them first");
     }
     for (Path entry : entries) {
@@ -73,9 +78,12 @@ public final class BenchDirectory {
       return Files.isRegularFile(entry);
     }
     return Files.isDirectory(entry)
-        && Stream.of(StoreKind.values()).anyMatch(store -> store.label().equals(name)
-            || warmUpDirectoryName(store).equals(name)
-            || secondWarmUpDirectoryName(store).equals(name));
+        && Stream.of(StoreKind.values())
+            .anyMatch(
+                store ->
+                    store.label().equals(name)
+                        || warmUpDirectoryName(store).equals(name)
+                        || secondWarmUpDirectoryName(store).equals(name));
   }
 
   /**

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * The outcome of a bench run: its settings, one result per store in run order, and the figures
- * of the machine it ran on.
+ * The outcome of a bench run: its settings, one result per store in run order, and the figures of
+ * the machine it ran on.
  *
  * @param config what was run
  * @param results one per store in {@code config.stores()} that ran

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * Runs a bench: for each store in turn, load n values with T threads, read them all back, and
- * measure throughput, memory and GC pauses; for a persistent pile, also its close and, with
- * {@code --reopen}, its restart ({@link ReopenBench}). The other workloads are handed on: {@code
+ * measure throughput, memory and GC pauses; for a persistent pile, also its close and, with {@code
+ * --reopen}, its restart ({@link ReopenBench}). The other workloads are handed on: {@code
  * --commits} to {@link CommitBench}, {@code --recovery} to {@link RecoveryBench}, {@code
  * --latency-during-checkpoint} to {@link CheckpointLatencyBench}.
  *
@@ -26,11 +26,11 @@ import java.util.function.Consumer;
  * <p><b>One store's phase</b>, in this order:
  *
  * <ol>
- *   <li>the warm-up ({@code --warmup}): put and read back that many values in a throwaway store
- *       of the same kind (a persistent one in a sibling directory, deleted after), close it, and
- *       do it again in a second one ({@link #warmUp} says why twice). Why: the timed loops start
- *       cold otherwise, and JIT compilation of the put path (on 2 cores it competes with the
- *       puts) lands in the first store's put rate;
+ *   <li>the warm-up ({@code --warmup}): put and read back that many values in a throwaway store of
+ *       the same kind (a persistent one in a sibling directory, deleted after), close it, and do it
+ *       again in a second one ({@link #warmUp} says why twice). Why: the timed loops start cold
+ *       otherwise, and JIT compilation of the put path (on 2 cores it competes with the puts) lands
+ *       in the first store's put rate;
  *   <li>open the store (for the pile, its {@code long[n]} of pointers, the caller's index);
  *   <li>full GC, then read the live heap;
  *   <li>read RSS; start the GC window; timed puts; read RSS (the load's growth);
@@ -55,8 +55,8 @@ public final class BenchRunner {
   }
 
   /**
-   * @param notices told, one line each, what the run could not do as asked and went on without
-   *     (a store that cannot load, a page cache that cannot be dropped)
+   * @param notices told, one line each, what the run could not do as asked and went on without (a
+   *     store that cannot load, a page cache that cannot be dropped)
    */
   public BenchRunner(BenchConfig config, Progress.Factory progress, Consumer<String> notices) {
     this.config = config;
@@ -67,11 +67,11 @@ public final class BenchRunner {
   }
 
   /**
-   * Runs the configured workload: the commit, recovery or checkpoint-latency bench, else the
-   * load on each configured store in turn (a store that is unavailable is skipped, with a notice).
+   * Runs the configured workload: the commit, recovery or checkpoint-latency bench, else the load
+   * on each configured store in turn (a store that is unavailable is skipped, with a notice).
    *
-   * @throws StoreFailedException if a store returned wrong values, ran out of memory, or could
-   *     not write its files
+   * @throws StoreFailedException if a store returned wrong values, ran out of memory, or could not
+   *     write its files
    */
   public BenchReport run() throws InterruptedException {
     switch (config.workload()) {
@@ -121,10 +121,14 @@ public final class BenchRunner {
       long rssBefore = ProcessMemory.residentBytes();
       GcPauseMonitor.Window window = gc.begin();
       ParallelLoop.Outcome puts =
-          timed(name + " put", n, GetOrder.SEQUENTIAL, (i, buffer) -> {
-            store.put(i, values.value(i));
-            return 0;
-          });
+          timed(
+              name + " put",
+              n,
+              GetOrder.SEQUENTIAL,
+              (i, buffer) -> {
+                store.put(i, values.value(i));
+                return 0;
+              });
       long rssAfter = ProcessMemory.residentBytes();
       ParallelLoop.Outcome gets = timed(name + " get", n, config.getOrder(), store::get);
       GcPauses pauses = gc.end(window);
@@ -155,10 +159,12 @@ public final class BenchRunner {
         churn(store, name);
         long rssChurned = ProcessMemory.residentBytes();
         if (result.get(Metric.BYTES_PER_VALUE).isPresent()) {
-          result.put(Metric.CHURN_RSS_GROWTH_PCT,
+          result.put(
+              Metric.CHURN_RSS_GROWTH_PCT,
               100.0 * (rssChurned - rssAfter) / (rssAfter - rssBefore));
         } else {
-          result.unreliable(Metric.CHURN_RSS_GROWTH_PCT,
+          result.unreliable(
+              Metric.CHURN_RSS_GROWTH_PCT,
               "a percentage of the load's RSS growth, which is unreliable");
         }
       }
@@ -193,14 +199,13 @@ public final class BenchRunner {
   }
 
   /**
-   * Puts and reads back the warm-up's values in a throwaway store of {@code kind}, then again in
-   * a second one. Why twice: a new store takes some branches once (its first segments; a
-   * persistent pile's first write, which marks its superblock in use), and in the first store
-   * they run before the code is profiled, so C2 compiles them as never taken; the timed store
-   * then trapped on them and ran its first puts deoptimized while C2 recompiled (JFR {@code
-   * jdk.Deoptimization}: {@code unstable_if} in {@code PersistentStore.admit} and
-   * {@code OffHeapPile.admit} at the timed store's first put). The second store takes them with
-   * the code compiled.
+   * Puts and reads back the warm-up's values in a throwaway store of {@code kind}, then again in a
+   * second one. Why twice: a new store takes some branches once (its first segments; a persistent
+   * pile's first write, which marks its superblock in use), and in the first store they run before
+   * the code is profiled, so C2 compiles them as never taken; the timed store then trapped on them
+   * and ran its first puts deoptimized while C2 recompiled (JFR {@code jdk.Deoptimization}: {@code
+   * unstable_if} in {@code PersistentStore.admit} and {@code OffHeapPile.admit} at the timed
+   * store's first put). The second store takes them with the code compiled.
    */
   private void warmUp(StoreKind kind) throws InterruptedException, StoreUnavailableException {
     for (int round = 1; round <= 2; round++) {
@@ -215,35 +220,41 @@ public final class BenchRunner {
     BenchStore store;
     try {
       if (config.persistentPile(kind) || kind == StoreKind.ROCKSDB) {
-        directory = config.storeDirectory(kind).resolveSibling(BenchDirectory.warmUpDirectoryName(kind));
+        directory =
+            config.storeDirectory(kind).resolveSibling(BenchDirectory.warmUpDirectoryName(kind));
         if (Files.exists(directory)) {
           BenchDirectory.deleteTree(directory); // left by a run that was killed
         }
-        store = kind == StoreKind.ROCKSDB
-            ? RocksDbStore.open(directory, config)
-            : PileStore.open(directory, config);
+        store =
+            kind == StoreKind.ROCKSDB
+                ? RocksDbStore.open(directory, config)
+                : PileStore.open(directory, config);
       } else if (kind == StoreKind.MAP) {
         store = MapStore.of(config.valueKind(), count);
       } else {
         store = PileStore.offHeap(config.valueKind(), count, config.hugePages());
       }
     } catch (IOException e) {
-      throw new StoreFailedException(name + " could not open its files in " + directory + ": " + e,
-          e);
+      throw new StoreFailedException(
+          name + " could not open its files in " + directory + ": " + e, e);
     }
     try (store) {
-      timed(name + " put", count, GetOrder.SEQUENTIAL, (i, buffer) -> {
-        store.put(i, values.value(i));
-        return 0;
-      });
+      timed(
+          name + " put",
+          count,
+          GetOrder.SEQUENTIAL,
+          (i, buffer) -> {
+            store.put(i, values.value(i));
+            return 0;
+          });
       timed(name + " get", count, config.getOrder(), store::get);
     }
     if (directory != null) {
       try {
         BenchDirectory.deleteTree(directory);
       } catch (IOException e) {
-        throw new StoreFailedException("cannot delete the warm-up pile in " + directory + ": " + e,
-            e);
+        throw new StoreFailedException(
+            "cannot delete the warm-up pile in " + directory + ": " + e, e);
       }
     }
   }
@@ -289,18 +300,26 @@ public final class BenchRunner {
     int n = config.n();
     for (int cycle = 0; cycle < config.churnCycles(); cycle++) {
       long salt = SEED + cycle;
-      timed(name + " churn delete " + (cycle + 1), n, GetOrder.RANDOM, (i, buffer) -> {
-        if (inChurnHalf(i, salt)) {
-          store.delete(i);
-        }
-        return 0;
-      });
-      timed(name + " churn refill " + (cycle + 1), n, GetOrder.RANDOM, (i, buffer) -> {
-        if (inChurnHalf(i, salt)) {
-          store.put(i, values.value(i));
-        }
-        return 0;
-      });
+      timed(
+          name + " churn delete " + (cycle + 1),
+          n,
+          GetOrder.RANDOM,
+          (i, buffer) -> {
+            if (inChurnHalf(i, salt)) {
+              store.delete(i);
+            }
+            return 0;
+          });
+      timed(
+          name + " churn refill " + (cycle + 1),
+          n,
+          GetOrder.RANDOM,
+          (i, buffer) -> {
+            if (inChurnHalf(i, salt)) {
+              store.put(i, values.value(i));
+            }
+            return 0;
+          });
     }
   }
 

@@ -1,8 +1,8 @@
 package dev.cairn.bench.harness;
 
 /**
- * One store under measurement, addressed by value index. Implementations are thread-safe for
- * puts and gets of distinct indices, which is all the bench does.
+ * One store under measurement, addressed by value index. Implementations are thread-safe for puts
+ * and gets of distinct indices, which is all the bench does.
  */
 interface BenchStore extends AutoCloseable {
 

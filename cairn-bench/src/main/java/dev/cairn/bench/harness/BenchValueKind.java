@@ -10,9 +10,9 @@ public enum BenchValueKind {
   /** A {@code byte[]} of random bytes, stored raw. */
   BYTES,
   /**
-   * A {@link Person} record (3 short strings, an int, a double, a long and a date); the pile
-   * stores it with its generated object codec, the map as the object itself. Its size is the
-   * encoding's, not {@code --size}.
+   * A {@link Person} record (3 short strings, an int, a double, a long and a date); the pile stores
+   * it with its generated object codec, the map as the object itself. Its size is the encoding's,
+   * not {@code --size}.
    */
   PERSON;
 

@@ -22,32 +22,32 @@ import org.HdrHistogram.Histogram;
  * fresh persistent pile with the run's durability and otherwise default options:
  *
  * <ol>
- *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted after each round, not measured:
- *       rounds of puts with the checkpoint loop (two seconds each, no longer than a phase), the
- *       first with checkpoints back to back even with {@code --checkpoint-every}, the others
- *       paced as the measured phase will be, until {@link JitClock#QUIET_ROUNDS} rounds in a row
- *       pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or the
- *       warm-up has run {@link #WARM_UP_LIMIT} (and at most {@link #WARM_UP_PHASES} phases'
- *       length). Why: with one checkpoint a second, {@code perf sched timehist} caught C1 and C2
- *       compiling the checkpoint's code in the measured phase, a put waiting 4-6.5 ms for a core
- *       behind them, and a fixed three seconds of warm-up still left about ten compiles a second
- *       in it ({@code -XX:+PrintCompilation}): code that runs once a second crosses the JIT's
- *       thresholds late. The run reports how long it warmed up ({@code warmupSecs}) and how
- *       long the JIT compiled in each measured phase ({@code jitMs}, {@code baselineJitMs});
+ *   <li><b>warm-up</b>, in {@code DIR/pile/warmup}, deleted after each round, not measured: rounds
+ *       of puts with the checkpoint loop (two seconds each, no longer than a phase), the first with
+ *       checkpoints back to back even with {@code --checkpoint-every}, the others paced as the
+ *       measured phase will be, until {@link JitClock#QUIET_ROUNDS} rounds in a row pass in which
+ *       the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or the warm-up has run {@link
+ *       #WARM_UP_LIMIT} (and at most {@link #WARM_UP_PHASES} phases' length). Why: with one
+ *       checkpoint a second, {@code perf sched timehist} caught C1 and C2 compiling the
+ *       checkpoint's code in the measured phase, a put waiting 4-6.5 ms for a core behind them, and
+ *       a fixed three seconds of warm-up still left about ten compiles a second in it ({@code
+ *       -XX:+PrintCompilation}): code that runs once a second crosses the JIT's thresholds late.
+ *       The run reports how long it warmed up ({@code warmupSecs}) and how long the JIT compiled in
+ *       each measured phase ({@code jitMs}, {@code baselineJitMs});
  *   <li><b>baseline</b>, in {@code DIR/pile/baseline}: the puts alone. The pile's own background
- *       checkpoints still run when its log fills (durability periodic or sync), as in any use;
- *       with durability none there are none;
+ *       checkpoints still run when its log fills (durability periodic or sync), as in any use; with
+ *       durability none there are none;
  *   <li><b>checkpointing</b>, in {@code DIR/pile/checkpointing}: the same puts while one more
- *       thread calls {@code pile.checkpoint()} in a loop, so that a checkpoint is always under
- *       way: the worst case of the background checkpointer. With {@code --checkpoint-every MS}
- *       the loop starts one every MS milliseconds instead, as a pile's own checkpoints come, and
- *       the puts whose time overlapped one ({@code putsDuringCheckpoint}) get percentiles of
- *       their own ({@code putDuringCheckpointP999Us} and so on).
+ *       thread calls {@code pile.checkpoint()} in a loop, so that a checkpoint is always under way:
+ *       the worst case of the background checkpointer. With {@code --checkpoint-every MS} the loop
+ *       starts one every MS milliseconds instead, as a pile's own checkpoints come, and the puts
+ *       whose time overlapped one ({@code putsDuringCheckpoint}) get percentiles of their own
+ *       ({@code putDuringCheckpointP999Us} and so on).
  * </ol>
  *
- * <p>Each measured phase first runs {@link #SETTLE} (or its own length, if shorter) on its pile
- * and threads without recording anything: put latencies, checkpoint figures, GC pauses, steal
- * and the sleeper all count from then on.
+ * <p>Each measured phase first runs {@link #SETTLE} (or its own length, if shorter) on its pile and
+ * threads without recording anything: put latencies, checkpoint figures, GC pauses, steal and the
+ * sleeper all count from then on.
  *
  * <p>Implementation notes
  *
@@ -58,17 +58,17 @@ import org.HdrHistogram.Histogram;
  * pointers are dropped, as in {@link CommitBench}.
  *
  * <p><b>Paced ({@code --rate R}).</b> Each thread then puts at R/T a second: put k of a thread is
- * due at the phase's start plus k intervals, the thread waits until then if it is early (parks,
- * or with {@code --pace spin} busy-waits: see {@link Pacing}), and the put's latency runs from
- * when it was due, not from when it began. A stall therefore counts against every put queued
- * behind it (no coordinated omission, so no correction is reported),
- * and so does the load generator's own lateness: a park overshooting by tens of microseconds, or
- * a thread the scheduler runs late, is charged to the pile. That is conservative, and it is the
- * latency a caller issuing puts at that rate would see. Paced runs also time each put from its
- * call alone ({@code putCallDuringCheckpointP999Us}, {@code baselineCallP999Us} and so on), to
- * tell what the pile took from what the wait to begin added. Below the machine's rate, the log's
- * flusher and the checkpointer can find a core, which a saturating loop on two cores never
- * leaves them (docs/BENCHMARKS.md has what that does and does not change).
+ * due at the phase's start plus k intervals, the thread waits until then if it is early (parks, or
+ * with {@code --pace spin} busy-waits: see {@link Pacing}), and the put's latency runs from when it
+ * was due, not from when it began. A stall therefore counts against every put queued behind it (no
+ * coordinated omission, so no correction is reported), and so does the load generator's own
+ * lateness: a park overshooting by tens of microseconds, or a thread the scheduler runs late, is
+ * charged to the pile. That is conservative, and it is the latency a caller issuing puts at that
+ * rate would see. Paced runs also time each put from its call alone ({@code
+ * putCallDuringCheckpointP999Us}, {@code baselineCallP999Us} and so on), to tell what the pile took
+ * from what the wait to begin added. Below the machine's rate, the log's flusher and the
+ * checkpointer can find a core, which a saturating loop on two cores never leaves them
+ * (docs/BENCHMARKS.md has what that does and does not change).
  *
  * <p><b>Coordinated omission.</b> Unpaced, each thread puts in a closed loop: while a put is
  * stalled (say behind a checkpoint that holds every stripe lock), the puts that would have been
@@ -78,12 +78,12 @@ import org.HdrHistogram.Histogram;
  * intended interval between one thread's puts the baseline's mean: they are the latencies a writer
  * issuing puts at the baseline's rate would see.
  *
- * <p><b>What else stops a put.</b> Each phase also reports how late a thread that only sleeps
- * woke ({@code hiccupP99Us} and so on, {@link HiccupMeter}), its GC pauses ({@code gcPauses},
- * {@code gcMaxPauseMs}) and, on Linux, the share of CPU time the hypervisor took ({@code
- * stealPct}, {@link CpuSteal}), each with a {@code baseline...} twin: a stall of the JVM, the OS
- * or the VM stops every thread, and the puts' tail shows it whatever the pile does. The sleeper
- * is one more thread on the machine's cores, waking a thousand times a second.
+ * <p><b>What else stops a put.</b> Each phase also reports how late a thread that only sleeps woke
+ * ({@code hiccupP99Us} and so on, {@link HiccupMeter}), its GC pauses ({@code gcPauses}, {@code
+ * gcMaxPauseMs}) and, on Linux, the share of CPU time the hypervisor took ({@code stealPct}, {@link
+ * CpuSteal}), each with a {@code baseline...} twin: a stall of the JVM, the OS or the VM stops
+ * every thread, and the puts' tail shows it whatever the pile does. The sleeper is one more thread
+ * on the machine's cores, waking a thousand times a second.
  *
  * <p><b>Bounded memory.</b> Puts that run for a minute would fill the machine, so each pile gets a
  * budget of a quarter of the physical memory; a put refused for it ends that thread's phase early,
@@ -111,10 +111,10 @@ final class CheckpointLatencyBench {
   private static final String WARM_UP_PHASE = "warmup";
 
   /**
-   * How long each measured phase runs, on its pile and threads, before it records anything:
-   * each phase has a new pile and new threads, whose first calls met thread-local lookups the
-   * compiled put path had never missed, and C2 spent 0.5-0.7 s recompiling it within the
-   * measured seconds (JFR), while puts waited for a core.
+   * How long each measured phase runs, on its pile and threads, before it records anything: each
+   * phase has a new pile and new threads, whose first calls met thread-local lookups the compiled
+   * put path had never missed, and C2 spent 0.5-0.7 s recompiling it within the measured seconds
+   * (JFR), while puts waited for a core.
    */
   private static final Duration SETTLE = Duration.ofSeconds(2);
 
@@ -157,10 +157,10 @@ final class CheckpointLatencyBench {
       Histogram callsDuringCheckpoint) {}
 
   /**
-   * When the loop's checkpoints ran, for the put threads to tell whether a put overlapped one:
-   * it did if one is running when it returns, or one ended after the put was due. {@code
-   * lastEndNanos} is written before {@code running} is cleared, and read after it, so a put
-   * that sees the flag down sees the end of the checkpoint that raised it.
+   * When the loop's checkpoints ran, for the put threads to tell whether a put overlapped one: it
+   * did if one is running when it returns, or one ended after the put was due. {@code lastEndNanos}
+   * is written before {@code running} is cleared, and read after it, so a put that sees the flag
+   * down sees the end of the checkpoint that raised it.
    *
    * <p>Branch-free on purpose: the put loop is compiled while no checkpoint runs (the baseline),
    * and a branch it had never taken there became an uncommon trap that deoptimized the loop, and
@@ -211,7 +211,8 @@ final class CheckpointLatencyBench {
             .put(Metric.PUT_P999_US, percentileMicros(checkpointing, 99.9))
             .put(Metric.PUT_MAX_US, checkpointing.latencies().getMaxValue() / 1e3)
             .put(Metric.CHECKPOINTS, (double) checkpointing.checkpoints())
-            .put(Metric.PUTS_DURING_CHECKPOINT,
+            .put(
+                Metric.PUTS_DURING_CHECKPOINT,
                 (double) checkpointing.duringCheckpoint().getTotalCount())
             .put(Metric.BASELINE_PUTS_PER_SEC, baseline.puts() * 1e9 / baseline.elapsedNanos())
             .put(Metric.BASELINE_P50_US, percentileMicros(baseline, 50))
@@ -230,8 +231,8 @@ final class CheckpointLatencyBench {
             .put(Metric.HICCUP_P999_US, checkpointing.hiccups().getValueAtPercentile(99.9) / 1e3)
             .put(Metric.HICCUP_MAX_US, checkpointing.hiccups().getMaxValue() / 1e3)
             .put(Metric.BASELINE_HICCUP_P99_US, baseline.hiccups().getValueAtPercentile(99) / 1e3)
-            .put(Metric.BASELINE_HICCUP_P999_US,
-                baseline.hiccups().getValueAtPercentile(99.9) / 1e3)
+            .put(
+                Metric.BASELINE_HICCUP_P999_US, baseline.hiccups().getValueAtPercentile(99.9) / 1e3)
             .put(Metric.BASELINE_HICCUP_MAX_US, baseline.hiccups().getMaxValue() / 1e3)
             .put(Metric.JIT_MS, checkpointing.jitMillis())
             .put(Metric.BASELINE_JIT_MS, baseline.jitMillis())
@@ -252,9 +253,7 @@ final class CheckpointLatencyBench {
         .put(Metric.PUT_P99_CORRECTED_US, correctedCheckpointing.getValueAtPercentile(99) / 1e3)
         .put(Metric.PUT_P999_CORRECTED_US, correctedCheckpointing.getValueAtPercentile(99.9) / 1e3)
         .put(Metric.BASELINE_P99_CORRECTED_US, correctedBaseline.getValueAtPercentile(99) / 1e3)
-        .put(
-            Metric.BASELINE_P999_CORRECTED_US,
-            correctedBaseline.getValueAtPercentile(99.9) / 1e3);
+        .put(Metric.BASELINE_P999_CORRECTED_US, correctedBaseline.getValueAtPercentile(99.9) / 1e3);
     addCheckpointFigures(result, checkpointing);
     return new BenchReport(config, List.of(result), new MachineFigures());
   }
@@ -267,16 +266,23 @@ final class CheckpointLatencyBench {
               checkpointing.checkpointNanos() / 1e6 / checkpointing.checkpoints())
           .put(Metric.CHECKPOINT_MAX_MS, checkpointing.checkpointMaxNanos() / 1e6);
     }
-    addTail(result, checkpointing.duringCheckpoint(), Metric.PUT_DURING_CHECKPOINT_P99_US,
-        Metric.PUT_DURING_CHECKPOINT_P999_US, Metric.PUT_DURING_CHECKPOINT_MAX_US);
-    addTail(result, checkpointing.callsDuringCheckpoint(),
-        Metric.PUT_CALL_DURING_CHECKPOINT_P99_US, Metric.PUT_CALL_DURING_CHECKPOINT_P999_US,
+    addTail(
+        result,
+        checkpointing.duringCheckpoint(),
+        Metric.PUT_DURING_CHECKPOINT_P99_US,
+        Metric.PUT_DURING_CHECKPOINT_P999_US,
+        Metric.PUT_DURING_CHECKPOINT_MAX_US);
+    addTail(
+        result,
+        checkpointing.callsDuringCheckpoint(),
+        Metric.PUT_CALL_DURING_CHECKPOINT_P99_US,
+        Metric.PUT_CALL_DURING_CHECKPOINT_P999_US,
         Metric.PUT_CALL_DURING_CHECKPOINT_MAX_US);
   }
 
   /** p99, p99.9 and max of {@code latencies} in microseconds, if it holds any. */
-  private static void addTail(StoreResult result, Histogram latencies, Metric p99, Metric p999,
-      Metric max) {
+  private static void addTail(
+      StoreResult result, Histogram latencies, Metric p99, Metric p999, Metric max) {
     if (latencies.getTotalCount() > 0) {
       result
           .put(p99, latencies.getValueAtPercentile(99) / 1e3)
@@ -297,8 +303,10 @@ final class CheckpointLatencyBench {
       throws InterruptedException {
     // no longer than the phases: a one-second test run need not warm up for thirty
     Duration round = phase.compareTo(WARM_UP_ROUND) < 0 ? phase : WARM_UP_ROUND;
-    Duration limit = phase.multipliedBy(WARM_UP_PHASES).compareTo(WARM_UP_LIMIT) < 0
-        ? phase.multipliedBy(WARM_UP_PHASES) : WARM_UP_LIMIT;
+    Duration limit =
+        phase.multipliedBy(WARM_UP_PHASES).compareTo(WARM_UP_LIMIT) < 0
+            ? phase.multipliedBy(WARM_UP_PHASES)
+            : WARM_UP_LIMIT;
     long start = System.nanoTime();
     long paced = TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis());
     JitClock.Settling settling = new JitClock.Settling();
@@ -317,18 +325,30 @@ final class CheckpointLatencyBench {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private Phase measure(Path directory, String phase, boolean checkpointing, Duration duration,
-      GcPauseMonitor gc) throws InterruptedException {
-    return measure(directory, phase, checkpointing,
-        TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()), duration, gc);
+  private Phase measure(
+      Path directory, String phase, boolean checkpointing, Duration duration, GcPauseMonitor gc)
+      throws InterruptedException {
+    return measure(
+        directory,
+        phase,
+        checkpointing,
+        TimeUnit.MILLISECONDS.toNanos(config.checkpointEveryMillis()),
+        duration,
+        gc);
   }
 
-  private Phase measure(Path directory, String phase, boolean checkpointing,
-      long checkpointEveryNanos, Duration duration, GcPauseMonitor gc)
+  private Phase measure(
+      Path directory,
+      String phase,
+      boolean checkpointing,
+      long checkpointEveryNanos,
+      Duration duration,
+      GcPauseMonitor gc)
       throws InterruptedException {
     long budgetBytes = memoryBudgetBytes();
     PileOptions options =
-        config.tune(PileOptions.builder())
+        config
+            .tune(PileOptions.builder())
             .durability(config.durability())
             .codecs(config.valueKind().codecs())
             .maxMemoryBytes(budgetBytes)
@@ -353,8 +373,14 @@ final class CheckpointLatencyBench {
     return outcome;
   }
 
-  private Phase run(Pile pile, String phase, boolean checkpointing, long checkpointEveryNanos,
-      Duration duration, GcPauseMonitor gc) throws InterruptedException {
+  private Phase run(
+      Pile pile,
+      String phase,
+      boolean checkpointing,
+      long checkpointEveryNanos,
+      Duration duration,
+      GcPauseMonitor gc)
+      throws InterruptedException {
     int threads = config.threads();
     boolean warmingUp = phase.equals(WARM_UP_PHASE);
     CountDownLatch ready = new CountDownLatch(threads + (checkpointing ? 1 : 0));
@@ -392,14 +418,21 @@ final class CheckpointLatencyBench {
                       start.await();
                       Histogram discarded = new Histogram(MAX_RECORDED_NANOS, 3);
                       puts[thread] =
-                          putLoop(pile, thread, startNanos[0], recordFrom[0], deadline[0],
+                          putLoop(
+                              pile,
+                              thread,
+                              startNanos[0],
+                              recordFrom[0],
+                              deadline[0],
                               new Histogram[] {
                                 latencies[thread], duringCheckpoint[thread], discarded, discarded
                               },
                               new Histogram[] {
                                 calls[thread], callsDuringCheckpoint[thread], discarded, discarded
                               },
-                              windows, failed, budgetReached);
+                              windows,
+                              failed,
+                              budgetReached);
                     } catch (Throwable e) {
                       failures[thread] = e;
                       failed.set(true);
@@ -418,7 +451,13 @@ final class CheckpointLatencyBench {
                     ready.countDown();
                     try {
                       start.await();
-                      checkpointLoop(pile, putsDone, failed, checkpoints, recordFrom[0], windows,
+                      checkpointLoop(
+                          pile,
+                          putsDone,
+                          failed,
+                          checkpoints,
+                          recordFrom[0],
+                          windows,
                           checkpointEveryNanos);
                     } catch (Throwable e) {
                       failures[threads] = e;
@@ -493,14 +532,13 @@ final class CheckpointLatencyBench {
   }
 
   /**
-   * One thread's puts until {@code deadlineNanos}, another thread's failure, or the memory
-   * budget, as fast as it can or, paced, each at its due time from {@code startNanos}. Each
-   * latency from {@code recordFromNanos} on goes to {@code byOverlap[1]} if the put overlapped a
-   * checkpoint of the loop, else to {@code byOverlap[0]}; earlier ones to {@code byOverlap[2]}
-   * or {@code [3]}, discarded (an index, not a branch: see {@link CheckpointWindows}). The same
-   * goes for {@code callsByOverlap}, with each put timed from its call instead of from when it
-   * was due, and its overlap judged over that time. Returns how many it made from {@code
-   * recordFromNanos} on.
+   * One thread's puts until {@code deadlineNanos}, another thread's failure, or the memory budget,
+   * as fast as it can or, paced, each at its due time from {@code startNanos}. Each latency from
+   * {@code recordFromNanos} on goes to {@code byOverlap[1]} if the put overlapped a checkpoint of
+   * the loop, else to {@code byOverlap[0]}; earlier ones to {@code byOverlap[2]} or {@code [3]},
+   * discarded (an index, not a branch: see {@link CheckpointWindows}). The same goes for {@code
+   * callsByOverlap}, with each put timed from its call instead of from when it was due, and its
+   * overlap judged over that time. Returns how many it made from {@code recordFromNanos} on.
    */
   private long putLoop(
       Pile pile,
@@ -548,8 +586,8 @@ final class CheckpointLatencyBench {
       long latency = Math.min(end - begin, MAX_RECORDED_NANOS);
       int settling = (int) ((begin - recordFromNanos) >>> 63); // begin: when it was due
       byOverlap[windows.overlapIndex(begin) | settling << 1].recordValue(latency);
-      callsByOverlap[windows.overlapIndex(called) | settling << 1]
-          .recordValue(Math.min(end - called, MAX_RECORDED_NANOS));
+      callsByOverlap[windows.overlapIndex(called) | settling << 1].recordValue(
+          Math.min(end - called, MAX_RECORDED_NANOS));
       recorded += 1 - settling;
       sequence++;
       if (end >= deadlineNanos) {
@@ -560,16 +598,23 @@ final class CheckpointLatencyBench {
   }
 
   /**
-   * Checkpoints until the puts are done, back to back, or one starting every {@code everyNanos}
-   * (0: back to back); {@code figures} gets count, total and longest nanos of those that ended
-   * from {@code recordFromNanos} on, {@code windows} when each ran.
+   * Checkpoints until the puts are done, back to back, or one starting every {@code everyNanos} (0:
+   * back to back); {@code figures} gets count, total and longest nanos of those that ended from
+   * {@code recordFromNanos} on, {@code windows} when each ran.
    */
-  private static void checkpointLoop(Pile pile, AtomicBoolean putsDone, AtomicBoolean failed,
-      long[] figures, long recordFromNanos, CheckpointWindows windows, long everyNanos) {
+  private static void checkpointLoop(
+      Pile pile,
+      AtomicBoolean putsDone,
+      AtomicBoolean failed,
+      long[] figures,
+      long recordFromNanos,
+      CheckpointWindows windows,
+      long everyNanos) {
     long next = System.nanoTime();
     while (!putsDone.get() && !failed.get()) {
       if (everyNanos > 0) {
-        for (long now = System.nanoTime(); now - next < 0 && !putsDone.get();
+        for (long now = System.nanoTime();
+            now - next < 0 && !putsDone.get();
             now = System.nanoTime()) {
           LockSupport.parkNanos(Math.min(next - now, 10_000_000L)); // wakes for the end too
         }

@@ -10,18 +10,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The command that runs a class of this bench in a JVM of its own: this JVM's java binary and
- * class path, native access granted, a small heap (the values live in the pile's native memory).
- * Used where a figure needs a new process: the recovery bench's filler, killed with SIGKILL, and
- * the reopen bench's first get in a fresh JVM.
+ * The command that runs a class of this bench in a JVM of its own: this JVM's java binary and class
+ * path, native access granted, a small heap (the values live in the pile's native memory). Used
+ * where a figure needs a new process: the recovery bench's filler, killed with SIGKILL, and the
+ * reopen bench's first get in a fresh JVM.
  */
 public final class ChildJvm {
   private static final String HEAP = "-Xmx512m";
 
   /**
    * A system property of the bench's JVM: more flags for its child JVMs, separated by spaces. For
-   * what a deployment would add, such as the JDK's ahead-of-time cache (docs/BENCHMARKS.md,
-   * "Reopen and restart").
+   * what a deployment would add, such as the JDK's ahead-of-time cache (docs/BENCHMARKS.md, "Reopen
+   * and restart").
    */
   static final String OPTIONS_PROPERTY = "cairn.bench.childJavaOptions";
 

@@ -12,15 +12,15 @@ import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
- * The {@code --commits} workload: T threads each commit values of {@code --size} bytes, one put
- * per durable commit, for a fixed time or count, against each store in turn (the pile, then
- * RocksDB); and, first, the machine's raw fsync latency ({@link FsyncProbe}), which bounds them.
+ * The {@code --commits} workload: T threads each commit values of {@code --size} bytes, one put per
+ * durable commit, for a fixed time or count, against each store in turn (the pile, then RocksDB);
+ * and, first, the machine's raw fsync latency ({@link FsyncProbe}), which bounds them.
  *
  * <p>Implementation notes
  *
- * <p><b>What is timed.</b> A commit's latency runs from the call to its return, as the caller
- * waits for it; every commit is recorded, in nanoseconds, in its thread's own {@link Histogram}
- * (no shared counter to contend on), and the histograms are added after the run. The rate is all
+ * <p><b>What is timed.</b> A commit's latency runs from the call to its return, as the caller waits
+ * for it; every commit is recorded, in nanoseconds, in its thread's own {@link Histogram} (no
+ * shared counter to contend on), and the histograms are added after the run. The rate is all
  * commits over the time from the threads' common release to the last one's finish.
  *
  * <p><b>Values</b> are byte[]s from a {@link ValueSource} of kind bytes, the same for every store
@@ -31,17 +31,17 @@ import org.HdrHistogram.Histogram;
  * row pass in which the JIT compiled for less than {@link JitClock#QUIET_MILLIS}, or {@link
  * #WARM_UP_LIMIT} has passed (at most {@link #WARM_UP_RUNS} times the run's length). The first
  * round commits into a throwaway store of the store's kind ({@code DIR/<store>-warmup}), every
- * later one into a second throwaway store ({@code DIR/<store>-warmup-2}), both deleted
- * afterwards. Why rounds, and why two stores: with one fixed round of two seconds, the timed run
- * began by deoptimizing the pile's whole commit path (JFR {@code jdk.Deoptimization}: {@code
- * unstable_if} traps in the branches a new store takes once, its first segments, its log's first
- * file, which the first store had taken before the code was profiled) and recompiling it, and
- * again when the log's ring first wrapped, 3 s in: C2 took a fifth of a core through the timed
- * run ({@code -XX:+PrintCompilation}). A second store takes those branches again with the code
- * compiled, and running it until the JIT is quiet lets its ring wrap. The run reports the
- * warm-up's length ({@code warmupSecs}) and what the JIT still compiled in the timed run ({@code
- * commitJitMs}). A run by count warms up with one round of at most {@value #WARM_UP_MAX_COUNT}
- * commits; {@code --warmup 0} turns it off.
+ * later one into a second throwaway store ({@code DIR/<store>-warmup-2}), both deleted afterwards.
+ * Why rounds, and why two stores: with one fixed round of two seconds, the timed run began by
+ * deoptimizing the pile's whole commit path (JFR {@code jdk.Deoptimization}: {@code unstable_if}
+ * traps in the branches a new store takes once, its first segments, its log's first file, which the
+ * first store had taken before the code was profiled) and recompiling it, and again when the log's
+ * ring first wrapped, 3 s in: C2 took a fifth of a core through the timed run ({@code
+ * -XX:+PrintCompilation}). A second store takes those branches again with the code compiled, and
+ * running it until the JIT is quiet lets its ring wrap. The run reports the warm-up's length
+ * ({@code warmupSecs}) and what the JIT still compiled in the timed run ({@code commitJitMs}). A
+ * run by count warms up with one round of at most {@value #WARM_UP_MAX_COUNT} commits; {@code
+ * --warmup 0} turns it off.
  *
  * <p><b>No progress bar</b>: a run lasts seconds, and a commit's latency is what is measured; a
  * bar's redraws would be one more thread competing for two cores.
@@ -92,9 +92,10 @@ final class CommitBench {
           try (CommitStore store = open(kind, config.storeDirectory(kind))) {
             double jitBefore = JitClock.millis();
             StoreResult result = measure(kind, store, config.commits());
-            results.add(result
-                .put(Metric.WARMUP_SECS, warmUpSeconds)
-                .put(Metric.COMMIT_JIT_MS, JitClock.millis() - jitBefore));
+            results.add(
+                result
+                    .put(Metric.WARMUP_SECS, warmUpSeconds)
+                    .put(Metric.COMMIT_JIT_MS, JitClock.millis() - jitBefore));
           }
         } catch (StoreUnavailableException e) {
           notices.accept(kind.label() + " skipped: " + e.getMessage());
@@ -108,9 +109,7 @@ final class CommitBench {
     return new BenchReport(config, results, machine);
   }
 
-  /**
-   * One round of the warm-up of a run (see the class comment), or null if {@code --warmup 0}.
-   */
+  /** One round of the warm-up of a run (see the class comment), or null if {@code --warmup 0}. */
   static CommitPlan warmUpPlan(BenchConfig config) {
     CommitPlan plan = config.commits();
     if (config.warmupValues() == 0) {
@@ -194,8 +193,13 @@ final class CommitBench {
                     try {
                       start.await();
                       commits[thread] =
-                          commitLoop(store, thread, plan.byCount() ? share : -1, deadline[0],
-                              latencies[thread], failed);
+                          commitLoop(
+                              store,
+                              thread,
+                              plan.byCount() ? share : -1,
+                              deadline[0],
+                              latencies[thread],
+                              failed);
                     } catch (Throwable e) {
                       failures[thread] = e;
                       failed.set(true);
@@ -229,8 +233,14 @@ final class CommitBench {
     long stored = store.valueCount();
     if (stored >= 0 && storedBefore >= 0 && stored - storedBefore != total) {
       throw new StoreFailedException(
-          kind.label() + " lost commits: it holds " + stored + " values, " + storedBefore
-              + " from before the run and " + total + " acknowledged in it");
+          kind.label()
+              + " lost commits: it holds "
+              + stored
+              + " values, "
+              + storedBefore
+              + " from before the run and "
+              + total
+              + " acknowledged in it");
     }
     double seconds = Math.max(1, lastFinish - startNanos) / 1e9;
     return new StoreResult(kind)

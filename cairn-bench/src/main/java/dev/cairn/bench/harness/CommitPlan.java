@@ -25,7 +25,9 @@ public record CommitPlan(Duration duration, long count) {
             || duration.isZero()
             || duration.compareTo(MAX_DURATION) > 0)) {
       throw new IllegalArgumentException(
-          "seconds must be in [1, " + MAX_DURATION.toSeconds() + "]: seconds="
+          "seconds must be in [1, "
+              + MAX_DURATION.toSeconds()
+              + "]: seconds="
               + (duration == null ? null : duration.toSeconds()));
     }
   }

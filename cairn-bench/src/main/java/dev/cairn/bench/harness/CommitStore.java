@@ -1,9 +1,9 @@
 package dev.cairn.bench.harness;
 
 /**
- * A store under the {@code --commits} workload: each call stores one value as one durable
- * commit, and returns only once the value would survive a power loss. Thread-safe: every bench
- * thread commits concurrently, which lets a store share one fsync among them (group commit).
+ * A store under the {@code --commits} workload: each call stores one value as one durable commit,
+ * and returns only once the value would survive a power loss. Thread-safe: every bench thread
+ * commits concurrently, which lets a store share one fsync among them (group commit).
  */
 interface CommitStore extends AutoCloseable {
 

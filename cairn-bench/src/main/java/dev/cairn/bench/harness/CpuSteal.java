@@ -6,10 +6,10 @@ import java.nio.file.Path;
 
 /**
  * The share of CPU time a hypervisor took from this machine over a window, from the {@code steal}
- * column of Linux's {@code /proc/stat}: time a virtual CPU wanted to run and the host ran
- * something else. Why the bench reports it: on the VM of docs/BENCHMARKS.md the host pauses both
- * virtual CPUs for about 20 ms in every 100 ms once a core's worth of work meets a stream of
- * forces, which shows up here and in every latency percentile, the pile's or not.
+ * column of Linux's {@code /proc/stat}: time a virtual CPU wanted to run and the host ran something
+ * else. Why the bench reports it: on the VM of docs/BENCHMARKS.md the host pauses both virtual CPUs
+ * for about 20 ms in every 100 ms once a core's worth of work meets a stream of forces, which shows
+ * up here and in every latency percentile, the pile's or not.
  *
  * {@snippet :
  * CpuSteal.Reading before = CpuSteal.read();
@@ -60,7 +60,8 @@ final class CpuSteal {
     if (before == null || after == null || after.totalTicks() <= before.totalTicks()) {
       return Double.NaN;
     }
-    return 100.0 * (after.stealTicks() - before.stealTicks())
+    return 100.0
+        * (after.stealTicks() - before.stealTicks())
         / (after.totalTicks() - before.totalTicks());
   }
 }

@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
  * yardstick for how fast a reopened pile reads its segment files back. Run after {@link
  * PageCache#drop}, or it measures memory.
  *
- * <p>{@link #readMBps(List)} reads every file of a set, one dd each, and divides dd's bytes by
- * dd's seconds over all of them: the rate over the same bytes the pile reads back, rather than
- * over one file (a 64 MiB sample read in 30 ms varies more from run to run).
+ * <p>{@link #readMBps(List)} reads every file of a set, one dd each, and divides dd's bytes by dd's
+ * seconds over all of them: the rate over the same bytes the pile reads back, rather than over one
+ * file (a 64 MiB sample read in 30 ms varies more from run to run).
  */
 final class DiskReadProbe {
   /** dd's summary line: "67108864 bytes (67 MB, 64 MiB) copied, 0.0531 s, 1.3 GB/s". */
@@ -34,12 +34,13 @@ final class DiskReadProbe {
   static OptionalDouble readMBps(Path file) throws InterruptedException {
     double[] bytesAndSeconds = read(file);
     return bytesAndSeconds == null
-        ? OptionalDouble.empty() : rate(bytesAndSeconds[0], bytesAndSeconds[1]);
+        ? OptionalDouble.empty()
+        : rate(bytesAndSeconds[0], bytesAndSeconds[1]);
   }
 
   /**
-   * Reads each of {@code files} with dd, in order, and returns their bytes over dd's summed time
-   * in MB/s; empty if there are none or any dd fails.
+   * Reads each of {@code files} with dd, in order, and returns their bytes over dd's summed time in
+   * MB/s; empty if there are none or any dd fails.
    */
   static OptionalDouble readMBps(List<Path> files) throws InterruptedException {
     double bytes = 0;
@@ -75,7 +76,8 @@ final class DiskReadProbe {
   static OptionalDouble parse(String ddOutput) {
     double[] bytesAndSeconds = bytesAndSeconds(ddOutput);
     return bytesAndSeconds == null
-        ? OptionalDouble.empty() : rate(bytesAndSeconds[0], bytesAndSeconds[1]);
+        ? OptionalDouble.empty()
+        : rate(bytesAndSeconds[0], bytesAndSeconds[1]);
   }
 
   private static double[] bytesAndSeconds(String ddOutput) {

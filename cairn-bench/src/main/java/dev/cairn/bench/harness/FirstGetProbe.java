@@ -12,17 +12,17 @@ import org.rocksdb.RocksDB;
 
 /**
  * The reopen bench's child JVM ({@link ReopenBench}): opens the store a bench run closed (a
- * persistent pile, or RocksDB), gets value 0, closes the store and exits. It prints {@value
- * #MAIN} on entering {@code main} and {@value #FIRST_GET} once the value is back, so that the
- * parent can time both from just before it started the process: a restart as an application
- * sees it, the JVM's own start included, which is how the peers' figures in the persistence
- * issue (LMDB 0.48 s, Chronicle Map 1.69 s, RocksDB 1.63 s) were taken.
+ * persistent pile, or RocksDB), gets value 0, closes the store and exits. It prints {@value #MAIN}
+ * on entering {@code main} and {@value #FIRST_GET} once the value is back, so that the parent can
+ * time both from just before it started the process: a restart as an application sees it, the JVM's
+ * own start included, which is how the peers' figures in the persistence issue (LMDB 0.48 s,
+ * Chronicle Map 1.69 s, RocksDB 1.63 s) were taken.
  *
- * <p>The value is checked after {@value #FIRST_GET} is printed, and a wrong one exits with 1,
- * which the parent treats as a failed run.
+ * <p>The value is checked after {@value #FIRST_GET} is printed, and a wrong one exits with 1, which
+ * the parent treats as a failed run.
  *
- * <p>Arguments: {@code pile DIRECTORY KIND SIZE POINTER DURABILITY LOG_FILE_BYTES HUGE_PAGES}
- * (the log file size 0 for the pile's default), or {@code rocksdb DIRECTORY KIND SIZE}.
+ * <p>Arguments: {@code pile DIRECTORY KIND SIZE POINTER DURABILITY LOG_FILE_BYTES HUGE_PAGES} (the
+ * log file size 0 for the pile's default), or {@code rocksdb DIRECTORY KIND SIZE}.
  */
 public final class FirstGetProbe {
   static final String MAIN = "main";
@@ -32,24 +32,28 @@ public final class FirstGetProbe {
 
   /** The command that reopens the pile in {@code directory} in a JVM of its own. */
   static List<String> command(Path directory, BenchConfig config, long pointer) {
-    return ChildJvm.command(FirstGetProbe.class, List.of(
-        StoreKind.PILE.label(),
-        directory.toString(),
-        config.valueKind().label(),
-        Integer.toString(config.valueSize()),
-        Long.toString(pointer),
-        config.durability().name(),
-        Long.toString(config.logFileBytes()),
-        Boolean.toString(config.hugePages())));
+    return ChildJvm.command(
+        FirstGetProbe.class,
+        List.of(
+            StoreKind.PILE.label(),
+            directory.toString(),
+            config.valueKind().label(),
+            Integer.toString(config.valueSize()),
+            Long.toString(pointer),
+            config.durability().name(),
+            Long.toString(config.logFileBytes()),
+            Boolean.toString(config.hugePages())));
   }
 
   /** The command that reopens the RocksDB in {@code directory} in a JVM of its own. */
   static List<String> rocksDbCommand(Path directory, BenchConfig config) {
-    return ChildJvm.command(FirstGetProbe.class, List.of(
-        StoreKind.ROCKSDB.label(),
-        directory.toString(),
-        config.valueKind().label(),
-        Integer.toString(config.valueSize())));
+    return ChildJvm.command(
+        FirstGetProbe.class,
+        List.of(
+            StoreKind.ROCKSDB.label(),
+            directory.toString(),
+            config.valueKind().label(),
+            Integer.toString(config.valueSize())));
   }
 
   public static void main(String[] args) {
@@ -58,9 +62,10 @@ public final class FirstGetProbe {
     boolean pile = args.length == 8 && args[0].equals(StoreKind.PILE.label());
     boolean rocksDb = args.length == 4 && args[0].equals(StoreKind.ROCKSDB.label());
     if (!pile && !rocksDb) {
-      System.err.println("usage: FirstGetProbe pile DIRECTORY KIND SIZE POINTER DURABILITY"
-          + " LOG_FILE_BYTES HUGE_PAGES, or rocksdb DIRECTORY KIND SIZE; got "
-          + Arrays.asList(args));
+      System.err.println(
+          "usage: FirstGetProbe pile DIRECTORY KIND SIZE POINTER DURABILITY"
+              + " LOG_FILE_BYTES HUGE_PAGES, or rocksdb DIRECTORY KIND SIZE; got "
+              + Arrays.asList(args));
       System.exit(2);
     }
     Path directory = Path.of(args[1]);
@@ -68,9 +73,8 @@ public final class FirstGetProbe {
     int size = Integer.parseInt(args[3]);
     long checksum;
     try {
-      checksum = pile
-          ? firstGetOfPile(directory, kind, size, args)
-          : firstGetOfRocksDb(directory, size);
+      checksum =
+          pile ? firstGetOfPile(directory, kind, size, args) : firstGetOfRocksDb(directory, size);
     } catch (Exception e) {
       System.err.println("cannot reopen the " + args[0] + " in " + directory + ": " + e);
       System.exit(1);
@@ -79,18 +83,26 @@ public final class FirstGetProbe {
     // checked after the line: building the bench's pool of values is not part of a restart
     long expected = new ValueSource(kind, size, BenchRunner.SEED).expectedChecksum(1);
     if (checksum != expected) {
-      System.err.println("wrong value 0 in the " + args[0] + " in " + directory + ": checksum "
-          + checksum + ", expected " + expected);
+      System.err.println(
+          "wrong value 0 in the "
+              + args[0]
+              + " in "
+              + directory
+              + ": checksum "
+              + checksum
+              + ", expected "
+              + expected);
       System.exit(1);
     }
   }
 
   private static long firstGetOfPile(Path directory, BenchValueKind kind, int size, String[] args)
       throws Exception {
-    PileOptions.Builder options = PileOptions.builder()
-        .durability(Durability.valueOf(args[5]))
-        .codecs(kind.codecs())
-        .hugePages(Boolean.parseBoolean(args[7]));
+    PileOptions.Builder options =
+        PileOptions.builder()
+            .durability(Durability.valueOf(args[5]))
+            .codecs(kind.codecs())
+            .hugePages(Boolean.parseBoolean(args[7]));
     long logFileBytes = Long.parseLong(args[6]);
     if (logFileBytes != 0) {
       options.logFileBytes(logFileBytes);

@@ -15,8 +15,8 @@ import org.HdrHistogram.Histogram;
  * and report the median. A commit cannot beat it, and a group commit's rate per thread is bounded
  * by its inverse; the bench reports it beside the commit figures so they can be read against it.
  *
- * <p>The file is preallocated and written in place, as the log's files are, so that a force
- * flushes data only, not a growing file's size.
+ * <p>The file is preallocated and written in place, as the log's files are, so that a force flushes
+ * data only, not a growing file's size.
  */
 final class FsyncProbe {
   private static final int WRITE_BYTES = 4096;

@@ -14,22 +14,24 @@ import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * Measures GC pauses within windows of time: count and total from the collectors' MXBean
- * counters, the longest single pause from the per-collection notifications of {@code
- * com.sun.management} (the counters only give sums).
+ * Measures GC pauses within windows of time: count and total from the collectors' MXBean counters,
+ * the longest single pause from the per-collection notifications of {@code com.sun.management} (the
+ * counters only give sums).
  *
  * <p>Only pauses count. ZGC and Shenandoah also have MXBeans for their concurrent cycles ("ZGC
  * Major Cycles", "Shenandoah Cycles"), which run beside the application and stop nothing; those
- * beans are left out. G1's "G1 Concurrent GC" bean counts the Remark and Cleanup pauses, and
- * stays in.
+ * beans are left out. G1's "G1 Concurrent GC" bean counts the Remark and Cleanup pauses, and stays
+ * in.
  */
 final class GcPauseMonitor implements AutoCloseable {
   /** How long {@link #end} waits for notifications, which a JMX thread delivers after the GC. */
   private static final long NOTIFICATION_WAIT_NANOS = 2_000_000_000L;
 
   private final List<GarbageCollectorMXBean> pauseCollectors;
+
   /** Per collector name: (collection id, duration ms) of each pause notified so far. */
   private final Map<String, ConcurrentLinkedQueue<long[]>> notified = new ConcurrentHashMap<>();
+
   private final NotificationListener listener = this::onNotification;
 
   /** Counter readings at the start of a window. */

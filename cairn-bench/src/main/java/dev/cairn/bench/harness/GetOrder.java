@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** In which order each thread reads back the values of its index range. */
 public enum GetOrder {
-  /** Index order: consecutive values were stored side by side, so prefetching flatters both stores. */
+  /**
+   * Index order: consecutive values were stored side by side, so prefetching flatters both stores.
+   */
   SEQUENTIAL,
   /**
    * A full-period stride through the range (step near 0.618 of its length, coprime to it): every

@@ -6,11 +6,11 @@ import org.HdrHistogram.Histogram;
 
 /**
  * How late a thread that only sleeps wakes up, over a window: the stalls of the platform (GC
- * pauses, safepoints, the scheduler, a host pausing the VM) that any thread of this JVM meets,
- * the pile's or not. The idea is jHiccup's: a latency percentile means little until set beside
- * what an idle thread sees in the same run. Why the checkpoint-latency bench carries one: on the
- * VM of docs/BENCHMARKS.md the puts' tail while checkpoints ran was the host pausing the whole
- * machine ({@code docs/probes/sleep_jitter.c} saw the same stalls from another process).
+ * pauses, safepoints, the scheduler, a host pausing the VM) that any thread of this JVM meets, the
+ * pile's or not. The idea is jHiccup's: a latency percentile means little until set beside what an
+ * idle thread sees in the same run. Why the checkpoint-latency bench carries one: on the VM of
+ * docs/BENCHMARKS.md the puts' tail while checkpoints ran was the host pausing the whole machine
+ * ({@code docs/probes/sleep_jitter.c} saw the same stalls from another process).
  *
  * {@snippet :
  * HiccupMeter meter = HiccupMeter.start();

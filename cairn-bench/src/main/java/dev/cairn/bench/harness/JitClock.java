@@ -5,8 +5,8 @@ import java.lang.management.ManagementFactory;
 
 /**
  * The JIT compilers' total compiling time so far, so that a bench can tell when its warm-up has
- * compiled what the timed run will use, and report what compiling was left inside the timed run.
- * On two cores a compile takes a core for milliseconds, and the timed threads wait behind it.
+ * compiled what the timed run will use, and report what compiling was left inside the timed run. On
+ * two cores a compile takes a core for milliseconds, and the timed threads wait behind it.
  */
 final class JitClock {
   /** A warm-up round whose JIT compiled for less than this was quiet. */
@@ -41,8 +41,8 @@ final class JitClock {
     private int quietInARow;
 
     /**
-     * Records a round that compiled for {@code millis}; true once {@link #QUIET_ROUNDS} rounds in
-     * a row were quiet, or at once if the time is unknown (NaN: no JIT to wait for).
+     * Records a round that compiled for {@code millis}; true once {@link #QUIET_ROUNDS} rounds in a
+     * row were quiet, or at once if the time is unknown (NaN: no JIT to wait for).
      */
     boolean settledAfter(double millis) {
       if (Double.isNaN(millis)) {

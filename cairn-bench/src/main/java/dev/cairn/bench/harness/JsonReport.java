@@ -24,19 +24,19 @@ import java.util.Map;
  * "unreliable"} gives the reason, by store and key: {@code "unreliable":{"pile":{"bytesPerValue":
  * "RSS grew 19.5 MiB over the load, ..."}}}; the pile's own account ({@code
  * allocatedBytesPerValue}) stands beside it. {@code "ratios"} is pile/map, empty unless both ran;
- * the other {@link Comparison}s appear under their own keys only when both of their stores ran. {@code "dir"} and
- * {@code "durability"} are null for a run in memory. The machine's figures ({@code fsyncMicros},
- * {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store: reason) appear when the
- * run measured them or skipped a store. {@code "workload"} is {@code load}, {@code commits},
- * {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add {@code
- * "seconds"} and {@code "warmupSeconds"}, or {@code "count"} and {@code "warmupCount"} (the
- * commits each store made in a throwaway store first; 0 with {@code --warmup 0}), {@code --latency-during-checkpoint} runs {@code "seconds"} (and
- * {@code "rate"} when paced, {@code "checkpointEveryMs"} when spaced), and
- * {@code --recovery} runs {@code "recoveryLogTargetBytes"}. {@code "valueSize"} is null for
- * {@code person} values, whose size is their encoding's. A load run has {@code "warmup"} after
- * {@code "getOrder"}: the values each store put in a throwaway store before its timed run ({@code
- * --warmup}). {@code "hugePages": true} follows when the run asked for them ({@code
- * --huge-pages}).
+ * the other {@link Comparison}s appear under their own keys only when both of their stores ran.
+ * {@code "dir"} and {@code "durability"} are null for a run in memory. The machine's figures
+ * ({@code fsyncMicros}, {@code ddReadMBps}, {@code coldCache}) and {@code "skipped"} (store:
+ * reason) appear when the run measured them or skipped a store. {@code "workload"} is {@code load},
+ * {@code commits}, {@code recovery} or {@code latencyDuringCheckpoint}; {@code --commits} runs add
+ * {@code "seconds"} and {@code "warmupSeconds"}, or {@code "count"} and {@code "warmupCount"} (the
+ * commits each store made in a throwaway store first; 0 with {@code --warmup 0}), {@code
+ * --latency-during-checkpoint} runs {@code "seconds"} (and {@code "rate"} when paced, {@code
+ * "checkpointEveryMs"} when spaced), and {@code --recovery} runs {@code "recoveryLogTargetBytes"}.
+ * {@code "valueSize"} is null for {@code person} values, whose size is their encoding's. A load run
+ * has {@code "warmup"} after {@code "getOrder"}: the values each store put in a throwaway store
+ * before its timed run ({@code --warmup}). {@code "hugePages": true} follows when the run asked for
+ * them ({@code --huge-pages}).
  */
 public final class JsonReport {
   private static final int RATIO_DECIMALS = 3;
@@ -65,7 +65,8 @@ public final class JsonReport {
     json.field("workload", config.workload().label());
     if (commits != null && commits.byCount()) {
       CommitPlan warmUp = CommitBench.warmUpPlan(config);
-      json.field("count", commits.count()).field("warmupCount", warmUp == null ? 0 : warmUp.count());
+      json.field("count", commits.count())
+          .field("warmupCount", warmUp == null ? 0 : warmUp.count());
     } else if (commits != null) {
       CommitPlan warmUp = CommitBench.warmUpPlan(config);
       json.field("seconds", commits.duration().toSeconds())

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * Figures of a run that belong to the machine rather than to a store, measured in the same run
- * so that the stores' figures can be read against them: the disk's fsync latency and sequential
- * read rate, whether the page cache could be dropped, and which stores were skipped, and why.
- * Filled in by the runner as it goes; a figure never measured stays absent.
+ * Figures of a run that belong to the machine rather than to a store, measured in the same run so
+ * that the stores' figures can be read against them: the disk's fsync latency and sequential read
+ * rate, whether the page cache could be dropped, and which stores were skipped, and why. Filled in
+ * by the runner as it goes; a figure never measured stays absent.
  */
 public final class MachineFigures {
   private OptionalDouble fsyncMicros = OptionalDouble.empty();

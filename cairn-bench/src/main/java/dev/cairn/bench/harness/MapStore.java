@@ -4,22 +4,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The heap baseline: a {@code ConcurrentHashMap<Long, V>} from value index to the value in its
- * heap form: a {@code byte[]} for strings and byte arrays, the {@link Person} object itself for
- * persons.
+ * The heap baseline: a {@code ConcurrentHashMap<Long, V>} from value index to the value in its heap
+ * form: a {@code byte[]} for strings and byte arrays, the {@link Person} object itself for persons.
  *
- * <p>It gets its best case, so that the pile/map ratios are conservative: it is presized for
- * {@code n} entries (no rehashing in the timed loop; the pile needs no sizing), and a string is
- * kept as its UTF-8 bytes, the smallest heap form, without a {@code String} around them. A get
- * returns the stored value itself, with no copy or decoding.
+ * <p>It gets its best case, so that the pile/map ratios are conservative: it is presized for {@code
+ * n} entries (no rehashing in the timed loop; the pile needs no sizing), and a string is kept as
+ * its UTF-8 bytes, the smallest heap form, without a {@code String} around them. A get returns the
+ * stored value itself, with no copy or decoding.
  *
  * @param <V> the heap form of a value
  */
 final class MapStore<V> implements BenchStore {
 
   /**
-   * How the map holds a value: what a put stores (a copy, doing the work the pile does on put)
-   * and what a get of it adds to the checksum.
+   * How the map holds a value: what a put stores (a copy, doing the work the pile does on put) and
+   * what a get of it adds to the checksum.
    */
   interface HeapForm<V> {
     V copyOf(Object value);
@@ -45,8 +44,8 @@ final class MapStore<V> implements BenchStore {
       };
 
   /**
-   * A Person as a deep copy: its own strings and date, as n real people would have, where
-   * storing the pool's shared objects would make the map's memory that of 64K people.
+   * A Person as a deep copy: its own strings and date, as n real people would have, where storing
+   * the pool's shared objects would make the map's memory that of 64K people.
    */
   static final HeapForm<Person> PERSON =
       new HeapForm<>() {

@@ -3,17 +3,17 @@ package dev.cairn.bench.harness;
 import java.util.Locale;
 
 /**
- * Whether the growth of the process's memory over a store's load measures the store, and the
- * figure per value if it does: the resident set ({@link Metric#BYTES_PER_VALUE}, {@link #rss})
- * and the live heap ({@link Metric#HEAP_BYTES_PER_VALUE}, {@link #liveHeap}).
+ * Whether the growth of the process's memory over a store's load measures the store, and the figure
+ * per value if it does: the resident set ({@link Metric#BYTES_PER_VALUE}, {@link #rss}) and the
+ * live heap ({@link Metric#HEAP_BYTES_PER_VALUE}, {@link #liveHeap}).
  *
- * <p>RSS is the process's, not the store's: the JVM's own memory moves in the same window. The
- * heap is not pinned (./cairn sets no -Xms, so that RSS growth shows what each store adds), and
- * after the full GC that precedes the load G1 may give heap back to the OS while the pile is
- * filling, or take more; the JIT fills its code cache; threads come and go. At a small load that
- * movement is as large as the store, or larger, and the difference reads as a few bytes a value,
- * or a negative number of them (a 2M-Person load once read 10.2 and, next run, -6.2 bytes a
- * value, where the pile had allocated 63.4). So the growth is reported only when it is:
+ * <p>RSS is the process's, not the store's: the JVM's own memory moves in the same window. The heap
+ * is not pinned (./cairn sets no -Xms, so that RSS growth shows what each store adds), and after
+ * the full GC that precedes the load G1 may give heap back to the OS while the pile is filling, or
+ * take more; the JIT fills its code cache; threads come and go. At a small load that movement is as
+ * large as the store, or larger, and the difference reads as a few bytes a value, or a negative
+ * number of them (a 2M-Person load once read 10.2 and, next run, -6.2 bytes a value, where the pile
+ * had allocated 63.4). So the growth is reported only when it is:
  *
  * <ol>
  *   <li>at least {@link #NOISE_FLOOR_BYTES}: the JVM's own memory moves by tens of MiB in a load
@@ -25,8 +25,8 @@ import java.util.Locale;
  * </ol>
  *
  * Otherwise the figure is marked unreliable, with the reason: null in the JSON (the reason under
- * {@code "unreliable"}), "unreliable" in the table. The live heap is measured after a full GC,
- * so it moves little on its own; a shrinking one (something else let go of objects meanwhile) is
+ * {@code "unreliable"}), "unreliable" in the table. The live heap is measured after a full GC, so
+ * it moves little on its own; a shrinking one (something else let go of objects meanwhile) is
  * marked unreliable too. Never a negative or impossible size.
  */
 final class MemoryGrowth {
@@ -56,14 +56,22 @@ final class MemoryGrowth {
   static String unreliable(long growthBytes, long accountedBytes) {
     // the store's own account first, when it alone is measurable: it says what went wrong
     if (growthBytes < accountedBytes && accountedBytes >= NOISE_FLOOR_BYTES) {
-      return String.format(Locale.ROOT, "RSS grew %s MiB over the load, less than the %s MiB the"
+      return String.format(
+          Locale.ROOT,
+          "RSS grew %s MiB over the load, less than the %s MiB the"
               + " store allocated by its own account (allocatedBytesPerValue): memory the JVM"
-              + " gave back meanwhile hid part of it", mib(growthBytes), mib(accountedBytes));
+              + " gave back meanwhile hid part of it",
+          mib(growthBytes),
+          mib(accountedBytes));
     }
     if (growthBytes < NOISE_FLOOR_BYTES) {
-      return String.format(Locale.ROOT, "RSS grew %s MiB over the load, less than %d MiB, within"
+      return String.format(
+          Locale.ROOT,
+          "RSS grew %s MiB over the load, less than %d MiB, within"
               + " what the JVM's own memory moves by (heap resizing, JIT, threads): too little to"
-              + " measure the store; a larger --n can", mib(growthBytes), NOISE_FLOOR_BYTES >> 20);
+              + " measure the store; a larger --n can",
+          mib(growthBytes),
+          NOISE_FLOOR_BYTES >> 20);
     }
     return null; // at least the floor, and at least an account below it
   }
@@ -76,9 +84,13 @@ final class MemoryGrowth {
     if (growthBytes >= 0) {
       result.put(Metric.HEAP_BYTES_PER_VALUE, (double) growthBytes / n);
     } else {
-      result.unreliable(Metric.HEAP_BYTES_PER_VALUE, String.format(Locale.ROOT, "the live heap"
-          + " shrank by %s MiB over the load: something else let go of objects meanwhile, more"
-          + " than the store holds on the heap", mib(-growthBytes)));
+      result.unreliable(
+          Metric.HEAP_BYTES_PER_VALUE,
+          String.format(
+              Locale.ROOT,
+              "the live heap shrank by %s MiB over the load: something else let go of objects"
+                  + " meanwhile, more than the store holds on the heap",
+              mib(-growthBytes)));
     }
   }
 

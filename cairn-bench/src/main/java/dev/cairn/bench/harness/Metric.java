@@ -33,23 +33,23 @@ public enum Metric {
   /** The pile's own account: {@code PileStats.allocatedBytes() / n}, headers included. */
   ALLOCATED_BYTES_PER_VALUE("allocatedBytesPerValue", "bytes/value (pile allocated)", 1, false),
   /**
-   * The pile's own account: {@code PileStats.utilizedBytes() / n}, the payload the caller stored:
-   * a string's UTF-8, a Person's encoding. What the pile adds is the other figures less this.
+   * The pile's own account: {@code PileStats.utilizedBytes() / n}, the payload the caller stored: a
+   * string's UTF-8, a Person's encoding. What the pile adds is the other figures less this.
    */
   PAYLOAD_BYTES_PER_VALUE("payloadBytesPerValue", "bytes/value (pile payload)", 1, false),
   /**
-   * With {@code --churn}: RSS growth over all churn cycles (delete a random half, put it back),
-   * as a percentage of the RSS growth of the initial load.
+   * With {@code --churn}: RSS growth over all churn cycles (delete a random half, put it back), as
+   * a percentage of the RSS growth of the initial load.
    */
   CHURN_RSS_GROWTH_PCT("churnRssGrowthPct", "RSS growth after churn %", 1, false),
   /**
-   * A persistent pile: the time its close took, which writes a checkpoint of everything not yet
-   * in its files (with durability none, the whole load).
+   * A persistent pile: the time its close took, which writes a checkpoint of everything not yet in
+   * its files (with durability none, the whole load).
    */
   CLOSE_SECS("closeSecs", "close s (final checkpoint)", 2, false),
   /**
-   * A persistent pile: how long {@code Pile.open} took before the load; for an empty directory
-   * (as with {@code --fresh}) the creation of the pile and its log files.
+   * A persistent pile: how long {@code Pile.open} took before the load; for an empty directory (as
+   * with {@code --fresh}) the creation of the pile and its log files.
    */
   OPEN_MS("openMs", "open before the load ms", 1, false),
   /** With {@code --reopen}: from just before {@code Pile.open} to the first get's value. */
@@ -100,39 +100,39 @@ public enum Metric {
   RECOVERY_LOG_RECORDS("recoveryLogRecords", "recovery: log records replayed", 0, false),
   /**
    * With {@code --recovery}: how long {@code Pile.open} of the crashed pile took: replaying the
-   * log, then the checkpoint that makes the recovered state durable (which writes every segment
-   * the log created).
+   * log, then the checkpoint that makes the recovered state durable (which writes every segment the
+   * log created).
    */
   RECOVERY_OPEN_SECS("recoveryOpenSecs", "recovery: Pile.open s", 3, false),
   /** {@link #RECOVERY_LOG_BYTES} by {@link #RECOVERY_OPEN_SECS}, in MB/s (10^6 bytes). */
   REPLAY_MBPS("replayMBps", "recovery: log replayed MB/s (open)", 1, true),
   /**
-   * With {@code --recovery}: a read-only open of the same crashed pile, from a cold cache too:
-   * the log read and replayed into memory, with no checkpoint written. Open less this is about
-   * what the checkpoint at the end of recovery costs.
+   * With {@code --recovery}: a read-only open of the same crashed pile, from a cold cache too: the
+   * log read and replayed into memory, with no checkpoint written. Open less this is about what the
+   * checkpoint at the end of recovery costs.
    */
   READ_ONLY_REPLAY_SECS("readOnlyReplaySecs", "recovery: read-only replay s", 3, false),
   READ_ONLY_REPLAY_MBPS("readOnlyReplayMBps", "recovery: read-only replay MB/s", 1, true),
   /**
-   * With {@code --latency-during-checkpoint}: a put's latency, call to return, while another
-   * thread checkpoints in a loop; {@link #PUTS_PER_SEC} is the same phase's rate.
+   * With {@code --latency-during-checkpoint}: a put's latency, call to return, while another thread
+   * checkpoints in a loop; {@link #PUTS_PER_SEC} is the same phase's rate.
    */
   PUT_P50_US("putP50Us", "put p50 us (checkpointing)", 2, false),
   PUT_P99_US("putP99Us", "put p99 us (checkpointing)", 2, false),
   PUT_P999_US("putP999Us", "put p99.9 us (checkpointing)", 2, false),
   PUT_MAX_US("putMaxUs", "put max us (checkpointing)", 1, false),
   /**
-   * {@link #PUT_P99_US} and {@link #PUT_P999_US} corrected for coordinated omission: with the
-   * puts a stalled thread would have made at the baseline's rate added back. See {@link
+   * {@link #PUT_P99_US} and {@link #PUT_P999_US} corrected for coordinated omission: with the puts
+   * a stalled thread would have made at the baseline's rate added back. See {@link
    * CheckpointLatencyBench}.
    */
   PUT_P99_CORRECTED_US("putP99UsCorrected", "put p99 us (checkpointing, corrected)", 2, false),
   PUT_P999_CORRECTED_US("putP999UsCorrected", "put p99.9 us (checkpointing, corrected)", 2, false),
   /**
-   * With {@code --latency-during-checkpoint}: the puts of the checkpointing phase whose time,
-   * from when each was due to its return, overlapped a checkpoint of the loop, and their
-   * latency. With checkpoints back to back that is nearly every put; with {@code
-   * --checkpoint-every}, the puts a checkpoint could have delayed, apart from the others.
+   * With {@code --latency-during-checkpoint}: the puts of the checkpointing phase whose time, from
+   * when each was due to its return, overlapped a checkpoint of the loop, and their latency. With
+   * checkpoints back to back that is nearly every put; with {@code --checkpoint-every}, the puts a
+   * checkpoint could have delayed, apart from the others.
    */
   PUTS_DURING_CHECKPOINT("putsDuringCheckpoint", "puts overlapping a checkpoint", 0, false),
   PUT_DURING_CHECKPOINT_P99_US(
@@ -142,11 +142,11 @@ public enum Metric {
   PUT_DURING_CHECKPOINT_MAX_US(
       "putDuringCheckpointMaxUs", "put max us (overlapping a checkpoint)", 1, false),
   /**
-   * With {@code --latency-during-checkpoint --rate R}: the puts overlapping a checkpoint timed
-   * from the call to its return, without the wait to begin (a paced thread parks between puts and
-   * is woken late by the platform at times, which the figures above count against the put).
-   * What the pile itself took; the figures above are what a caller issuing puts at R saw. Unpaced,
-   * the two are the same.
+   * With {@code --latency-during-checkpoint --rate R}: the puts overlapping a checkpoint timed from
+   * the call to its return, without the wait to begin (a paced thread parks between puts and is
+   * woken late by the platform at times, which the figures above count against the put). What the
+   * pile itself took; the figures above are what a caller issuing puts at R saw. Unpaced, the two
+   * are the same.
    */
   PUT_CALL_DURING_CHECKPOINT_P99_US(
       "putCallDuringCheckpointP99Us", "put call p99 us (overlapping a checkpoint)", 2, false),
@@ -173,14 +173,14 @@ public enum Metric {
   HICCUP_P999_US("hiccupP999Us", "sleeper late p99.9 us (checkpointing)", 2, false),
   HICCUP_MAX_US("hiccupMaxUs", "sleeper late max us (checkpointing)", 1, false),
   /**
-   * With {@code --latency-during-checkpoint}: milliseconds the JIT compilers spent compiling
-   * during the checkpointing phase ({@code CompilationMXBean}, all compiler threads together). A
-   * compile takes a core for milliseconds, and on two cores a put can wait behind it.
+   * With {@code --latency-during-checkpoint}: milliseconds the JIT compilers spent compiling during
+   * the checkpointing phase ({@code CompilationMXBean}, all compiler threads together). A compile
+   * takes a core for milliseconds, and on two cores a put can wait behind it.
    */
   JIT_MS("jitMs", "JIT compiling ms (checkpointing)", 0, false),
   /**
-   * With {@code --latency-during-checkpoint} or {@code --commits}: how long the warm-up ran
-   * before the JIT was quiet (see {@code CheckpointLatencyBench}, {@code CommitBench}).
+   * With {@code --latency-during-checkpoint} or {@code --commits}: how long the warm-up ran before
+   * the JIT was quiet (see {@code CheckpointLatencyBench}, {@code CommitBench}).
    */
   WARMUP_SECS("warmupSecs", "warm-up s", 1, false),
   /**
@@ -192,7 +192,9 @@ public enum Metric {
   BASELINE_P99_US("baselineP99Us", "put p99 us (baseline)", 2, false),
   BASELINE_P999_US("baselineP999Us", "put p99.9 us (baseline)", 2, false),
   BASELINE_MAX_US("baselineMaxUs", "put max us (baseline)", 1, false),
-  /** {@link #PUT_CALL_DURING_CHECKPOINT_P999_US}'s twin: every put of the baseline, call to return. */
+  /**
+   * {@link #PUT_CALL_DURING_CHECKPOINT_P999_US}'s twin: every put of the baseline, call to return.
+   */
   BASELINE_CALL_P999_US("baselineCallP999Us", "put call p99.9 us (baseline)", 2, false),
   BASELINE_CALL_MAX_US("baselineCallMaxUs", "put call max us (baseline)", 1, false),
   BASELINE_P99_CORRECTED_US("baselineP99UsCorrected", "put p99 us (baseline, corrected)", 2, false),

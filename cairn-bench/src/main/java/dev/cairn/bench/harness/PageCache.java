@@ -8,12 +8,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Empties Linux's page cache, so that the next reads of a file come from the disk, as after a
- * reboot: {@code sync}, then {@code 3} into {@code /proc/sys/vm/drop_caches} (clean pages,
- * dentries and inodes). Only root may write that file; elsewhere, or off Linux, {@link #drop}
- * says it could not, and the caller reports its reads as warm.
+ * reboot: {@code sync}, then {@code 3} into {@code /proc/sys/vm/drop_caches} (clean pages, dentries
+ * and inodes). Only root may write that file; elsewhere, or off Linux, {@link #drop} says it could
+ * not, and the caller reports its reads as warm.
  *
- * <p>It drops the whole machine's cache, not just the bench's files: other programs on the
- * machine re-read their files afterwards. That is the price of a cold read without a reboot.
+ * <p>It drops the whole machine's cache, not just the bench's files: other programs on the machine
+ * re-read their files afterwards. That is the price of a cold read without a reboot.
  */
 final class PageCache {
   private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");

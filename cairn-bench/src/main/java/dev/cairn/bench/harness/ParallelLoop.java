@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs an operation on every index in {@code [0, n)} with T threads, each taking an equal
- * contiguous share, and times the whole: from the moment all threads are released together
- * until the last one finishes.
+ * contiguous share, and times the whole: from the moment all threads are released together until
+ * the last one finishes.
  */
 final class ParallelLoop {
   /** Values a worker does between progress reports and failure checks. */

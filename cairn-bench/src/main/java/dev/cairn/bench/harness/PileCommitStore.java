@@ -9,8 +9,8 @@ import java.nio.file.Path;
 /**
  * A persistent pile with {@link Durability#SYNC}, default options otherwise: each {@code put} is a
  * single-put transaction that returns once its log record is forced, and concurrent puts share
- * forces (group commit). The pointers are dropped: keeping them is the caller's business, and
- * costs the same with any store.
+ * forces (group commit). The pointers are dropped: keeping them is the caller's business, and costs
+ * the same with any store.
  */
 final class PileCommitStore implements CommitStore {
   private final Pile pile;

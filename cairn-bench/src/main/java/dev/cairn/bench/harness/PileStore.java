@@ -8,12 +8,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The pile, with default options, as a caller would open it: in native memory ({@link
- * #offHeap}) or persistent in a directory ({@link #open}). Pointers go into a {@code long[n]}
- * made before the measured load, as the caller's own index: it is 8 bytes a value of heap that
- * is not counted against the pile, and a single array that adds nothing for the GC to trace. It
- * outlives {@link #close()}, so that a persistent pile can be reopened and read back through the
- * same pointers ({@link #reopen}).
+ * The pile, with default options, as a caller would open it: in native memory ({@link #offHeap}) or
+ * persistent in a directory ({@link #open}). Pointers go into a {@code long[n]} made before the
+ * measured load, as the caller's own index: it is 8 bytes a value of heap that is not counted
+ * against the pile, and a single array that adds nothing for the GC to trace. It outlives {@link
+ * #close()}, so that a persistent pile can be reopened and read back through the same pointers
+ * ({@link #reopen}).
  *
  * <p>A Person is put as the object (the pile encodes it with its generated codec) and got back
  * decoded, as a caller would read it; strings and byte arrays are got by copying their bytes into
@@ -23,8 +23,10 @@ final class PileStore implements BenchStore {
   private final Pile pile;
   private final BenchValueKind kind;
   private final long[] pointers;
+
   /** The persistent pile's directory; null for a volatile pile. */
   private final Path directory;
+
   private final PileOptions options; // the persistent pile's, for a reopen; null if volatile
   private boolean closed;
 
@@ -45,17 +47,25 @@ final class PileStore implements BenchStore {
   static PileStore offHeap(BenchValueKind kind, int n, boolean hugePages) {
     return new PileStore(
         Pile.offHeap(PileOptions.builder().codecs(kind.codecs()).hugePages(hugePages).build()),
-        kind, new long[n], null);
+        kind,
+        new long[n],
+        null);
   }
 
   /** A persistent pile in {@code directory}, which holds no pile yet. */
   static PileStore open(Path directory, BenchConfig config) throws IOException {
-    PileOptions options = config.tune(PileOptions.builder())
-        .durability(config.durability())
-        .codecs(config.valueKind().codecs())
-        .build();
-    return new PileStore(Pile.open(directory, options), config.valueKind(), new long[config.n()],
-        directory, options);
+    PileOptions options =
+        config
+            .tune(PileOptions.builder())
+            .durability(config.durability())
+            .codecs(config.valueKind().codecs())
+            .build();
+    return new PileStore(
+        Pile.open(directory, options),
+        config.valueKind(),
+        new long[config.n()],
+        directory,
+        options);
   }
 
   /** Reopens the persistent pile {@code before} wrote and closed, with its pointers. */
@@ -64,8 +74,11 @@ final class PileStore implements BenchStore {
       throw new IllegalStateException("a volatile pile cannot be reopened");
     }
     return new PileStore(
-        Pile.open(before.directory, before.options != null && before.options.durability() == durability
-            ? before.options : options(durability, before.kind)),
+        Pile.open(
+            before.directory,
+            before.options != null && before.options.durability() == durability
+                ? before.options
+                : options(durability, before.kind)),
         before.kind,
         before.pointers,
         before.directory,
@@ -87,13 +100,14 @@ final class PileStore implements BenchStore {
   }
 
   /**
-   * Reads every value with one {@link Pile#scan} and returns the sum of their {@link
-   * ValueSource} checksums, the figure gets of every index add up to (sized kinds only).
+   * Reads every value with one {@link Pile#scan} and returns the sum of their {@link ValueSource}
+   * checksums, the figure gets of every index add up to (sized kinds only).
    */
   long scanChecksum() {
     long[] sum = new long[1];
-    pile.scan((pointer, kind, bytes, offset, length) ->
-        sum[0] += ValueSource.checksumOf(bytes, offset, length));
+    pile.scan(
+        (pointer, kind, bytes, offset, length) ->
+            sum[0] += ValueSource.checksumOf(bytes, offset, length));
     return sum[0];
   }
 
@@ -142,8 +156,8 @@ final class PileStore implements BenchStore {
 
   /**
    * Releases the memory; a persistent pile first writes a checkpoint of everything not yet in its
-   * files (with durability none, that is every value). Idempotent, so that the runner can time
-   * the close and still close on every path.
+   * files (with durability none, that is every value). Idempotent, so that the runner can time the
+   * close and still close on every path.
    */
   @Override
   public void close() {

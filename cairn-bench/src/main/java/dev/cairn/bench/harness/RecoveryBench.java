@@ -22,29 +22,28 @@ import java.util.function.Consumer;
 /**
  * {@code --recovery}: how fast a pile recovers from a crash with a full log. A child JVM ({@link
  * RecoveryFiller}) creates a pile in {@code DIR/pile} with durability periodic and a log large
- * enough that no checkpoint starts before the target ({@link RecoveryPlan}), puts values until
- * the log since the last checkpoint holds about the target, and reports; this JVM kills it with
- * SIGKILL and then, in order:
+ * enough that no checkpoint starts before the target ({@link RecoveryPlan}), puts values until the
+ * log since the last checkpoint holds about the target, and reports; this JVM kills it with SIGKILL
+ * and then, in order:
  *
  * <ol>
  *   <li>drops the page cache if allowed ({@link PageCache}) and not declined, so that recovery
  *       reads the log from the disk, and reads the first log file with {@code dd} for the disk's
  *       sequential rate ({@code ddReadMBps}), then drops the cache again;
  *   <li>{@code readOnlyReplaySecs}: a read-only inspection of the directory ({@link
- *       PileDirectory#inspect}), which reads and replays the log into memory and writes nothing;
- *       it also counts the bytes and records replayed exactly ({@code recoveryLogBytes}, {@code
+ *       PileDirectory#inspect}), which reads and replays the log into memory and writes nothing; it
+ *       also counts the bytes and records replayed exactly ({@code recoveryLogBytes}, {@code
  *       recoveryLogRecords}). Then the cache is dropped again;
- *   <li>{@code recoveryOpenSecs}: {@code Pile.open}, from the call to its return: the replay,
- *       then the checkpoint that makes the recovered state durable; and {@code replayMBps}, the
- *       log's bytes over that time. Then one value is read back (one of the last puts) and
- *       checked, and the pile must hold every put the filler made.
+ *   <li>{@code recoveryOpenSecs}: {@code Pile.open}, from the call to its return: the replay, then
+ *       the checkpoint that makes the recovered state durable; and {@code replayMBps}, the log's
+ *       bytes over that time. Then one value is read back (one of the last puts) and checked, and
+ *       the pile must hold every put the filler made.
  * </ol>
  *
  * <p>Why the inspection first, although it replays too: it is the only way through the public API
  * to learn the exact log size (the filler can only estimate it), and with the cache dropped after
- * it the open that follows reads as cold as without it. Where the cache cannot be dropped, the
- * log the filler just wrote is cached anyway, and both figures are warm ({@code coldCache}
- * false).
+ * it the open that follows reads as cold as without it. Where the cache cannot be dropped, the log
+ * the filler just wrote is cached anyway, and both figures are warm ({@code coldCache} false).
  */
 final class RecoveryBench {
   /** Preallocating a large log and filling it: minutes for tens of GiB, on a slow disk. */
@@ -79,13 +78,15 @@ final class RecoveryBench {
       boolean cold = config.dropCaches() && PageCache.drop();
       machine.coldCache(cold);
       if (!cold && config.dropCaches()) {
-        notices.accept("the page cache could not be dropped (that needs root): recovery reads"
-            + " the log from memory, and dd is skipped");
+        notices.accept(
+            "the page cache could not be dropped (that needs root): recovery reads"
+                + " the log from memory, and dd is skipped");
       }
-      Optional<Path> firstLogFile = PileDirectory.files(directory).stream()
-          .filter(file -> file.kind() == PileDirectory.PileFile.Kind.LOG)
-          .map(PileDirectory.PileFile::path)
-          .findFirst();
+      Optional<Path> firstLogFile =
+          PileDirectory.files(directory).stream()
+              .filter(file -> file.kind() == PileDirectory.PileFile.Kind.LOG)
+              .map(PileDirectory.PileFile::path)
+              .findFirst();
       if (cold && firstLogFile.isPresent()) {
         OptionalDouble dd = DiskReadProbe.readMBps(firstLogFile.get());
         dd.ifPresentOrElse(
@@ -99,8 +100,13 @@ final class RecoveryBench {
       long logBytes = crashed.logBytesSinceCheckpoint();
       if (crashed.lastCloseClean() || logBytes == 0) {
         throw new StoreFailedException(
-            "the pile in " + directory + " left no log to recover (clean close: "
-                + crashed.lastCloseClean() + ", log bytes: " + logBytes + "): a checkpoint ran"
+            "the pile in "
+                + directory
+                + " left no log to recover (clean close: "
+                + crashed.lastCloseClean()
+                + ", log bytes: "
+                + logBytes
+                + "): a checkpoint ran"
                 + " before the kill");
       }
       if (cold) {
@@ -133,14 +139,20 @@ final class RecoveryBench {
     long count = pile.stats().objectCount();
     if (count != filled.puts()) {
       throw new StoreFailedException(
-          "the recovered pile holds " + count + " values, the filler put " + filled.puts()
+          "the recovered pile holds "
+              + count
+              + " values, the filler put "
+              + filled.puts()
               + " and let the log reach the OS before the kill");
     }
     long checksum = PileStore.checksumOf(pile, values.kind(), filled.pointer(), buffer);
     if (checksum != values.checksumOf(filled.index())) {
       throw new StoreFailedException(
-          "the recovered pile returned a wrong value for index " + filled.index() + " (pointer "
-              + filled.pointer() + ")");
+          "the recovered pile returned a wrong value for index "
+              + filled.index()
+              + " (pointer "
+              + filled.pointer()
+              + ")");
     }
   }
 
@@ -155,8 +167,8 @@ final class RecoveryBench {
       // the filler's stderr is ours: its failures, if any, appear where the user looks
       child = new ProcessBuilder(command).redirectError(Redirect.INHERIT).start();
     } catch (IOException e) {
-      throw new StoreFailedException("cannot start the filler JVM " + command.getFirst() + ": " + e,
-          e);
+      throw new StoreFailedException(
+          "cannot start the filler JVM " + command.getFirst() + ": " + e, e);
     }
     try {
       CompletableFuture<RecoveryFiller.Filled> filled = new CompletableFuture<>();
@@ -175,7 +187,8 @@ final class RecoveryBench {
         throw new StoreFailedException(
             "the filler JVM ended before it filled the log ("
                 + (child.isAlive() ? "still running" : "exit code " + child.exitValue())
-                + "; its errors are on stderr): " + String.join(" ", command),
+                + "; its errors are on stderr): "
+                + String.join(" ", command),
             e.getCause());
       }
       // SIGKILL: no shutdown hooks, no close, no final checkpoint

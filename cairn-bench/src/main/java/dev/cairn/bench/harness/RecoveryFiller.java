@@ -12,15 +12,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The child JVM of {@code cairn bench --recovery}: opens a new pile with the {@link RecoveryPlan}'s
  * log, puts values with T threads until about the plan's bytes of log are written since the last
- * checkpoint, waits until the log flusher has handed them all to the OS, prints one {@code
- * FILLED} line ({@link Filled}) and then waits to be killed. It never closes the pile: a close
- * would checkpoint and empty the log. If its parent dies instead, its stdin reaches end of file
- * and it halts, still without closing.
+ * checkpoint, waits until the log flusher has handed them all to the OS, prints one {@code FILLED}
+ * line ({@link Filled}) and then waits to be killed. It never closes the pile: a close would
+ * checkpoint and empty the log. If its parent dies instead, its stdin reaches end of file and it
+ * halts, still without closing.
  *
- * <p>The log's size is not visible through the Pile API, so the filler estimates it: each put
- * into fresh space logs one record of {@link #PUT_PAYLOAD_OVERHEAD_BYTES} plus the value's stored
- * bytes, framed by {@link LogLayout#frameBytes}. The parent reports the exact bytes replayed, as
- * a read-only inspection counts them, not this estimate.
+ * <p>The log's size is not visible through the Pile API, so the filler estimates it: each put into
+ * fresh space logs one record of {@link #PUT_PAYLOAD_OVERHEAD_BYTES} plus the value's stored bytes,
+ * framed by {@link LogLayout#frameBytes}. The parent reports the exact bytes replayed, as a
+ * read-only inspection counts them, not this estimate.
  *
  * <p>Arguments: {@code DIRECTORY KIND SIZE THREADS LOG_BYTES}.
  */
@@ -36,8 +36,8 @@ public final class RecoveryFiller {
   static final int PUT_PAYLOAD_OVERHEAD_BYTES = 62;
 
   /**
-   * How long to wait after the last put: durability periodic hands the log to the OS within about
-   * a millisecond and forces it every 10, so after this every record is in the page cache, which
+   * How long to wait after the last put: durability periodic hands the log to the OS within about a
+   * millisecond and forces it every 10, so after this every record is in the page cache, which
    * outlives a killed process.
    */
   private static final long FLUSH_WAIT_MILLIS = 200;
@@ -59,8 +59,12 @@ public final class RecoveryFiller {
   record Filled(long estimatedLogBytes, long puts, int index, long pointer) {
     String line() {
       return String.join(
-          " ", FILLED, Long.toString(estimatedLogBytes), Long.toString(puts),
-          Integer.toString(index), Long.toString(pointer));
+          " ",
+          FILLED,
+          Long.toString(estimatedLogBytes),
+          Long.toString(puts),
+          Integer.toString(index),
+          Long.toString(pointer));
     }
 
     /** The line's figures, or null if it is not a {@code FILLED} line. */
@@ -84,12 +88,14 @@ public final class RecoveryFiller {
   /** The command that runs a filler in a JVM of its own ({@link ChildJvm}). */
   static List<String> command(
       Path directory, BenchValueKind kind, int size, int threads, RecoveryPlan plan) {
-    return ChildJvm.command(RecoveryFiller.class, List.of(
-        directory.toString(),
-        kind.label(),
-        Integer.toString(size),
-        Integer.toString(threads),
-        Long.toString(plan.logBytes())));
+    return ChildJvm.command(
+        RecoveryFiller.class,
+        List.of(
+            directory.toString(),
+            kind.label(),
+            Integer.toString(size),
+            Integer.toString(threads),
+            Long.toString(plan.logBytes())));
   }
 
   public static void main(String[] args) {

@@ -6,25 +6,27 @@ import java.util.Locale;
 
 /**
  * How much log {@code cairn bench --recovery} leaves for recovery to replay, and the log geometry
- * that lets it pile up: a pile starts a background checkpoint (which empties the log) once the
- * log holds a quarter of its capacity, so the capacity must exceed four times the target. The
- * files are {@link #logFileBytes()} each (256 MiB at most, as a large pile would have), and
- * {@link #logFileCount()} of them give four times the target plus one file of margin.
+ * that lets it pile up: a pile starts a background checkpoint (which empties the log) once the log
+ * holds a quarter of its capacity, so the capacity must exceed four times the target. The files are
+ * {@link #logFileBytes()} each (256 MiB at most, as a large pile would have), and {@link
+ * #logFileCount()} of them give four times the target plus one file of margin.
  *
- * <p>The log is preallocated (zeros written), so a run writes about five times the target to
- * disk before the fill even starts, and needs that much free space in {@code --dir}.
+ * <p>The log is preallocated (zeros written), so a run writes about five times the target to disk
+ * before the fill even starts, and needs that much free space in {@code --dir}.
  *
  * @param logBytes the log to replay, in bytes
  */
 public record RecoveryPlan(long logBytes) {
 
   public static final long MIN_LOG_BYTES = 1L << 20;
+
   /** 16 GiB of log: 80 GiB preallocated, and minutes to fill. */
   public static final long MAX_LOG_BYTES = 16L << 30;
 
   private static final long MAX_FILE_BYTES = 256L << 20;
   private static final long MIN_FILE_BYTES = 1L << 20;
   private static final long FILE_ALIGNMENT = 4096;
+
   /** The share of the log's capacity at which the pile checkpoints: see PersistentStore. */
   private static final int CHECKPOINT_TRIGGER_DIVISOR = 4;
 
@@ -59,9 +61,9 @@ public record RecoveryPlan(long logBytes) {
   }
 
   /**
-   * The options of the crashed pile, for the filler that creates it and the open that recovers
-   * it alike: durability periodic (a log record per put, no wait), this plan's log geometry, and
-   * the codecs of {@code kind}.
+   * The options of the crashed pile, for the filler that creates it and the open that recovers it
+   * alike: durability periodic (a log record per put, no wait), this plan's log geometry, and the
+   * codecs of {@code kind}.
    */
   public PileOptions pileOptions(BenchValueKind kind) {
     return PileOptions.builder()

@@ -13,37 +13,36 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * {@code --reopen}: how soon a persistent pile serves reads after a restart, and how fast it
- * reads everything back. Runs after the load's store was closed:
+ * {@code --reopen}: how soon a persistent pile serves reads after a restart, and how fast it reads
+ * everything back. Runs after the load's store was closed:
  *
  * <ol>
  *   <li>drop the page cache if allowed ({@link PageCache}) and not declined ({@code
  *       --no-drop-caches}), so the reads come from the disk;
  *   <li>if it was dropped, read all the segment files with {@code dd} ({@link DiskReadProbe}),
- *       three times from a cold cache, and report the median: the disk's sequential rate to
- *       compare with ({@code ddReadMBps}); then drop the cache again;
+ *       three times from a cold cache, and report the median: the disk's sequential rate to compare
+ *       with ({@code ddReadMBps}); then drop the cache again;
  *   <li>{@code reopenFirstGetMs}: from just before {@code Pile.open} to the first get's value
  *       (index 0, checked);
  *   <li>{@code readAllSecs}: every value got back with T threads, in index order, checked by
  *       checksum; and {@code readAllMBps}, the segment files' bytes over that time;
  *   <li>if the cache was dropped: drop it again, reopen, and read everything the same way with
- *       {@code Pile.prefetch()} started after the first get: {@code readAllPrefetchSecs} and
- *       {@code readAllPrefetchMBps};
- *   <li>for bytes and strings: three scans of the reopened pile from a warm cache (compiling
- *       the scan's code), then three times from a cold cache {@code Pile.prefetch()} and one
- *       {@code Pile.scan} on one thread, checked by the same checksum: {@code scanAllSecs} (the
- *       median of the three) and {@code scanAllMBps}, the bulk read a warm-up or an export would
- *       use;
- *   <li>drop the cache again if it was dropped, then a restart as an application sees it: a new
- *       JVM ({@link FirstGetProbe}) opens the pile and gets value 0 by its pointer, timed from
- *       just before the process starts: {@code restartFirstGetMs}, and {@code restartMainMs}
- *       for the JVM's own start up to {@code main}.
+ *       {@code Pile.prefetch()} started after the first get: {@code readAllPrefetchSecs} and {@code
+ *       readAllPrefetchMBps};
+ *   <li>for bytes and strings: three scans of the reopened pile from a warm cache (compiling the
+ *       scan's code), then three times from a cold cache {@code Pile.prefetch()} and one {@code
+ *       Pile.scan} on one thread, checked by the same checksum: {@code scanAllSecs} (the median of
+ *       the three) and {@code scanAllMBps}, the bulk read a warm-up or an export would use;
+ *   <li>drop the cache again if it was dropped, then a restart as an application sees it: a new JVM
+ *       ({@link FirstGetProbe}) opens the pile and gets value 0 by its pointer, timed from just
+ *       before the process starts: {@code restartFirstGetMs}, and {@code restartMainMs} for the
+ *       JVM's own start up to {@code main}.
  * </ol>
  *
  * <p>Index order, not the load's get order: each thread's share of indices was put by one thread
- * into its stripe's segments in that order, so reading in index order reads the files nearly
- * front to back, the way a warm-up or a scan after a restart would. Random order would measure
- * the disk's random reads instead, one page fault at a time.
+ * into its stripe's segments in that order, so reading in index order reads the files nearly front
+ * to back, the way a warm-up or a scan after a restart would. Random order would measure the disk's
+ * random reads instead, one page fault at a time.
  */
 final class ReopenBench {
   /**
@@ -88,9 +87,10 @@ final class ReopenBench {
     Path directory = closed.directory();
     String name = result.store().label();
     try {
-      List<PileDirectory.PileFile> segmentFiles = PileDirectory.files(directory).stream()
-          .filter(file -> file.kind() == PileDirectory.PileFile.Kind.SEGMENT)
-          .toList(); // in index order
+      List<PileDirectory.PileFile> segmentFiles =
+          PileDirectory.files(directory).stream()
+              .filter(file -> file.kind() == PileDirectory.PileFile.Kind.SEGMENT)
+              .toList(); // in index order
       List<Path> segments = segmentFiles.stream().map(PileDirectory.PileFile::path).toList();
       long segmentBytes = 0;
       for (PileDirectory.PileFile segment : segmentFiles) {
@@ -99,8 +99,9 @@ final class ReopenBench {
       boolean cold = config.dropCaches() && PageCache.drop();
       machine.coldCache(cold);
       if (!cold && config.dropCaches()) {
-        notices.accept("the page cache could not be dropped (that needs root):"
-            + " reads after the reopen come from memory, and dd is skipped");
+        notices.accept(
+            "the page cache could not be dropped (that needs root):"
+                + " reads after the reopen come from memory, and dd is skipped");
       }
       if (cold && !segments.isEmpty()) { // dd of a cached file would measure memory
         OptionalDouble dd = ddAllFiles(segments);
@@ -139,8 +140,7 @@ final class ReopenBench {
       if (cold) {
         PageCache.drop();
       }
-      restartInANewJvm(
-          FirstGetProbe.command(directory, config, closed.pointer(0)), result, name);
+      restartInANewJvm(FirstGetProbe.command(directory, config, closed.pointer(0)), result, name);
     } catch (IOException e) {
       throw new StoreFailedException(
           name + " could not be reopened from " + directory + ": " + e.getMessage(), e);
@@ -165,29 +165,38 @@ final class ReopenBench {
       throw new StoreFailedException(
           "cannot start a JVM to reopen " + name + " in: " + command.getFirst() + ": " + e, e);
     }
-    Thread reader = Thread.ofPlatform().daemon().name("restart-probe-stdout").start(() -> {
-      try (BufferedReader out = child.inputReader()) {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          long now = System.nanoTime();
-          if (line.equals(FirstGetProbe.MAIN)) {
-            arrived[0] = now;
-          } else if (line.equals(FirstGetProbe.FIRST_GET)) {
-            arrived[1] = now;
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e); // the probe's output is lost: arrived stays -1
-      }
-    });
+    Thread reader =
+        Thread.ofPlatform()
+            .daemon()
+            .name("restart-probe-stdout")
+            .start(
+                () -> {
+                  try (BufferedReader out = child.inputReader()) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                      long now = System.nanoTime();
+                      if (line.equals(FirstGetProbe.MAIN)) {
+                        arrived[0] = now;
+                      } else if (line.equals(FirstGetProbe.FIRST_GET)) {
+                        arrived[1] = now;
+                      }
+                    }
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(
+                        e); // the probe's output is lost: arrived stays -1
+                  }
+                });
     if (!child.waitFor(RESTART_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       child.destroyForcibly();
-      throw new StoreFailedException(name + " did not reopen in a new JVM within "
-          + RESTART_TIMEOUT.toMinutes() + " min");
+      throw new StoreFailedException(
+          name + " did not reopen in a new JVM within " + RESTART_TIMEOUT.toMinutes() + " min");
     }
     reader.join();
     if (child.exitValue() != 0 || arrived[0] < 0 || arrived[1] < 0) {
-      throw new StoreFailedException(name + " failed to reopen in a new JVM (exit code "
-          + child.exitValue() + "; its error output is above)");
+      throw new StoreFailedException(
+          name
+              + " failed to reopen in a new JVM (exit code "
+              + child.exitValue()
+              + "; its error output is above)");
     }
     result
         .put(Metric.RESTART_MAIN_MS, (arrived[0] - start) / 1e6)
@@ -195,8 +204,8 @@ final class ReopenBench {
   }
 
   /**
-   * The median of {@link #TIMED_RUNS} dd passes over all the segment files, each from a cold
-   * cache; empty if dd failed.
+   * The median of {@link #TIMED_RUNS} dd passes over all the segment files, each from a cold cache;
+   * empty if dd failed.
    */
   private static OptionalDouble ddAllFiles(List<Path> segments) throws InterruptedException {
     double[] rates = new double[TIMED_RUNS];
@@ -214,8 +223,8 @@ final class ReopenBench {
   /**
    * Seconds of {@code Pile.prefetch()} plus one checked scan from a cold cache: the median of
    * {@link #TIMED_RUNS}, after {@link #SCAN_WARM_UP_ROUNDS} scans of the same pile from a warm
-   * cache. Why warm up on this pile: the gets above ran compiled code (the load compiled them);
-   * the scan's code deserves the same, compiled on the same kind of memory it will read.
+   * cache. Why warm up on this pile: the gets above ran compiled code (the load compiled them); the
+   * scan's code deserves the same, compiled on the same kind of memory it will read.
    */
   private double medianColdScanSecs(PileStore closed, byte[] buffer, String name)
       throws IOException, InterruptedException {
@@ -241,8 +250,13 @@ final class ReopenBench {
   private void checkScan(PileStore reopened, String name) {
     long checksum = reopened.scanChecksum();
     if (checksum != values.expectedChecksum(config.n())) {
-      throw new StoreFailedException(name + " scan returned wrong values after reopen:"
-          + " checksum=" + checksum + " expected=" + values.expectedChecksum(config.n()));
+      throw new StoreFailedException(
+          name
+              + " scan returned wrong values after reopen:"
+              + " checksum="
+              + checksum
+              + " expected="
+              + values.expectedChecksum(config.n()));
     }
   }
 
@@ -259,8 +273,7 @@ final class ReopenBench {
   }
 
   /** Gets every value back in index order, checks them, and returns the seconds it took. */
-  private double readAll(PileStore reopened, String name, String task)
-      throws InterruptedException {
+  private double readAll(PileStore reopened, String name, String task) throws InterruptedException {
     int n = config.n();
     ParallelLoop.Outcome all;
     try (Progress bar = progress.start(name + " " + task, n)) {
@@ -268,8 +281,11 @@ final class ReopenBench {
     }
     if (all.checksum() != values.expectedChecksum(n)) {
       throw new StoreFailedException(
-          name + " returned wrong values after reopen: checksum=" + all.checksum()
-              + " expected=" + values.expectedChecksum(n));
+          name
+              + " returned wrong values after reopen: checksum="
+              + all.checksum()
+              + " expected="
+              + values.expectedChecksum(n));
     }
     return all.elapsedNanos() / 1e9;
   }

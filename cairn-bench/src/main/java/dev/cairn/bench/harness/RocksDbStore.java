@@ -12,12 +12,12 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
 
 /**
- * RocksDB under the load workload, for {@code --reopen}'s restart beside the pile's: values of
- * kind bytes or string (a string as its UTF-8, the bytes the pile stores), keyed by the value's
- * index as 8 bytes big-endian. Default options, as a user would start. With durability none the
- * writes skip RocksDB's write-ahead log (the pile's none keeps no log either), otherwise they go
- * through it unsynced; either way {@link #close} flushes the memtable and waits, so that the data
- * is in its table files and a reopen replays nothing, as after the pile's closing checkpoint.
+ * RocksDB under the load workload, for {@code --reopen}'s restart beside the pile's: values of kind
+ * bytes or string (a string as its UTF-8, the bytes the pile stores), keyed by the value's index as
+ * 8 bytes big-endian. Default options, as a user would start. With durability none the writes skip
+ * RocksDB's write-ahead log (the pile's none keeps no log either), otherwise they go through it
+ * unsynced; either way {@link #close} flushes the memtable and waits, so that the data is in its
+ * table files and a reopen replays nothing, as after the pile's closing checkpoint.
  */
 final class RocksDbStore implements BenchStore {
   private static final ThreadLocal<byte[]> KEY = ThreadLocal.withInitial(() -> new byte[8]);
@@ -62,9 +62,8 @@ final class RocksDbStore implements BenchStore {
 
   @Override
   public void put(int index, Object value) {
-    byte[] bytes = value instanceof String string
-        ? string.getBytes(StandardCharsets.UTF_8)
-        : (byte[]) value;
+    byte[] bytes =
+        value instanceof String string ? string.getBytes(StandardCharsets.UTF_8) : (byte[]) value;
     try {
       db.put(writes, key(index), bytes);
     } catch (RocksDBException e) {

@@ -12,9 +12,8 @@ import java.util.Locale;
  */
 public enum StoreKind {
   /**
-   * A {@link dev.cairn.pile.Pile} with default options: in native memory, or persistent in
-   * {@code --dir} when no {@link #MAPPED} pile runs beside it (see {@link
-   * BenchConfig#persistentPile}).
+   * A {@link dev.cairn.pile.Pile} with default options: in native memory, or persistent in {@code
+   * --dir} when no {@link #MAPPED} pile runs beside it (see {@link BenchConfig#persistentPile}).
    */
   PILE,
   /** A persistent pile in {@code --dir}, measured beside a volatile {@link #PILE} in one run. */
@@ -25,8 +24,8 @@ public enum StoreKind {
    */
   MAP,
   /**
-   * RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits, and for
-   * a restart with {@code --reopen}.
+   * RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits, and for a
+   * restart with {@code --reopen}.
    */
   ROCKSDB;
 

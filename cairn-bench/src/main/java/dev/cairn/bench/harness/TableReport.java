@@ -9,8 +9,8 @@ import java.util.OptionalDouble;
 /**
  * Writes a {@link BenchReport} as a text table for people: one row per metric, one column per
  * store, and a ratio column for each {@link Comparison} whose stores both ran (pile/map,
- * mapped/pile, pile/rocksdb); then why any figure shown as "unreliable" is ({@link
- * MemoryGrowth}), the machine's figures, and any store skipped.
+ * mapped/pile, pile/rocksdb); then why any figure shown as "unreliable" is ({@link MemoryGrowth}),
+ * the machine's figures, and any store skipped.
  */
 public final class TableReport {
   private static final String MISSING = "-";
@@ -34,9 +34,10 @@ public final class TableReport {
       }
       List<String> row = new ArrayList<>(List.of(metric.label()));
       for (StoreResult result : report.results()) {
-        row.add(result.unreliable().containsKey(metric)
-            ? UNRELIABLE
-            : format(result.get(metric), metric.decimals()));
+        row.add(
+            result.unreliable().containsKey(metric)
+                ? UNRELIABLE
+                : format(result.get(metric), metric.decimals()));
       }
       for (Map<Metric, Double> comparisonRatios : ratios) {
         Double ratio = comparisonRatios.get(metric);
@@ -56,9 +57,19 @@ public final class TableReport {
               + "; below 1 for the rest\n");
     }
     for (StoreResult result : report.results()) {
-      result.unreliable().forEach((metric, reason) -> table.append(result.store().label())
-          .append(' ').append(metric.label()).append(": ").append(UNRELIABLE).append(", ")
-          .append(reason).append('\n'));
+      result
+          .unreliable()
+          .forEach(
+              (metric, reason) ->
+                  table
+                      .append(result.store().label())
+                      .append(' ')
+                      .append(metric.label())
+                      .append(": ")
+                      .append(UNRELIABLE)
+                      .append(", ")
+                      .append(reason)
+                      .append('\n'));
     }
     appendMachine(table, report.machine());
     return table.toString();
@@ -155,15 +166,24 @@ public final class TableReport {
             mbps ->
                 table.append(
                     String.format(
-                        Locale.ROOT, "disk sequential read (dd of a pile file): %,.1f MB/s%n",
+                        Locale.ROOT,
+                        "disk sequential read (dd of a pile file): %,.1f MB/s%n",
                         mbps)));
     machine
         .skipped()
-        .forEach((store, reason) -> table.append("skipped ").append(store.label()).append(": ")
-            .append(reason).append('\n'));
+        .forEach(
+            (store, reason) ->
+                table
+                    .append("skipped ")
+                    .append(store.label())
+                    .append(": ")
+                    .append(reason)
+                    .append('\n'));
   }
 
-  /** First column left-aligned, the figures right-aligned, each column as wide as its widest cell. */
+  /**
+   * First column left-aligned, the figures right-aligned, each column as wide as its widest cell.
+   */
   private static void appendAligned(StringBuilder table, List<String[]> rows) {
     int columns = rows.getFirst().length;
     int[] widths = new int[columns];

@@ -13,16 +13,16 @@ import java.util.SplittableRandom;
  * every store alike.
  *
  * <p>Why a pool, rather than N values made ahead or a new value per put: N pre-made values would
- * sit on the heap during the pile's run, and a new String per put would be garbage; either way
- * the pile's GC pauses and RSS growth would then measure the bench's own heap, not the pile (a
- * young generation that G1 keeps growing shows up as RSS growth). With a pool, a put allocates
- * nothing but what the store itself allocates. Values repeat every pool-size indices; neither
- * store looks at a value's content, so that changes nothing for them.
+ * sit on the heap during the pile's run, and a new String per put would be garbage; either way the
+ * pile's GC pauses and RSS growth would then measure the bench's own heap, not the pile (a young
+ * generation that G1 keeps growing shows up as RSS growth). With a pool, a put allocates nothing
+ * but what the store itself allocates. Values repeat every pool-size indices; neither store looks
+ * at a value's content, so that changes nothing for them.
  *
- * <p>A string value is ASCII, so its UTF-8 form has one byte per character. Pool entries differ
- * in their last 3 characters (or 2 bytes), where the entry's number is stamped: all distinct for
- * sizes of at least that. The pool holds at most
- * {@link #MAX_POOL_BYTES}, so large values get fewer entries.
+ * <p>A string value is ASCII, so its UTF-8 form has one byte per character. Pool entries differ in
+ * their last 3 characters (or 2 bytes), where the entry's number is stamped: all distinct for sizes
+ * of at least that. The pool holds at most {@link #MAX_POOL_BYTES}, so large values get fewer
+ * entries.
  *
  * <p>A {@link Person} has a first name and a surname drawn from short lists of common ones (the
  * lengths of real names, 3 to 9 letters), an email made of them, and an id that is the entry's
@@ -44,34 +44,95 @@ public final class ValueSource {
           .getBytes(StandardCharsets.US_ASCII);
 
   /**
-   * A Person's id is its entry's number plus this: ids of a table of millions of rows, 4 bytes as
-   * a varint, rather than small numbers that would flatter the encoding's size.
+   * A Person's id is its entry's number plus this: ids of a table of millions of rows, 4 bytes as a
+   * varint, rather than small numbers that would flatter the encoding's size.
    */
   static final long FIRST_PERSON_ID = 10_000_000;
 
   private static final String[] FIRST_NAMES = {
-    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "John", "Frances", "Dennis",
-    "Radia", "Ken", "Sophie", "Tim", "Hedy", "Claude", "Joan", "Niklaus", "Karen", "Leslie",
-    "Anita", "Linus", "Mary", "Guido", "Shafi", "Bjarne", "Lynn", "James", "Jean", "Robin", "Adele",
+    "Ada",
+    "Alan",
+    "Grace",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Margaret",
+    "John",
+    "Frances",
+    "Dennis",
+    "Radia",
+    "Ken",
+    "Sophie",
+    "Tim",
+    "Hedy",
+    "Claude",
+    "Joan",
+    "Niklaus",
+    "Karen",
+    "Leslie",
+    "Anita",
+    "Linus",
+    "Mary",
+    "Guido",
+    "Shafi",
+    "Bjarne",
+    "Lynn",
+    "James",
+    "Jean",
+    "Robin",
+    "Adele",
     "Ivan"
   };
   private static final String[] SURNAMES = {
-    "Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Hamilton", "Backus", "Allen",
-    "Ritchie", "Perlman", "Thompson", "Wilson", "Lee", "Lamarr", "Shannon", "Clarke", "Wirth",
-    "Jones", "Lamport", "Borg", "Torvalds", "Keller", "Rossum", "Gold", "Kay", "Conway", "Gosling",
-    "Bartik", "Milner", "Goldberg", "Moore"
+    "Lovelace",
+    "Turing",
+    "Hopper",
+    "Dijkstra",
+    "Liskov",
+    "Knuth",
+    "Hamilton",
+    "Backus",
+    "Allen",
+    "Ritchie",
+    "Perlman",
+    "Thompson",
+    "Wilson",
+    "Lee",
+    "Lamarr",
+    "Shannon",
+    "Clarke",
+    "Wirth",
+    "Jones",
+    "Lamport",
+    "Borg",
+    "Torvalds",
+    "Keller",
+    "Rossum",
+    "Gold",
+    "Kay",
+    "Conway",
+    "Gosling",
+    "Bartik",
+    "Milner",
+    "Goldberg",
+    "Moore"
   };
+
   /** Birth dates fall in [1940-01-01, 2005-12-31]. */
   private static final long FIRST_BIRTH_DAY = LocalDate.of(1940, 1, 1).toEpochDay();
-  private static final int BIRTH_DAYS = (int) (LocalDate.of(2006, 1, 1).toEpochDay()
-      - FIRST_BIRTH_DAY);
+
+  private static final int BIRTH_DAYS =
+      (int) (LocalDate.of(2006, 1, 1).toEpochDay() - FIRST_BIRTH_DAY);
 
   private final BenchValueKind kind;
   private final int size;
+
   /** String, byte[] or Person entries, by kind. */
   private final Object[] pool;
+
   /** What a get of each entry adds to a checksum: see {@link #checksumOf(byte[], int)}. */
   private final long[] checksums;
+
   private final int mask;
 
   /**
@@ -85,7 +146,8 @@ public final class ValueSource {
     this.kind = kind;
     this.size = size;
     int entries =
-        kind.sized() ? (int) Math.min(MAX_POOL_VALUES, Math.max(1, MAX_POOL_BYTES / size))
+        kind.sized()
+            ? (int) Math.min(MAX_POOL_VALUES, Math.max(1, MAX_POOL_BYTES / size))
             : MAX_POOL_VALUES;
     entries = Integer.highestOneBit(entries); // a power of two: index mod size is a mask
     this.pool = new Object[entries];
@@ -155,15 +217,17 @@ public final class ValueSource {
     return (long) length + value[length - 1];
   }
 
-  /** {@link #checksumOf(byte[], int)} of {@code length} bytes of {@code bytes} at {@code offset}. */
+  /**
+   * {@link #checksumOf(byte[], int)} of {@code length} bytes of {@code bytes} at {@code offset}.
+   */
   static long checksumOf(MemorySegment bytes, long offset, int length) {
     return (long) length + bytes.get(ValueLayout.JAVA_BYTE, offset + length - 1);
   }
 
   /**
-   * What a get of a Person adds to a store's checksum: its id, where pool entries differ, plus
-   * two fields from elsewhere in its encoding (an int, a string's length), so that a Person
-   * decoded from the wrong bytes, or with a field lost, shows as a mismatch.
+   * What a get of a Person adds to a store's checksum: its id, where pool entries differ, plus two
+   * fields from elsewhere in its encoding (an int, a string's length), so that a Person decoded
+   * from the wrong bytes, or with a field lost, shows as a mismatch.
    */
   static long checksumOf(Person person) {
     return person.id() + person.age() + person.email().length();

@@ -41,15 +41,15 @@ final class BenchValues {
   }
 
   /**
-   * Values of the "hot" states: 2^12 x ~48 bytes is ~200 KiB, inside this machine's L2 cache,
-   * so gets measure the read path itself rather than the memory under it.
+   * Values of the "hot" states: 2^12 x ~48 bytes is ~200 KiB, inside this machine's L2 cache, so
+   * gets measure the read path itself rather than the memory under it.
    */
   static final int HOT_VALUES = 1 << 12;
 
   /**
    * Visits {@code [0, size)} in a scattered order: an odd step modulo a power of two has full
-   * period, so every index comes once per round, and consecutive indices are far apart, as
-   * random reads would be, for one add and one mask.
+   * period, so every index comes once per round, and consecutive indices are far apart, as random
+   * reads would be, for one add and one mask.
    */
   static final class ScatteredIndex {
     private final int step;

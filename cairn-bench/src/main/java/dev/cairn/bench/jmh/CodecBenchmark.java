@@ -39,21 +39,21 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Is Cairn's object codec at least as fast and as compact as Kryo 5 for the seed's Person, and
- * how does it compare with Apache Fory and Java serialization? And does a Person put and get
- * through a pile reach 3M operations per second per thread?
+ * Is Cairn's object codec at least as fast and as compact as Kryo 5 for the seed's Person, and how
+ * does it compare with Apache Fory and Java serialization? And does a Person put and get through a
+ * pile reach 3M operations per second per thread?
  *
  * <p>Each library encodes the same Person (three short strings, an int, a double, a long and a
  * {@code LocalDate}) into a reused buffer and decodes it back, with its fastest safe settings:
- * classes registered, reference tracking off. Cairn encodes straight into a native segment, as
- * the pile does; Kryo and Fory into their own reused heap buffers. Fory's figures include its
- * class header, Kryo's do not (it is told the class); Cairn's exclude the one-byte type id the pile
+ * classes registered, reference tracking off. Cairn encodes straight into a native segment, as the
+ * pile does; Kryo and Fory into their own reused heap buffers. Fory's figures include its class
+ * header, Kryo's do not (it is told the class); Cairn's exclude the one-byte type id the pile
  * writes. {@code shape} runs a record and a POJO with the same fields, since the libraries build
  * the two differently. {@link #pilePut} and {@link #pileGet} go through a whole pile: allocation,
  * header, seqlock read and decode.
  *
- * <p>Encoded sizes, type id or class header included for every library (a stored object must
- * name its type), are printed once per trial, and by {@link #main}.
+ * <p>Encoded sizes, type id or class header included for every library (a stored object must name
+ * its type), are printed once per trial, and by {@link #main}.
  *
  * <pre>
  * ./mvnw -B -q -DskipTests -pl cairn-bench -am package
@@ -64,23 +64,37 @@ import org.openjdk.jmh.annotations.Warmup;
  * $JAVA_HOME/bin/java -cp cairn-bench/target/benchmarks.jar dev.cairn.bench.jmh.CodecBenchmark   # sizes
  * </pre>
  *
- * <p>The forks open {@code java.base} packages and allow {@code sun.misc.Unsafe} for Fory and
- * Kryo, which need them; Cairn needs neither. Scores are operations per microsecond.
+ * <p>The forks open {@code java.base} packages and allow {@code sun.misc.Unsafe} for Fory and Kryo,
+ * which need them; Cairn needs neither. Scores are operations per microsecond.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED",
-    "--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xmx1g",
+      "--enable-native-access=ALL-UNNAMED",
+      "--sun-misc-unsafe-memory-access=allow",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.time=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED"
+    })
 public class CodecBenchmark {
 
   /** The seed's Person, as a record. */
-  public record Person(String name, String surname, String email, int age, double salary, long id,
-      LocalDate birthDate) implements Serializable {}
+  public record Person(
+      String name,
+      String surname,
+      String email,
+      int age,
+      double salary,
+      long id,
+      LocalDate birthDate)
+      implements Serializable {}
 
   /** The same Person as a POJO. */
   public static final class PersonBean implements Serializable {
@@ -106,9 +120,13 @@ public class CodecBenchmark {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof PersonBean b && Objects.equals(name, b.name)
-          && Objects.equals(surname, b.surname) && Objects.equals(email, b.email)
-          && age == b.age && salary == b.salary && id == b.id
+      return o instanceof PersonBean b
+          && Objects.equals(name, b.name)
+          && Objects.equals(surname, b.surname)
+          && Objects.equals(email, b.email)
+          && age == b.age
+          && salary == b.salary
+          && id == b.id
           && Objects.equals(birthDate, b.birthDate);
     }
 
@@ -119,8 +137,14 @@ public class CodecBenchmark {
   }
 
   static Person person() {
-    return new Person("Margaret", "Hamilton", "margaret.hamilton@example.com", 42, 123_456.78,
-        1_234_567_890L, LocalDate.of(1986, 8, 17));
+    return new Person(
+        "Margaret",
+        "Hamilton",
+        "margaret.hamilton@example.com",
+        42,
+        123_456.78,
+        1_234_567_890L,
+        LocalDate.of(1986, 8, 17));
   }
 
   @Param({"record", "pojo"})
@@ -172,8 +196,12 @@ public class CodecBenchmark {
     check(kryo.readObject(kryoIn, type));
 
     LoggerFactory.disableLogging();
-    fory = Fory.builder().withLanguage(Language.JAVA).requireClassRegistration(true)
-        .withRefTracking(false).build();
+    fory =
+        Fory.builder()
+            .withLanguage(Language.JAVA)
+            .requireClassRegistration(true)
+            .withRefTracking(false)
+            .build();
     fory.register(type);
     foryBuffer = MemoryUtils.buffer(256);
     fory.serialize(foryBuffer, value);
@@ -182,7 +210,11 @@ public class CodecBenchmark {
     javaBytes = javaSerialize(value);
     check(javaDeserialize(javaBytes));
 
-    printSizes(shape, cairnTypeIdBytes + cairnSize, kryoWithClass(value), foryWithClass(value),
+    printSizes(
+        shape,
+        cairnTypeIdBytes + cairnSize,
+        kryoWithClass(value),
+        foryWithClass(value),
         javaBytes.length);
   }
 
@@ -265,9 +297,9 @@ public class CodecBenchmark {
   // ---------------------------------------------------------------- through a pile
 
   /**
-   * A pile of {@value #RING} persons, for {@link #pilePut} and {@link #pileGet} only: a state of its
-   * own, so that the codec benchmarks' forks never warm the codec up through the pile first (which
-   * changes what the JIT inlines into them).
+   * A pile of {@value #RING} persons, for {@link #pilePut} and {@link #pileGet} only: a state of
+   * its own, so that the codec benchmarks' forks never warm the codec up through the pile first
+   * (which changes what the JIT inlines into them).
    */
   @State(Scope.Thread)
   public static class Piled {
@@ -314,8 +346,8 @@ public class CodecBenchmark {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(v);
     } catch (IOException e) {
-      throw new UncheckedIOException("Java serialization of a " + v.getClass().getName()
-          + " failed", e);
+      throw new UncheckedIOException(
+          "Java serialization of a " + v.getClass().getName() + " failed", e);
     }
     return bytes.toByteArray();
   }
@@ -326,8 +358,13 @@ public class CodecBenchmark {
     } catch (IOException e) {
       throw new UncheckedIOException("Java deserialization of " + b.length + " bytes failed", e);
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("Java deserialization of " + b.length + " bytes names a"
-          + " class the benchmark's class path lacks: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Java deserialization of "
+              + b.length
+              + " bytes names a"
+              + " class the benchmark's class path lacks: "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -19,10 +19,10 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The heap baseline for {@link PileBenchmark}: a {@code ConcurrentHashMap<Long, byte[]>} doing
- * the same puts and gets with the same 32-byte values, so that each pile score has a map score
- * to divide by. As in {@code cairn bench}, a put copies the value (a string as its UTF-8 bytes),
- * and a get returns the stored array without copying: the map's best case.
+ * The heap baseline for {@link PileBenchmark}: a {@code ConcurrentHashMap<Long, byte[]>} doing the
+ * same puts and gets with the same 32-byte values, so that each pile score has a map score to
+ * divide by. As in {@code cairn bench}, a put copies the value (a string as its UTF-8 bytes), and a
+ * get returns the stored array without copying: the map's best case.
  *
  * <p>Run: {@code java -jar cairn-bench/target/benchmarks.jar 'PileBenchmark|MapBaselineBenchmark'}.
  * Scores are operations per second, all threads together; the puts include the GC work that the
@@ -130,23 +130,25 @@ public abstract class MapBaselineBenchmark {
   }
 
   /**
-   * Baseline of {@link PileBenchmark#getBytes_newArray} for a caller that needs its own copy,
-   * as the pile's get returns one: a lookup and a clone, which also reads the value's bytes.
+   * Baseline of {@link PileBenchmark#getBytes_newArray} for a caller that needs its own copy, as
+   * the pile's get returns one: a lookup and a clone, which also reads the value's bytes.
    */
   @Benchmark
   public byte[] get_copy(FilledMap filled, ThreadState state) {
     return filled.map.get((long) state.gets.next()).clone();
   }
 
-  /** Baseline of {@link PileBenchmark#getBytesHot_newArray}: a lookup in a map that fits the caches. */
+  /**
+   * Baseline of {@link PileBenchmark#getBytesHot_newArray}: a lookup in a map that fits the caches.
+   */
   @Benchmark
   public byte[] getHot(HotMap hot, ThreadState state) {
     return hot.map.get((long) state.hotGets.next());
   }
 
   /**
-   * Baseline of {@link PileBenchmark#getBytesHot_newArray} for a caller that needs its own copy,
-   * as the pile's get returns one: a lookup and a clone.
+   * Baseline of {@link PileBenchmark#getBytesHot_newArray} for a caller that needs its own copy, as
+   * the pile's get returns one: a lookup and a clone.
    */
   @Benchmark
   public byte[] getHot_copy(HotMap hot, ThreadState state) {

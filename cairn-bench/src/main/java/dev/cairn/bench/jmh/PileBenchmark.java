@@ -40,12 +40,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code --sun-misc-unsafe-memory-access=allow} only quiets JDK 25's warning about JMH's own use
  * of {@code sun.misc.Unsafe}; the forks get it, and native access, from {@link Fork}.)
  *
- * Defaults are short (1 fork, 2 x 1 s warmup, 3 x 1 s measurement) so that the suite fits a
+ * <p>Defaults are short (1 fork, 2 x 1 s warmup, 3 x 1 s measurement) so that the suite fits a
  * coffee break on 2 cores; raise {@code -f -wi -i -w -r} for publishable figures.
  *
- * <p>Scores: throughput benchmarks in operations per second (per benchmark, all threads
- * together). {@link #delete} is a single-shot batch of {@value #DELETE_BATCH} deletes per thread,
- * in ms per batch, which reads directly as nanoseconds per delete.
+ * <p>Scores: throughput benchmarks in operations per second (per benchmark, all threads together).
+ * {@link #delete} is a single-shot batch of {@value #DELETE_BATCH} deletes per thread, in ms per
+ * batch, which reads directly as nanoseconds per delete.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -56,7 +56,9 @@ import org.openjdk.jmh.annotations.Warmup;
     // native access for the pile's FFM calls; Unsafe for JMH's own harness (not Cairn's code),
     // which JDK 25 otherwise warns about in every fork
     jvmArgsAppend = {
-      "-Xmx4g", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"
+      "-Xmx4g",
+      "--enable-native-access=ALL-UNNAMED",
+      "--sun-misc-unsafe-memory-access=allow"
     })
 public abstract class PileBenchmark {
 
@@ -64,8 +66,8 @@ public abstract class PileBenchmark {
   static final int DELETE_BATCH = 1_000_000;
 
   /**
-   * Memory budget of the piles that puts fill: well above what a 1 s iteration puts, so that a
-   * much longer iteration fails with PileFullException instead of swapping the machine.
+   * Memory budget of the piles that puts fill: well above what a 1 s iteration puts, so that a much
+   * longer iteration fails with PileFullException instead of swapping the machine.
    */
   static final long PUT_BUDGET_BYTES = 8L << 30;
 
@@ -97,9 +99,9 @@ public abstract class PileBenchmark {
   }
 
   /**
-   * A pile holding {@link BenchValues#FILLED_VALUES} 32-character strings, for the gets; with
-   * and without transparent huge pages ({@code PileOptions.hugePages}), whose fewer TLB misses
-   * are what random-order gets should gain.
+   * A pile holding {@link BenchValues#FILLED_VALUES} 32-character strings, for the gets; with and
+   * without transparent huge pages ({@code PileOptions.hugePages}), whose fewer TLB misses are what
+   * random-order gets should gain.
    */
   @State(Scope.Benchmark)
   public static class FilledPile {
@@ -125,9 +127,9 @@ public abstract class PileBenchmark {
   }
 
   /**
-   * A pile holding {@link BenchValues#HOT_VALUES} 32-character strings, small enough to stay in
-   * the CPU caches: gets from it cost the read path alone, where {@link FilledPile}'s add the
-   * cache and TLB misses of a large store.
+   * A pile holding {@link BenchValues#HOT_VALUES} 32-character strings, small enough to stay in the
+   * CPU caches: gets from it cost the read path alone, where {@link FilledPile}'s add the cache and
+   * TLB misses of a large store.
    */
   @State(Scope.Benchmark)
   public static class HotPile {
@@ -153,6 +155,7 @@ public abstract class PileBenchmark {
   @State(Scope.Thread)
   public static class ThreadState {
     private static final AtomicLong SEEDS = new AtomicLong();
+
     /** Values the churn benchmark keeps alive per thread: a small, steady pile. */
     private static final int RING = 1024;
 
@@ -188,9 +191,9 @@ public abstract class PileBenchmark {
     int next;
 
     /**
-     * Puts the batch into the iteration's pile, and lists its pointers in a scattered order
-     * (a stride coprime to the batch), so that deletes free blocks all over the segments rather
-     * than in allocation order.
+     * Puts the batch into the iteration's pile, and lists its pointers in a scattered order (a
+     * stride coprime to the batch), so that deletes free blocks all over the segments rather than
+     * in allocation order.
      */
     @Setup(Level.Iteration)
     public void fill(FreshPile fresh, ThreadState values) {
@@ -220,8 +223,8 @@ public abstract class PileBenchmark {
   }
 
   /**
-   * How many 32-character strings a second can be put (encoded to UTF-8 on the way in)? The
-   * seed system claimed 5M+ a second for this, on 6 cores.
+   * How many 32-character strings a second can be put (encoded to UTF-8 on the way in)? The seed
+   * system claimed 5M+ a second for this, on 6 cores.
    */
   @Benchmark
   public long put_string(FreshPile fresh, ThreadState state) {
@@ -284,8 +287,10 @@ public abstract class PileBenchmark {
   @Benchmark
   public long scan(FilledPile filled) {
     long[] sum = new long[1];
-    filled.pile.scan((pointer, kind, bytes, offset, length) ->
-        sum[0] += length + bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + length - 1));
+    filled.pile.scan(
+        (pointer, kind, bytes, offset, length) ->
+            sum[0] +=
+                length + bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + length - 1));
     return sum[0];
   }
 

@@ -20,11 +20,22 @@ class DemoCommandTest {
     var commandLine = Main.commandLine();
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
-    int exit = commandLine.execute("demo", "-n", "20k", "--updates", "500", "--dir",
-        temp.resolve("demo").toString(), "--json");
+    int exit =
+        commandLine.execute(
+            "demo",
+            "-n",
+            "20k",
+            "--updates",
+            "500",
+            "--dir",
+            temp.resolve("demo").toString(),
+            "--json");
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("\"found\": 20000", "\"updatesFound\": 500", "\"wrong\": 0",
+        .contains(
+            "\"found\": 20000",
+            "\"updatesFound\": 500",
+            "\"wrong\": 0",
             "\"entriesAfterRestart\": 0");
   }
 

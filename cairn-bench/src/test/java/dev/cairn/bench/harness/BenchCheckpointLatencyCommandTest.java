@@ -20,8 +20,16 @@ class BenchCheckpointLatencyCommandTest {
   @Test
   void bench_latencyDuringCheckpoint_reportsBothPhasesAndTheCheckpoints() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--seconds", "1", "--durability", "periodic", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--seconds",
+            "1",
+            "--durability",
+            "periodic",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -54,12 +62,24 @@ class BenchCheckpointLatencyCommandTest {
   @Test
   void bench_latencyDuringCheckpointAtARate_putsAtThatRate() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--seconds", "1", "--durability", "periodic", "--rate", "20k", "--threads", "2",
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--seconds",
+            "1",
+            "--durability",
+            "periodic",
+            "--rate",
+            "20k",
+            "--threads",
+            "2",
             "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("\"rate\": 20000", "\"putP999Us\": ", "\"baselineMaxUs\": ")
+    assertThat(run.out())
+        .contains("\"rate\": 20000", "\"putP999Us\": ", "\"baselineMaxUs\": ")
         .contains("\"pace\": \"park\"")
         .doesNotContain("Corrected", "NaN");
     assertThat(figure(run.out(), "putsPerSec")).isBetween(10_000L, 21_000L);
@@ -75,9 +95,22 @@ class BenchCheckpointLatencyCommandTest {
   @Test
   void bench_spinPaced_putsAtTheRateToo() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--seconds", "1", "--durability", "periodic", "--rate", "20k", "--threads", "1",
-            "--pace", "spin", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--seconds",
+            "1",
+            "--durability",
+            "periodic",
+            "--rate",
+            "20k",
+            "--threads",
+            "1",
+            "--pace",
+            "spin",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"rate\": 20000", "\"pace\": \"spin\"");
@@ -90,14 +123,26 @@ class BenchCheckpointLatencyCommandTest {
   @Test
   void bench_paceWithoutRate_orUnknown_exitsTwo() {
     CliRun withoutRate =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--pace", "spin");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--pace",
+            "spin");
     assertThat(withoutRate.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(withoutRate.err()).contains("--pace applies to --rate");
 
     CliRun unknown =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--rate", "1000", "--pace", "yield");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--rate",
+            "1000",
+            "--pace",
+            "yield");
     assertThat(unknown.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(unknown.err()).contains("--pace must be park or spin: --pace yield");
   }
@@ -109,13 +154,27 @@ class BenchCheckpointLatencyCommandTest {
   @Test
   void bench_checkpointEvery_spacesTheCheckpoints_andReportsThePutsThatOverlappedOne() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--seconds", "1", "--durability", "periodic", "--rate", "20k",
-            "--checkpoint-every", "250", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--seconds",
+            "1",
+            "--durability",
+            "periodic",
+            "--rate",
+            "20k",
+            "--checkpoint-every",
+            "250",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("\"checkpointEveryMs\": 250", "\"putDuringCheckpointP999Us\": ",
-        "\"putCallDuringCheckpointP999Us\": ");
+    assertThat(run.out())
+        .contains(
+            "\"checkpointEveryMs\": 250",
+            "\"putDuringCheckpointP999Us\": ",
+            "\"putCallDuringCheckpointP999Us\": ");
     assertThat(figure(run.out(), "checkpoints")).isBetween(1L, 5L);
     assertThat(figure(run.out(), "putsDuringCheckpoint")).isPositive();
   }
@@ -134,8 +193,15 @@ class BenchCheckpointLatencyCommandTest {
     assertThat(load.err()).contains("--rate applies to --latency-during-checkpoint");
 
     CliRun tooSlow =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--rate", "1", "--threads", "2");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--latency-during-checkpoint",
+            "--rate",
+            "1",
+            "--threads",
+            "2");
     assertThat(tooSlow.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(tooSlow.err()).contains("rate must give each thread a put a second at least");
   }
@@ -147,14 +213,13 @@ class BenchCheckpointLatencyCommandTest {
     assertThat(noDir.err()).contains("--latency-during-checkpoint needs --dir");
 
     CliRun count =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--count", "10");
+        cairn(
+            "bench", "--dir", directory.toString(), "--latency-during-checkpoint", "--count", "10");
     assertThat(count.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(count.err()).contains("--count applies to --commits");
 
     CliRun both =
-        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint",
-            "--recovery");
+        cairn("bench", "--dir", directory.toString(), "--latency-during-checkpoint", "--recovery");
     assertThat(both.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(both.err()).contains("give one of");
   }

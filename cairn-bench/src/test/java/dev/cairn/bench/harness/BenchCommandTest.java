@@ -25,7 +25,8 @@ class BenchCommandTest {
 
   @Test
   void bench_pileAloneWithBytes_printsATableWithoutRatios() {
-    CliRun run = cairn("bench", "--n", "5k", "--kind", "bytes", "--size", "100", "--stores", "pile");
+    CliRun run =
+        cairn("bench", "--n", "5k", "--kind", "bytes", "--size", "100", "--stores", "pile");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -61,8 +62,9 @@ class BenchCommandTest {
         cairn("bench", "--n", "2000", "--stores", "map,pile,map", "--get-order", "sequential");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out().lines().skip(1).findFirst()).hasValueSatisfying(
-        header -> assertThat(header).containsSubsequence("pile", "map", "pile/map"));
+    assertThat(run.out().lines().skip(1).findFirst())
+        .hasValueSatisfying(
+            header -> assertThat(header).containsSubsequence("pile", "map", "pile/map"));
   }
 
   @Test
@@ -154,12 +156,13 @@ class BenchCommandTest {
     CliRun run = cairn("bench", "--help");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out()).contains("--n", "10_000_000", "--threads", "--kind", "--stores", "--json");
+    assertThat(run.out())
+        .contains("--n", "10_000_000", "--threads", "--kind", "--stores", "--json");
   }
 
   /**
-   * Each of the spec's five keys once per store and once among the ratios, a number or null (an
-   * RSS figure too small to trust at a test's n: {@code "unreliable"}, after them, says why).
+   * Each of the spec's five keys once per store and once among the ratios, a number or null (an RSS
+   * figure too small to trust at a test's n: {@code "unreliable"}, after them, says why).
    */
   private static void assertEverySpecKeyForBothStoresAndTheRatios(String json) {
     int unreliable = json.indexOf("\"unreliable\": {");

@@ -14,8 +14,8 @@ import picocli.CommandLine;
 
 /**
  * {@code cairn bench} with files: {@code --dir}, {@code --reopen}, {@code --commits}. Small runs
- * that check the figures appear, never their values. {@code --no-drop-caches} keeps the tests
- * from emptying the machine's page cache when they run as root.
+ * that check the figures appear, never their values. {@code --no-drop-caches} keeps the tests from
+ * emptying the machine's page cache when they run as root.
  */
 class BenchOnDiskCommandTest {
   @TempDir Path directory;
@@ -23,8 +23,17 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_withDirAndReopen_reportsTheReopenFiguresForThePersistentPile() {
     CliRun run =
-        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "pile",
-            "--reopen", "--no-drop-caches", "--json");
+        cairn(
+            "bench",
+            "--n",
+            "20k",
+            "--dir",
+            directory.toString(),
+            "--stores",
+            "pile",
+            "--reopen",
+            "--no-drop-caches",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -47,8 +56,17 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_reopenWithRocksdb_restartsBothInANewJvm() {
     CliRun run =
-        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "pile,rocksdb",
-            "--reopen", "--no-drop-caches", "--json");
+        cairn(
+            "bench",
+            "--n",
+            "20k",
+            "--dir",
+            directory.toString(),
+            "--stores",
+            "pile,rocksdb",
+            "--reopen",
+            "--no-drop-caches",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     if (run.err().contains("rocksdb skipped")) {
@@ -58,8 +76,14 @@ class BenchOnDiskCommandTest {
         .contains("\"rocksdb\": {", "\"pileToRocksdbRatios\": {")
         .doesNotContain("NaN", "Infinity");
     String rocks = run.out().substring(run.out().indexOf("\"rocksdb\": {"));
-    assertThat(rocks).contains("\"putsPerSec\": ", "\"getsPerSec\": ", "\"closeSecs\": ",
-        "\"reopenFirstGetMs\": ", "\"restartMainMs\": ", "\"restartFirstGetMs\": ");
+    assertThat(rocks)
+        .contains(
+            "\"putsPerSec\": ",
+            "\"getsPerSec\": ",
+            "\"closeSecs\": ",
+            "\"reopenFirstGetMs\": ",
+            "\"restartMainMs\": ",
+            "\"restartFirstGetMs\": ");
     assertThat(jsonNumber(rocks, "restartFirstGetMs"))
         .isGreaterThan(jsonNumber(rocks, "restartMainMs"));
     assertThat(directory.resolve("rocksdb")).isDirectory();
@@ -70,8 +94,18 @@ class BenchOnDiskCommandTest {
   void bench_warmsUpAPersistentPileBesideItsOwn_andDeletesTheWarmUp() throws Exception {
     Files.createDirectories(directory.resolve("pile-warmup").resolve("left-by-a-killed-run"));
     CliRun run =
-        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--fresh", "--stores", "pile",
-            "--warmup", "5k", "--json");
+        cairn(
+            "bench",
+            "--n",
+            "20k",
+            "--dir",
+            directory.toString(),
+            "--fresh",
+            "--stores",
+            "pile",
+            "--warmup",
+            "5k",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"warmup\": 2000"); // a tenth of n at most
@@ -82,8 +116,17 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_pileBesideMapped_reportsTheirRatioInOneRun() {
     CliRun run =
-        cairn("bench", "--n", "20k", "--dir", directory.toString(), "--stores", "mapped,pile",
-            "--durability", "periodic", "--json");
+        cairn(
+            "bench",
+            "--n",
+            "20k",
+            "--dir",
+            directory.toString(),
+            "--stores",
+            "mapped,pile",
+            "--durability",
+            "periodic",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -95,8 +138,9 @@ class BenchOnDiskCommandTest {
 
   @Test
   void bench_intoANonEmptyDir_exitsTwo_andFreshClearsOnlyAnEarlierRun() throws Exception {
-    assertThat(cairn("bench", "--n", "2000", "--dir", directory.toString(), "--stores", "pile")
-            .exitCode())
+    assertThat(
+            cairn("bench", "--n", "2000", "--dir", directory.toString(), "--stores", "pile")
+                .exitCode())
         .isZero();
 
     CliRun again = cairn("bench", "--n", "2000", "--dir", directory.toString(), "--stores", "pile");
@@ -119,8 +163,16 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_commits_reportsTheRateLatenciesAndTheRawFsync() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "200",
-            "--threads", "2", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--commits",
+            "--count",
+            "200",
+            "--threads",
+            "2",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -135,12 +187,20 @@ class BenchOnDiskCommandTest {
   }
 
   @Test
-  void bench_commitsForATime_warmUpInTwoThrowawayStores_andReportWhatTheJitLeft()
-      throws Exception {
+  void bench_commitsForATime_warmUpInTwoThrowawayStores_andReportWhatTheJitLeft() throws Exception {
     Files.createDirectories(directory.resolve("pile-warmup-2").resolve("left-by-a-killed-run"));
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--fresh", "--commits", "--seconds", "1",
-            "--threads", "2", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--fresh",
+            "--commits",
+            "--seconds",
+            "1",
+            "--threads",
+            "2",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -162,8 +222,16 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_commitsWithoutWarmUp_saySo() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "50",
-            "--warmup", "0", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--commits",
+            "--count",
+            "50",
+            "--warmup",
+            "0",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"warmupCount\": 0", "\"commits\": 50");
@@ -172,8 +240,17 @@ class BenchOnDiskCommandTest {
   @Test
   void bench_commitsWithRocksdb_runsItOrSaysWhyNot() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--commits", "--count", "100",
-            "--threads", "2", "--stores", "pile,rocksdb");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--commits",
+            "--count",
+            "100",
+            "--threads",
+            "2",
+            "--stores",
+            "pile,rocksdb");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     // where the native library loads, a rocksdb column and ratio; elsewhere a note, and the pile
@@ -202,8 +279,7 @@ class BenchOnDiskCommandTest {
 
   @Test
   void bench_commitsWithTheMapOrWithoutSync_exitsTwo() {
-    CliRun map =
-        cairn("bench", "--dir", directory.toString(), "--commits", "--stores", "pile,map");
+    CliRun map = cairn("bench", "--dir", directory.toString(), "--commits", "--stores", "pile,map");
     assertThat(map.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(map.err()).contains("not map");
 
@@ -212,8 +288,8 @@ class BenchOnDiskCommandTest {
     assertThat(none.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(none.err()).contains("durability sync");
 
-    CliRun rocksPersons = cairn("bench", "--dir", directory.toString(), "--stores", "rocksdb",
-        "--kind", "person");
+    CliRun rocksPersons =
+        cairn("bench", "--dir", directory.toString(), "--stores", "rocksdb", "--kind", "person");
     assertThat(rocksPersons.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(rocksPersons.err()).contains("rocksdb stores bytes and strings, not --kind person");
   }

@@ -25,8 +25,15 @@ class BenchRecoveryCommandTest {
   @Test
   void bench_recovery_killsAFillerAndTimesTheOpenOfWhatItLeft() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--recovery", "--log-gb", "0.0078125",
-            "--no-drop-caches", "--json");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--recovery",
+            "--log-gb",
+            "0.0078125",
+            "--no-drop-caches",
+            "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -45,8 +52,18 @@ class BenchRecoveryCommandTest {
   @Test
   void bench_recoveryAsATable_namesTheRecoveryRows() {
     CliRun run =
-        cairn("bench", "--dir", directory.toString(), "--recovery", "--log-gb", "0.002",
-            "--size", "512", "--threads", "1", "--no-drop-caches");
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--recovery",
+            "--log-gb",
+            "0.002",
+            "--size",
+            "512",
+            "--threads",
+            "1",
+            "--no-drop-caches");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -75,8 +92,7 @@ class BenchRecoveryCommandTest {
     assertThat(logWithoutRecovery.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(logWithoutRecovery.err()).contains("--log-gb applies to --recovery");
 
-    CliRun tiny =
-        cairn("bench", "--dir", directory.toString(), "--recovery", "--log-gb", "0.0001");
+    CliRun tiny = cairn("bench", "--dir", directory.toString(), "--recovery", "--log-gb", "0.0001");
     assertThat(tiny.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(tiny.err()).contains("log-gb must be in");
   }

@@ -29,6 +29,7 @@ class CpuStealTest {
     assertThat(CpuSteal.parse("cpu 1 2 3")).isNull();
     assertThat(CpuSteal.percentBetween(null, new CpuSteal.Reading(1, 0))).isNaN();
     assertThat(CpuSteal.percentBetween(new CpuSteal.Reading(5, 0), new CpuSteal.Reading(5, 0)))
-        .as("no time passed").isNaN();
+        .as("no time passed")
+        .isNaN();
   }
 }

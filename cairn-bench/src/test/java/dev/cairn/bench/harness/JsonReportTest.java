@@ -19,7 +19,13 @@ class JsonReportTest {
   void render_writesNullForARatioOverZero_andLeavesOutUnmeasuredFigures() {
     BenchConfig config =
         new BenchConfig(
-            10, 1, BenchValueKind.STRING, 32, List.of(StoreKind.PILE, StoreKind.MAP), GetOrder.RANDOM, 0);
+            10,
+            1,
+            BenchValueKind.STRING,
+            32,
+            List.of(StoreKind.PILE, StoreKind.MAP),
+            GetOrder.RANDOM,
+            0);
     StoreResult pile =
         new StoreResult(StoreKind.PILE).put(Metric.GC_TOTAL_MS, 0).put(Metric.PUTS_PER_SEC, 10);
     StoreResult map =

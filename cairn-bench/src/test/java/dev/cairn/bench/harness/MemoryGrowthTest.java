@@ -99,9 +99,15 @@ class MemoryGrowthTest {
 
   @Test
   void theReports_showAnUnreliableFigureAsNullAndSayWhy_neverAsANumber() {
-    BenchConfig config = new BenchConfig(
-        N, 1, BenchValueKind.STRING, 32, List.of(StoreKind.PILE, StoreKind.MAP), GetOrder.RANDOM,
-        0);
+    BenchConfig config =
+        new BenchConfig(
+            N,
+            1,
+            BenchValueKind.STRING,
+            32,
+            List.of(StoreKind.PILE, StoreKind.MAP),
+            GetOrder.RANDOM,
+            0);
     StoreResult pile = pile(40).put(Metric.PUTS_PER_SEC, 10);
     MemoryGrowth.rss(pile, -12 * MIB, N);
     StoreResult map = new StoreResult(StoreKind.MAP).put(Metric.PUTS_PER_SEC, 5);

@@ -16,9 +16,11 @@ class RecoveryPlanTest {
       long capacity = (long) plan.logFileCount() * (fileBytes - 4096);
       assertThat(fileBytes % 4096).as("gib %s", gib).isZero();
       assertThat(fileBytes).as("gib %s", gib).isBetween(1L << 20, 256L << 20);
-      assertThat(capacity / 4).as("gib %s: trigger beyond the target", gib)
+      assertThat(capacity / 4)
+          .as("gib %s: trigger beyond the target", gib)
           .isGreaterThan(plan.logBytes());
-      assertThat(capacity / 4).as("gib %s: not wastefully beyond", gib)
+      assertThat(capacity / 4)
+          .as("gib %s: not wastefully beyond", gib)
           .isLessThan(plan.logBytes() + fileBytes);
     }
   }

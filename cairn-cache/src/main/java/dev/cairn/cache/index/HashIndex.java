@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One table's index: key hash to the pile pointer of its entry, in {@value #SHARDS} shards, each
- * an open-addressing table of 16-byte slots ({@link SlotLayout}) in one region.
+ * One table's index: key hash to the pile pointer of its entry, in {@value #SHARDS} shards, each an
+ * open-addressing table of 16-byte slots ({@link SlotLayout}) in one region.
  *
  * <h2>Implementation note</h2>
  *
@@ -52,18 +52,21 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class HashIndex {
   public static final int SHARD_BITS = 8;
   public static final int SHARDS = 1 << SHARD_BITS;
+
   /** The smallest capacity of a shard, in slots. */
   public static final int MIN_CAPACITY = 16;
-  /** The largest capacity of a shard: 2^21 slots, a 32 MiB region, which a pile segment of the
-   * default 64 MiB holds. */
+
+  /**
+   * The largest capacity of a shard: 2^21 slots, a 32 MiB region, which a pile segment of the
+   * default 64 MiB holds.
+   */
   public static final int MAX_CAPACITY = 1 << 21;
 
   /** The pointer of a removed entry's slot: never a pile pointer, whose tag is not 0. */
   public static final long TOMBSTONE = 1L;
 
   private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
-  private static final VarHandle WORDS =
-      WORD.varHandle();
+  private static final VarHandle WORDS = WORD.varHandle();
   private static final VarHandle VERSION;
 
   static {
@@ -136,9 +139,9 @@ public final class HashIndex {
 
   /**
    * Sets a shard's state as a checkpoint held it, at open, before any replay. The region is not
-   * viewed yet: its value may be put by a record replayed later (a checkpoint's state can be
-   * newer than its LSN); replay views it when a record needs it, and {@link #viewAll} once the
-   * pile is recovered.
+   * viewed yet: its value may be put by a record replayed later (a checkpoint's state can be newer
+   * than its LSN); replay views it when a record needs it, and {@link #viewAll} once the pile is
+   * recovered.
    */
   public void install(int shard, long region, int capacity, int count, int dead, long bytes) {
     Shard s = shards[shard];
@@ -151,8 +154,8 @@ public final class HashIndex {
   }
 
   /**
-   * Takes the view of every shard's region, after recovery and before any lookup: outside any
-   * pile lock (RegionStore#view may take one).
+   * Takes the view of every shard's region, after recovery and before any lookup: outside any pile
+   * lock (RegionStore#view may take one).
    *
    * @throws IllegalArgumentException if a region is smaller than its shard's capacity needs
    */
@@ -166,9 +169,17 @@ public final class HashIndex {
   private MemorySegment checkedView(int shard, long region, int capacity) {
     MemorySegment view = regions.view(region);
     if (view.byteSize() < regionBytes(capacity)) {
-      throw new IllegalArgumentException("index region of shard " + shard + " of table "
-          + tableId + " holds " + view.byteSize() + " bytes, its capacity " + capacity
-          + " needs " + regionBytes(capacity));
+      throw new IllegalArgumentException(
+          "index region of shard "
+              + shard
+              + " of table "
+              + tableId
+              + " holds "
+              + view.byteSize()
+              + " bytes, its capacity "
+              + capacity
+              + " needs "
+              + regionBytes(capacity));
     }
     return view;
   }
@@ -252,7 +263,9 @@ public final class HashIndex {
       }
       MemorySegment slots = s.slots;
       int capacity = s.capacity;
-      if (slots != null && capacity > 0 && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
+      if (slots != null
+          && capacity > 0
+          && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
         int mask = capacity - 1;
         for (int i = h32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
           long at = (long) i * SlotLayout.SLOT_BYTES;
@@ -261,7 +274,8 @@ public final class HashIndex {
           if (pointer == 0) {
             break;
           }
-          if (pointer != TOMBSTONE && SlotLayout.hash32OfMeta(meta) == h32
+          if (pointer != TOMBSTONE
+              && SlotLayout.hash32OfMeta(meta) == h32
               && matcher.matches(pointer)) {
             return slotAddress(shardIndex, i);
           }
@@ -290,7 +304,8 @@ public final class HashIndex {
       }
       MemorySegment slots = s.slots;
       int capacity = s.capacity;
-      if (slots != null && capacity > 0
+      if (slots != null
+          && capacity > 0
           && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
         int mask = capacity - 1;
         for (int i = hash32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
@@ -300,7 +315,8 @@ public final class HashIndex {
           if (pointer == 0) {
             break;
           }
-          if (pointer != TOMBSTONE && SlotLayout.hash32OfMeta(meta) == hash32
+          if (pointer != TOMBSTONE
+              && SlotLayout.hash32OfMeta(meta) == hash32
               && matcher.matches(slotAddress(shard, i), pointer, meta)) {
             return slotAddress(shard, i);
           }
@@ -356,8 +372,8 @@ public final class HashIndex {
   }
 
   /**
-   * Replaces a slot's meta word if it is still {@code expectedMeta}: a hint (time-to-idle),
-   * never logged, so it needs no lock. Returns whether it was stored.
+   * Replaces a slot's meta word if it is still {@code expectedMeta}: a hint (time-to-idle), never
+   * logged, so it needs no lock. Returns whether it was stored.
    */
   public boolean casMeta(long address, long expectedMeta, long meta) {
     Shard s = shards[shardOfAddress(address)];
@@ -379,7 +395,6 @@ public final class HashIndex {
     return set;
   }
 
-
   /** The capacity of shard {@code shard} now: slots {@code 0..capacity-1} may be swept. */
   public int sweepableSlots(int shard) {
     return shards[shard].capacity;
@@ -388,8 +403,8 @@ public final class HashIndex {
   // --------------------------------------------------------------------------------- writes
 
   /**
-   * The capacity shard {@code shard} needs before one more insert, or 0 if it has room. A hint
-   * read without the lock: {@link #insert} checks again.
+   * The capacity shard {@code shard} needs before one more insert, or 0 if it has room. A hint read
+   * without the lock: {@link #insert} checks again.
    */
   public int growthFor(int shard) {
     Shard s = shards[shard];
@@ -407,9 +422,14 @@ public final class HashIndex {
       return capacity; // tombstones: rebuild at the same size
     }
     if (capacity >= MAX_CAPACITY) {
-      throw new IllegalStateException("index shard full: " + count + " entries at capacity "
-          + capacity + "; a table holds at most about " + (long) SHARDS * MAX_CAPACITY * 3 / 4
-          + " entries");
+      throw new IllegalStateException(
+          "index shard full: "
+              + count
+              + " entries at capacity "
+              + capacity
+              + "; a table holds at most about "
+              + (long) SHARDS * MAX_CAPACITY * 3 / 4
+              + " entries");
     }
     return capacity * 2;
   }
@@ -432,15 +452,15 @@ public final class HashIndex {
   }
 
   /**
-   * Inserts {@code pointer} for a key known to be absent (the caller holds the key's lock and
-   * the shard's, I1), adding {@code entryBytes} to the shard's bytes.
+   * Inserts {@code pointer} for a key known to be absent (the caller holds the key's lock and the
+   * shard's, I1), adding {@code entryBytes} to the shard's bytes.
    *
    * @return the slot address
    * @throws IllegalStateException if the shard has no room: the caller grows it ({@link
    *     #growthFor}, {@link #rebuild}) and tries again
    */
-  public long insert(long hash, long pointer, int expiry, int policy, long entryBytes,
-      IndexRecord record) {
+  public long insert(
+      long hash, long pointer, int expiry, int policy, long entryBytes, IndexRecord record) {
     int shardIndex = shardOf(hash);
     Shard s = lockedShard(shardIndex);
     int h32 = SlotLayout.hash32(hash);
@@ -466,8 +486,8 @@ public final class HashIndex {
   }
 
   /**
-   * The slot of {@code pointer} in shard {@code shard}, probing from {@code hash32}'s home slot,
-   * or -1; the caller holds the shard's lock.
+   * The slot of {@code pointer} in shard {@code shard}, probing from {@code hash32}'s home slot, or
+   * -1; the caller holds the shard's lock.
    */
   public long slotOf(int shard, int hash32, long pointer) {
     Shard s = lockedShard(shard);
@@ -517,8 +537,8 @@ public final class HashIndex {
    * place: its expiry and policy bits, and the shard's bytes by {@code bytesDelta}. The caller
    * holds the shard's lock.
    */
-  public boolean rewrite(long address, long pointer, int expiry, int policy, long bytesDelta,
-      IndexRecord record) {
+  public boolean rewrite(
+      long address, long pointer, int expiry, int policy, long bytesDelta, IndexRecord record) {
     int shardIndex = shardOfAddress(address);
     Shard s = lockedShard(shardIndex);
     int slot = slotOfAddress(address);
@@ -531,8 +551,13 @@ public final class HashIndex {
     }
     long meta = s.slots.get(WORD, at + SlotLayout.META_OFFSET);
     s.bytes += bytesDelta;
-    store(s, shardIndex, slot, pointer,
-        SlotLayout.withPolicy(SlotLayout.withExpiry(meta, expiry), policy), record);
+    store(
+        s,
+        shardIndex,
+        slot,
+        pointer,
+        SlotLayout.withPolicy(SlotLayout.withExpiry(meta, expiry), policy),
+        record);
     return true;
   }
 
@@ -544,8 +569,8 @@ public final class HashIndex {
     return s;
   }
 
-  private void store(Shard s, int shardIndex, int slot, long pointer, long meta,
-      IndexRecord record) {
+  private void store(
+      Shard s, int shardIndex, int slot, long pointer, long meta, IndexRecord record) {
     MemorySegment slots = s.slots;
     long at = (long) slot * SlotLayout.SLOT_BYTES;
     WORDS.setRelease(slots, at + SlotLayout.POINTER_OFFSET, pointer);
@@ -557,9 +582,9 @@ public final class HashIndex {
   /**
    * Rebuilds shard {@code shard} into {@code newRegion} (zeroed by the caller or not, at least
    * {@link #regionBytes}({@code newCapacity}) bytes); the caller holds the shard's lock (I1).
-   * Returns the old region, which the caller retires (0 if there was none), or -1 if the shard
-   * no longer needs it: another thread rebuilt it first, and the caller retires {@code
-   * newRegion}, as the record says (a Retire op).
+   * Returns the old region, which the caller retires (0 if there was none), or -1 if the shard no
+   * longer needs it: another thread rebuilt it first, and the caller retires {@code newRegion}, as
+   * the record says (a Retire op).
    */
   public long rebuild(int shard, long newRegion, int newCapacity, IndexRecord record) {
     Shard s = lockedShard(shard);
@@ -577,8 +602,8 @@ public final class HashIndex {
   private void rehash(Shard s, long newRegion, MemorySegment target, int newCapacity) {
     long bytes = regionBytes(newCapacity);
     if (target.byteSize() < bytes) {
-      throw new IllegalArgumentException("index region too small: " + target.byteSize()
-          + " bytes for " + newCapacity + " slots");
+      throw new IllegalArgumentException(
+          "index region too small: " + target.byteSize() + " bytes for " + newCapacity + " slots");
     }
     target.asSlice(0, bytes).fill((byte) 0);
     MemorySegment source = s.slots;
@@ -633,8 +658,13 @@ public final class HashIndex {
           long meta = record.get(IndexRecord.U64, at + 14);
           Shard s = shards[shard];
           if (slot < 0 || slot >= s.capacity || replayView(shard) == null) {
-            throw new IllegalArgumentException("index record stores slot " + slot
-                + " of shard " + shard + " whose capacity is " + s.capacity);
+            throw new IllegalArgumentException(
+                "index record stores slot "
+                    + slot
+                    + " of shard "
+                    + shard
+                    + " whose capacity is "
+                    + s.capacity);
           }
           long off = (long) slot * SlotLayout.SLOT_BYTES;
           s.slots.set(WORD, off + SlotLayout.POINTER_OFFSET, pointer);
@@ -651,15 +681,25 @@ public final class HashIndex {
           long oldRegion = record.get(IndexRecord.U64, at + 2);
           long newRegion = record.get(IndexRecord.U64, at + 10);
           int newCapacity = record.get(IndexRecord.U32, at + 18);
-          if (Integer.bitCount(newCapacity) != 1 || newCapacity < MIN_CAPACITY
+          if (Integer.bitCount(newCapacity) != 1
+              || newCapacity < MIN_CAPACITY
               || newCapacity > MAX_CAPACITY) {
-            throw new IllegalArgumentException("index record resizes shard " + shard
-                + " to capacity " + newCapacity + ", not a power of two in range");
+            throw new IllegalArgumentException(
+                "index record resizes shard "
+                    + shard
+                    + " to capacity "
+                    + newCapacity
+                    + ", not a power of two in range");
           }
           Shard s = shards[shard];
           if (s.region != oldRegion) {
-            throw new IllegalArgumentException("index record resizes shard " + shard
-                + " from region " + oldRegion + " but the shard is in region " + s.region);
+            throw new IllegalArgumentException(
+                "index record resizes shard "
+                    + shard
+                    + " from region "
+                    + oldRegion
+                    + " but the shard is in region "
+                    + s.region);
           }
           int oldCapacity = s.capacity;
           if (oldRegion == 0) {
@@ -676,12 +716,17 @@ public final class HashIndex {
         }
         case IndexRecord.OP_RETIRE -> {
           IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
-          retired.retired(record.get(IndexRecord.U64, at + 1),
-              record.get(IndexRecord.U32, at + 9));
+          retired.retired(record.get(IndexRecord.U64, at + 1), record.get(IndexRecord.U32, at + 9));
           at += IndexRecord.RETIRE_BYTES;
         }
-        default -> throw new IllegalArgumentException("unknown index op " + op + " at byte "
-            + at + " of an index record of table " + tableId);
+        default ->
+            throw new IllegalArgumentException(
+                "unknown index op "
+                    + op
+                    + " at byte "
+                    + at
+                    + " of an index record of table "
+                    + tableId);
       }
     }
   }

@@ -6,8 +6,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The index's part of one logged change: the slot stores and resizes it made, as the payload of
- * a participant record, so that replay repeats them.
+ * The index's part of one logged change: the slot stores and resizes it made, as the payload of a
+ * participant record, so that replay repeats them.
  *
  * <h2>Format</h2>
  *
@@ -24,9 +24,9 @@ import java.nio.ByteOrder;
  * (tombstone) counts and the bytes of its entries after the store: replaying it over a state that
  * already holds it changes nothing (records set, never add). The shard's lock is held from the
  * change until its record is in the log ({@link HashIndex}, I4), so a shard's records are in the
- * log in the order of its changes. A Resize zeroes the new region and rehashes the old one into
- * it; the old region is not freed before the resize is checkpointed (see {@link HashIndex}), so
- * at replay it holds exactly what it held when the resize was logged.
+ * log in the order of its changes. A Resize zeroes the new region and rehashes the old one into it;
+ * the old region is not freed before the resize is checkpointed (see {@link HashIndex}), so at
+ * replay it holds exactly what it held when the resize was logged.
  *
  * <p>Not thread-safe: one per thread, reused for each change.
  */
@@ -43,10 +43,13 @@ public final class IndexRecord {
 
   public static final byte OP_SET = 1;
   public static final byte OP_RESIZE = 2;
+
   /** A region put for a rebuild another writer made first: retired at once, freed later. */
   public static final byte OP_RETIRE = 3;
+
   /** Op, shard, slot, pointer, meta, count, dead, bytes. */
   public static final int SET_BYTES = 1 + 1 + 4 + 8 + 8 + 4 + 4 + 8;
+
   /** Op, shard, old region, new region, new capacity. */
   public static final int RESIZE_BYTES = 1 + 1 + 8 + 8 + 4;
 
@@ -101,9 +104,16 @@ public final class IndexRecord {
 
   private long reserve(int bytes) {
     if (length + bytes > MAX_BYTES) {
-      throw new IllegalStateException("index record full: " + length + " + " + bytes
-          + " bytes exceed " + MAX_BYTES + "; one change stores at most "
-          + (MAX_BYTES - OPS_OFFSET) / SET_BYTES + " slots");
+      throw new IllegalStateException(
+          "index record full: "
+              + length
+              + " + "
+              + bytes
+              + " bytes exceed "
+              + MAX_BYTES
+              + "; one change stores at most "
+              + (MAX_BYTES - OPS_OFFSET) / SET_BYTES
+              + " slots");
     }
     int at = length;
     length += bytes;
@@ -123,8 +133,8 @@ public final class IndexRecord {
 
   static void checkLength(MemorySegment record, long needed) {
     if (record.byteSize() < needed) {
-      throw new IllegalArgumentException("index record truncated: " + record.byteSize()
-          + " bytes, needed " + needed);
+      throw new IllegalArgumentException(
+          "index record truncated: " + record.byteSize() + " bytes, needed " + needed);
     }
   }
 }

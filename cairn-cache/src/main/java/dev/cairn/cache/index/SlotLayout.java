@@ -39,6 +39,7 @@ public final class SlotLayout {
 
   public static final long POLICY_MASK = (1L << POLICY_BITS) - 1;
   public static final long EXPIRY_MASK = (1L << EXPIRY_BITS) - 1;
+
   /** The expiry of an entry that expires after the 24-bit range of seconds. */
   public static final int EXPIRY_FAR = (int) EXPIRY_MASK;
 

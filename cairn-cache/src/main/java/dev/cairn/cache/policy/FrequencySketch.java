@@ -1,17 +1,17 @@
 package dev.cairn.cache.policy;
 
 /**
- * How often each key was asked for lately, approximately: a count-min sketch of 4-bit counters
- * that forgets by halving, a few counters at a time. The eviction policy compares a newcomer's
- * count with its victim's to decide which one the cache keeps (TinyLFU admission).
+ * How often each key was asked for lately, approximately: a count-min sketch of 4-bit counters that
+ * forgets by halving, a few counters at a time. The eviction policy compares a newcomer's count
+ * with its victim's to decide which one the cache keeps (TinyLFU admission).
  *
- * <p>Thread-safety: {@link #increment} and {@link #frequency} may be called from any thread
- * without a lock; concurrent increments of counters in the same word may lose one of them, an
- * increment racing with the halving of its block may undo that halving for one word, and an
- * increment racing with {@link #ensureCapacity} may land in the table being replaced and be lost.
- * All of these only blur an estimate that is approximate by design. {@link #ensureCapacity} must
- * not run concurrently with itself (the cache calls it under its eviction lock); each call reads
- * the table once, and derives its block from that table's length (I4).
+ * <p>Thread-safety: {@link #increment} and {@link #frequency} may be called from any thread without
+ * a lock; concurrent increments of counters in the same word may lose one of them, an increment
+ * racing with the halving of its block may undo that halving for one word, and an increment racing
+ * with {@link #ensureCapacity} may land in the table being replaced and be lost. All of these only
+ * blur an estimate that is approximate by design. {@link #ensureCapacity} must not run concurrently
+ * with itself (the cache calls it under its eviction lock); each call reads the table once, and
+ * derives its block from that table's length (I4).
  *
  * <p>Example, as the policy uses it:
  *
@@ -93,8 +93,8 @@ public final class FrequencySketch {
   }
 
   /**
-   * Grows the table when {@code expectedEntries} needs more blocks than it has; never shrinks
-   * it. Every estimate is the same after the growth (I2). Allocates the new table.
+   * Grows the table when {@code expectedEntries} needs more blocks than it has; never shrinks it.
+   * Every estimate is the same after the growth (I2). Allocates the new table.
    */
   public void ensureCapacity(long expectedEntries) {
     int blocks = blocksFor(expectedEntries);

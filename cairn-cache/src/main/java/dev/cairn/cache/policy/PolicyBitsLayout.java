@@ -34,6 +34,7 @@ public final class PolicyBitsLayout {
   public static final int AGE_MASK = ((1 << AGE_LENGTH) - 1) << AGE_SHIFT;
   public static final int SPARE_SHIFT = AGE_SHIFT + AGE_LENGTH;
   public static final int SPARE_LENGTH = Byte.SIZE - SPARE_SHIFT;
+
   /** The policy's own bits: segment, referenced and age. */
   public static final int POLICY_MASK = (1 << SPARE_SHIFT) - 1;
 

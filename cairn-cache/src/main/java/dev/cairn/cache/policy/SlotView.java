@@ -12,8 +12,8 @@ package dev.cairn.cache.policy;
  * entry when the index moves it (a bucket split), as they live in its meta word.
  *
  * <p>Identity: the policy changes a slot's bits only by {@link #compareAndSetBits}, right after it
- * read them with {@link #bits} (and the entry's size with {@link #sizeBytes}) from the same slot.
- * A view over an index whose writers run concurrently (entries inserted, removed, or moved by a
+ * read them with {@link #bits} (and the entry's size with {@link #sizeBytes}) from the same slot. A
+ * view over an index whose writers run concurrently (entries inserted, removed, or moved by a
  * shard's rebuild while the policy works) refuses that compare-and-set when the slot no longer
  * holds the entry that read saw, and the policy leaves such a slot alone (TinyLfuClock I6).
  *
@@ -33,8 +33,8 @@ public interface SlotView {
   boolean pinned(long slot);
 
   /**
-   * The hash bits the index keeps for the entry in {@code slot}: the same value the cache passes
-   * to {@link TinyLfuClock#onMiss} for that key, since the frequency sketch is keyed by it.
+   * The hash bits the index keeps for the entry in {@code slot}: the same value the cache passes to
+   * {@link TinyLfuClock#onMiss} for that key, since the frequency sketch is keyed by it.
    */
   long hash(long slot);
 
@@ -55,11 +55,11 @@ public interface SlotView {
   int bits(long slot);
 
   /**
-   * Sets the policy's bits of {@code slot} to {@code bits} if they are {@code expected},
-   * atomically with respect to every other change of the slot, keeping the spare bits; returns
-   * whether it did. Under the eviction lock it may also refuse when the slot no longer holds the
-   * entry whose bits the policy last read there (see Identity above). A hit calls it once and
-   * gives up on failure (a lost reference only ages the entry a little sooner).
+   * Sets the policy's bits of {@code slot} to {@code bits} if they are {@code expected}, atomically
+   * with respect to every other change of the slot, keeping the spare bits; returns whether it did.
+   * Under the eviction lock it may also refuse when the slot no longer holds the entry whose bits
+   * the policy last read there (see Identity above). A hit calls it once and gives up on failure (a
+   * lost reference only ages the entry a little sooner).
    */
   boolean compareAndSetBits(long slot, int expected, int bits);
 }

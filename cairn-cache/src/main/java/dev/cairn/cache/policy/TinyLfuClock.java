@@ -21,9 +21,9 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  * entry moves to the main space's <em>probation</em> segment as a <em>candidate</em>. When the
  * budget is exceeded, the hand brings a <em>victim</em> from probation, and the sketch decides
  * which of the candidate and the victim the cache keeps: the candidate only if it was asked for
- * more often (TinyLFU admission). A probation entry hit again is promoted to the
- * <em>protected</em> segment, which holds at most 80% of the main space. A hill climber moves
- * the window's share between 0 and 25% of the budget, by the hit ratio it observes.
+ * more often (TinyLFU admission). A probation entry hit again is promoted to the <em>protected</em>
+ * segment, which holds at most 80% of the main space. A hill climber moves the window's share
+ * between 0 and 25% of the budget, by the hit ratio it observes.
  *
  * <p>Entries are byte-weighted: a candidate may have to beat several victims, one at a time, until
  * the budget holds; if it loses any duel it leaves.
@@ -48,11 +48,10 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  * }
  * }
  *
- * <p>An index whose writers do not hold the eviction lock (the cache's) counts and uncounts
- * entries itself: it sets a new entry's bits from LEAVING to a segment and reports it with
- * {@link #onCounted}, reports a removed entry's segment and size with {@link #onRemoved}, and
- * records a hit with {@link #recordHit} and {@link #hitBits} where it cannot name the slot's
- * number.
+ * <p>An index whose writers do not hold the eviction lock (the cache's) counts and uncounts entries
+ * itself: it sets a new entry's bits from LEAVING to a segment and reports it with {@link
+ * #onCounted}, reports a removed entry's segment and size with {@link #onRemoved}, and records a
+ * hit with {@link #recordHit} and {@link #hitBits} where it cannot name the slot's number.
  *
  * <p>Thread-safety: {@link #onHit}, {@link #recordHit} and {@link #onMiss} may run on any thread
  * with no lock: they increment the sketch, set the slot's referenced bit by one compare-and-set,
@@ -140,10 +139,10 @@ public final class TinyLfuClock {
   static final int ADMIT_HASHDOS_THRESHOLD = 6;
 
   /**
-   * The hill climber's cap on the window's share. Caffeine has none; here it bounds the ring at
-   * 8 bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 1.5 points
-   * on one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains
-   * 2 at the next size (docs/CACHE-POLICY.md).
+   * The hill climber's cap on the window's share. Caffeine has none; here it bounds the ring at 8
+   * bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 1.5 points on
+   * one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains 2 at
+   * the next size (docs/CACHE-POLICY.md).
    */
   static final double MAX_WINDOW_PERCENT = 0.25;
 
@@ -245,8 +244,8 @@ public final class TinyLfuClock {
     }
     double scale = (double) budgetBytes / this.budgetBytes;
     this.budgetBytes = budgetBytes;
-    windowMaxBytes = Math.min((long) (windowMaxBytes * scale),
-        (long) (MAX_WINDOW_PERCENT * budgetBytes));
+    windowMaxBytes =
+        Math.min((long) (windowMaxBytes * scale), (long) (MAX_WINDOW_PERCENT * budgetBytes));
     protectedMaxBytes = Math.min((long) (protectedMaxBytes * scale), budgetBytes - windowMaxBytes);
     stepSize *= scale;
   }
@@ -287,8 +286,8 @@ public final class TinyLfuClock {
   }
 
   /**
-   * Records an access to an absent key, whether or not the cache then stores it. {@code hash}
-   * is what {@link SlotView#hash} returns for the key once stored. Any thread, no lock.
+   * Records an access to an absent key, whether or not the cache then stores it. {@code hash} is
+   * what {@link SlotView#hash} returns for the key once stored. Any thread, no lock.
    */
   public void onMiss(long hash) {
     sketch.increment(hash);
@@ -324,9 +323,9 @@ public final class TinyLfuClock {
 
   /**
    * Counts the entry just stored in {@code slot}, whose bits are LEAVING (not counted yet): reads
-   * its size from the view, sets it in the window; the caller then evicts with {@link
-   * #nextVictim} until it returns -1. Returns false, counting nothing, if the slot holds no
-   * uncounted entry or the view refused the change (I6).
+   * its size from the view, sets it in the window; the caller then evicts with {@link #nextVictim}
+   * until it returns -1. Returns false, counting nothing, if the slot holds no uncounted entry or
+   * the view refused the change (I6).
    *
    * @throws IllegalArgumentException if the entry is larger than the whole budget (the cache
    *     rejects such a value before storing it)
@@ -348,8 +347,8 @@ public final class TinyLfuClock {
   /**
    * Counts an entry of {@code sizeBytes} that was not counted, whose bits the caller has just set
    * from LEAVING to {@code bits}: a WINDOW entry is a new one (its hash joins the ring, the climber
-   * samples, the window drains to probation); a PROBATION or PROTECTED one only adds to the
-   * totals. The caller then evicts as after {@link #onInsert}.
+   * samples, the window drains to probation); a PROBATION or PROTECTED one only adds to the totals.
+   * The caller then evicts as after {@link #onInsert}.
    *
    * @throws IllegalArgumentException if {@code bits} are LEAVING
    */
@@ -374,9 +373,9 @@ public final class TinyLfuClock {
   }
 
   /**
-   * Uncounts {@code count} entries of segment {@code segment} ({@link PolicyBitsLayout}) and
-   * {@code sizeBytes} in all, which the index removed (or set back to LEAVING) itself, having read
-   * their segment when it did. LEAVING entries were not counted: nothing changes.
+   * Uncounts {@code count} entries of segment {@code segment} ({@link PolicyBitsLayout}) and {@code
+   * sizeBytes} in all, which the index removed (or set back to LEAVING) itself, having read their
+   * segment when it did. LEAVING entries were not counted: nothing changes.
    */
   public void onRemoved(int segment, long count, long sizeBytes) {
     if (segment == LEAVING) {
@@ -393,8 +392,8 @@ public final class TinyLfuClock {
   }
 
   /**
-   * Counts the new size of the entry in {@code slot}, whose value was replaced in place and
-   * weighed {@code oldSizeBytes}; the caller then evicts as after {@link #onInsert}.
+   * Counts the new size of the entry in {@code slot}, whose value was replaced in place and weighed
+   * {@code oldSizeBytes}; the caller then evicts as after {@link #onInsert}.
    */
   public void onUpdate(long slot, long oldSizeBytes) {
     int bits = view.bits(slot);
@@ -412,16 +411,16 @@ public final class TinyLfuClock {
   }
 
   /**
-   * Uncounts the entry in {@code slot}, which the index is about to remove (delete, expiry, or
-   * a victim). A victim was uncounted when chosen, and this changes nothing then.
+   * Uncounts the entry in {@code slot}, which the index is about to remove (delete, expiry, or a
+   * victim). A victim was uncounted when chosen, and this changes nothing then.
    */
   public void onRemove(long slot) {
     leave(slot);
   }
 
   /**
-   * Chooses the next entry to evict while the budget is exceeded, uncounts it, marks it LEAVING
-   * and returns its slot; the caller removes it. Returns -1 when the budget holds, or when it is
+   * Chooses the next entry to evict while the budget is exceeded, uncounts it, marks it LEAVING and
+   * returns its slot; the caller removes it. Returns -1 when the budget holds, or when it is
    * exceeded but every counted entry is pinned (the caller then fails the insert).
    */
   public long nextVictim() {
@@ -430,8 +429,8 @@ public final class TinyLfuClock {
 
   /**
    * Chooses victims as {@link #nextVictim} does until their sizes add up to at least {@code
-   * bytesToFree} or {@code victims} is full, writes their slots to {@code victims} and returns
-   * how many. Fewer bytes than asked are freed only if the rest is pinned (or the array is full).
+   * bytesToFree} or {@code victims} is full, writes their slots to {@code victims} and returns how
+   * many. Fewer bytes than asked are freed only if the rest is pinned (or the array is full).
    */
   public int evictUntil(long bytesToFree, long[] victims) {
     long target = usedBytes - bytesToFree;
@@ -494,8 +493,8 @@ public final class TinyLfuClock {
 
   /**
    * Moves the hand to the next unreferenced probation entry that is not waiting for a duel:
-   * promotes the referenced probation entries it passes, and ages (and, while protected is over
-   * its share, demotes) the protected ones. Returns NONE after AGE_MAX + 2 turns (I4).
+   * promotes the referenced probation entries it passes, and ages (and, while protected is over its
+   * share, demotes) the protected ones. Returns NONE after AGE_MAX + 2 turns (I4).
    */
   private long sweep() {
     long slots = view.slotCount();
@@ -537,8 +536,8 @@ public final class TinyLfuClock {
   }
 
   /**
-   * The last resort, when probation holds nothing to evict and no candidate waits: the first
-   * entry the hand meets that is not pinned, whatever its segment (one turn at most).
+   * The last resort, when probation holds nothing to evict and no candidate waits: the first entry
+   * the hand meets that is not pinned, whatever its segment (one turn at most).
    */
   private long sweepAny() {
     long slots = view.slotCount();
@@ -552,9 +551,9 @@ public final class TinyLfuClock {
   }
 
   /**
-   * TinyLFU's rule, as Caffeine's: keep the candidate only if it was asked for more often than
-   * the victim; a warm candidate that lost still gets in once in 128 times, so that an attacker
-   * who floods the victim's counters cannot lock new keys out (hash flooding).
+   * TinyLFU's rule, as Caffeine's: keep the candidate only if it was asked for more often than the
+   * victim; a warm candidate that lost still gets in once in 128 times, so that an attacker who
+   * floods the victim's counters cannot lock new keys out (hash flooding).
    */
   private boolean admit(long candidateHash, long victimHash) {
     int victimFrequency = sketch.frequency(victimHash);
@@ -664,9 +663,9 @@ public final class TinyLfuClock {
   }
 
   /**
-   * Drops the records of entries no longer in the window (removed, or evicted by the last
-   * resort), in place and in order; run when they outnumber the window's entries, so amortized
-   * O(1) per insert.
+   * Drops the records of entries no longer in the window (removed, or evicted by the last resort),
+   * in place and in order; run when they outnumber the window's entries, so amortized O(1) per
+   * insert.
    */
   private void compactRing() {
     int mask = ring.length - 1;

@@ -78,7 +78,9 @@ class FrequencySketchTest {
       sketch.increment(hash(1_000_000 + i)); // other keys, each once
     }
     int aged = sketch.frequency(hash(1));
-    assertThat(aged).isBetween(3, 7); // 12 halved once, plus what collisions added, minus a second halving at most
+    assertThat(aged)
+        .isBetween(
+            3, 7); // 12 halved once, plus what collisions added, minus a second halving at most
   }
 
   @Test
@@ -115,18 +117,21 @@ class FrequencySketchTest {
     Thread[] readers = new Thread[3];
     for (int t = 0; t < readers.length; t++) {
       long seed = t;
-      readers[t] = Thread.ofPlatform().start(() -> {
-        SplittableRandom random = new SplittableRandom(seed);
-        try {
-          while (growing.get()) {
-            long h = hash(random.nextInt(1 << 20));
-            sketch.increment(h);
-            assertThat(sketch.frequency(h)).isBetween(0, FrequencySketch.MAX_COUNT);
-          }
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      });
+      readers[t] =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    try {
+                      while (growing.get()) {
+                        long h = hash(random.nextInt(1 << 20));
+                        sketch.increment(h);
+                        assertThat(sketch.frequency(h)).isBetween(0, FrequencySketch.MAX_COUNT);
+                      }
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  });
     }
     for (long entries = 1; entries <= 1 << 20; entries *= 2) {
       sketch.ensureCapacity(entries); // the cache grows it under its eviction lock, readers run

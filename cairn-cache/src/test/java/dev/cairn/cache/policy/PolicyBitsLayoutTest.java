@@ -15,7 +15,8 @@ class PolicyBitsLayoutTest {
     assertThat(PolicyBitsLayout.AGE_LENGTH).isEqualTo(2);
     assertThat(PolicyBitsLayout.SPARE_SHIFT).isEqualTo(5);
     assertThat(PolicyBitsLayout.SPARE_SHIFT + PolicyBitsLayout.SPARE_LENGTH).isEqualTo(Byte.SIZE);
-    assertThat(PolicyBitsLayout.SEGMENT_MASK | PolicyBitsLayout.REFERENCED | PolicyBitsLayout.AGE_MASK)
+    assertThat(
+            PolicyBitsLayout.SEGMENT_MASK | PolicyBitsLayout.REFERENCED | PolicyBitsLayout.AGE_MASK)
         .isEqualTo((1 << PolicyBitsLayout.SPARE_SHIFT) - 1)
         .isEqualTo(PolicyBitsLayout.POLICY_MASK);
   }
@@ -35,6 +36,7 @@ class PolicyBitsLayoutTest {
       }
     }
     assertThat(PolicyBitsLayout.bits(PolicyBitsLayout.WINDOW, 0))
-        .as("window, not referenced: what onInsert sets").isZero();
+        .as("window, not referenced: what onInsert sets")
+        .isZero();
   }
 }

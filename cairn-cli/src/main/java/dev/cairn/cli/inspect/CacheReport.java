@@ -5,19 +5,30 @@ import dev.cairn.cli.json.JsonWriter;
 import java.util.Locale;
 
 /**
- * What {@code cairn inspect} and {@code cairn verify} say of a persistent cache: its tables,
- * their entries and bytes and their index, as text or as a {@code "cache"} JSON object.
+ * What {@code cairn inspect} and {@code cairn verify} say of a persistent cache: its tables, their
+ * entries and bytes and their index, as text or as a {@code "cache"} JSON object.
  */
 public final class CacheReport {
   private CacheReport() {}
 
   public static String text(CacheDirectory.Inspection cache) {
-    StringBuilder text = new StringBuilder("cache: ").append(cache.tables().size())
-        .append(cache.tables().size() == 1 ? " table" : " tables").append('\n');
+    StringBuilder text =
+        new StringBuilder("cache: ")
+            .append(cache.tables().size())
+            .append(cache.tables().size() == 1 ? " table" : " tables")
+            .append('\n');
     for (CacheDirectory.Table t : cache.tables()) {
-      text.append(String.format(Locale.ROOT, "  %s (%s -> %s): %,d entries, %s, index %s%s%n",
-          t.name(), t.keyType(), t.valueType(), t.entries(), Sizes.binary(t.entryBytes()),
-          Sizes.binary(t.indexBytes()), options(t)));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "  %s (%s -> %s): %,d entries, %s, index %s%s%n",
+              t.name(),
+              t.keyType(),
+              t.valueType(),
+              t.entries(),
+              Sizes.binary(t.entryBytes()),
+              Sizes.binary(t.indexBytes()),
+              options(t)));
     }
     return text.toString();
   }
@@ -50,12 +61,16 @@ public final class CacheReport {
       entryBytes += t.entryBytes();
       indexBytes += t.indexBytes();
     }
-    json.field("tableCount", cache.tables().size()).field("entries", entries)
-        .field("entryBytes", entryBytes).field("indexBytes", indexBytes);
+    json.field("tableCount", cache.tables().size())
+        .field("entries", entries)
+        .field("entryBytes", entryBytes)
+        .field("indexBytes", indexBytes);
     for (CacheDirectory.Table t : cache.tables()) {
       json.beginObject("table:" + t.name())
-          .field("keyType", t.keyType()).field("valueType", t.valueType())
-          .field("entries", t.entries()).field("entryBytes", t.entryBytes())
+          .field("keyType", t.keyType())
+          .field("valueType", t.valueType())
+          .field("entries", t.entries())
+          .field("entryBytes", t.entryBytes())
           .field("indexBytes", t.indexBytes())
           .field("pinned", t.options().pinned())
           .endObject();

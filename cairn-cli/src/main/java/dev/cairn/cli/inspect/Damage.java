@@ -9,13 +9,13 @@ import java.nio.file.Path;
 /**
  * The first problem {@code verify} found in a pile's directory, in the terms a report needs.
  *
- * @param kind what sort of problem: {@code corruptFile} (a checksum, magic or length that cannot
- *     be what Cairn wrote), {@code formatVersion} (a file of another version or kind), {@code
+ * @param kind what sort of problem: {@code corruptFile} (a checksum, magic or length that cannot be
+ *     what Cairn wrote), {@code formatVersion} (a file of another version or kind), {@code
  *     allocatorInvariant} (a segment's blocks or counters do not add up), or {@code other}
  * @param file the damaged file, or null when the problem names a segment rather than a file
  * @param offset the byte offset in {@code file}, or -1 when unknown
- * @param message core's own description: it names the file and offset, or the segment, offset
- *     and invariant, and says what to check
+ * @param message core's own description: it names the file and offset, or the segment, offset and
+ *     invariant, and says what to check
  */
 public record Damage(String kind, Path file, long offset, String message) {
 

@@ -8,17 +8,17 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Writes a {@link Inspection} for people ({@link #text}) or scripts ({@link #json}); both carry
- * the same figures.
+ * Writes a {@link Inspection} for people ({@link #text}) or scripts ({@link #json}); both carry the
+ * same figures.
  *
  * {@snippet :
  * Inspection inspection = PileDirectory.inspect(Path.of("data/users"));
  * System.out.print(InspectionReport.text(inspection));
  * }
  *
- * <p>The JSON's keys are the {@code Inspection} and {@code PileStats} component names, with
- * {@code segments}, {@code objects} and {@code links} for the stats' counts, and the checkpoint
- * time as an ISO-8601 instant.
+ * <p>The JSON's keys are the {@code Inspection} and {@code PileStats} component names, with {@code
+ * segments}, {@code objects} and {@code links} for the stats' counts, and the checkpoint time as an
+ * ISO-8601 instant.
  */
 public final class InspectionReport {
 
@@ -28,8 +28,14 @@ public final class InspectionReport {
     PileStats stats = inspection.stats();
     List<String[]> rows = new ArrayList<>();
     rows.add(row("format version", Integer.toString(inspection.formatVersion())));
-    rows.add(row("geometry", String.format(Locale.ROOT, "%s segments, %d stripes",
-        Sizes.binary(inspection.segmentBytes()), inspection.stripes())));
+    rows.add(
+        row(
+            "geometry",
+            String.format(
+                Locale.ROOT,
+                "%s segments, %d stripes",
+                Sizes.binary(inspection.segmentBytes()),
+                inspection.stripes())));
     rows.add(row("segments", count(stats.segmentCount())));
     rows.add(row("objects", count(stats.objectCount())));
     rows.add(row("links", count(stats.linkCount())));
@@ -37,35 +43,67 @@ public final class InspectionReport {
     rows.add(row("allocated", Sizes.withExact(stats.allocatedBytes())));
     rows.add(row("utilized", Sizes.withExact(stats.utilizedBytes())));
     rows.add(row("overhead", Sizes.withExact(stats.overheadBytes())));
-    rows.add(row("free", Sizes.withExact(stats.freeBytes())
-        + ", largest block " + Sizes.binary(stats.largestFreeBlockBytes())));
-    rows.add(row("availability", String.format(Locale.ROOT, "%.1f %% of free bytes in blocks of"
-        + " 64 KiB or more", 100 * stats.availability())));
-    rows.add(row("checkpoint", String.format(Locale.ROOT, "LSN %,d at %s",
-        inspection.checkpointLsn(), inspection.lastCheckpoint())));
+    rows.add(
+        row(
+            "free",
+            Sizes.withExact(stats.freeBytes())
+                + ", largest block "
+                + Sizes.binary(stats.largestFreeBlockBytes())));
+    rows.add(
+        row(
+            "availability",
+            String.format(
+                Locale.ROOT,
+                "%.1f %% of free bytes in blocks of" + " 64 KiB or more",
+                100 * stats.availability())));
+    rows.add(
+        row(
+            "checkpoint",
+            String.format(
+                Locale.ROOT,
+                "LSN %,d at %s",
+                inspection.checkpointLsn(),
+                inspection.lastCheckpoint())));
     rows.add(row("log", logText(inspection)));
     if (inspection.unfinishedTransactions() > 0) {
-      rows.add(row("unfinished", String.format(Locale.ROOT, "%,d transaction%s the crash left"
-          + " open: the next open rolls %s back (the figures above leave %s out)",
-          inspection.unfinishedTransactions(), inspection.unfinishedTransactions() == 1 ? ""
-              : "s", inspection.unfinishedTransactions() == 1 ? "it" : "them",
-          inspection.unfinishedTransactions() == 1 ? "it" : "them")));
+      rows.add(
+          row(
+              "unfinished",
+              String.format(
+                  Locale.ROOT,
+                  "%,d transaction%s the crash left"
+                      + " open: the next open rolls %s back (the figures above leave %s out)",
+                  inspection.unfinishedTransactions(),
+                  inspection.unfinishedTransactions() == 1 ? "" : "s",
+                  inspection.unfinishedTransactions() == 1 ? "it" : "them",
+                  inspection.unfinishedTransactions() == 1 ? "it" : "them")));
     }
-    rows.add(row("tag bound", inspection.tagBound() > 0
-        ? String.format(Locale.ROOT, "%,d (after a crash the pointer tag clock restarts here)",
-            inspection.tagBound())
-        : "none recorded (a file of an earlier build: after a crash the tag clock skips at"
-            + " random)"));
-    rows.add(row("last close", inspection.lastCloseClean()
-        ? "clean"
-        : "NOT clean: the pile crashed or was killed, or its log holds records past the last"
-            + " checkpoint; the next open recovers it from the log"));
+    rows.add(
+        row(
+            "tag bound",
+            inspection.tagBound() > 0
+                ? String.format(
+                    Locale.ROOT,
+                    "%,d (after a crash the pointer tag clock restarts here)",
+                    inspection.tagBound())
+                : "none recorded (a file of an earlier build: after a crash the tag clock skips at"
+                    + " random)"));
+    rows.add(
+        row(
+            "last close",
+            inspection.lastCloseClean()
+                ? "clean"
+                : "NOT clean: the pile crashed or was killed, or its log holds records past the"
+                    + " last checkpoint; the next open recovers it from the log"));
 
     StringBuilder text = new StringBuilder("pile ").append(inspection.directory()).append('\n');
     int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
     for (String[] row : rows) {
-      text.append("  ").append(row[0]).append(" ".repeat(width - row[0].length() + 2))
-          .append(row[1]).append('\n');
+      text.append("  ")
+          .append(row[0])
+          .append(" ".repeat(width - row[0].length() + 2))
+          .append(row[1])
+          .append('\n');
     }
     return text.toString();
   }
@@ -75,7 +113,8 @@ public final class InspectionReport {
   }
 
   /** The pile's JSON, with a {@code "cache"} object when {@code cache} holds one. */
-  public static String json(Inspection inspection, dev.cairn.cache.CacheDirectory.Inspection cache) {
+  public static String json(
+      Inspection inspection, dev.cairn.cache.CacheDirectory.Inspection cache) {
     JsonWriter json = new JsonWriter().beginObject();
     fields(json, inspection);
     if (cache != null && cache.isCache()) {
@@ -117,8 +156,11 @@ public final class InspectionReport {
       // no records after the checkpoint, or no log at all: either way nothing to replay
       return "no records (the pile ran with durability none, or wrote nothing since creation)";
     }
-    return String.format(Locale.ROOT, "ends at LSN %,d; %,d records (%s) since the checkpoint",
-        inspection.logEndLsn(), inspection.logRecordsSinceCheckpoint(),
+    return String.format(
+        Locale.ROOT,
+        "ends at LSN %,d; %,d records (%s) since the checkpoint",
+        inspection.logEndLsn(),
+        inspection.logRecordsSinceCheckpoint(),
         Sizes.binary(inspection.logBytesSinceCheckpoint()));
   }
 

@@ -6,9 +6,9 @@ import dev.cairn.pile.PileDirectory.Salvage;
 import java.util.Locale;
 
 /**
- * What {@code cairn recover} prints: that the pile was recovered, and whether part of a damaged
- * log was dropped; if so where the damage was, what was dropped (bytes exactly, records as
- * counted) and where the copy of the damaged log is.
+ * What {@code cairn recover} prints: that the pile was recovered, and whether part of a damaged log
+ * was dropped; if so where the damage was, what was dropped (bytes exactly, records as counted) and
+ * where the copy of the damaged log is.
  *
  * {@snippet :
  * System.out.print(RecoverReport.text(PileDirectory.salvage(dir)));
@@ -28,40 +28,71 @@ public final class RecoverReport {
     if (damage == null) {
       text.append("RECOVERED, nothing dropped: the log was not damaged\n");
       line(text, "directory", salvage.directory().toString());
-      line(text, "replayed", String.format(Locale.ROOT, "%,d log records",
-          salvage.logRecordsReplayed()));
+      line(
+          text,
+          "replayed",
+          String.format(Locale.ROOT, "%,d log records", salvage.logRecordsReplayed()));
     } else {
       text.append("RECOVERED, dropping part of a damaged log\n");
       line(text, "directory", salvage.directory().toString());
-      line(text, "damage", damage.file() + " at offset " + damage.fileOffset() + " (lsn "
-          + damage.firstDroppedLsn() + "): " + damage.problem());
-      line(text, "kept", String.format(Locale.ROOT,
-          "every write logged before lsn %d (%,d log records replayed)",
-          damage.firstDroppedLsn(), salvage.logRecordsReplayed()));
-      line(text, "dropped", String.format(Locale.ROOT,
-          "lsn %d to %d: %,d bytes (exact); %,d readable records after the damage (counted),"
-              + " plus the damaged record in %,d unreadable bytes",
-          damage.firstDroppedLsn(), damage.droppedEndLsn(), damage.droppedBytes(),
-          damage.readableRecordsDropped(), damage.unreadableBytes()));
-      line(text, "last dropped", damage.lastDroppedLsn() < 0 ? "no readable record"
-          : "the record at lsn " + damage.lastDroppedLsn());
+      line(
+          text,
+          "damage",
+          damage.file()
+              + " at offset "
+              + damage.fileOffset()
+              + " (lsn "
+              + damage.firstDroppedLsn()
+              + "): "
+              + damage.problem());
+      line(
+          text,
+          "kept",
+          String.format(
+              Locale.ROOT,
+              "every write logged before lsn %d (%,d log records replayed)",
+              damage.firstDroppedLsn(),
+              salvage.logRecordsReplayed()));
+      line(
+          text,
+          "dropped",
+          String.format(
+              Locale.ROOT,
+              "lsn %d to %d: %,d bytes (exact); %,d readable records after the damage (counted),"
+                  + " plus the damaged record in %,d unreadable bytes",
+              damage.firstDroppedLsn(),
+              damage.droppedEndLsn(),
+              damage.droppedBytes(),
+              damage.readableRecordsDropped(),
+              damage.unreadableBytes()));
+      line(
+          text,
+          "last dropped",
+          damage.lastDroppedLsn() < 0
+              ? "no readable record"
+              : "the record at lsn " + damage.lastDroppedLsn());
       line(text, "copy", damage.copy() + " (the damaged log as it was; Cairn never deletes it)");
     }
-    line(text, "rolled back", String.format(Locale.ROOT, "%,d unfinished transactions",
-        salvage.transactionsRolledBack()));
+    line(
+        text,
+        "rolled back",
+        String.format(
+            Locale.ROOT, "%,d unfinished transactions", salvage.transactionsRolledBack()));
     line(text, "objects", String.format(Locale.ROOT, "%,d", salvage.objectCount()));
     return text.toString();
   }
 
   public static String json(Salvage salvage) {
     LogDamage damage = salvage.damage();
-    JsonWriter json = new JsonWriter().beginObject()
-        .field("recovered", true)
-        .field("dropped", damage != null)
-        .field("directory", salvage.directory().toString())
-        .field("logRecordsReplayed", salvage.logRecordsReplayed())
-        .field("transactionsRolledBack", salvage.transactionsRolledBack())
-        .field("objects", salvage.objectCount());
+    JsonWriter json =
+        new JsonWriter()
+            .beginObject()
+            .field("recovered", true)
+            .field("dropped", damage != null)
+            .field("directory", salvage.directory().toString())
+            .field("logRecordsReplayed", salvage.logRecordsReplayed())
+            .field("transactionsRolledBack", salvage.transactionsRolledBack())
+            .field("objects", salvage.objectCount());
     if (damage == null) {
       json.nullField("damage");
     } else {

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * What {@code cairn verify} prints: "OK" and a one-line summary of what was checked, or
- * "DAMAGED" and the first problem, naming the file and offset (or the segment and invariant).
+ * What {@code cairn verify} prints: "OK" and a one-line summary of what was checked, or "DAMAGED"
+ * and the first problem, naming the file and offset (or the segment and invariant).
  *
  * {@snippet :
  * System.out.print(VerifyReport.okText(PileDirectory.verify(dir)));
@@ -16,9 +16,9 @@ import java.util.Locale;
  * // data/users: 20,000 objects, 3 segments, 201,329,664 bytes checked, 12 log records checked
  * }
  *
- * <p>"Bytes checked" are the segments' bytes, whose block headers and free lists the allocator
- * walk checks (values carry no checksum of their own, so their contents are not), plus the log
- * bytes since the checkpoint, each record of which is checked against its CRC32C.
+ * <p>"Bytes checked" are the segments' bytes, whose block headers and free lists the allocator walk
+ * checks (values carry no checksum of their own, so their contents are not), plus the log bytes
+ * since the checkpoint, each record of which is checked against its CRC32C.
  */
 public final class VerifyReport {
 
@@ -26,9 +26,13 @@ public final class VerifyReport {
 
   public static String okText(Inspection inspection) {
     PileStats stats = inspection.stats();
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "OK%n%s: %,d objects, %,d segments, %,d bytes checked, %,d log records checked%n",
-        inspection.directory(), stats.objectCount(), stats.segmentCount(), bytesChecked(inspection),
+        inspection.directory(),
+        stats.objectCount(),
+        stats.segmentCount(),
+        bytesChecked(inspection),
         inspection.logRecordsSinceCheckpoint());
   }
 
@@ -37,12 +41,14 @@ public final class VerifyReport {
   }
 
   /** {@link #okJson(Inspection)} with the cache's check when the pile holds a cache. */
-  public static String okJson(Inspection inspection,
-      dev.cairn.cache.CacheDirectory.Inspection cache) {
-    JsonWriter json = new JsonWriter().beginObject()
-        .field("ok", true)
-        .field("bytesChecked", bytesChecked(inspection))
-        .field("logRecordsChecked", inspection.logRecordsSinceCheckpoint());
+  public static String okJson(
+      Inspection inspection, dev.cairn.cache.CacheDirectory.Inspection cache) {
+    JsonWriter json =
+        new JsonWriter()
+            .beginObject()
+            .field("ok", true)
+            .field("bytesChecked", bytesChecked(inspection))
+            .field("logRecordsChecked", inspection.logRecordsSinceCheckpoint());
     if (cache != null && cache.isCache()) {
       CacheReport.json(json, cache);
     }
@@ -66,11 +72,13 @@ public final class VerifyReport {
   }
 
   public static String damagedJson(Path directory, Damage damage) {
-    JsonWriter json = new JsonWriter().beginObject()
-        .field("ok", false)
-        .field("directory", directory.toString())
-        .field("problem", damage.kind())
-        .field("file", damage.file() == null ? null : damage.file().toString());
+    JsonWriter json =
+        new JsonWriter()
+            .beginObject()
+            .field("ok", false)
+            .field("directory", directory.toString())
+            .field("problem", damage.kind())
+            .field("file", damage.file() == null ? null : damage.file().toString());
     if (damage.offset() >= 0) {
       json.field("offset", damage.offset());
     } else {

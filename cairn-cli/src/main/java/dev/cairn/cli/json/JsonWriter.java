@@ -4,9 +4,9 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * Writes one JSON document, pretty-printed with two-space indents and {@code "key": value}
- * fields, one per line. Written by hand rather than with a JSON library: the CLI's documents are
- * small and flat, and a library would be the CLI's largest dependency.
+ * Writes one JSON document, pretty-printed with two-space indents and {@code "key": value} fields,
+ * one per line. Written by hand rather than with a JSON library: the CLI's documents are small and
+ * flat, and a library would be the CLI's largest dependency.
  *
  * {@snippet :
  * String json = new JsonWriter()
@@ -18,13 +18,14 @@ import java.math.RoundingMode;
  *     .toString();
  * }
  *
- * <p>Numbers are written in plain notation (never {@code 1E+7}), rounded to the decimals the
- * caller asks for; a NaN or infinite number, which JSON cannot hold, is written as {@code null}.
- * Not thread-safe; the caller balances its begin and end calls.
+ * <p>Numbers are written in plain notation (never {@code 1E+7}), rounded to the decimals the caller
+ * asks for; a NaN or infinite number, which JSON cannot hold, is written as {@code null}. Not
+ * thread-safe; the caller balances its begin and end calls.
  */
 public final class JsonWriter {
   private final StringBuilder json = new StringBuilder(1024);
   private int depth;
+
   /** Whether the object now open has a field yet, so the next one needs a comma before it. */
   private boolean hasField;
 

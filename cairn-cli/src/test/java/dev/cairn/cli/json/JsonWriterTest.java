@@ -44,8 +44,7 @@ class JsonWriterTest {
 
   @Test
   void field_writesNullForANumberJsonCannotHold() {
-    String json =
-        new JsonWriter().beginObject().field("x", Double.NaN, 1).endObject().toString();
+    String json = new JsonWriter().beginObject().field("x", Double.NaN, 1).endObject().toString();
 
     assertThat(json).contains("\"x\": null");
   }

@@ -30,12 +30,12 @@ import java.util.stream.Stream;
 /**
  * Codecs of collections, maps, optionals and reference arrays.
  *
- * <p>A collection or map stores its <em>flavour</em>, a byte naming the concrete class it was,
- * so a {@code List.of(...)} comes back immutable and a {@code TreeMap} sorted. On reading, the
- * flavour is used if it fits the field's declared type; otherwise (an evolved field, or a
- * declared concrete class) the declared type's natural class is built instead. Implementations
- * Cairn does not know are stored as the nearest flavour (a sorted set as {@code TreeSet}, any
- * other set as {@code LinkedHashSet}, any other collection as {@code ArrayList}).
+ * <p>A collection or map stores its <em>flavour</em>, a byte naming the concrete class it was, so a
+ * {@code List.of(...)} comes back immutable and a {@code TreeMap} sorted. On reading, the flavour
+ * is used if it fits the field's declared type; otherwise (an evolved field, or a declared concrete
+ * class) the declared type's natural class is built instead. Implementations Cairn does not know
+ * are stored as the nearest flavour (a sorted set as {@code TreeSet}, any other set as {@code
+ * LinkedHashSet}, any other collection as {@code ArrayList}).
  */
 final class Containers {
   private Containers() {}
@@ -64,31 +64,58 @@ final class Containers {
 
   /** A class each flavour builds, to test against a declared type. */
   private static final Class<?>[] COLLECTION_CLASSES = {
-    null, ArrayList.class, LinkedList.class, List.of().getClass(),
-    HashSet.class, LinkedHashSet.class, TreeSet.class, Set.of().getClass()
+    null,
+    ArrayList.class,
+    LinkedList.class,
+    List.of().getClass(),
+    HashSet.class,
+    LinkedHashSet.class,
+    TreeSet.class,
+    Set.of().getClass()
   };
 
   private static final Class<?>[] MAP_CLASSES = {
-    null, HashMap.class, LinkedHashMap.class, TreeMap.class, Map.of().getClass(),
-    ConcurrentHashMap.class, ConcurrentSkipListMap.class
+    null,
+    HashMap.class,
+    LinkedHashMap.class,
+    TreeMap.class,
+    Map.of().getClass(),
+    ConcurrentHashMap.class,
+    ConcurrentSkipListMap.class
   };
 
   // JdkObsolete: the unmodifiable view of a list that is not RandomAccess is a class of its own,
   // and a LinkedList is the JDK's list to make one of
   @SuppressWarnings("JdkObsolete")
-  private static final Set<Class<?>> IMMUTABLE_LISTS = classesOf(
-      List.of(), List.of(1), List.of(1, 2, 3), List.of(1, 2, 3).subList(0, 2),
-      Collections.emptyList(), Collections.singletonList(1),
-      Collections.unmodifiableList(new ArrayList<>()), Collections.unmodifiableList(new LinkedList<>()),
-      Stream.of(1, 2).toList());
+  private static final Set<Class<?>> IMMUTABLE_LISTS =
+      classesOf(
+          List.of(),
+          List.of(1),
+          List.of(1, 2, 3),
+          List.of(1, 2, 3).subList(0, 2),
+          Collections.emptyList(),
+          Collections.singletonList(1),
+          Collections.unmodifiableList(new ArrayList<>()),
+          Collections.unmodifiableList(new LinkedList<>()),
+          Stream.of(1, 2).toList());
 
-  private static final Set<Class<?>> IMMUTABLE_SETS = classesOf(
-      Set.of(), Set.of(1), Set.of(1, 2, 3), Collections.emptySet(), Collections.singleton(1),
-      Collections.unmodifiableSet(new HashSet<>()));
+  private static final Set<Class<?>> IMMUTABLE_SETS =
+      classesOf(
+          Set.of(),
+          Set.of(1),
+          Set.of(1, 2, 3),
+          Collections.emptySet(),
+          Collections.singleton(1),
+          Collections.unmodifiableSet(new HashSet<>()));
 
-  private static final Set<Class<?>> IMMUTABLE_MAPS = classesOf(
-      Map.of(), Map.of(1, 1), Map.of(1, 1, 2, 2), Collections.emptyMap(),
-      Collections.singletonMap(1, 1), Collections.unmodifiableMap(new HashMap<>()));
+  private static final Set<Class<?>> IMMUTABLE_MAPS =
+      classesOf(
+          Map.of(),
+          Map.of(1, 1),
+          Map.of(1, 1, 2, 2),
+          Collections.emptyMap(),
+          Collections.singletonMap(1, 1),
+          Collections.unmodifiableMap(new HashMap<>()));
 
   private static Set<Class<?>> classesOf(Object... samples) {
     Set<Class<?>> set = new HashSet<>();
@@ -167,8 +194,10 @@ final class Containers {
   }
 
   private static int fallbackMap(Class<?> declared) {
-    for (int f : new int[] {LINKED_HASH_MAP, TREE_MAP, CONCURRENT_HASH_MAP,
-        CONCURRENT_SKIP_LIST_MAP, HASH_MAP}) {
+    for (int f :
+        new int[] {
+          LINKED_HASH_MAP, TREE_MAP, CONCURRENT_HASH_MAP, CONCURRENT_SKIP_LIST_MAP, HASH_MAP
+        }) {
       if (declared.isAssignableFrom(MAP_CLASSES[f])) {
         return f;
       }
@@ -177,12 +206,17 @@ final class Containers {
   }
 
   private static void checkNaturalOrder(Object sorted, String where) {
-    Object comparator = sorted instanceof SortedSet<?> s ? s.comparator()
-        : sorted instanceof SortedMap<?, ?> m ? m.comparator() : null;
+    Object comparator =
+        sorted instanceof SortedSet<?> s
+            ? s.comparator()
+            : sorted instanceof SortedMap<?, ?> m ? m.comparator() : null;
     if (comparator != null) {
       throw new IllegalArgumentException(
           "a sorted collection with a comparator cannot be stored (the comparator is code, not"
-              + " data): " + where + " holds a " + sorted.getClass().getName()
+              + " data): "
+              + where
+              + " holds a "
+              + sorted.getClass().getName()
               + "; use natural ordering, or register a codec for the enclosing type");
     }
   }
@@ -193,6 +227,7 @@ final class Containers {
   static final class CollectionCodec extends ValueCodec {
     private final ValueCodec element;
     private final String where;
+
     /** For each stored flavour, the flavour to build for the declared type. */
     private final int[] build = new int[MAX_COLLECTION_FLAVOUR + 1];
 
@@ -254,9 +289,7 @@ final class Containers {
             hasNull |= items[i] == null;
           }
           if (build[flavour] == IMMUTABLE_LIST) {
-            return hasNull
-                ? Collections.unmodifiableList(Arrays.asList(items))
-                : List.of(items);
+            return hasNull ? Collections.unmodifiableList(Arrays.asList(items)) : List.of(items);
           }
           return hasNull
               ? Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(items)))
@@ -265,15 +298,17 @@ final class Containers {
         default -> {
           // JdkObsolete: a LinkedList was stored, or is what the declared type asks for
           @SuppressWarnings("JdkObsolete")
-          Collection<Object> c = switch (build[flavour]) {
-            case ARRAY_LIST -> new ArrayList<>(capacity);
-            case LINKED_LIST -> new LinkedList<>();
-            case HASH_SET -> HashSet.newHashSet(capacity);
-            case LINKED_HASH_SET -> LinkedHashSet.newLinkedHashSet(capacity);
-            case TREE_SET -> new TreeSet<>();
-            default -> throw new CorruptValueException(
-                "collection flavour " + flavour + " does not fit " + where);
-          };
+          Collection<Object> c =
+              switch (build[flavour]) {
+                case ARRAY_LIST -> new ArrayList<>(capacity);
+                case LINKED_LIST -> new LinkedList<>();
+                case HASH_SET -> HashSet.newHashSet(capacity);
+                case LINKED_HASH_SET -> LinkedHashSet.newLinkedHashSet(capacity);
+                case TREE_SET -> new TreeSet<>();
+                default ->
+                    throw new CorruptValueException(
+                        "collection flavour " + flavour + " does not fit " + where);
+              };
           for (int i = 0; i < n; i++) {
             c.add(element.read(in, depth));
           }
@@ -351,14 +386,17 @@ final class Containers {
       int n = in.checkCount(in.readVarIntNonNegative("map size"), 2, "map");
       int capacity = Math.min(n, MAX_INITIAL_CAPACITY);
       int kind = build[flavour];
-      Map<Object, Object> m = switch (kind) {
-        case HASH_MAP -> HashMap.newHashMap(capacity);
-        case LINKED_HASH_MAP, IMMUTABLE_MAP -> LinkedHashMap.newLinkedHashMap(capacity);
-        case TREE_MAP -> new TreeMap<>();
-        case CONCURRENT_HASH_MAP -> new ConcurrentHashMap<>(capacity);
-        case CONCURRENT_SKIP_LIST_MAP -> new ConcurrentSkipListMap<>();
-        default -> throw new CorruptValueException("map flavour " + flavour + " does not fit " + where);
-      };
+      Map<Object, Object> m =
+          switch (kind) {
+            case HASH_MAP -> HashMap.newHashMap(capacity);
+            case LINKED_HASH_MAP, IMMUTABLE_MAP -> LinkedHashMap.newLinkedHashMap(capacity);
+            case TREE_MAP -> new TreeMap<>();
+            case CONCURRENT_HASH_MAP -> new ConcurrentHashMap<>(capacity);
+            case CONCURRENT_SKIP_LIST_MAP -> new ConcurrentSkipListMap<>();
+            default ->
+                throw new CorruptValueException(
+                    "map flavour " + flavour + " does not fit " + where);
+          };
       boolean hasNull = false;
       for (int i = 0; i < n; i++) {
         Object k = key.read(in, depth);

@@ -37,6 +37,7 @@ sealed interface Desc {
     final String boxName;
     final Class<?> primitive;
     final Class<?> box;
+
     /** Fixed wire width in bytes, or 0 for a zig-zag varint. */
     final int width;
 
@@ -72,8 +73,12 @@ sealed interface Desc {
         return true;
       }
       return switch (this) {
-        case BYTE -> target == SHORT || target == INT || target == LONG || target == FLOAT
-            || target == DOUBLE;
+        case BYTE ->
+            target == SHORT
+                || target == INT
+                || target == LONG
+                || target == FLOAT
+                || target == DOUBLE;
         case SHORT, CHAR -> target == INT || target == LONG || target == FLOAT || target == DOUBLE;
         case INT -> target == LONG || target == DOUBLE;
         case FLOAT -> target == DOUBLE;
@@ -300,7 +305,8 @@ sealed interface Desc {
 
     private CorruptValueException error(String what) {
       return new CorruptValueException(
-          String.format(Locale.ROOT, "bad field type descriptor: %s at %d in \"%s\"", what, at, text));
+          String.format(
+              Locale.ROOT, "bad field type descriptor: %s at %d in \"%s\"", what, at, text));
     }
   }
 }

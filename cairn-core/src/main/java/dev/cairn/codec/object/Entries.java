@@ -21,8 +21,10 @@ final class Entries {
   abstract static class Entry implements Codec<Object> {
     final int id;
     final Class<?> type;
+
     /** The layout this id stands for; null for a hand-written codec. */
     final TypeSchema schema;
+
     /** Whether objects are written with this entry (the class's current layout). */
     final boolean current;
 
@@ -93,7 +95,10 @@ final class Entries {
     private void checkWritable() {
       if (!current) {
         throw new IllegalStateException(
-            "type id " + id + " is an older layout of " + type.getName()
+            "type id "
+                + id
+                + " is an older layout of "
+                + type.getName()
                 + ": objects are written with its current layout");
       }
     }
@@ -105,11 +110,20 @@ final class Entries {
         Object v = readBody(in, 0);
         if (in.pos != offset + length) {
           throw new CorruptValueException(
-              "stored " + type.getName() + " (type id " + id + ") ends after "
-                  + (in.pos - offset) + " of its " + length + " bytes");
+              "stored "
+                  + type.getName()
+                  + " (type id "
+                  + id
+                  + ") ends after "
+                  + (in.pos - offset)
+                  + " of its "
+                  + length
+                  + " bytes");
         }
         return v;
-      } catch (CorruptValueException | IncompatibleSchemaException | UnknownTypeException
+      } catch (CorruptValueException
+          | IncompatibleSchemaException
+          | UnknownTypeException
           | IllegalStateException e) {
         throw e; // IllegalStateException: a closed segment, which the pile reports itself
       } catch (RuntimeException e) {
@@ -132,7 +146,12 @@ final class Entries {
     private final StructCodec codec;
     private final ObjectTypes types;
 
-    StructEntry(int id, TypeSchema schema, boolean current, StructModel model, StructCodec codec,
+    StructEntry(
+        int id,
+        TypeSchema schema,
+        boolean current,
+        StructModel model,
+        StructCodec codec,
         ObjectTypes types) {
       super(id, model.type, schema, current);
       this.model = model;
@@ -160,8 +179,8 @@ final class Entries {
   static final class EnumEntry extends Entry {
     private final Refs.EnumFieldCodec constants;
 
-    EnumEntry(int id, Class<?> type, TypeSchema schema, boolean current,
-        Refs.EnumFieldCodec constants) {
+    EnumEntry(
+        int id, Class<?> type, TypeSchema schema, boolean current, Refs.EnumFieldCodec constants) {
       super(id, type, schema, current);
       this.constants = constants;
     }
@@ -183,8 +202,8 @@ final class Entries {
   }
 
   /**
-   * A hand-written codec, where a field or an {@code any} value holds its type: {@code
-   * CustomBody --> Length:varint, Bytes[Length]}.
+   * A hand-written codec, where a field or an {@code any} value holds its type: {@code CustomBody
+   * --> Length:varint, Bytes[Length]}.
    */
   static final class CustomEntry extends Entry {
     private final Codec<Object> codec;

@@ -27,15 +27,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Maps a field's declared Java type to its {@link Desc} (what the schema records) and to the
- * {@link ValueCodec} that writes it; builds readers of an older descriptor into a current type
- * (schema evolution), and skippers that need no class at all.
+ * Maps a field's declared Java type to its {@link Desc} (what the schema records) and to the {@link
+ * ValueCodec} that writes it; builds readers of an older descriptor into a current type (schema
+ * evolution), and skippers that need no class at all.
  *
  * <p>Classification, in order: primitive; a class with a registered codec ({@code ref}, so the
- * codec takes precedence everywhere); box; {@code String}; arrays; the JDK value types;
- * {@code Optional}; collections and maps Cairn can build; enums; other non-JDK classes ({@code
- * ref}); and {@code Object}, JDK interfaces, abstract JDK classes and type variables ({@code
- * any}). Any other JDK class is refused with a message naming the field.
+ * codec takes precedence everywhere); box; {@code String}; arrays; the JDK value types; {@code
+ * Optional}; collections and maps Cairn can build; enums; other non-JDK classes ({@code ref}); and
+ * {@code Object}, JDK interfaces, abstract JDK classes and type variables ({@code any}). Any other
+ * JDK class is refused with a message naming the field.
  */
 final class FieldTypes {
   private final ObjectTypes types;
@@ -48,8 +48,8 @@ final class FieldTypes {
     return switch (t) {
       case Class<?> c -> c;
       case ParameterizedType p -> raw(p.getRawType());
-      case GenericArrayType g -> java.lang.reflect.Array.newInstance(
-          raw(g.getGenericComponentType()), 0).getClass();
+      case GenericArrayType g ->
+          java.lang.reflect.Array.newInstance(raw(g.getGenericComponentType()), 0).getClass();
       case WildcardType w -> raw(w.getUpperBounds()[0]);
       case TypeVariable<?> v -> raw(v.getBounds()[0]);
       default -> Object.class;
@@ -72,7 +72,8 @@ final class FieldTypes {
   }
 
   private static Type component(Type t) {
-    return t instanceof GenericArrayType g ? g.getGenericComponentType()
+    return t instanceof GenericArrayType g
+        ? g.getGenericComponentType()
         : raw(t).getComponentType();
   }
 
@@ -112,11 +113,11 @@ final class FieldTypes {
       return new OptionalDesc(classify(argument(type, Optional.class, 0), where + "<value>"));
     }
     if (Containers.isCollectionType(raw)) {
-      return new CollectionDesc(
-          classify(argument(type, Collection.class, 0), where + "<element>"));
+      return new CollectionDesc(classify(argument(type, Collection.class, 0), where + "<element>"));
     }
     if (Containers.isMapType(raw)) {
-      return new MapDesc(classify(argument(type, Map.class, 0), where + "<key>"),
+      return new MapDesc(
+          classify(argument(type, Map.class, 0), where + "<key>"),
           classify(argument(type, Map.class, 1), where + "<value>"));
     }
     if (raw.isEnum()) {
@@ -135,10 +136,16 @@ final class FieldTypes {
 
   private static IllegalArgumentException unsupported(Class<?> raw, String where) {
     return new IllegalArgumentException(
-        "cannot store field " + where + " of type " + raw.getName() + ": Cairn stores records,"
+        "cannot store field "
+            + where
+            + " of type "
+            + raw.getName()
+            + ": Cairn stores records,"
             + " POJOs, enums, primitives and boxes, String, arrays, List/Set/Map/Collection,"
             + " Optional, UUID, BigDecimal/BigInteger and the java.time value types; register a"
-            + " codec for " + raw.getSimpleName() + ", or mark the field transient");
+            + " codec for "
+            + raw.getSimpleName()
+            + ", or mark the field transient");
   }
 
   // ------------------------------------------------------------------------ natural codecs
@@ -152,15 +159,19 @@ final class FieldTypes {
       case StringDesc s -> ValueCodecs.STRING;
       case ValueDesc(JdkValueType k) -> ValueCodecs.value(k);
       case PrimArrayDesc(Prim p) -> ValueCodecs.primArray(p);
-      case ArrayDesc(Desc e) -> new Containers.ArrayCodec(
-          codec(e, component(type), where + "[]"), raw.getComponentType());
+      case ArrayDesc(Desc e) ->
+          new Containers.ArrayCodec(
+              codec(e, component(type), where + "[]"), raw.getComponentType());
       case CollectionDesc(Desc e) -> {
         Type et = argument(type, Collection.class, 0);
         yield new Containers.CollectionCodec(codec(e, et, where + "<element>"), raw, where);
       }
-      case MapDesc(Desc k, Desc v) -> new Containers.MapCodec(
-          codec(k, argument(type, Map.class, 0), where + "<key>"),
-          codec(v, argument(type, Map.class, 1), where + "<value>"), raw, where);
+      case MapDesc(Desc k, Desc v) ->
+          new Containers.MapCodec(
+              codec(k, argument(type, Map.class, 0), where + "<key>"),
+              codec(v, argument(type, Map.class, 1), where + "<value>"),
+              raw,
+              where);
       case OptionalDesc(Desc e) ->
           new Containers.OptionalCodec(codec(e, argument(type, Optional.class, 0), where));
       case EnumDesc(int id) -> types.enumCodec(types.enumSchema(id, where), raw, where);
@@ -197,17 +208,17 @@ final class FieldTypes {
         return widening(ValueCodecs.box(p), p, holder, stored, target, where, what);
       }
       case StringDesc s -> {
-        return check(holder.isAssignableFrom(String.class), ValueCodecs.STRING, stored, target,
-            where, what);
+        return check(
+            holder.isAssignableFrom(String.class), ValueCodecs.STRING, stored, target, where, what);
       }
       case ValueDesc(JdkValueType k) -> {
-        return check(holder.isAssignableFrom(k.type()), ValueCodecs.value(k), stored, target,
-            where, what);
+        return check(
+            holder.isAssignableFrom(k.type()), ValueCodecs.value(k), stored, target, where, what);
       }
       case PrimArrayDesc(Prim p) -> {
         Class<?> array = java.lang.reflect.Array.newInstance(p.primitive, 0).getClass();
-        return check(holder.isAssignableFrom(array), ValueCodecs.primArray(p), stored, target,
-            where, what);
+        return check(
+            holder.isAssignableFrom(array), ValueCodecs.primArray(p), stored, target, where, what);
       }
       case ArrayDesc(Desc e) -> {
         if (raw.isArray() && !raw.getComponentType().isPrimitive()) {
@@ -215,14 +226,17 @@ final class FieldTypes {
               reader(e, component(target), where + "[]", what), raw.getComponentType());
         }
         if (raw == Object.class) {
-          return new Containers.ArrayCodec(reader(e, Object.class, where + "[]", what), Object.class);
+          return new Containers.ArrayCodec(
+              reader(e, Object.class, where + "[]", what), Object.class);
         }
         throw incompatible(stored, target, where, what);
       }
       case CollectionDesc(Desc e) -> {
         if (natural instanceof CollectionDesc || raw == Object.class || raw == Iterable.class) {
-          Type et = natural instanceof CollectionDesc ? argument(target, Collection.class, 0)
-              : Object.class;
+          Type et =
+              natural instanceof CollectionDesc
+                  ? argument(target, Collection.class, 0)
+                  : Object.class;
           return new Containers.CollectionCodec(
               reader(e, et, where + "<element>", what), raw, where);
         }
@@ -232,10 +246,15 @@ final class FieldTypes {
         if (natural instanceof MapDesc || raw == Object.class) {
           boolean typed = natural instanceof MapDesc;
           return new Containers.MapCodec(
-              reader(k, typed ? argument(target, Map.class, 0) : Object.class, where + "<key>", what),
-              reader(v, typed ? argument(target, Map.class, 1) : Object.class, where + "<value>",
+              reader(
+                  k, typed ? argument(target, Map.class, 0) : Object.class, where + "<key>", what),
+              reader(
+                  v,
+                  typed ? argument(target, Map.class, 1) : Object.class,
+                  where + "<value>",
                   what),
-              raw, where);
+              raw,
+              where);
         }
         throw incompatible(stored, target, where, what);
       }
@@ -265,8 +284,14 @@ final class FieldTypes {
     }
   }
 
-  private static ValueCodec widening(ValueCodec source, Prim from, Class<?> holder, Desc stored,
-      Type target, String where, String what) {
+  private static ValueCodec widening(
+      ValueCodec source,
+      Prim from,
+      Class<?> holder,
+      Desc stored,
+      Type target,
+      String where,
+      String what) {
     Prim to = Prim.ofBox(holder);
     if (to != null && from.widensTo(to)) {
       return new ValueCodec.ReadOnly() {
@@ -284,19 +309,25 @@ final class FieldTypes {
     return check(holder.isAssignableFrom(from.box), source, stored, target, where, what);
   }
 
-  private static ValueCodec check(boolean ok, ValueCodec codec, Desc stored, Type target,
-      String where, String what) {
+  private static ValueCodec check(
+      boolean ok, ValueCodec codec, Desc stored, Type target, String where, String what) {
     if (!ok) {
       throw incompatible(stored, target, where, what);
     }
     return codec;
   }
 
-  private static IncompatibleSchemaException incompatible(Desc stored, Type target, String where,
-      String what) {
+  private static IncompatibleSchemaException incompatible(
+      Desc stored, Type target, String where, String what) {
     return new IncompatibleSchemaException(
-        what + " holds " + stored + " values, which field " + where + " (now "
-            + target.getTypeName() + ") cannot take: an incompatible change; keep a field of the"
+        what
+            + " holds "
+            + stored
+            + " values, which field "
+            + where
+            + " (now "
+            + target.getTypeName()
+            + ") cannot take: an incompatible change; keep a field of the"
             + " old type to read them, or store the objects again");
   }
 

@@ -17,8 +17,8 @@ import java.nio.charset.StandardCharsets;
  * fails any value that does not end exactly at {@code end}. Every length and count is checked
  * against {@link #remaining()} before anything is allocated for it, and scans stop at {@code end}.
  *
- * <p>One cursor per thread is reused ({@link #acquire}), with a scratch array for strings; a
- * nested decode on the same thread (a user codec decoding through the registry) gets a fresh one.
+ * <p>One cursor per thread is reused ({@link #acquire}), with a scratch array for strings; a nested
+ * decode on the same thread (a user codec decoding through the registry) gets a fresh one.
  */
 final class In {
   private static final int KEEP_SCRATCH_BYTES = 64 * 1024;
@@ -303,8 +303,9 @@ final class In {
   /** The scratch array, grown to at least {@code n} bytes (keeping its contents). */
   private byte[] scratch(int n) {
     if (scratch.length < n) {
-      scratch = java.util.Arrays.copyOf(scratch,
-          Math.max(n, Math.min(KEEP_SCRATCH_BYTES, scratch.length * 2)));
+      scratch =
+          java.util.Arrays.copyOf(
+              scratch, Math.max(n, Math.min(KEEP_SCRATCH_BYTES, scratch.length * 2)));
     }
     return scratch;
   }

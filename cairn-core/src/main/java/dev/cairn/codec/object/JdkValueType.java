@@ -78,8 +78,8 @@ enum JdkValueType {
   }
 
   /**
-   * The value type a runtime value of class {@code c} is stored as, or null. {@code ZoneId}
-   * values are {@code ZoneRegion} (a JDK-internal subclass) or {@code ZoneOffset}.
+   * The value type a runtime value of class {@code c} is stored as, or null. {@code ZoneId} values
+   * are {@code ZoneRegion} (a JDK-internal subclass) or {@code ZoneOffset}.
    */
   static JdkValueType ofRuntime(Class<?> c) {
     JdkValueType k = ofDeclared(c);

@@ -104,8 +104,8 @@ public final class ObjectTypes {
       };
 
   /**
-   * @param explicit codecs by id, as registered (ids below {@link TypeSchema#FIRST_TYPE_ID} are
-   *     the built-in boxes)
+   * @param explicit codecs by id, as registered (ids below {@link TypeSchema#FIRST_TYPE_ID} are the
+   *     built-in boxes)
    * @param classes classes allowed by name
    * @param packages packages whose classes are allowed
    * @param loaders where to look for a stored class of an allowed package that this registry has
@@ -114,8 +114,12 @@ public final class ObjectTypes {
    * @throws IllegalArgumentException if an allowed class cannot be stored, two allowed classes
    *     share a stored name, or the catalog's ids collide with registered codecs
    */
-  public ObjectTypes(Codec<?>[] explicit, Collection<Class<?>> classes, Collection<String> packages,
-      Collection<ClassLoader> loaders, TypeCatalog catalog) {
+  public ObjectTypes(
+      Codec<?>[] explicit,
+      Collection<Class<?>> classes,
+      Collection<String> packages,
+      Collection<ClassLoader> loaders,
+      TypeCatalog catalog) {
     this.explicit = explicit.clone();
     for (int id = FIRST; id < this.explicit.length; id++) {
       if (this.explicit[id] != null) {
@@ -128,7 +132,9 @@ public final class ObjectTypes {
     for (TypeSchema s : catalog.load()) {
       if (s.typeId() < this.explicit.length && this.explicit[s.typeId()] != null) {
         throw new IllegalArgumentException(
-            "catalog schema " + s + " has the id of registered codec "
+            "catalog schema "
+                + s
+                + " has the id of registered codec "
                 + this.explicit[s.typeId()].getClass().getName());
       }
       if (!schemas.compareAndSet(s.typeId(), null, s)) {
@@ -156,7 +162,9 @@ public final class ObjectTypes {
         if (!explicitIds.containsKey(c) && Refs.builtInTagOf(c) == 0) {
           if (isJdk(c) && !c.isEnum()) {
             throw new IllegalArgumentException(
-                "cannot allow JDK class " + c.getName() + ": Cairn stores JDK value types"
+                "cannot allow JDK class "
+                    + c.getName()
+                    + ": Cairn stores JDK value types"
                     + " natively and no other JDK class");
           }
           addClosure(c);
@@ -241,7 +249,8 @@ public final class ObjectTypes {
       }
       TypeSchema schema = schemas.get(id);
       if (schema == null) {
-        throw new CorruptValueException("stored type id " + id + " names no type (at " + where + ")");
+        throw new CorruptValueException(
+            "stored type id " + id + " names no type (at " + where + ")");
       }
       Class<?> type = byName.get(schema.typeName());
       if (type == null) {
@@ -249,7 +258,11 @@ public final class ObjectTypes {
       }
       if (type == null) {
         throw new UnknownTypeException(
-            "stored type " + schema.typeName() + " (type id " + id + ") is not an allowed class"
+            "stored type "
+                + schema.typeName()
+                + " (type id "
+                + id
+                + ") is not an allowed class"
                 + " of this registry: allow the class stored under that name with"
                 + " CodecRegistry.builder().allow(TheClass.class), or its package with"
                 + " .allowPackage(...), and pass the registry to PileOptions.builder().codecs(...)"
@@ -266,8 +279,8 @@ public final class ObjectTypes {
   }
 
   /**
-   * Under the lock: the class a stored schema names when this registry has not met it yet, found
-   * by name if that is the binary name of a class in an allowed package (I3, I4), or null. It is
+   * Under the lock: the class a stored schema names when this registry has not met it yet, found by
+   * name if that is the binary name of a class in an allowed package (I3, I4), or null. It is
    * loaded without being initialized, through the loaders of the code that allowed the packages,
    * the thread's context loader, then Cairn's own; a name outside the allowed packages loads
    * nothing. The class then joins the allowed classes, with what its code fixes.
@@ -290,7 +303,8 @@ public final class ObjectTypes {
       } catch (ClassNotFoundException | LinkageError notThere) {
         continue;
       }
-      if (!type.getName().equals(storedName) || !isAllowed(type)
+      if (!type.getName().equals(storedName)
+          || !isAllowed(type)
           || !StructModel.storedName(type).equals(storedName)) {
         continue; // stored under another name (@CairnName): only allow-by-class reads it
       }
@@ -326,53 +340,96 @@ public final class ObjectTypes {
   }
 
   /**
-   * The refusal of a class that is neither registered nor allowed, saying what the user most
-   * likely wants, with calls that work when made (never one that would then throw): allow a class
-   * of their own, by class or package; wrap a JDK value type in a record of their own; for any
-   * other JDK class, why it cannot be stored.
+   * The refusal of a class that is neither registered nor allowed, saying what the user most likely
+   * wants, with calls that work when made (never one that would then throw): allow a class of their
+   * own, by class or package; wrap a JDK value type in a record of their own; for any other JDK
+   * class, why it cannot be stored.
    */
   public static UnknownTypeException notAllowed(Class<?> type) {
     String name = type.getName();
     String registry = "PileOptions.builder().codecs(CodecRegistry.builder()";
     if (Refs.builtInTagOf(type) != 0 || type.isArray()) {
-      return new UnknownTypeException("type " + name + " cannot be stored on its own: "
-          + (type.isArray() ? "an array" : "a JDK value type (date, number, UUID, collection,"
-              + " ...)") + " is stored as a field of your own records and classes: wrap it in a"
-          + " record, e.g. record Holder(" + type.getSimpleName() + " value) {}, and allow that: "
-          + registry + ".allow(Holder.class).build())");
+      return new UnknownTypeException(
+          "type "
+              + name
+              + " cannot be stored on its own: "
+              + (type.isArray()
+                  ? "an array"
+                  : "a JDK value type (date, number, UUID, collection," + " ...)")
+              + " is stored as a field of your own records and classes: wrap it in a"
+              + " record, e.g. record Holder("
+              + type.getSimpleName()
+              + " value) {}, and allow that: "
+              + registry
+              + ".allow(Holder.class).build())");
     }
     if (type.isAnonymousClass() || type.isHidden()) {
-      return new UnknownTypeException("type " + name + " cannot be stored: it is an "
-          + (type.isHidden() ? "hidden class (a lambda?)" : "anonymous class")
-          + ", which has no name to store. Declare a named record or class for the value and"
-          + " allow it: " + registry + ".allow(YourRecord.class).build())");
+      return new UnknownTypeException(
+          "type "
+              + name
+              + " cannot be stored: it is an "
+              + (type.isHidden() ? "hidden class (a lambda?)" : "anonymous class")
+              + ", which has no name to store. Declare a named record or class for the value and"
+              + " allow it: "
+              + registry
+              + ".allow(YourRecord.class).build())");
     }
     if (isJdk(type) && type.isEnum()) {
-      return new UnknownTypeException("type " + name + " is not allowed in this pile's codec"
-          + " registry. A JDK enum can be allowed by class: " + registry + ".allow("
-          + type.getCanonicalName() + ".class).build())");
+      return new UnknownTypeException(
+          "type "
+              + name
+              + " is not allowed in this pile's codec"
+              + " registry. A JDK enum can be allowed by class: "
+              + registry
+              + ".allow("
+              + type.getCanonicalName()
+              + ".class).build())");
     }
     if (isJdk(type)) {
-      String why = type == Object.class
-          ? "a plain java.lang.Object has no state to store"
-          : "Cairn stores JDK classes only as the values of fields (String, numbers, dates,"
-              + " UUID, collections, ...), and no JDK class other than an enum can be allowed";
-      return new UnknownTypeException("type " + name + " cannot be stored: " + why + ". Store"
-          + " the data in a record or class of your own and allow it with " + registry
-          + ".allow(YourRecord.class).build()), or register a hand-written Codec<"
-          + type.getSimpleName() + "> with CodecRegistry.builder().register(id, codec), id from "
-          + FIRST + " up");
+      String why =
+          type == Object.class
+              ? "a plain java.lang.Object has no state to store"
+              : "Cairn stores JDK classes only as the values of fields (String, numbers, dates,"
+                  + " UUID, collections, ...), and no JDK class other than an enum can be allowed";
+      return new UnknownTypeException(
+          "type "
+              + name
+              + " cannot be stored: "
+              + why
+              + ". Store"
+              + " the data in a record or class of your own and allow it with "
+              + registry
+              + ".allow(YourRecord.class).build()), or register a hand-written Codec<"
+              + type.getSimpleName()
+              + "> with CodecRegistry.builder().register(id, codec), id from "
+              + FIRST
+              + " up");
     }
     String canonical = type.getCanonicalName();
-    String written = canonical == null ? type.getSimpleName() // a local class
-        : type.getPackageName().isEmpty() ? canonical
-        : canonical.substring(type.getPackageName().length() + 1);
-    String byPackage = type.getPackageName().isEmpty() ? ""
-        : ", or every class of its package with .allowPackage(\"" + type.getPackageName() + "\")";
-    return new UnknownTypeException("type " + name + " is not allowed in this pile's codec"
-        + " registry. Allow it: " + registry + ".allow(" + written + ".class).build())"
-        + byPackage + "; a class with a hand-written Codec is registered with"
-        + " .register(id, codec) instead");
+    String written =
+        canonical == null
+            ? type.getSimpleName() // a local class
+            : type.getPackageName().isEmpty()
+                ? canonical
+                : canonical.substring(type.getPackageName().length() + 1);
+    String byPackage =
+        type.getPackageName().isEmpty()
+            ? ""
+            : ", or every class of its package with .allowPackage(\""
+                + type.getPackageName()
+                + "\")";
+    return new UnknownTypeException(
+        "type "
+            + name
+            + " is not allowed in this pile's codec"
+            + " registry. Allow it: "
+            + registry
+            + ".allow("
+            + written
+            + ".class).build())"
+            + byPackage
+            + "; a class with a hand-written Codec is registered with"
+            + " .register(id, codec) instead");
   }
 
   private Entry createEnum(Class<?> type) {
@@ -381,10 +438,12 @@ public final class ObjectTypes {
     for (Enum<?> c : constants) {
       names.add(constantName(type, c));
     }
-    TypeSchema schema = assignId(new TypeSchema(FIRST, StructModel.storedName(type),
-        TypeSchema.Kind.ENUM, List.of(), names));
-    Refs.EnumFieldCodec codec = new Refs.EnumFieldCodec(constants, constants,
-        names.toArray(String[]::new), type.getName());
+    TypeSchema schema =
+        assignId(
+            new TypeSchema(
+                FIRST, StructModel.storedName(type), TypeSchema.Kind.ENUM, List.of(), names));
+    Refs.EnumFieldCodec codec =
+        new Refs.EnumFieldCodec(constants, constants, names.toArray(String[]::new), type.getName());
     Entry e = new EnumEntry(schema.typeId(), type, schema, true, codec);
     entries.set(schema.typeId(), e);
     return e;
@@ -423,8 +482,8 @@ public final class ObjectTypes {
       }
     }
     StructCodec codec = StructGenerator.generate(model, codecs, plan);
-    TypeSchema schema = assignId(
-        new TypeSchema(FIRST, model.typeName, model.kind, stored, List.of()));
+    TypeSchema schema =
+        assignId(new TypeSchema(FIRST, model.typeName, model.kind, stored, List.of()));
     Entry e = new StructEntry(schema.typeId(), schema, true, model, codec, this);
     entries.set(schema.typeId(), e);
     return e;
@@ -437,8 +496,8 @@ public final class ObjectTypes {
       if (!type.isEnum()) {
         throw new IncompatibleSchemaException(what + ": an enum became a " + now.schema.kind());
       }
-      return new EnumEntry(schema.typeId(), type, schema, false,
-          enumCodec(schema, type, type.getName()));
+      return new EnumEntry(
+          schema.typeId(), type, schema, false, enumCodec(schema, type, type.getName()));
     }
     if (!(now instanceof StructEntry current)) {
       throw new IncompatibleSchemaException(
@@ -462,12 +521,23 @@ public final class ObjectTypes {
       taken[match] = true;
       FieldModel f = model.fields.get(match);
       Desc.Prim target = Desc.Prim.ofPrimitive(f.raw);
-      if (storedDesc instanceof Desc.PrimDesc(Desc.Prim p) && target != null
+      if (storedDesc instanceof Desc.PrimDesc(Desc.Prim p)
+          && target != null
           && p.widensTo(target)) {
         plan.add(new StructGenerator.Direct(p, match));
       } else {
-        ValueCodec reader = fieldTypes.reader(storedDesc, f.genericType, f.where,
-            "stored " + schema.typeName() + "." + sf.name() + " (type id " + schema.typeId() + ")");
+        ValueCodec reader =
+            fieldTypes.reader(
+                storedDesc,
+                f.genericType,
+                f.where,
+                "stored "
+                    + schema.typeName()
+                    + "."
+                    + sf.name()
+                    + " (type id "
+                    + schema.typeId()
+                    + ")");
         plan.add(new StructGenerator.Via(reader, match));
       }
     }
@@ -495,16 +565,21 @@ public final class ObjectTypes {
     if (now.id == stored.typeId()) {
       isCurrent = true;
     }
-    return new Refs.EnumFieldCodec(isCurrent ? constants : null, byStored,
-        names.toArray(String[]::new), where);
+    return new Refs.EnumFieldCodec(
+        isCurrent ? constants : null, byStored, names.toArray(String[]::new), where);
   }
 
   /** The schema of a stored enum id, which must name an enum. */
   TypeSchema enumSchema(int id, String where) {
     TypeSchema s = id >= FIRST && id <= MAX ? schemas.get(id) : null;
     if (s == null || s.kind() != TypeSchema.Kind.ENUM) {
-      throw new CorruptValueException("field " + where + " names enum schema " + id
-          + ", which is " + (s == null ? "unknown" : "not an enum: " + s));
+      throw new CorruptValueException(
+          "field "
+              + where
+              + " names enum schema "
+              + id
+              + ", which is "
+              + (s == null ? "unknown" : "not an enum: " + s));
     }
     return s;
   }
@@ -522,14 +597,15 @@ public final class ObjectTypes {
       return reuse;
     }
     while (nextId <= MAX
-        && (schemas.get(nextId) != null || (nextId < explicit.length && explicit[nextId] != null))) {
+        && (schemas.get(nextId) != null
+            || (nextId < explicit.length && explicit[nextId] != null))) {
       nextId++;
     }
     if (nextId > MAX) {
       throw new IllegalStateException("all type ids up to " + MAX + " are taken");
     }
-    TypeSchema schema = new TypeSchema(nextId, shape.typeName(), shape.kind(), shape.fields(),
-        shape.constants());
+    TypeSchema schema =
+        new TypeSchema(nextId, shape.typeName(), shape.kind(), shape.fields(), shape.constants());
     catalog.onNewSchema(schema); // durable before the id is used (I1)
     schemas.set(nextId, schema);
     nextId++;
@@ -560,8 +636,10 @@ public final class ObjectTypes {
     if (fields == null) {
       fields = new ValueCodec[schema.fields().size()];
       for (int i = 0; i < fields.length; i++) {
-        fields[i] = fieldTypes.skipper(Desc.parse(schema.fields().get(i).type()),
-            schema.typeName() + "." + schema.fields().get(i).name());
+        fields[i] =
+            fieldTypes.skipper(
+                Desc.parse(schema.fields().get(i).type()),
+                schema.typeName() + "." + schema.fields().get(i).name());
       }
       skippers.compareAndSet(id, null, fields);
     }
@@ -599,8 +677,7 @@ public final class ObjectTypes {
   // allow rules (I4)
 
   boolean isAllowed(Class<?> type) {
-    return allowed.contains(type)
-        || (!isJdk(type) && packages.contains(type.getPackageName()));
+    return allowed.contains(type) || (!isJdk(type) && packages.contains(type.getPackageName()));
   }
 
   static boolean isJdk(Class<?> type) {
@@ -621,7 +698,9 @@ public final class ObjectTypes {
       addClosure(type.getComponentType());
       return;
     }
-    if (type.isPrimitive() || (isJdk(type) && !type.isEnum()) || Refs.builtInTagOf(type) != 0
+    if (type.isPrimitive()
+        || (isJdk(type) && !type.isEnum())
+        || Refs.builtInTagOf(type) != 0
         || explicitIds.containsKey(type)) {
       return;
     }
@@ -647,7 +726,8 @@ public final class ObjectTypes {
     } else if (!type.isInterface()) {
       for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
         for (Field f : c.getDeclaredFields()) {
-          if (!Modifier.isStatic(f.getModifiers()) && !Modifier.isTransient(f.getModifiers())
+          if (!Modifier.isStatic(f.getModifiers())
+              && !Modifier.isTransient(f.getModifiers())
               && !f.isSynthetic()) {
             addTypeClosure(f.getGenericType());
           }
@@ -671,7 +751,7 @@ public final class ObjectTypes {
           addTypeClosure(b);
         }
       }
-      default -> { } // a type variable: its values are allowed, or not, on their own
+      default -> {} // a type variable: its values are allowed, or not, on their own
     }
   }
 
@@ -679,8 +759,13 @@ public final class ObjectTypes {
     Class<?> other = byName.putIfAbsent(name, type);
     if (other != null && other != type) {
       throw new IllegalArgumentException(
-          "two allowed classes are stored as \"" + name + "\": " + other.getName() + " and "
-              + type.getName() + "; give one another name with @CairnName");
+          "two allowed classes are stored as \""
+              + name
+              + "\": "
+              + other.getName()
+              + " and "
+              + type.getName()
+              + "; give one another name with @CairnName");
     }
   }
 }

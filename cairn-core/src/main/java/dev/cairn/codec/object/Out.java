@@ -53,8 +53,10 @@ final class Out {
   int pos;
   private char[] chars = new char[128];
   private boolean busy;
+
   /** The value whose encoding {@code buf[0, pos)} holds, between encodedSize and encode. */
   private Object remembered;
+
   /** The codec that encoded {@link #remembered}: another one would encode it differently. */
   private Object rememberedBy;
 
@@ -116,11 +118,13 @@ final class Out {
     long needed = pos + n;
     if (needed > Entries.MAX_ENCODED_BYTES) {
       throw new IllegalArgumentException(
-          "value too large to store: it encodes to more than " + Entries.MAX_ENCODED_BYTES
+          "value too large to store: it encodes to more than "
+              + Entries.MAX_ENCODED_BYTES
               + " bytes");
     }
-    buf = Arrays.copyOf(buf, (int) Math.min(Entries.MAX_ENCODED_BYTES,
-        Math.max(needed, 2L * buf.length)));
+    buf =
+        Arrays.copyOf(
+            buf, (int) Math.min(Entries.MAX_ENCODED_BYTES, Math.max(needed, 2L * buf.length)));
   }
 
   /** A char array of at least {@code n} chars, to copy a string's chars into. */
@@ -234,8 +238,8 @@ final class Out {
    * Writes a string in the layout {@link Wire} documents: the ASCII form, or a header and UTF-8
    * (UTF-16LE for a string with an unpaired surrogate). The chars are copied out once with {@link
    * String#getChars} (a bulk copy) and worked on as an array: faster than {@code charAt} per char,
-   * whose compiled speed depends on whether the JIT has seen UTF-16 strings anywhere in the
-   * process (in a real application, it has).
+   * whose compiled speed depends on whether the JIT has seen UTF-16 strings anywhere in the process
+   * (in a real application, it has).
    */
   void putString(String v) {
     if (v == null) {

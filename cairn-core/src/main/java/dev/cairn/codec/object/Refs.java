@@ -20,8 +20,8 @@ import java.util.Optional;
  * <h2>Depth</h2>
  *
  * Each step into a nested object adds one to {@code depth}, and more than {@link
- * ObjectTypes#MAX_DEPTH} levels fail: on write with an {@link IllegalArgumentException} that
- * names the cycle's path if the graph has one (Cairn stores trees), on read with a {@link
+ * ObjectTypes#MAX_DEPTH} levels fail: on write with an {@link IllegalArgumentException} that names
+ * the cycle's path if the graph has one (Cairn stores trees), on read with a {@link
  * CorruptValueException}. So neither a cyclic object nor corrupt bytes can overflow the stack.
  */
 final class Refs {
@@ -32,6 +32,7 @@ final class Refs {
 
   /** Tags of {@code any} values below the user range (see docs/FORMAT.md). */
   static final int TAG_NULL = 0;
+
   static final int TAG_STRING = 9;
   static final int TAG_COLLECTION = 37;
   static final int TAG_MAP = 38;
@@ -55,9 +56,9 @@ final class Refs {
   }
 
   /**
-   * Thrown when writing nests too deeply; each {@code ref} and {@code any} level it unwinds
-   * through adds itself (try/catch costs nothing until something is thrown), so the top level can
-   * tell a cycle (an object met twice on the path) from a graph that is merely deep.
+   * Thrown when writing nests too deeply; each {@code ref} and {@code any} level it unwinds through
+   * adds itself (try/catch costs nothing until something is thrown), so the top level can tell a
+   * cycle (an object met twice on the path) from a graph that is merely deep.
    */
   static final class GraphTooDeep extends IllegalArgumentException {
     private final java.util.List<Object> objects = new java.util.ArrayList<>();
@@ -88,15 +89,25 @@ final class Refs {
             path.append(k == first + 1 ? "" : " -> ").append(wheres.get(k));
           }
           return new IllegalArgumentException(
-              "cyclic reference in a " + top.getName() + ": " + path + " leads back to the same "
-                  + objects.get(i).getClass().getName() + ". Cairn stores each value as a tree"
+              "cyclic reference in a "
+                  + top.getName()
+                  + ": "
+                  + path
+                  + " leads back to the same "
+                  + objects.get(i).getClass().getName()
+                  + ". Cairn stores each value as a tree"
                   + " (shared references are stored as copies) and rejects cycles: break the"
                   + " cycle, or mark the back reference transient");
         }
       }
       return new IllegalArgumentException(
-          "object graph of a " + top.getName() + " nested deeper than " + ObjectTypes.MAX_DEPTH
-              + " levels (at " + (wheres.isEmpty() ? "?" : wheres.getLast()) + "): too deep to"
+          "object graph of a "
+              + top.getName()
+              + " nested deeper than "
+              + ObjectTypes.MAX_DEPTH
+              + " levels (at "
+              + (wheres.isEmpty() ? "?" : wheres.getLast())
+              + "): too deep to"
               + " store; store the deeper parts separately and link them by pointer");
     }
   }
@@ -112,13 +123,14 @@ final class Refs {
 
   /**
    * A field declared as a user type: {@code Ref --> 0 (null) | TypeId:varint, Body}. The declared
-   * type may be a record or class (the id then also names the layout version) or an interface
-   * or abstract class (the id picks the implementation).
+   * type may be a record or class (the id then also names the layout version) or an interface or
+   * abstract class (the id picks the implementation).
    */
   static final class RefCodec extends ValueCodec {
     private final ObjectTypes types;
     private final Class<?> declared;
     private final String where;
+
     /**
      * The last entry written here: a one-element inline cache for the common monomorphic case.
      * Threads race on it harmlessly: an entry's fields are final, so any entry a thread sees is
@@ -172,8 +184,14 @@ final class Refs {
       Entries.Entry e = types.entryForRead(id, where);
       if (!declared.isAssignableFrom(e.type)) {
         throw new CorruptValueException(
-            "stored type id " + id + " is a " + e.type.getName() + " where " + where
-                + " needs a " + declared.getName());
+            "stored type id "
+                + id
+                + " is a "
+                + e.type.getName()
+                + " where "
+                + where
+                + " needs a "
+                + declared.getName());
       }
       return e.readBody(in, depth + 1);
     }
@@ -245,14 +263,22 @@ final class Refs {
         Entries.Entry e = types.entryForRead(tag - USER_TAG_OFFSET, where);
         if (!declared.isAssignableFrom(e.type)) {
           throw new CorruptValueException(
-              "stored type " + e.type.getName() + " where " + where + " needs a "
+              "stored type "
+                  + e.type.getName()
+                  + " where "
+                  + where
+                  + " needs a "
                   + declared.getName());
         }
         return e.readBody(in, depth + 1);
       }
       if (v != null && !declared.isInstance(v)) {
         throw new CorruptValueException(
-            "stored " + v.getClass().getName() + " where " + where + " needs a "
+            "stored "
+                + v.getClass().getName()
+                + " where "
+                + where
+                + " needs a "
                 + declared.getName());
       }
       return v;
@@ -319,13 +345,15 @@ final class Refs {
   static final class EnumFieldCodec extends ValueCodec {
     /** Current constants by ordinal, for writing; null for a read-only codec. */
     private final Enum<?>[] constants;
+
     /** Stored ordinal to constant; a null slot is a constant that no longer exists. */
     private final Enum<?>[] byStoredOrdinal;
+
     private final String[] storedNames;
     private final String where;
 
-    EnumFieldCodec(Enum<?>[] constants, Enum<?>[] byStoredOrdinal, String[] storedNames,
-        String where) {
+    EnumFieldCodec(
+        Enum<?>[] constants, Enum<?>[] byStoredOrdinal, String[] storedNames, String where) {
       this.constants = constants;
       this.byStoredOrdinal = byStoredOrdinal;
       this.storedNames = storedNames;
@@ -350,15 +378,24 @@ final class Refs {
     Enum<?> constant(int ordinal) {
       if (ordinal < 0 || ordinal >= byStoredOrdinal.length) {
         throw new CorruptValueException(
-            "enum ordinal out of range at " + where + ": " + ordinal + " of "
+            "enum ordinal out of range at "
+                + where
+                + ": "
+                + ordinal
+                + " of "
                 + byStoredOrdinal.length);
       }
       Enum<?> e = byStoredOrdinal[ordinal];
       if (e == null) {
         throw new IncompatibleSchemaException(
-            "stored enum constant " + storedNames[ordinal] + " no longer exists in "
-                + where + ": add it back, or name its replacement with"
-                + " @CairnName(aliases = \"" + storedNames[ordinal] + "\")");
+            "stored enum constant "
+                + storedNames[ordinal]
+                + " no longer exists in "
+                + where
+                + ": add it back, or name its replacement with"
+                + " @CairnName(aliases = \""
+                + storedNames[ordinal]
+                + "\")");
       }
       return e;
     }

@@ -1,9 +1,9 @@
 package dev.cairn.codec.object;
 
 /**
- * The body codec of one record or POJO layout; {@link StructGenerator} writes a hidden subclass
- * per class (and per older layout read into it), whose methods read and write each field in
- * stored order through method handles held as class-data constants.
+ * The body codec of one record or POJO layout; {@link StructGenerator} writes a hidden subclass per
+ * class (and per older layout read into it), whose methods read and write each field in stored
+ * order through method handles held as class-data constants.
  *
  * <pre>
  * StructBody --> Field^FieldCount     each in its Desc's layout, in schema order, no names

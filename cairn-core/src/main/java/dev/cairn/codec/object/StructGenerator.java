@@ -23,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes, with the JDK's {@code java.lang.classfile} API, a hidden {@link StructCodec} subclass
- * per record or POJO layout, so that no field is read or set through reflection on the hot path.
+ * Writes, with the JDK's {@code java.lang.classfile} API, a hidden {@link StructCodec} subclass per
+ * record or POJO layout, so that no field is read or set through reflection on the hot path.
  *
  * <h2>Implementation note</h2>
  *
@@ -94,24 +94,39 @@ final class StructGenerator {
   static StructCodec generate(StructModel model, ValueCodec[] writeCodecs, List<ReadStep> plan) {
     List<Object> data = new ArrayList<>();
     String simple = model.type.getSimpleName().replaceAll("[^A-Za-z0-9_]", "_");
-    ClassDesc self = ClassDesc.of(StructCodec.class.getPackageName(),
-        "StructCodec$" + (writeCodecs == null ? "Old" : "") + simple);
-    byte[] bytes = ClassFile.of().build(self, clb -> {
-      clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
-      clb.withSuperclass(CD_STRUCT_CODEC);
-      clb.withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, 0, cob -> cob
-          .aload(0)
-          .invokespecial(CD_STRUCT_CODEC, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
-          .return_());
-      if (writeCodecs != null) {
-        clb.withMethodBody("write", MTD_WRITE, ClassFile.ACC_FINAL,
-            cob -> write(cob, model, writeCodecs, data));
-      } else {
-        clb.withMethodBody("write", MTD_WRITE, ClassFile.ACC_FINAL, StructGenerator::readOnly);
-      }
-      clb.withMethodBody("read", MTD_READ, ClassFile.ACC_FINAL,
-          cob -> read(cob, model, plan, data));
-    });
+    ClassDesc self =
+        ClassDesc.of(
+            StructCodec.class.getPackageName(),
+            "StructCodec$" + (writeCodecs == null ? "Old" : "") + simple);
+    byte[] bytes =
+        ClassFile.of()
+            .build(
+                self,
+                clb -> {
+                  clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
+                  clb.withSuperclass(CD_STRUCT_CODEC);
+                  clb.withMethodBody(
+                      ConstantDescs.INIT_NAME,
+                      ConstantDescs.MTD_void,
+                      0,
+                      cob ->
+                          cob.aload(0)
+                              .invokespecial(
+                                  CD_STRUCT_CODEC, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                              .return_());
+                  if (writeCodecs != null) {
+                    clb.withMethodBody(
+                        "write",
+                        MTD_WRITE,
+                        ClassFile.ACC_FINAL,
+                        cob -> write(cob, model, writeCodecs, data));
+                  } else {
+                    clb.withMethodBody(
+                        "write", MTD_WRITE, ClassFile.ACC_FINAL, StructGenerator::readOnly);
+                  }
+                  clb.withMethodBody(
+                      "read", MTD_READ, ClassFile.ACC_FINAL, cob -> read(cob, model, plan, data));
+                });
     try {
       MethodHandles.Lookup hidden =
           MethodHandles.lookup().defineHiddenClassWithClassData(bytes, List.copyOf(data), true);
@@ -128,15 +143,15 @@ final class StructGenerator {
     cob.new_(ise)
         .dup()
         .ldc("an older layout is read-only: objects are always written with the current one")
-        .invokespecial(ise, ConstantDescs.INIT_NAME,
-            MethodTypeDesc.of(CD_void, ConstantDescs.CD_String))
+        .invokespecial(
+            ise, ConstantDescs.INIT_NAME, MethodTypeDesc.of(CD_void, ConstantDescs.CD_String))
         .athrow();
   }
 
   // ---------------------------------------------------------------------------------- write
 
-  private static void write(CodeBuilder cob, StructModel model, ValueCodec[] codecs,
-      List<Object> data) {
+  private static void write(
+      CodeBuilder cob, StructModel model, ValueCodec[] codecs, List<Object> data) {
     // locals: 0 this, 1 v, 2 out, 3 depth
     for (int i = 0; i < model.fields.size(); i++) {
       FieldModel f = model.fields.get(i);
@@ -191,8 +206,8 @@ final class StructGenerator {
 
   // ---------------------------------------------------------------------------------- read
 
-  private static void read(CodeBuilder cob, StructModel model, List<ReadStep> plan,
-      List<Object> data) {
+  private static void read(
+      CodeBuilder cob, StructModel model, List<ReadStep> plan, List<Object> data) {
     // locals: 0 this, 1 in, 2 depth, then one per field
     List<FieldModel> fields = model.fields;
     int[] slot = new int[fields.size()];
@@ -227,7 +242,9 @@ final class StructGenerator {
           cob.invokevirtual(CD_VALUE_CODEC, "read", MTD_READ);
           Prim target = Prim.ofPrimitive(fields.get(field).raw);
           if (target != null) {
-            cob.invokestatic(CD_VALUE_CODECS, unboxMethod(target),
+            cob.invokestatic(
+                CD_VALUE_CODECS,
+                unboxMethod(target),
                 MethodTypeDesc.of(desc(target.primitive), CD_Object));
             cob.storeLocal(TypeKind.from(desc(target.primitive)), slot[field]);
           } else {
@@ -264,8 +281,8 @@ final class StructGenerator {
         loadConstant(cob, data, fields.get(i).setter, CD_MethodHandle);
         cob.aload(object);
         cob.loadLocal(TypeKind.from(type), slot[i]);
-        cob.invokevirtual(CD_MethodHandle, "invokeExact",
-            MethodTypeDesc.of(CD_void, CD_Object, type));
+        cob.invokevirtual(
+            CD_MethodHandle, "invokeExact", MethodTypeDesc.of(CD_void, CD_Object, type));
       }
       cob.aload(object).areturn();
     }
@@ -284,7 +301,7 @@ final class StructGenerator {
       case LONG -> cob.i2l();
       case FLOAT -> cob.i2f();
       case DOUBLE -> cob.i2d();
-      default -> { } // short or int: already an int on the stack
+      default -> {} // short or int: already an int on the stack
     }
   }
 
@@ -295,8 +312,8 @@ final class StructGenerator {
   }
 
   /** Pushes {@code value} as a class-data constant: ldc of MethodHandles.classDataAt(index). */
-  private static void loadConstant(CodeBuilder cob, List<Object> data, Object value,
-      ClassDesc type) {
+  private static void loadConstant(
+      CodeBuilder cob, List<Object> data, Object value, ClassDesc type) {
     int index = -1;
     for (int i = 0; i < data.size(); i++) {
       if (data.get(i) == value) {
@@ -308,12 +325,18 @@ final class StructGenerator {
       index = data.size();
       data.add(value);
     }
-    cob.ldc(DynamicConstantDesc.ofNamed(BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME, type, index));
+    cob.ldc(
+        DynamicConstantDesc.ofNamed(BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME, type, index));
   }
 
   private static ClassDesc desc(Class<?> c) {
-    return c.describeConstable().orElseThrow(() -> new IllegalArgumentException(
-        "class " + c.getName() + " has no nominal descriptor, so generated code cannot name it"
-            + " (a hidden class?)"));
+    return c.describeConstable()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "class "
+                        + c.getName()
+                        + " has no nominal descriptor, so generated code cannot name it"
+                        + " (a hidden class?)"));
   }
 }

@@ -27,21 +27,21 @@ import java.util.Set;
  *
  * <h2>Access</h2>
  *
- * Handles come from {@link MethodHandles#privateLookupIn}, which needs the class's package open
- * to Cairn: always true on the class path (the unnamed module opens everything); a named module
- * needs {@code opens com.acme.model to dev.cairn.core;}. A public record in an exported package
- * works without that, through its public canonical constructor and accessors.
+ * Handles come from {@link MethodHandles#privateLookupIn}, which needs the class's package open to
+ * Cairn: always true on the class path (the unnamed module opens everything); a named module needs
+ * {@code opens com.acme.model to dev.cairn.core;}. A public record in an exported package works
+ * without that, through its public canonical constructor and accessors.
  *
  * <h2>Construction</h2>
  *
  * <ol>
  *   <li>A record: its canonical constructor, so its invariants are checked as usual.
  *   <li>A POJO without final fields and with a no-argument constructor (of any access): that
- *       constructor, then each stored field is set. Fields missing from an older object keep
- *       the constructor's value.
- *   <li>Otherwise a "canonical" constructor taking every field: matched by parameter name when
- *       the class was compiled with {@code -parameters}, else by parameter types in field order,
- *       which is accepted only if no two fields share a type (so it cannot swap fields).
+ *       constructor, then each stored field is set. Fields missing from an older object keep the
+ *       constructor's value.
+ *   <li>Otherwise a "canonical" constructor taking every field: matched by parameter name when the
+ *       class was compiled with {@code -parameters}, else by parameter types in field order, which
+ *       is accepted only if no two fields share a type (so it cannot swap fields).
  *   <li>Otherwise the no-argument constructor, with final fields set through deep reflection.
  * </ol>
  */
@@ -55,8 +55,10 @@ final class StructModel {
   final String typeName;
   final List<String> typeAliases;
   final List<FieldModel> fields;
+
   /** Builds an instance from all fields, in {@link #fields} order: {@code (erased...)Object}. */
   final MethodHandle constructor;
+
   /** {@code ()Object}, when {@link #constructor} is null. */
   final MethodHandle noArgConstructor;
 
@@ -66,15 +68,23 @@ final class StructModel {
     final List<String> aliases;
     final Type genericType;
     final Class<?> raw;
+
     /** {@code (Object)erased}. */
     final MethodHandle getter;
+
     /** {@code (Object, erased)void}, or null when the class is built by a constructor. */
     MethodHandle setter;
+
     /** {@code com.acme.Person.name}, for messages. */
     final String where;
 
-    FieldModel(String name, List<String> aliases, Type genericType, Class<?> raw,
-        MethodHandle getter, String where) {
+    FieldModel(
+        String name,
+        List<String> aliases,
+        Type genericType,
+        Class<?> raw,
+        MethodHandle getter,
+        String where) {
       this.name = name;
       this.aliases = aliases;
       this.genericType = genericType;
@@ -93,8 +103,12 @@ final class StructModel {
     }
   }
 
-  private StructModel(Class<?> type, TypeSchema.Kind kind, List<FieldModel> fields,
-      MethodHandle constructor, MethodHandle noArgConstructor) {
+  private StructModel(
+      Class<?> type,
+      TypeSchema.Kind kind,
+      List<FieldModel> fields,
+      MethodHandle constructor,
+      MethodHandle noArgConstructor) {
     this.type = type;
     this.kind = kind;
     this.typeName = storedName(type);
@@ -112,7 +126,9 @@ final class StructModel {
   /** The stored name of a type: its {@link CairnName} or its binary name. */
   static String storedName(Class<?> type) {
     CairnName n = type.getAnnotation(CairnName.class);
-    return n != null && !n.value().isEmpty() ? checkName(n.value(), type.getName()) : type.getName();
+    return n != null && !n.value().isEmpty()
+        ? checkName(n.value(), type.getName())
+        : type.getName();
   }
 
   static List<String> aliases(CairnName n) {
@@ -126,11 +142,14 @@ final class StructModel {
   }
 
   static String checkName(String name, String of) {
-    if (name.isEmpty() || name.chars().anyMatch(c -> c == '<' || c == '>' || c == ','
-        || Character.isWhitespace(c))) {
+    if (name.isEmpty()
+        || name.chars()
+            .anyMatch(c -> c == '<' || c == '>' || c == ',' || Character.isWhitespace(c))) {
       throw new IllegalArgumentException(
-          "@CairnName must be non-empty without '<', '>', ',' or whitespace: \"" + name
-              + "\" on " + of);
+          "@CairnName must be non-empty without '<', '>', ',' or whitespace: \""
+              + name
+              + "\" on "
+              + of);
     }
     return name;
   }
@@ -141,10 +160,15 @@ final class StructModel {
    * @throws IllegalArgumentException naming the class and what to change, if it cannot be stored
    */
   static StructModel of(Class<?> type) {
-    if (type.isInterface() || Modifier.isAbstract(type.getModifiers()) || type.isArray()
-        || type.isPrimitive() || type.isHidden() || type.isAnonymousClass()) {
+    if (type.isInterface()
+        || Modifier.isAbstract(type.getModifiers())
+        || type.isArray()
+        || type.isPrimitive()
+        || type.isHidden()
+        || type.isAnonymousClass()) {
       throw new IllegalArgumentException(
-          "not a storable class: " + type.getName()
+          "not a storable class: "
+              + type.getName()
               + " (an object type must be a record or a concrete class; interfaces and abstract"
               + " classes are stored through their implementations)");
     }
@@ -167,9 +191,16 @@ final class StructModel {
 
   private static IllegalArgumentException notOpen(Class<?> type, Exception cause) {
     String module = type.getModule().isNamed() ? type.getModule().getName() : "the unnamed module";
-    IllegalArgumentException e = new IllegalArgumentException(
-        "cannot access " + type.getName() + " in " + module + ": open its package to Cairn"
-            + " (module-info: opens " + type.getPackageName() + " to dev.cairn.core;)");
+    IllegalArgumentException e =
+        new IllegalArgumentException(
+            "cannot access "
+                + type.getName()
+                + " in "
+                + module
+                + ": open its package to Cairn"
+                + " (module-info: opens "
+                + type.getPackageName()
+                + " to dev.cairn.core;)");
     if (cause != null) {
       e.initCause(cause);
     }
@@ -177,7 +208,8 @@ final class StructModel {
   }
 
   private static StructModel ofRecord(Class<?> type, MethodHandles.Lookup privateLookup) {
-    MethodHandles.Lookup lookup = privateLookup != null ? privateLookup : MethodHandles.publicLookup();
+    MethodHandles.Lookup lookup =
+        privateLookup != null ? privateLookup : MethodHandles.publicLookup();
     RecordComponent[] components = type.getRecordComponents();
     List<FieldModel> fields = new ArrayList<>(components.length);
     Class<?>[] types = new Class<?>[components.length];
@@ -186,20 +218,31 @@ final class StructModel {
         RecordComponent rc = components[i];
         types[i] = rc.getType();
         Method accessor = rc.getAccessor();
-        MethodHandle getter = lookup.unreflect(accessor)
-            .asType(MethodType.methodType(erase(rc.getType()), Object.class));
+        MethodHandle getter =
+            lookup
+                .unreflect(accessor)
+                .asType(MethodType.methodType(erase(rc.getType()), Object.class));
         CairnName n = rc.getAnnotation(CairnName.class);
-        String name = n != null && !n.value().isEmpty()
-            ? checkName(n.value(), type.getName() + "." + rc.getName())
-            : rc.getName();
-        fields.add(new FieldModel(name, aliases(n), rc.getGenericType(), rc.getType(), getter,
-            type.getName() + "." + rc.getName()));
+        String name =
+            n != null && !n.value().isEmpty()
+                ? checkName(n.value(), type.getName() + "." + rc.getName())
+                : rc.getName();
+        fields.add(
+            new FieldModel(
+                name,
+                aliases(n),
+                rc.getGenericType(),
+                rc.getType(),
+                getter,
+                type.getName() + "." + rc.getName()));
       }
       checkUnique(type, fields);
       checkSlots(type, types);
       Constructor<?> canonical = type.getDeclaredConstructor(types);
-      MethodHandle ctor = lookup.unreflectConstructor(canonical)
-          .asType(MethodType.methodType(Object.class, erasedTypes(types)));
+      MethodHandle ctor =
+          lookup
+              .unreflectConstructor(canonical)
+              .asType(MethodType.methodType(Object.class, erasedTypes(types)));
       return new StructModel(type, TypeSchema.Kind.RECORD, List.copyOf(fields), ctor, null);
     } catch (IllegalAccessException | NoSuchMethodException e) {
       throw notOpen(type, e);
@@ -213,7 +256,8 @@ final class StructModel {
     if (type.isMemberClass() && !Modifier.isStatic(type.getModifiers())) {
       throw new IllegalArgumentException(
           "an inner class cannot be stored (it needs its enclosing instance): make "
-              + type.getName() + " static");
+              + type.getName()
+              + " static");
     }
     List<Class<?>> chain = new ArrayList<>();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
@@ -236,10 +280,12 @@ final class StructModel {
           anyFinal |= Modifier.isFinal(mod);
           CairnName n = f.getAnnotation(CairnName.class);
           String where = declaring.getName() + "." + f.getName();
-          String name = n != null && !n.value().isEmpty() ? checkName(n.value(), where) : f.getName();
-          MethodHandle getter = in.unreflectGetter(f)
-              .asType(MethodType.methodType(erase(f.getType()), Object.class));
-          fields.add(new FieldModel(name, aliases(n), f.getGenericType(), f.getType(), getter, where));
+          String name =
+              n != null && !n.value().isEmpty() ? checkName(n.value(), where) : f.getName();
+          MethodHandle getter =
+              in.unreflectGetter(f).asType(MethodType.methodType(erase(f.getType()), Object.class));
+          fields.add(
+              new FieldModel(name, aliases(n), f.getGenericType(), f.getType(), getter, where));
           javaFields.add(f);
         }
       }
@@ -249,8 +295,10 @@ final class StructModel {
     checkUnique(type, fields);
     MethodHandle noArg = null;
     try {
-      noArg = lookup.findConstructor(type, MethodType.methodType(void.class))
-          .asType(MethodType.methodType(Object.class));
+      noArg =
+          lookup
+              .findConstructor(type, MethodType.methodType(void.class))
+              .asType(MethodType.methodType(Object.class));
     } catch (NoSuchMethodException | IllegalAccessException none) {
       // fall through to a canonical constructor
     }
@@ -267,7 +315,9 @@ final class StructModel {
       return new StructModel(type, TypeSchema.Kind.CLASS, List.copyOf(fields), null, noArg);
     }
     throw new IllegalArgumentException(
-        "no way to build " + type.getName() + ": give it a no-argument constructor (of any"
+        "no way to build "
+            + type.getName()
+            + ": give it a no-argument constructor (of any"
             + " access), or a constructor taking every field (compile with -parameters so that"
             + " Cairn can match parameters to fields by name)");
   }
@@ -284,11 +334,15 @@ final class StructModel {
         if (Modifier.isFinal(f.getModifiers())) {
           f.setAccessible(true);
         }
-        fields.get(i).setter = in.unreflectSetter(f)
-            .asType(MethodType.methodType(void.class, Object.class, erase(f.getType())));
+        fields.get(i).setter =
+            in.unreflectSetter(f)
+                .asType(MethodType.methodType(void.class, Object.class, erase(f.getType())));
       } catch (IllegalAccessException | RuntimeException e) {
         throw new IllegalArgumentException(
-            "cannot set field " + f.getName() + " of " + type.getName()
+            "cannot set field "
+                + f.getName()
+                + " of "
+                + type.getName()
                 + ": open its package to Cairn, or give the class a constructor taking every field",
             e);
       }
@@ -296,8 +350,8 @@ final class StructModel {
   }
 
   /** The constructor taking every field, adapted to take them in field order; or null. */
-  private static MethodHandle canonicalConstructor(Class<?> type, MethodHandles.Lookup lookup,
-      List<FieldModel> fields, List<Field> javaFields) {
+  private static MethodHandle canonicalConstructor(
+      Class<?> type, MethodHandles.Lookup lookup, List<FieldModel> fields, List<Field> javaFields) {
     Class<?>[] fieldTypes = javaFields.stream().map(Field::getType).toArray(Class<?>[]::new);
     boolean distinctTypes = new HashSet<>(Arrays.asList(fieldTypes)).size() == fieldTypes.length;
     for (Constructor<?> c : type.getDeclaredConstructors()) {
@@ -330,8 +384,10 @@ final class StructModel {
       }
       checkSlots(type, fieldTypes);
       try {
-        MethodHandle ctor = lookup.unreflectConstructor(c)
-            .asType(MethodType.methodType(Object.class, erasedTypes(c.getParameterTypes())));
+        MethodHandle ctor =
+            lookup
+                .unreflectConstructor(c)
+                .asType(MethodType.methodType(Object.class, erasedTypes(c.getParameterTypes())));
         // reorder: the generated code passes arguments in field order
         MethodType inFieldOrder = MethodType.methodType(Object.class, erasedTypes(fieldTypes));
         return MethodHandles.permuteArguments(ctor, inFieldOrder, fieldOfParam);
@@ -355,7 +411,10 @@ final class StructModel {
     for (FieldModel f : fields) {
       if (!names.add(f.name)) {
         throw new IllegalArgumentException(
-            "two fields of " + type.getName() + " are stored as \"" + f.name
+            "two fields of "
+                + type.getName()
+                + " are stored as \""
+                + f.name
                 + "\": rename one with @CairnName");
       }
     }
@@ -368,7 +427,10 @@ final class StructModel {
     }
     if (slots > MAX_CONSTRUCTOR_SLOTS) {
       throw new IllegalArgumentException(
-          "too many fields to construct " + type.getName() + ": " + types.length
+          "too many fields to construct "
+              + type.getName()
+              + ": "
+              + types.length
               + " (at most 254 argument slots; long and double take two)");
     }
   }

@@ -4,8 +4,8 @@ package dev.cairn.codec.object;
  * Writes, reads and skips one declared type ({@link Desc}) at one position in a value.
  *
  * <p>Generated struct codecs hold their field codecs as class-data constants, so the JIT sees the
- * receiver's exact class and inlines these calls. {@code depth} counts the user objects between
- * the top-level value and this one; {@link Refs} bounds it.
+ * receiver's exact class and inlines these calls. {@code depth} counts the user objects between the
+ * top-level value and this one; {@link Refs} bounds it.
  *
  * <p>A codec built to read an older layout into a current type (schema evolution) only reads and
  * skips; its {@link #write} throws.

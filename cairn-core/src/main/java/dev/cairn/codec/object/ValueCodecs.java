@@ -256,20 +256,22 @@ final class ValueCodecs {
 
     PrimArrayCodec(Prim prim) {
       this.prim = prim;
-      this.width = switch (prim) {
-        case INT, FLOAT -> 4;
-        case LONG, DOUBLE -> 8;
-        default -> prim.width;
-      };
-      this.layout = switch (prim) {
-        case BOOLEAN, BYTE -> BYTE;
-        case SHORT -> Wire.SHORT_LE;
-        case CHAR -> Wire.CHAR_LE;
-        case INT -> Wire.INT_LE;
-        case LONG -> Wire.LONG_LE;
-        case FLOAT -> Wire.FLOAT_LE;
-        case DOUBLE -> Wire.DOUBLE_LE;
-      };
+      this.width =
+          switch (prim) {
+            case INT, FLOAT -> 4;
+            case LONG, DOUBLE -> 8;
+            default -> prim.width;
+          };
+      this.layout =
+          switch (prim) {
+            case BOOLEAN, BYTE -> BYTE;
+            case SHORT -> Wire.SHORT_LE;
+            case CHAR -> Wire.CHAR_LE;
+            case INT -> Wire.INT_LE;
+            case LONG -> Wire.LONG_LE;
+            case FLOAT -> Wire.FLOAT_LE;
+            case DOUBLE -> Wire.DOUBLE_LE;
+          };
     }
 
     @Override
@@ -358,8 +360,9 @@ final class ValueCodecs {
           MemorySegment.copy(s, Wire.DOUBLE_LE, p, a, 0, n);
           result = a;
         }
-        default -> throw new IllegalStateException(
-            "no reader for " + prim.primName + "[]: every primitive type needs a case here");
+        default ->
+            throw new IllegalStateException(
+                "no reader for " + prim.primName + "[]: every primitive type needs a case here");
       }
       in.pos = p + (long) n * width;
       return result;
@@ -383,11 +386,11 @@ final class ValueCodecs {
   // ------------------------------------------------------------------------ JDK value types
 
   /**
-   * The codec of {@code kind}, built on first use. Why not all at class initialization: each is
-   * a pair of lambdas, and linking about thirty of them took a third of a persistent pile's open
-   * in a fresh JVM (JFR execution samples of {@code Pile.open} in a new process), for piles that
-   * may never store a JDK value type. A race builds a codec twice; both are stateless, so either
-   * will do.
+   * The codec of {@code kind}, built on first use. Why not all at class initialization: each is a
+   * pair of lambdas, and linking about thirty of them took a third of a persistent pile's open in a
+   * fresh JVM (JFR execution samples of {@code Pile.open} in a new process), for piles that may
+   * never store a JDK value type. A race builds a codec twice; both are stateless, so either will
+   * do.
    */
   static ValueCodec value(JdkValueType kind) {
     ValueCodec codec = VALUES.getAcquire(kind.ordinal());
@@ -502,205 +505,227 @@ final class ValueCodecs {
 
   private static ValueCodec valueCodec(JdkValueType kind) {
     return switch (kind) {
-      case UUID_ -> of( // presence, msb:i64, lsb:i64
-          (v, out) -> {
-            out.putByte(1);
-            out.putLong(((UUID) v).getMostSignificantBits());
-            out.putLong(((UUID) v).getLeastSignificantBits());
-          },
-          in -> presence(in) ? new UUID(in.readLong(), in.readLong()) : null);
-      case BIG_INTEGER -> of( // 0 null | BigIntegerBody
-          (v, out) -> putBigInteger(out, (BigInteger) v),
-          in -> {
-            int h = in.readVarIntNonNegative("BigInteger header");
-            return h == 0 ? null : readBigIntegerBody(h, in);
-          });
-      case BIG_DECIMAL -> of( // 0 null | Unscaled:BigIntegerBody, Scale:zigzag
-          (v, out) -> {
-            putBigInteger(out, ((BigDecimal) v).unscaledValue());
-            out.putZigZagInt(((BigDecimal) v).scale());
-          },
-          in -> {
-            int h = in.readVarIntNonNegative("BigDecimal header");
-            if (h == 0) {
-              return null;
+      case UUID_ ->
+          of( // presence, msb:i64, lsb:i64
+              (v, out) -> {
+                out.putByte(1);
+                out.putLong(((UUID) v).getMostSignificantBits());
+                out.putLong(((UUID) v).getLeastSignificantBits());
+              },
+              in -> presence(in) ? new UUID(in.readLong(), in.readLong()) : null);
+      case BIG_INTEGER ->
+          of( // 0 null | BigIntegerBody
+              (v, out) -> putBigInteger(out, (BigInteger) v),
+              in -> {
+                int h = in.readVarIntNonNegative("BigInteger header");
+                return h == 0 ? null : readBigIntegerBody(h, in);
+              });
+      case BIG_DECIMAL ->
+          of( // 0 null | Unscaled:BigIntegerBody, Scale:zigzag
+              (v, out) -> {
+                putBigInteger(out, ((BigDecimal) v).unscaledValue());
+                out.putZigZagInt(((BigDecimal) v).scale());
+              },
+              in -> {
+                int h = in.readVarIntNonNegative("BigDecimal header");
+                if (h == 0) {
+                  return null;
+                }
+                BigInteger unscaled = readBigIntegerBody(h, in);
+                return new BigDecimal(unscaled, in.readZigZagInt());
+              });
+      case LOCAL_DATE ->
+          of( // 0 null | zigzag(epochDay) + 1
+              (v, out) -> putNullableZigZag(out, ((LocalDate) v).toEpochDay()),
+              in -> {
+                long raw = in.readVarLong();
+                return raw == 0 ? null : readDateBody(raw);
+              });
+      case LOCAL_TIME ->
+          of( // 0 null | nanoOfDay + 1
+              (v, out) -> out.putVarLong(((LocalTime) v).toNanoOfDay() + 1),
+              in -> {
+                long raw = in.readVarLong();
+                return raw == 0 ? null : readTimeBody(raw - 1);
+              });
+      case LOCAL_DATE_TIME ->
+          of( // Date (0 null), NanoOfDay:varint
+              (v, out) -> putDateTime(out, (LocalDateTime) v),
+              in -> {
+                long raw = in.readVarLong();
+                return raw == 0 ? null : readDateTimeBody(raw, in);
+              });
+      case INSTANT ->
+          of( // presence, Seconds:zigzag, Nanos:varint
+              (v, out) -> {
+                Instant instant = (Instant) v;
+                out.putByte(1);
+                out.putZigZagLong(instant.getEpochSecond());
+                out.putVarInt(instant.getNano());
+              },
+              in -> {
+                if (!presence(in)) {
+                  return null;
+                }
+                long seconds = in.readZigZagLong();
+                int nanos = in.readVarInt();
+                if (seconds < Instant.MIN.getEpochSecond()
+                    || seconds > Instant.MAX.getEpochSecond()
+                    || nanos < 0
+                    || nanos > 999_999_999) {
+                  throw new CorruptValueException(
+                      "instant out of range: " + seconds + "s " + nanos + "ns");
+                }
+                return Instant.ofEpochSecond(seconds, nanos);
+              });
+      case DURATION ->
+          of( // presence, Seconds:zigzag, Nanos:varint
+              (v, out) -> {
+                Duration duration = (Duration) v;
+                out.putByte(1);
+                out.putZigZagLong(duration.getSeconds());
+                out.putVarInt(duration.getNano());
+              },
+              in -> {
+                if (!presence(in)) {
+                  return null;
+                }
+                long seconds = in.readZigZagLong();
+                int nanos = in.readVarInt();
+                if (nanos < 0 || nanos > 999_999_999) {
+                  throw new CorruptValueException("duration nanos out of range: " + nanos);
+                }
+                return Duration.ofSeconds(seconds, nanos);
+              });
+      case PERIOD ->
+          of( // presence, Years, Months, Days: zigzag
+              (v, out) -> {
+                Period d = (Period) v;
+                out.putByte(1);
+                out.putZigZagInt(d.getYears());
+                out.putZigZagInt(d.getMonths());
+                out.putZigZagInt(d.getDays());
+              },
+              in ->
+                  presence(in)
+                      ? Period.of(in.readZigZagInt(), in.readZigZagInt(), in.readZigZagInt())
+                      : null);
+      case OFFSET_DATE_TIME ->
+          of( // DateTime, Offset:zigzag
+              (v, out) -> {
+                putDateTime(out, ((OffsetDateTime) v).toLocalDateTime());
+                out.putZigZagInt(((OffsetDateTime) v).getOffset().getTotalSeconds());
+              },
+              in -> {
+                long raw = in.readVarLong();
+                if (raw == 0) {
+                  return null;
+                }
+                LocalDateTime t = readDateTimeBody(raw, in);
+                return OffsetDateTime.of(t, offset(in.readZigZagInt()));
+              });
+      case OFFSET_TIME ->
+          of( // NanoOfDay+1 (0 null), Offset:zigzag
+              (v, out) -> {
+                out.putVarLong(((OffsetTime) v).toLocalTime().toNanoOfDay() + 1);
+                out.putZigZagInt(((OffsetTime) v).getOffset().getTotalSeconds());
+              },
+              in -> {
+                long raw = in.readVarLong();
+                if (raw == 0) {
+                  return null;
+                }
+                LocalTime t = readTimeBody(raw - 1);
+                return OffsetTime.of(t, offset(in.readZigZagInt()));
+              });
+      case ZONED_DATE_TIME ->
+          of( // DateTime, Offset:zigzag, Zone:String
+              (v, out) -> {
+                ZonedDateTime z = (ZonedDateTime) v;
+                putDateTime(out, z.toLocalDateTime());
+                out.putZigZagInt(z.getOffset().getTotalSeconds());
+                out.putString(z.getZone().getId());
+              },
+              in -> {
+                long raw = in.readVarLong();
+                if (raw == 0) {
+                  return null;
+                }
+                LocalDateTime t = readDateTimeBody(raw, in);
+                ZoneOffset offset = offset(in.readZigZagInt());
+                ZoneId zone = zone(in.readString());
+                return ZonedDateTime.ofLocal(t, zone, offset);
+              });
+      case ZONE_ID ->
+          new ValueCodec() { // String (null as a null string)
+            @Override
+            void write(Object v, Out out, int depth) {
+              out.putString(v == null ? null : ((ZoneId) v).getId());
             }
-            BigInteger unscaled = readBigIntegerBody(h, in);
-            return new BigDecimal(unscaled, in.readZigZagInt());
-          });
-      case LOCAL_DATE -> of( // 0 null | zigzag(epochDay) + 1
-          (v, out) -> putNullableZigZag(out, ((LocalDate) v).toEpochDay()),
-          in -> {
-            long raw = in.readVarLong();
-            return raw == 0 ? null : readDateBody(raw);
-          });
-      case LOCAL_TIME -> of( // 0 null | nanoOfDay + 1
-          (v, out) -> out.putVarLong(((LocalTime) v).toNanoOfDay() + 1),
-          in -> {
-            long raw = in.readVarLong();
-            return raw == 0 ? null : readTimeBody(raw - 1);
-          });
-      case LOCAL_DATE_TIME -> of( // Date (0 null), NanoOfDay:varint
-          (v, out) -> putDateTime(out, (LocalDateTime) v),
-          in -> {
-            long raw = in.readVarLong();
-            return raw == 0 ? null : readDateTimeBody(raw, in);
-          });
-      case INSTANT -> of( // presence, Seconds:zigzag, Nanos:varint
-          (v, out) -> {
-            Instant instant = (Instant) v;
-            out.putByte(1);
-            out.putZigZagLong(instant.getEpochSecond());
-            out.putVarInt(instant.getNano());
-          },
-          in -> {
-            if (!presence(in)) {
-              return null;
-            }
-            long seconds = in.readZigZagLong();
-            int nanos = in.readVarInt();
-            if (seconds < Instant.MIN.getEpochSecond() || seconds > Instant.MAX.getEpochSecond()
-                || nanos < 0 || nanos > 999_999_999) {
-              throw new CorruptValueException(
-                  "instant out of range: " + seconds + "s " + nanos + "ns");
-            }
-            return Instant.ofEpochSecond(seconds, nanos);
-          });
-      case DURATION -> of( // presence, Seconds:zigzag, Nanos:varint
-          (v, out) -> {
-            Duration duration = (Duration) v;
-            out.putByte(1);
-            out.putZigZagLong(duration.getSeconds());
-            out.putVarInt(duration.getNano());
-          },
-          in -> {
-            if (!presence(in)) {
-              return null;
-            }
-            long seconds = in.readZigZagLong();
-            int nanos = in.readVarInt();
-            if (nanos < 0 || nanos > 999_999_999) {
-              throw new CorruptValueException("duration nanos out of range: " + nanos);
-            }
-            return Duration.ofSeconds(seconds, nanos);
-          });
-      case PERIOD -> of( // presence, Years, Months, Days: zigzag
-          (v, out) -> {
-            Period d = (Period) v;
-            out.putByte(1);
-            out.putZigZagInt(d.getYears());
-            out.putZigZagInt(d.getMonths());
-            out.putZigZagInt(d.getDays());
-          },
-          in -> presence(in)
-              ? Period.of(in.readZigZagInt(), in.readZigZagInt(), in.readZigZagInt())
-              : null);
-      case OFFSET_DATE_TIME -> of( // DateTime, Offset:zigzag
-          (v, out) -> {
-            putDateTime(out, ((OffsetDateTime) v).toLocalDateTime());
-            out.putZigZagInt(((OffsetDateTime) v).getOffset().getTotalSeconds());
-          },
-          in -> {
-            long raw = in.readVarLong();
-            if (raw == 0) {
-              return null;
-            }
-            LocalDateTime t = readDateTimeBody(raw, in);
-            return OffsetDateTime.of(t, offset(in.readZigZagInt()));
-          });
-      case OFFSET_TIME -> of( // NanoOfDay+1 (0 null), Offset:zigzag
-          (v, out) -> {
-            out.putVarLong(((OffsetTime) v).toLocalTime().toNanoOfDay() + 1);
-            out.putZigZagInt(((OffsetTime) v).getOffset().getTotalSeconds());
-          },
-          in -> {
-            long raw = in.readVarLong();
-            if (raw == 0) {
-              return null;
-            }
-            LocalTime t = readTimeBody(raw - 1);
-            return OffsetTime.of(t, offset(in.readZigZagInt()));
-          });
-      case ZONED_DATE_TIME -> of( // DateTime, Offset:zigzag, Zone:String
-          (v, out) -> {
-            ZonedDateTime z = (ZonedDateTime) v;
-            putDateTime(out, z.toLocalDateTime());
-            out.putZigZagInt(z.getOffset().getTotalSeconds());
-            out.putString(z.getZone().getId());
-          },
-          in -> {
-            long raw = in.readVarLong();
-            if (raw == 0) {
-              return null;
-            }
-            LocalDateTime t = readDateTimeBody(raw, in);
-            ZoneOffset offset = offset(in.readZigZagInt());
-            ZoneId zone = zone(in.readString());
-            return ZonedDateTime.ofLocal(t, zone, offset);
-          });
-      case ZONE_ID -> new ValueCodec() { // String (null as a null string)
-        @Override
-        void write(Object v, Out out, int depth) {
-          out.putString(v == null ? null : ((ZoneId) v).getId());
-        }
 
-        @Override
-        Object read(In in, int depth) {
-          String id = in.readString();
-          return id == null ? null : zone(id);
-        }
-
-        @Override
-        void skip(In in, int depth) {
-          in.skipString();
-        }
-      };
-      case ZONE_OFFSET -> of( // zigzag(seconds) + 1 (0 null)
-          (v, out) -> putNullableZigZag(out, ((ZoneOffset) v).getTotalSeconds()),
-          in -> {
-            long raw = in.readVarLong();
-            return raw == 0 ? null : offset(Math.toIntExact(zigZagMinusOne(raw)));
-          });
-      case YEAR -> of( // zigzag(year) + 1 (0 null)
-          (v, out) -> putNullableZigZag(out, ((Year) v).getValue()),
-          in -> {
-            long raw = in.readVarLong();
-            return raw == 0 ? null : Year.of(Math.toIntExact(zigZagMinusOne(raw)));
-          });
-      case YEAR_MONTH -> of( // zigzag(year) + 1 (0 null), Month:u8
-          (v, out) -> {
-            putNullableZigZag(out, ((YearMonth) v).getYear());
-            out.putByte(((YearMonth) v).getMonthValue());
-          },
-          in -> {
-            long raw = in.readVarLong();
-            if (raw == 0) {
-              return null;
+            @Override
+            Object read(In in, int depth) {
+              String id = in.readString();
+              return id == null ? null : zone(id);
             }
-            int year = Math.toIntExact(zigZagMinusOne(raw));
-            return YearMonth.of(year, in.readUnsignedByte());
-          });
-      case MONTH_DAY -> of( // Month:u8 (0 null), Day:u8
-          (v, out) -> {
-            out.putByte(((MonthDay) v).getMonthValue());
-            out.putByte(((MonthDay) v).getDayOfMonth());
-          },
-          in -> {
-            int month = in.readUnsignedByte();
-            return month == 0 ? null : MonthDay.of(month, in.readUnsignedByte());
-          });
-      case DAY_OF_WEEK -> of( // u8 value 1-7 (0 null)
-          (v, out) -> out.putByte(((DayOfWeek) v).getValue()),
-          in -> {
-            int d = in.readUnsignedByte();
-            return d == 0 ? null : DayOfWeek.of(d);
-          });
-      case MONTH -> of( // u8 value 1-12 (0 null)
-          (v, out) -> out.putByte(((Month) v).getValue()),
-          in -> {
-            int m = in.readUnsignedByte();
-            return m == 0 ? null : Month.of(m);
-          });
+
+            @Override
+            void skip(In in, int depth) {
+              in.skipString();
+            }
+          };
+      case ZONE_OFFSET ->
+          of( // zigzag(seconds) + 1 (0 null)
+              (v, out) -> putNullableZigZag(out, ((ZoneOffset) v).getTotalSeconds()),
+              in -> {
+                long raw = in.readVarLong();
+                return raw == 0 ? null : offset(Math.toIntExact(zigZagMinusOne(raw)));
+              });
+      case YEAR ->
+          of( // zigzag(year) + 1 (0 null)
+              (v, out) -> putNullableZigZag(out, ((Year) v).getValue()),
+              in -> {
+                long raw = in.readVarLong();
+                return raw == 0 ? null : Year.of(Math.toIntExact(zigZagMinusOne(raw)));
+              });
+      case YEAR_MONTH ->
+          of( // zigzag(year) + 1 (0 null), Month:u8
+              (v, out) -> {
+                putNullableZigZag(out, ((YearMonth) v).getYear());
+                out.putByte(((YearMonth) v).getMonthValue());
+              },
+              in -> {
+                long raw = in.readVarLong();
+                if (raw == 0) {
+                  return null;
+                }
+                int year = Math.toIntExact(zigZagMinusOne(raw));
+                return YearMonth.of(year, in.readUnsignedByte());
+              });
+      case MONTH_DAY ->
+          of( // Month:u8 (0 null), Day:u8
+              (v, out) -> {
+                out.putByte(((MonthDay) v).getMonthValue());
+                out.putByte(((MonthDay) v).getDayOfMonth());
+              },
+              in -> {
+                int month = in.readUnsignedByte();
+                return month == 0 ? null : MonthDay.of(month, in.readUnsignedByte());
+              });
+      case DAY_OF_WEEK ->
+          of( // u8 value 1-7 (0 null)
+              (v, out) -> out.putByte(((DayOfWeek) v).getValue()),
+              in -> {
+                int d = in.readUnsignedByte();
+                return d == 0 ? null : DayOfWeek.of(d);
+              });
+      case MONTH ->
+          of( // u8 value 1-12 (0 null)
+              (v, out) -> out.putByte(((Month) v).getValue()),
+              in -> {
+                int m = in.readUnsignedByte();
+                return m == 0 ? null : Month.of(m);
+              });
     };
   }
 

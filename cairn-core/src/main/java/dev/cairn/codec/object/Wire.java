@@ -4,8 +4,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * Wire constants shared by {@link Out} (writing) and {@link In} (reading): little-endian layouts
- * on every platform, zig-zag, and the string layout.
+ * Wire constants shared by {@link Out} (writing) and {@link In} (reading): little-endian layouts on
+ * every platform, zig-zag, and the string layout.
  *
  * <pre>
  * String     --> AsciiForm | HeaderForm
@@ -16,8 +16,8 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * The first byte tells the forms apart: bit 7 clear is an ASCII string of two or more chars, with
- * no length at all (its end is the byte with bit 7 set); bit 7 set is a header. Bytes are UTF-8,
- * or UTF-16LE code units ({@code utf16 = 1}) for the rare string with an unpaired surrogate, which
+ * no length at all (its end is the byte with bit 7 set); bit 7 set is a header. Bytes are UTF-8, or
+ * UTF-16LE code units ({@code utf16 = 1}) for the rare string with an unpaired surrogate, which
  * UTF-8 cannot carry exactly.
  */
 final class Wire {

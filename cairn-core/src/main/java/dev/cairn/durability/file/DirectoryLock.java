@@ -12,10 +12,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The exclusive owner's lock on a directory: an OS file lock ({@link FileChannel#tryLock()}) on
- * the file {@value #LOCK_FILE_NAME} in it, held until {@link #close()} or the process ends. A
- * second owner, in another process or in this JVM, gets {@link DirectoryLockedException} at once
- * instead of corrupting the files.
+ * The exclusive owner's lock on a directory: an OS file lock ({@link FileChannel#tryLock()}) on the
+ * file {@value #LOCK_FILE_NAME} in it, held until {@link #close()} or the process ends. A second
+ * owner, in another process or in this JVM, gets {@link DirectoryLockedException} at once instead
+ * of corrupting the files.
  *
  * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=directory-lock}
  *
@@ -53,26 +53,37 @@ public final class DirectoryLock implements AutoCloseable {
    */
   public static DirectoryLock acquire(Path directory) throws IOException {
     Path file = directory.resolve(LOCK_FILE_NAME);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     boolean success = false;
     try {
       FileLock lock;
       try {
         lock = channel.tryLock();
       } catch (OverlappingFileLockException e) {
-        throw new DirectoryLockedException(directory,
-            "directory " + directory + " is already open in this JVM (lock file " + file
+        throw new DirectoryLockedException(
+            directory,
+            "directory "
+                + directory
+                + " is already open in this JVM (lock file "
+                + file
                 + "); close the other owner first",
             e);
       }
       if (lock == null) {
-        throw new DirectoryLockedException(directory,
-            "directory " + directory + " is in use by another process (" + holder(file)
-                + ", lock file " + file + ")");
+        throw new DirectoryLockedException(
+            directory,
+            "directory "
+                + directory
+                + " is in use by another process ("
+                + holder(file)
+                + ", lock file "
+                + file
+                + ")");
       }
-      byte[] pid = ("pid=" + ProcessHandle.current().pid() + "\n")
-          .getBytes(StandardCharsets.US_ASCII);
+      byte[] pid =
+          ("pid=" + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
       channel.truncate(0);
       channel.write(ByteBuffer.wrap(pid), 0);
       success = true;

@@ -23,8 +23,7 @@ public interface FileHandle extends Closeable {
   void write(ByteBuffer source, long position) throws IOException;
 
   /**
-   * Writes all of {@code source} (a native segment or one backed by a byte[]) at {@code
-   * position}.
+   * Writes all of {@code source} (a native segment or one backed by a byte[]) at {@code position}.
    */
   void write(MemorySegment source, long position) throws IOException;
 
@@ -46,18 +45,18 @@ public interface FileHandle extends Closeable {
 
   /**
    * Makes every byte written so far, and the file's size, durable ({@code fdatasync}). After a
-   * failure the handle is failed: every later call throws, because the kernel may have dropped
-   * the unwritten pages (never retry an fsync).
+   * failure the handle is failed: every later call throws, because the kernel may have dropped the
+   * unwritten pages (never retry an fsync).
    */
   void force() throws IOException;
 
   /**
    * Maps {@code [0, sizeBytes)} of the file copy-on-write into {@code arena} ({@code MAP_PRIVATE}):
    * reads fault pages in from the file on demand, and writes to the mapping stay in this process's
-   * memory, never reaching the file. So the file changes only through {@link #write}, which is
-   * what lets a pile decide exactly when its data pages become durable (no steal). A page not yet
-   * written through the mapping may show later {@link #write}s of the same file; callers only
-   * write pages whose bytes equal the mapping's.
+   * memory, never reaching the file. So the file changes only through {@link #write}, which is what
+   * lets a pile decide exactly when its data pages become durable (no steal). A page not yet
+   * written through the mapping may show later {@link #write}s of the same file; callers only write
+   * pages whose bytes equal the mapping's.
    *
    * <p>The file must be at least {@code sizeBytes} long and must not shrink while mapped.
    */
@@ -67,9 +66,9 @@ public interface FileHandle extends Closeable {
   void truncate(long sizeBytes) throws IOException;
 
   /**
-   * Grows the file to {@code sizeBytes} by writing zeros, so that every block is allocated now:
-   * a later write into the range cannot fail for lack of space, and a mapping of it cannot fault
-   * (no sparse files). Does nothing if the file is already that long. Not durable until {@link
+   * Grows the file to {@code sizeBytes} by writing zeros, so that every block is allocated now: a
+   * later write into the range cannot fail for lack of space, and a mapping of it cannot fault (no
+   * sparse files). Does nothing if the file is already that long. Not durable until {@link
    * #force()}.
    */
   void preallocate(long sizeBytes) throws IOException;

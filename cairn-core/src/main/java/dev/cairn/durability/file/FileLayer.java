@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The file system as the durability code sees it: a seam through which every durable byte and
- * every directory change passes, so that tests can substitute a disk that loses power (Lucene's
- * {@code MockDirectoryWrapper}, RocksDB's {@code FaultInjectionTestFS}).
+ * The file system as the durability code sees it: a seam through which every durable byte and every
+ * directory change passes, so that tests can substitute a disk that loses power (Lucene's {@code
+ * MockDirectoryWrapper}, RocksDB's {@code FaultInjectionTestFS}).
  *
  * <p>The contract is POSIX's, stated where it matters for durability:
  *
@@ -15,10 +15,10 @@ import java.util.List;
  *   <li>Bytes written through a {@link FileHandle} are durable only after {@link
  *       FileHandle#force()} returns. Until then a power loss may keep, drop or tear them, page by
  *       page.
- *   <li>Creating, renaming or deleting a file is durable only after {@link #syncDirectory(Path)}
- *       of its directory returns.
- *   <li>A failed force is final: the handle throws from then on, and the bytes it covered are in
- *       an unknown state.
+ *   <li>Creating, renaming or deleting a file is durable only after {@link #syncDirectory(Path)} of
+ *       its directory returns.
+ *   <li>A failed force is final: the handle throws from then on, and the bytes it covered are in an
+ *       unknown state.
  * </ul>
  *
  * <p>Implementations are thread-safe. {@link RealFileLayer} is the production implementation.
@@ -50,8 +50,8 @@ public interface FileLayer {
   boolean exists(Path path) throws IOException;
 
   /**
-   * Whether {@code path} is a directory: false if it is missing or a file. The default asks
-   * {@link #list}.
+   * Whether {@code path} is a directory: false if it is missing or a file. The default asks {@link
+   * #list}.
    */
   default boolean isDirectory(Path path) throws IOException {
     if (!exists(path)) {
@@ -72,8 +72,8 @@ public interface FileLayer {
   void createDirectories(Path directory) throws IOException;
 
   /**
-   * Deletes {@code file}, or an empty directory, if it exists; durable after {@link
-   * #syncDirectory} of its parent.
+   * Deletes {@code file}, or an empty directory, if it exists; durable after {@link #syncDirectory}
+   * of its parent.
    */
   void delete(Path file) throws IOException;
 

@@ -11,9 +11,9 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 
 /**
- * {@code fallocate(2)}, where Cairn may call native code: on Linux, with native access enabled
- * for Cairn's module ({@code --enable-native-access}). Elsewhere {@link #available()} is false
- * and {@link RealFileLayer} writes zeros instead.
+ * {@code fallocate(2)}, where Cairn may call native code: on Linux, with native access enabled for
+ * Cairn's module ({@code --enable-native-access}). Elsewhere {@link #available()} is false and
+ * {@link RealFileLayer} writes zeros instead.
  *
  * <h2>Implementation note</h2>
  *
@@ -65,15 +65,24 @@ final class NativeFiles {
     if (NativeCalls.unavailableBecause() == null
         && Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY, "true"))) {
       try {
-        open = NativeCalls.bindWithErrno("open",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                ValueLayout.JAVA_INT),
-            Linker.Option.firstVariadicArg(2));
-        fallocate = NativeCalls.bindWithErrno("fallocate",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-        close = NativeCalls.bind("close",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        open =
+            NativeCalls.bindWithErrno(
+                "open",
+                FunctionDescriptor.of(
+                    ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(2));
+        fallocate =
+            NativeCalls.bindWithErrno(
+                "fallocate",
+                FunctionDescriptor.of(
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG));
+        close =
+            NativeCalls.bind(
+                "close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
       } catch (RuntimeException | Error e) {
         open = null; // not bound: callers write zeros
       }
@@ -91,11 +100,11 @@ final class NativeFiles {
   }
 
   /**
-   * Reserves the blocks of {@code file} up to {@code sizeBytes}, growing it to that size if it
-   * is shorter. Returns false, having changed nothing, if the file system has no fallocate.
+   * Reserves the blocks of {@code file} up to {@code sizeBytes}, growing it to that size if it is
+   * shorter. Returns false, having changed nothing, if the file system has no fallocate.
    *
-   * @throws IOException if the file cannot be opened or the space cannot be reserved (a full
-   *     disk above all)
+   * @throws IOException if the file cannot be opened or the space cannot be reserved (a full disk
+   *     above all)
    * @throws IllegalStateException if {@link #available()} is false
    */
   static boolean allocate(Path file, long sizeBytes) throws IOException {
@@ -107,8 +116,8 @@ final class NativeFiles {
       MemorySegment path = arena.allocateFrom(file.toString());
       int fd = (int) OPEN.invokeExact(state, path, O_WRONLY | O_CLOEXEC);
       if (fd < 0) {
-        throw new IOException("cannot open " + file + " to reserve its space: errno "
-            + errno(state));
+        throw new IOException(
+            "cannot open " + file + " to reserve its space: errno " + errno(state));
       }
       try {
         int result = (int) FALLOCATE.invokeExact(state, fd, 0, 0L, sizeBytes);
@@ -117,8 +126,14 @@ final class NativeFiles {
           if (error == EOPNOTSUPP || error == ENOSYS) {
             return false;
           }
-          throw new IOException("cannot reserve " + sizeBytes + " bytes for " + file + ": errno "
-              + error + (error == 28 ? " (no space left on device)" : ""));
+          throw new IOException(
+              "cannot reserve "
+                  + sizeBytes
+                  + " bytes for "
+                  + file
+                  + ": errno "
+                  + error
+                  + (error == 28 ? " (no space left on device)" : ""));
         }
         return true;
       } finally {

@@ -51,8 +51,8 @@ public final class RealFileLayer implements FileLayer {
   private static final int ZERO_CHUNK_BYTES = 1 << 20;
 
   /**
-   * Whether this module may call restricted FFM methods without a warning: then mappings are
-   * handed out as plain native segments (see the implementation note).
+   * Whether this module may call restricted FFM methods without a warning: then mappings are handed
+   * out as plain native segments (see the implementation note).
    */
   static final boolean NATIVE_ACCESS = RealFileLayer.class.getModule().isNativeAccessEnabled();
 
@@ -139,8 +139,8 @@ public final class RealFileLayer implements FileLayer {
     private void checkUsable() throws IOException {
       IOException failure = forceFailure;
       if (failure != null) {
-        throw new IOException("file " + path + " failed an earlier fsync; it cannot be used",
-            failure);
+        throw new IOException(
+            "file " + path + " failed an earlier fsync; it cannot be used", failure);
       }
     }
 
@@ -215,8 +215,8 @@ public final class RealFileLayer implements FileLayer {
       checkUsable();
       long size = channel.size();
       if (size < sizeBytes) { // a mapping past the end would fault (SIGBUS) instead of throwing
-        throw new EOFException("cannot map " + sizeBytes + " bytes of " + path + ": the file has "
-            + size);
+        throw new EOFException(
+            "cannot map " + sizeBytes + " bytes of " + path + ": the file has " + size);
       }
       MemorySegment mapped = channel.map(FileChannel.MapMode.PRIVATE, 0, sizeBytes, arena);
       return NATIVE_ACCESS ? asPlainNative(mapped, arena) : mapped;
@@ -236,8 +236,8 @@ public final class RealFileLayer implements FileLayer {
       }
       if (NativeFiles.available() && NativeFiles.allocate(path, sizeBytes)) {
         if (channel.size() != sizeBytes) {
-          throw new EOFException("reserving " + path + " to " + sizeBytes + " bytes left "
-              + channel.size());
+          throw new EOFException(
+              "reserving " + path + " to " + sizeBytes + " bytes left " + channel.size());
         }
         return;
       }
@@ -258,8 +258,8 @@ public final class RealFileLayer implements FileLayer {
         size += zeros.limit();
       }
       if (channel.size() != sizeBytes) {
-        throw new EOFException("preallocating " + path + " to " + sizeBytes + " bytes left "
-            + channel.size());
+        throw new EOFException(
+            "preallocating " + path + " to " + sizeBytes + " bytes left " + channel.size());
       }
     }
 

@@ -31,8 +31,8 @@ import java.util.zip.CRC32C;
 /**
  * The superblock: the small file that says where recovery starts. Two slots ({@link
  * SuperblockLayout}) are written alternately; each write is forced before it returns, so at any
- * moment at least one slot is whole, and a crash in the middle of a write leaves the previous
- * state readable (I8).
+ * moment at least one slot is whole, and a crash in the middle of a write leaves the previous state
+ * readable (I8).
  *
  * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=superblock}
  *
@@ -94,8 +94,15 @@ public final class Superblock implements AutoCloseable {
 
     @Override
     public String toString() {
-      return "State[epoch=" + epoch + ", checkpointLsn=" + checkpointLsn + ", cleanShutdown="
-          + cleanShutdown + ", payloadBytes=" + payload.length + "]";
+      return "State[epoch="
+          + epoch
+          + ", checkpointLsn="
+          + checkpointLsn
+          + ", cleanShutdown="
+          + cleanShutdown
+          + ", payloadBytes="
+          + payload.length
+          + "]";
     }
   }
 
@@ -145,9 +152,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * Opens an existing superblock file for reading and writing, and forces it: the state it
-   * returns is then durable even if the previous owner was killed between a write and its force
-   * (the page cache would otherwise serve a state a power loss can still take back).
+   * Opens an existing superblock file for reading and writing, and forces it: the state it returns
+   * is then durable even if the previous owner was killed between a write and its force (the page
+   * cache would otherwise serve a state a power loss can still take back).
    *
    * @throws CorruptFileException if neither slot is valid
    * @throws FormatVersionException if a slot has another format version, or the file is another
@@ -171,9 +178,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * Reads the current state of a superblock file without opening it for writing (for tools).
-   * Unlike {@link #open}, it does not force the file: after a process crash the state may not be
-   * durable yet. An owner about to act on the state uses {@link #open}.
+   * Reads the current state of a superblock file without opening it for writing (for tools). Unlike
+   * {@link #open}, it does not force the file: after a process crash the state may not be durable
+   * yet. An owner about to act on the state uses {@link #open}.
    *
    * @throws CorruptFileException if neither slot is valid
    * @throws FormatVersionException if a slot has another format version, or the file is another
@@ -196,9 +203,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * Writes a new state into the slot not holding the current one, with the next epoch, and
-   * forces it. When this returns, the new state survives any crash; if it throws, a crash
-   * leaves either state, and this superblock is failed.
+   * Writes a new state into the slot not holding the current one, with the next epoch, and forces
+   * it. When this returns, the new state survives any crash; if it throws, a crash leaves either
+   * state, and this superblock is failed.
    *
    * @return the new current state
    * @throws IllegalArgumentException if the payload is longer than {@link
@@ -220,10 +227,16 @@ public final class Superblock implements AutoCloseable {
       handle.write(encodeInto(next, slotBuffer()), SuperblockLayout.slotOffset(slot));
       handle.force();
     } catch (IOException e) {
-      failure = new DurabilityFailedException(
-          "superblock write failed: " + file + " slot " + slot + " (epoch " + next.epoch()
-              + "); its state on disk is unknown, so this superblock accepts no more writes",
-          e);
+      failure =
+          new DurabilityFailedException(
+              "superblock write failed: "
+                  + file
+                  + " slot "
+                  + slot
+                  + " (epoch "
+                  + next.epoch()
+                  + "); its state on disk is unknown, so this superblock accepts no more writes",
+              e);
       throw failure;
     }
     currentSlot = slot;
@@ -245,8 +258,10 @@ public final class Superblock implements AutoCloseable {
     Objects.requireNonNull(payload, "payload");
     if (payload.length > MAX_PAYLOAD_BYTES) {
       throw new IllegalArgumentException(
-          "payload larger than a superblock slot: payloadBytes=" + payload.length
-              + " maxPayloadBytes=" + MAX_PAYLOAD_BYTES);
+          "payload larger than a superblock slot: payloadBytes="
+              + payload.length
+              + " maxPayloadBytes="
+              + MAX_PAYLOAD_BYTES);
     }
   }
 
@@ -256,9 +271,9 @@ public final class Superblock implements AutoCloseable {
   }
 
   /**
-   * The slot buffer of {@link #write}, kept from one write to the next (writes are synchronized):
-   * a pile writes its superblock at every checkpoint, and a loop of checkpoints made a 4 KiB
-   * garbage array of each.
+   * The slot buffer of {@link #write}, kept from one write to the next (writes are synchronized): a
+   * pile writes its superblock at every checkpoint, and a loop of checkpoints made a 4 KiB garbage
+   * array of each.
    */
   private ByteBuffer slotBuffer() {
     if (slotBuffer == null) {
@@ -324,8 +339,11 @@ public final class Superblock implements AutoCloseable {
     int computed = crc(slot, payloadLength);
     if (stored != computed) {
       return new Invalid(
-          String.format(java.util.Locale.ROOT,
-              "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed),
+          String.format(
+              java.util.Locale.ROOT,
+              "checksum mismatch (stored 0x%08x, computed 0x%08x)",
+              stored,
+              computed),
           false,
           magic);
     }
@@ -336,16 +354,18 @@ public final class Superblock implements AutoCloseable {
     int flags = slot.getInt(FLAGS_OFFSET);
     if ((flags & ~FLAGS_KNOWN) != 0) {
       return new Invalid(
-          String.format(java.util.Locale.ROOT, "reserved flag bits set: 0x%08x", flags), false,
+          String.format(java.util.Locale.ROOT, "reserved flag bits set: 0x%08x", flags),
+          false,
           magic);
     }
     byte[] payload = new byte[payloadLength];
     slot.get(PAYLOAD_OFFSET, payload);
-    return new Valid(new State(
-        slot.getLong(EPOCH_OFFSET),
-        slot.getLong(CHECKPOINT_LSN_OFFSET),
-        (flags & FLAG_CLEAN_SHUTDOWN) != 0,
-        payload));
+    return new Valid(
+        new State(
+            slot.getLong(EPOCH_OFFSET),
+            slot.getLong(CHECKPOINT_LSN_OFFSET),
+            (flags & FLAG_CLEAN_SHUTDOWN) != 0,
+            payload));
   }
 
   private record Chosen(State state, int slot) {}
@@ -355,10 +375,11 @@ public final class Superblock implements AutoCloseable {
     for (int i = 0; i < SLOT_COUNT; i++) {
       ByteBuffer bytes = ByteBuffer.allocate(SLOT_BYTES);
       int n = handle.read(bytes, SuperblockLayout.slotOffset(i));
-      slots[i] = n < SLOT_BYTES
-          ? new Invalid("file ends inside the slot (" + n + " of " + SLOT_BYTES + " bytes)",
-              n == 0, 0)
-          : decode(bytes);
+      slots[i] =
+          n < SLOT_BYTES
+              ? new Invalid(
+                  "file ends inside the slot (" + n + " of " + SLOT_BYTES + " bytes)", n == 0, 0)
+              : decode(bytes);
     }
     for (Decoded slot : slots) {
       if (slot instanceof OtherVersion(int version)) {
@@ -377,16 +398,21 @@ public final class Superblock implements AutoCloseable {
     }
     Invalid first = (Invalid) slots[0];
     Invalid second = (Invalid) slots[1];
-    if (!first.zero() && !second.zero() && first.magic() == second.magic()
+    if (!first.zero()
+        && !second.zero()
+        && first.magic() == second.magic()
         && first.magic() != MAGIC) {
       throw new FormatVersionException(
-          file, "expected a Cairn superblock, but the file is " + FileKind.describe(first.magic()),
+          file,
+          "expected a Cairn superblock, but the file is " + FileKind.describe(first.magic()),
           VERSION_CURRENT);
     }
     throw new CorruptFileException(
         file,
         first.zero() ? SuperblockLayout.slotOffset(1) : SuperblockLayout.slotOffset(0),
-        "neither superblock slot is valid: slot 0: " + first.reason() + "; slot 1: "
+        "neither superblock slot is valid: slot 0: "
+            + first.reason()
+            + "; slot 1: "
             + second.reason());
   }
 

@@ -27,15 +27,15 @@ import dev.cairn.durability.FormatVersionException;
  *   <li>All fields little-endian. Slot {@code i} starts at byte {@code i * 4096}; a slot is a page,
  *       so a torn write damages one slot only.
  *   <li>{@code Magic} is the ASCII text {@code CAIRN-SB}. {@code Version} is {@link
- *       #VERSION_CURRENT}; a slot with this magic, a valid checksum and any other version makes
- *       the file unreadable ({@link FormatVersionException}), because it may be newer than the
- *       other slot. The checksum is checked before the version is believed: a slot whose
- *       version byte was damaged is an invalid slot, not a newer one. Every version keeps the
- *       slot's checksum where version 1 has it, over the same prefix.
+ *       #VERSION_CURRENT}; a slot with this magic, a valid checksum and any other version makes the
+ *       file unreadable ({@link FormatVersionException}), because it may be newer than the other
+ *       slot. The checksum is checked before the version is believed: a slot whose version byte was
+ *       damaged is an invalid slot, not a newer one. Every version keeps the slot's checksum where
+ *       version 1 has it, over the same prefix.
  *   <li>{@code Flags}: bit 0 ({@link #FLAG_CLEAN_SHUTDOWN}) the owner closed cleanly after writing
  *       this slot; every other bit is reserved and zero.
- *   <li>{@code Epoch} increases by one with every write, across both slots; the valid slot with
- *       the larger epoch is current.
+ *   <li>{@code Epoch} increases by one with every write, across both slots; the valid slot with the
+ *       larger epoch is current.
  *   <li>{@code CheckpointLsn}: the log position from which recovery replays.
  *   <li>{@code Payload}: the owner's opaque bytes, at most {@link #MAX_PAYLOAD_BYTES}.
  *   <li>{@code Crc32c} (Castagnoli) covers bytes {@code [0, 36)} and then the payload, in that

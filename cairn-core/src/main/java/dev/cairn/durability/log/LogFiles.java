@@ -27,9 +27,9 @@ import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
- * The ring of log files of one log: their handles, their parsed headers, and the mapping from
- * LSN to (slot, offset). Shared by {@link LogReader} and {@link WriteAheadLog}; not thread-safe
- * (the writer touches headers from its flusher thread only, after recovery).
+ * The ring of log files of one log: their handles, their parsed headers, and the mapping from LSN
+ * to (slot, offset). Shared by {@link LogReader} and {@link WriteAheadLog}; not thread-safe (the
+ * writer touches headers from its flusher thread only, after recovery).
  */
 final class LogFiles implements AutoCloseable {
 
@@ -44,9 +44,9 @@ final class LogFiles implements AutoCloseable {
     }
 
     /**
-     * Whether the header was written whole and damaged since: Cairn's magic with a checksum
-     * that does not hold. A header lies in one 512-byte sector, which a power loss leaves old
-     * or new, never torn, so this is damage on disk, not a write cut short.
+     * Whether the header was written whole and damaged since: Cairn's magic with a checksum that
+     * does not hold. A header lies in one 512-byte sector, which a power loss leaves old or new,
+     * never torn, so this is damage on disk, not a write cut short.
      */
     boolean damaged() {
       return !valid && problem.startsWith(CHECKSUM_MISMATCH);
@@ -67,17 +67,21 @@ final class LogFiles implements AutoCloseable {
   final long fileBytes;
   final int fileCount;
   final long dataBytes;
+
   /** The log's epoch as stored in wal.meta when the files were opened. */
   final long metaEpoch;
+
   /** wal.meta as read when the files were opened. */
   final LogMeta meta;
+
   private final FileHandle[] handles;
   private final Header[] headers;
+
   /**
    * Second handles on the same files, opened on first use, for committers that write and force
-   * their own records (WriteAheadLog.syncInline). Why separate: a FileChannel used by a thread
-   * that gets interrupted is closed for good; an interrupted committer must not close the
-   * writer's handles, only these, which are then dropped and reopened.
+   * their own records (WriteAheadLog.syncInline). Why separate: a FileChannel used by a thread that
+   * gets interrupted is closed for good; an interrupted committer must not close the writer's
+   * handles, only these, which are then dropped and reopened.
    */
   private final FileHandle[] committerHandles;
 
@@ -115,13 +119,21 @@ final class LogFiles implements AutoCloseable {
           handles[slot] =
               layer.open(path, write ? FileLayer.OpenMode.READ_WRITE : FileLayer.OpenMode.READ);
         } catch (NoSuchFileException e) {
-          throw new CorruptFileException(path, 0,
-              "log file is missing; " + LogLayout.META_FILE_NAME + " says the log has "
-                  + fileCount + " files", e);
+          throw new CorruptFileException(
+              path,
+              0,
+              "log file is missing; "
+                  + LogLayout.META_FILE_NAME
+                  + " says the log has "
+                  + fileCount
+                  + " files",
+              e);
         }
         long size = handles[slot].size();
         if (size != fileBytes) {
-          throw new CorruptFileException(path, size,
+          throw new CorruptFileException(
+              path,
+              size,
               "log file is " + size + " bytes; this log's files are " + fileBytes + " bytes");
         }
         headers[slot] = readHeader(handles[slot], path, slot, fileBytes, fileCount, metaEpoch);
@@ -181,8 +193,8 @@ final class LogFiles implements AutoCloseable {
   }
 
   /**
-   * Opens every slot's committer handle not open yet; false if the OS refused one (too many
-   * open files, say), in which case committers leave the writing to the writer.
+   * Opens every slot's committer handle not open yet; false if the OS refused one (too many open
+   * files, say), in which case committers leave the writing to the writer.
    */
   boolean openCommitterHandles() {
     try {
@@ -239,7 +251,9 @@ final class LogFiles implements AutoCloseable {
       long inFile = Math.min(size - done, dataBytes - at % dataBytes);
       long n = handles[slot].read(target.asSlice(done, inFile), fileOffset(at));
       if (n != inFile) {
-        throw new CorruptFileException(path(slot), fileOffset(at) + n,
+        throw new CorruptFileException(
+            path(slot),
+            fileOffset(at) + n,
             "log file ends early: read " + n + " of " + inFile + " bytes");
       }
       done += inFile;
@@ -247,8 +261,8 @@ final class LogFiles implements AutoCloseable {
   }
 
   /**
-   * Writes the header of {@code sequence} into its slot (not forced) and records it as held.
-   * Writer only.
+   * Writes the header of {@code sequence} into its slot (not forced) and records it as held. Writer
+   * only.
    */
   void writeHeader(long sequence, int epoch) throws IOException {
     int slot = slotOf(sequence);
@@ -257,11 +271,11 @@ final class LogFiles implements AutoCloseable {
   }
 
   /**
-   * Makes {@code lsn} the end of the log for good (a salvage): zeroes the file holding its
-   * sequence from {@code lsn} on, and turns every slot that could hold a record after it (an
-   * invalid header, or a later sequence) into an unused slot of zeros; forces each file it
-   * changed. Slots holding an earlier sequence, or none, keep their bytes: nothing in them
-   * follows {@code lsn}. Writer only, before appending.
+   * Makes {@code lsn} the end of the log for good (a salvage): zeroes the file holding its sequence
+   * from {@code lsn} on, and turns every slot that could hold a record after it (an invalid header,
+   * or a later sequence) into an unused slot of zeros; forces each file it changed. Slots holding
+   * an earlier sequence, or none, keep their bytes: nothing in them follows {@code lsn}. Writer
+   * only, before appending.
    */
   void dropFrom(long lsn) throws IOException {
     long sequence = sequenceOf(lsn);
@@ -272,8 +286,7 @@ final class LogFiles implements AutoCloseable {
         zero(slot, fileOffset(lsn), zeros);
       } else if (!header.valid()
           || (header.sequence() != SEQUENCE_UNUSED && header.sequence() > sequence)) {
-        handles[slot].write(
-            encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes), 0);
+        handles[slot].write(encodeHeader(SEQUENCE_UNUSED, 0, fileBytes, fileCount, dataBytes), 0);
         zero(slot, FILE_HEADER_BYTES, zeros);
         headers[slot] = new Header(true, SEQUENCE_UNUSED, 0, null);
       } else {
@@ -305,16 +318,16 @@ final class LogFiles implements AutoCloseable {
     header.putInt(FILE_EPOCH_OFFSET, epoch);
     header.putLong(FILE_BYTES_OFFSET, fileBytes);
     header.putLong(SEQUENCE_OFFSET, sequence);
-    header.putLong(FIRST_LSN_OFFSET,
-        sequence == SEQUENCE_UNUSED ? SEQUENCE_UNUSED : sequence * dataBytes);
+    header.putLong(
+        FIRST_LSN_OFFSET, sequence == SEQUENCE_UNUSED ? SEQUENCE_UNUSED : sequence * dataBytes);
     header.putInt(FILE_COUNT_OFFSET, fileCount);
     header.putInt(FILE_CRC_OFFSET, headerCrc(header));
     return header;
   }
 
   /**
-   * Whether {@code header} is a whole log file header (magic and checksum hold) for a sequence,
-   * not an unused slot: the file has held records. Used where the geometry is not known.
+   * Whether {@code header} is a whole log file header (magic and checksum hold) for a sequence, not
+   * an unused slot: the file has held records. Used where the geometry is not known.
    */
   static boolean isUsedHeader(ByteBuffer header) {
     return header.getLong(MAGIC_OFFSET) == MAGIC
@@ -352,8 +365,12 @@ final class LogFiles implements AutoCloseable {
     int stored = header.getInt(FILE_CRC_OFFSET);
     int computed = headerCrc(header);
     if (stored != computed) {
-      return Header.invalid(String.format(java.util.Locale.ROOT,
-          CHECKSUM_MISMATCH + " (stored 0x%08x, computed 0x%08x)", stored, computed));
+      return Header.invalid(
+          String.format(
+              java.util.Locale.ROOT,
+              CHECKSUM_MISMATCH + " (stored 0x%08x, computed 0x%08x)",
+              stored,
+              computed));
     }
     int version = header.getInt(VERSION_OFFSET);
     if (version != VERSION_CURRENT) {
@@ -362,8 +379,15 @@ final class LogFiles implements AutoCloseable {
     long headerFileBytes = header.getLong(FILE_BYTES_OFFSET);
     int headerFileCount = header.getInt(FILE_COUNT_OFFSET);
     if (headerFileBytes != fileBytes || headerFileCount != fileCount) {
-      return Header.invalid("header is for a log of " + headerFileCount + " files of "
-          + headerFileBytes + " bytes, not " + fileCount + " of " + fileBytes);
+      return Header.invalid(
+          "header is for a log of "
+              + headerFileCount
+              + " files of "
+              + headerFileBytes
+              + " bytes, not "
+              + fileCount
+              + " of "
+              + fileBytes);
     }
     long sequence = header.getLong(SEQUENCE_OFFSET);
     long firstLsn = header.getLong(FIRST_LSN_OFFSET);
@@ -378,8 +402,8 @@ final class LogFiles implements AutoCloseable {
     }
     long dataBytes = fileBytes - FILE_HEADER_BYTES;
     if (sequence < 0 || sequence % fileCount != slot || firstLsn != sequence * dataBytes) {
-      return Header.invalid("sequence " + sequence + " and first lsn " + firstLsn
-          + " do not belong in slot " + slot);
+      return Header.invalid(
+          "sequence " + sequence + " and first lsn " + firstLsn + " do not belong in slot " + slot);
     }
     return new Header(true, sequence, (int) epoch, null);
   }

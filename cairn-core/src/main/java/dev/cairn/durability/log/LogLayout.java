@@ -11,8 +11,8 @@ import dev.cairn.durability.file.SuperblockLayout;
  *
  * <h2>wal.meta (version 1)</h2>
  *
- * A {@link SuperblockLayout superblock} file whose {@code Epoch} is the log's epoch: every open
- * for writing writes it once, forced, before anything is appended. Its payload:
+ * A {@link SuperblockLayout superblock} file whose {@code Epoch} is the log's epoch: every open for
+ * writing writes it once, forced, before anything is appended. Its payload:
  *
  * <pre>
  * LogMeta    --> FileBytes:u64, FileCount:u32, StartCount:u32, EpochStart[StartCount]
@@ -25,15 +25,15 @@ import dev.cairn.durability.file.SuperblockLayout;
  *
  * <h2>Addressing</h2>
  *
- * An LSN (log sequence number) is a byte position in the logical log, a stream that never
- * restarts. Records are 8-byte aligned and may span files. Every log file holds {@code
- * dataBytes = fileBytes - 4096} bytes of that stream after its header, and the file with
- * sequence number {@code s} holds LSNs {@code [s * dataBytes, (s + 1) * dataBytes)} in slot
- * {@code s mod fileCount} (the file {@code wal-<slot, 4 digits>.log}). So LSN {@code x} lives in
- * slot {@code (x / dataBytes) mod fileCount} at byte {@code 4096 + x mod dataBytes}. Files are
- * reused in place: once the log is truncated past a file, the slot's header is rewritten for
- * sequence {@code s + fileCount} when the log reaches it. No file is created, renamed or resized
- * after the log is created, so a force never has metadata to write.
+ * An LSN (log sequence number) is a byte position in the logical log, a stream that never restarts.
+ * Records are 8-byte aligned and may span files. Every log file holds {@code dataBytes = fileBytes
+ * - 4096} bytes of that stream after its header, and the file with sequence number {@code s} holds
+ * LSNs {@code [s * dataBytes, (s + 1) * dataBytes)} in slot {@code s mod fileCount} (the file
+ * {@code wal-<slot, 4 digits>.log}). So LSN {@code x} lives in slot {@code (x / dataBytes) mod
+ * fileCount} at byte {@code 4096 + x mod dataBytes}. Files are reused in place: once the log is
+ * truncated past a file, the slot's header is rewritten for sequence {@code s + fileCount} when the
+ * log reaches it. No file is created, renamed or resized after the log is created, so a force never
+ * has metadata to write.
  *
  * <h2>File header (version 1)</h2>
  *
@@ -79,9 +79,9 @@ import dev.cairn.durability.file.SuperblockLayout;
  * </pre>
  *
  * <ul>
- *   <li>All fields little-endian. A record's size is {@link #frameBytes(int)} {@code =
- *       align8(25 + Length)}; the record ending at LSN {@code e} is followed by the next at {@code
- *       e}. {@code Pad} bytes are zero and not checksummed.
+ *   <li>All fields little-endian. A record's size is {@link #frameBytes(int)} {@code = align8(25 +
+ *       Length)}; the record ending at LSN {@code e} is followed by the next at {@code e}. {@code
+ *       Pad} bytes are zero and not checksummed.
  *   <li>{@code Lsn} is the record's own start position, which is how a record from an older pass
  *       over a reused file is told from a current one.
  *   <li>{@code Epoch}: the epoch of the log incarnation that wrote it. Every open of the log for
@@ -91,10 +91,10 @@ import dev.cairn.durability.file.SuperblockLayout;
  *   <li>{@code DurableLag}: the record's LSN minus the log's durable LSN when it was appended,
  *       saturated at {@code 2^32 - 1}. So the record proves that everything before {@code Lsn -
  *       DurableLag} was durable: the basis for telling corruption from a torn tail.
- *   <li>{@code Type}: 0 is never valid (so zeroed space is never a record); 1 ({@link
- *       #TYPE_SKIP}) is a void record, left by an append whose caller's payload could not be read
- *       after its space was reserved, valid but never delivered; 2-15 are reserved for the log;
- *       16-255 are the caller's.
+ *   <li>{@code Type}: 0 is never valid (so zeroed space is never a record); 1 ({@link #TYPE_SKIP})
+ *       is a void record, left by an append whose caller's payload could not be read after its
+ *       space was reserved, valid but never delivered; 2-15 are reserved for the log; 16-255 are
+ *       the caller's.
  *   <li>{@code Crc32c} covers {@code Length}, then {@code Lsn} through the end of the payload.
  * </ul>
  *
@@ -104,15 +104,15 @@ import dev.cairn.durability.file.SuperblockLayout;
  * dataBytes} (and so is every file it spans), {@code Lsn = p}, {@code Type} is 1 or at least 16,
  * {@code Length <= MAX_PAYLOAD_BYTES}, the checksum holds, and its {@code Epoch} is at most the
  * log's and at least each of: the file header's epoch, the previous record's epoch, and the epoch
- * of the last {@code EpochStart} at or before {@code p}. A scan from a checkpoint
- * LSN reads valid records until the first invalid one, at LSN {@code p}. That is the torn or
- * stale tail, the normal end of the log, unless some other valid record (at any position in the
- * current file or a later one) has {@code Lsn - DurableLag > p}: then the bytes at {@code p} were
- * once durable, and the log is corrupt there ({@link CorruptFileException} naming file and
- * offset). A power loss can only damage bytes that were never forced, and no valid record can
- * claim those were durable, so a torn tail is never mistaken for corruption; damage to the last
- * records that no later record vouches for looks like a torn tail (a caller that knows the log
- * was durable further can pass that LSN, and a shorter log is then reported as corrupt).
+ * of the last {@code EpochStart} at or before {@code p}. A scan from a checkpoint LSN reads valid
+ * records until the first invalid one, at LSN {@code p}. That is the torn or stale tail, the normal
+ * end of the log, unless some other valid record (at any position in the current file or a later
+ * one) has {@code Lsn - DurableLag > p}: then the bytes at {@code p} were once durable, and the log
+ * is corrupt there ({@link CorruptFileException} naming file and offset). A power loss can only
+ * damage bytes that were never forced, and no valid record can claim those were durable, so a torn
+ * tail is never mistaken for corruption; damage to the last records that no later record vouches
+ * for looks like a torn tail (a caller that knows the log was durable further can pass that LSN,
+ * and a shorter log is then reported as corrupt).
  */
 public final class LogLayout {
   public static final long MAGIC = FileKind.LOG.magic();
@@ -158,6 +158,7 @@ public final class LogLayout {
   public static final int TYPE_OFFSET = DURABLE_LAG_OFFSET + DURABLE_LAG_LENGTH;
   public static final int TYPE_LENGTH = 1;
   public static final int PAYLOAD_OFFSET = TYPE_OFFSET + TYPE_LENGTH;
+
   /** Bytes of a record before its payload. */
   public static final int RECORD_HEADER_BYTES = PAYLOAD_OFFSET;
 
@@ -165,10 +166,13 @@ public final class LogLayout {
 
   /** Type 0: never a record, so zeroed space never parses. */
   public static final int TYPE_NONE = 0;
+
   /** A void record: its space was reserved by an append that then failed; readers skip it. */
   public static final int TYPE_SKIP = 1;
+
   /** The smallest type a caller may use; 1-15 are reserved for the log. */
   public static final int FIRST_USER_TYPE = 16;
+
   public static final int MAX_TYPE = 255;
 
   /** The largest payload a reader accepts (a writer's is also bounded by its buffer). */
@@ -189,7 +193,6 @@ public final class LogLayout {
 
   /** The log's superblock-format file: epoch and geometry. */
   public static final String META_FILE_NAME = "wal.meta";
-
 
   private LogLayout() {}
 

@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * What {@code wal.meta} (a {@link Superblock} whose epoch is the log's epoch) holds in its
- * payload: the log's geometry, and where each recent epoch began.
+ * What {@code wal.meta} (a {@link Superblock} whose epoch is the log's epoch) holds in its payload:
+ * the log's geometry, and where each recent epoch began.
  *
  * <pre>
  * LogMeta    --> FileBytes:u64, FileCount:u32, StartCount:u32, EpochStart[StartCount]
@@ -49,8 +49,9 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
   }
 
   private static byte[] encode(long fileBytes, int fileCount, long[] epochs, long[] starts) {
-    ByteBuffer bytes = ByteBuffer.allocate(HEADER_BYTES + START_BYTES * epochs.length)
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer bytes =
+        ByteBuffer.allocate(HEADER_BYTES + START_BYTES * epochs.length)
+            .order(ByteOrder.LITTLE_ENDIAN);
     bytes.putLong(fileBytes).putInt(fileCount).putInt(epochs.length);
     for (int i = 0; i < epochs.length; i++) {
       bytes.putInt((int) epochs[i]).putLong(starts[i]);
@@ -134,8 +135,9 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
     byte[] payload = state.payload();
     ByteBuffer bytes = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
     if (payload.length < HEADER_BYTES) {
-      throw corrupt(file, "log meta payload is " + payload.length + " bytes, expected at least "
-          + HEADER_BYTES);
+      throw corrupt(
+          file,
+          "log meta payload is " + payload.length + " bytes, expected at least " + HEADER_BYTES);
     }
     long fileBytes = bytes.getLong();
     int fileCount = bytes.getInt();
@@ -144,12 +146,12 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
         || fileBytes % LogLayout.FILE_HEADER_BYTES != 0
         || fileCount < LogLayout.MIN_FILE_COUNT
         || fileCount > LogLayout.MAX_FILE_COUNT) {
-      throw corrupt(file, "log geometry out of range: fileBytes=" + fileBytes + " fileCount="
-          + fileCount);
+      throw corrupt(
+          file, "log geometry out of range: fileBytes=" + fileBytes + " fileCount=" + fileCount);
     }
     if (count < 0 || count > MAX_STARTS || payload.length != HEADER_BYTES + START_BYTES * count) {
-      throw corrupt(file, "log meta holds " + count + " epoch starts in " + payload.length
-          + " bytes");
+      throw corrupt(
+          file, "log meta holds " + count + " epoch starts in " + payload.length + " bytes");
     }
     if (state.epoch() > 0xFFFF_FFFFL - 1) {
       throw corrupt(file, "log epoch " + state.epoch() + " exceeds the 32-bit record epoch");
@@ -160,10 +162,19 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
       epochs[i] = Integer.toUnsignedLong(bytes.getInt());
       starts[i] = bytes.getLong();
       boolean ordered = i == 0 || (epochs[i] > epochs[i - 1] && starts[i] >= starts[i - 1]);
-      if (!ordered || epochs[i] > state.epoch() || starts[i] < 0
+      if (!ordered
+          || epochs[i] > state.epoch()
+          || starts[i] < 0
           || starts[i] % LogLayout.ALIGNMENT != 0) {
-        throw corrupt(file, "epoch start " + i + " (epoch " + epochs[i] + " at lsn " + starts[i]
-            + ") out of order or range");
+        throw corrupt(
+            file,
+            "epoch start "
+                + i
+                + " (epoch "
+                + epochs[i]
+                + " at lsn "
+                + starts[i]
+                + ") out of order or range");
       }
     }
     return new LogMeta(fileBytes, fileCount, state.epoch(), epochs, starts);
@@ -180,8 +191,12 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LogMeta m && m.fileBytes == fileBytes && m.fileCount == fileCount
-        && m.epoch == epoch && Arrays.equals(m.epochs, epochs) && Arrays.equals(m.starts, starts);
+    return o instanceof LogMeta m
+        && m.fileBytes == fileBytes
+        && m.fileCount == fileCount
+        && m.epoch == epoch
+        && Arrays.equals(m.epochs, epochs)
+        && Arrays.equals(m.starts, starts);
   }
 
   @Override
@@ -191,7 +206,16 @@ record LogMeta(long fileBytes, int fileCount, long epoch, long[] epochs, long[] 
 
   @Override
   public String toString() {
-    return "LogMeta[fileBytes=" + fileBytes + ", fileCount=" + fileCount + ", epoch=" + epoch
-        + ", epochs=" + Arrays.toString(epochs) + ", starts=" + Arrays.toString(starts) + "]";
+    return "LogMeta[fileBytes="
+        + fileBytes
+        + ", fileCount="
+        + fileCount
+        + ", epoch="
+        + epoch
+        + ", epochs="
+        + Arrays.toString(epochs)
+        + ", starts="
+        + Arrays.toString(starts)
+        + "]";
   }
 }

@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
  *
  * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=log-options}
  *
- * @param fileBytes size of each log file including its 4 KiB header, a multiple of 4096, at least
- *     8 KiB. Applies when the log is created; an existing log keeps its own geometry.
+ * @param fileBytes size of each log file including its 4 KiB header, a multiple of 4096, at least 8
+ *     KiB. Applies when the log is created; an existing log keeps its own geometry.
  * @param fileCount number of log files in the ring, 2 to 10,000. With {@code fileBytes} it bounds
  *     the log between two checkpoints: an append that needs more throws {@link LogFullException}.
  *     Applies when the log is created.
@@ -43,8 +43,7 @@ public record LogOptions(
           "fileBytes must be a multiple of 4096 and at least 8192: fileBytes=" + fileBytes);
     }
     if (fileCount < LogLayout.MIN_FILE_COUNT || fileCount > LogLayout.MAX_FILE_COUNT) {
-      throw new IllegalArgumentException(
-          "fileCount must be in [2, 10000]: fileCount=" + fileCount);
+      throw new IllegalArgumentException("fileCount must be in [2, 10000]: fileCount=" + fileCount);
     }
     if (bufferBytes < MIN_BUFFER_BYTES
         || bufferBytes > MAX_BUFFER_BYTES

@@ -8,8 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Reads a write-ahead log without changing it: for tools, for tests, and to look before
- * recovering. {@link WriteAheadLog#open} runs the same scan before it appends.
+ * Reads a write-ahead log without changing it: for tools, for tests, and to look before recovering.
+ * {@link WriteAheadLog#open} runs the same scan before it appends.
  *
  * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=log-reader}
  *
@@ -40,15 +40,15 @@ public final class LogReader implements AutoCloseable {
   }
 
   /**
-   * Reads every valid record from {@code fromLsn} (a record boundary, such as a checkpoint LSN)
-   * to the end of the log, in order.
+   * Reads every valid record from {@code fromLsn} (a record boundary, such as a checkpoint LSN) to
+   * the end of the log, in order.
    *
-   * @param knownDurableLsn an LSN the caller knows was durable (for example from a clean
-   *     shutdown), or -1: a log that ends before it is reported as corrupt
+   * @param knownDurableLsn an LSN the caller knows was durable (for example from a clean shutdown),
+   *     or -1: a log that ends before it is reported as corrupt
    * @return where the log ends and why
-   * @throws CorruptFileException if the log is damaged where it had been durable: an invalid
-   *     record that a later valid record proves was once durable, a file needed at {@code
-   *     fromLsn} that does not hold it, or an end before {@code knownDurableLsn}
+   * @throws CorruptFileException if the log is damaged where it had been durable: an invalid record
+   *     that a later valid record proves was once durable, a file needed at {@code fromLsn} that
+   *     does not hold it, or an end before {@code knownDurableLsn}
    * @throws IllegalArgumentException if {@code fromLsn} is negative or not a multiple of 8
    */
   public ScanResult scan(long fromLsn, long knownDurableLsn, RecordVisitor visitor)

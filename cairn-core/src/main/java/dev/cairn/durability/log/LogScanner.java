@@ -24,8 +24,8 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * Reads records from a {@link LogFiles} in LSN order, and decides where the log ends: the
- * rules are in {@link LogLayout} ("Validity and the end of the log").
+ * Reads records from a {@link LogFiles} in LSN order, and decides where the log ends: the rules are
+ * in {@link LogLayout} ("Validity and the end of the log").
  *
  * <h2>Implementation note</h2>
  *
@@ -103,8 +103,8 @@ final class LogScanner implements AutoCloseable {
   }
 
   /**
-   * Scans from {@code fromLsn}; {@code cleanEndLsn} is where a clean shutdown ended the log, or
-   * -1 if unknown (see the class note).
+   * Scans from {@code fromLsn}; {@code cleanEndLsn} is where a clean shutdown ended the log, or -1
+   * if unknown (see the class note).
    */
   ScanResult scan(long fromLsn, long knownDurableLsn, long cleanEndLsn, RecordVisitor visitor)
       throws IOException {
@@ -115,18 +115,31 @@ final class LogScanner implements AutoCloseable {
     long firstSequence = files.sequenceOf(fromLsn);
     // at a file boundary the next file may rightly not be started yet; a damaged header is no
     // such file
-    if (!files.holds(firstSequence) && (fromLsn % files.dataBytes != 0
-        || files.header(files.slotOf(firstSequence)).damaged())) {
+    if (!files.holds(firstSequence)
+        && (fromLsn % files.dataBytes != 0
+            || files.header(files.slotOf(firstSequence)).damaged())) {
       int slot = files.slotOf(firstSequence);
-      return damaged(new CorruptLogException(files.path(slot), 0, fromLsn,
-          "the log continues at lsn " + fromLsn + " (byte " + files.fileOffset(fromLsn)
-              + " of this file), but the file holds " + files.header(slot).describe()
-              + " instead of sequence " + firstSequence), fromLsn, 0, 0);
+      return damaged(
+          new CorruptLogException(
+              files.path(slot),
+              0,
+              fromLsn,
+              "the log continues at lsn "
+                  + fromLsn
+                  + " (byte "
+                  + files.fileOffset(fromLsn)
+                  + " of this file), but the file holds "
+                  + files.header(slot).describe()
+                  + " instead of sequence "
+                  + firstSequence),
+          fromLsn,
+          0,
+          0);
     }
     long p = fromLsn;
     long previousEpoch = 0;
     long records = 0;
-    for (;;) {
+    for (; ; ) {
       String problem = readRecord(p, previousEpoch);
       if (problem != null) {
         if (p == cleanEndLsn) { // where a clean shutdown ended it: no later record matters
@@ -150,17 +163,46 @@ final class LogScanner implements AutoCloseable {
       throws IOException {
     Proof proof = findProofOfDurability(p);
     if (proof != null) {
-      return damaged(new CorruptLogException(files.pathOfLsn(p), files.fileOffset(p), p,
-          "the record at lsn " + p + " is invalid (" + problem + "), but the valid record at lsn "
-              + proof.lsn() + " (" + files.path(proof.slot()).getFileName() + " offset "
-              + proof.offset() + ") was appended when the log was durable through lsn "
-              + proof.durableLsn() + ", so lsn " + p + " had been written durably"),
-          fromLsn, records, lastEpoch);
+      return damaged(
+          new CorruptLogException(
+              files.pathOfLsn(p),
+              files.fileOffset(p),
+              p,
+              "the record at lsn "
+                  + p
+                  + " is invalid ("
+                  + problem
+                  + "), but the valid record at lsn "
+                  + proof.lsn()
+                  + " ("
+                  + files.path(proof.slot()).getFileName()
+                  + " offset "
+                  + proof.offset()
+                  + ") was appended when the log was durable through lsn "
+                  + proof.durableLsn()
+                  + ", so lsn "
+                  + p
+                  + " had been written durably"),
+          fromLsn,
+          records,
+          lastEpoch);
     }
     if (p < knownDurableLsn) {
-      return damaged(new CorruptLogException(files.pathOfLsn(p), files.fileOffset(p), p,
-          "the log ends at lsn " + p + " (" + problem + "), but it was known to be durable"
-              + " through lsn " + knownDurableLsn), fromLsn, records, lastEpoch);
+      return damaged(
+          new CorruptLogException(
+              files.pathOfLsn(p),
+              files.fileOffset(p),
+              p,
+              "the log ends at lsn "
+                  + p
+                  + " ("
+                  + problem
+                  + "), but it was known to be durable"
+                  + " through lsn "
+                  + knownDurableLsn),
+          fromLsn,
+          records,
+          lastEpoch);
     }
     return new ScanResult(fromLsn, p, records, lastEpoch, problem);
   }
@@ -172,8 +214,7 @@ final class LogScanner implements AutoCloseable {
       throw found;
     }
     damage = found;
-    return new ScanResult(fromLsn, found.lsn(), records, lastEpoch,
-        "salvaged: " + found.problem());
+    return new ScanResult(fromLsn, found.lsn(), records, lastEpoch, "salvaged: " + found.problem());
   }
 
   /** The damage a salvaging scan ended the log at, or null if there was none. */
@@ -183,8 +224,8 @@ final class LogScanner implements AutoCloseable {
 
   /**
    * What lies in the log from {@code p}, where the log was found damaged, up to {@code limitLsn}
-   * (the end of the ring from the scan's start): the valid records of {@code epochFloor} or
-   * later (the epoch of the last record before {@code p}), found by probing every 8-aligned LSN.
+   * (the end of the ring from the scan's start): the valid records of {@code epochFloor} or later
+   * (the epoch of the last record before {@code p}), found by probing every 8-aligned LSN.
    */
   Survey survey(long p, long limitLsn, long epochFloor) throws IOException {
     MemorySegment chunk = arena.allocate(PROBE_CHUNK_BYTES, ALIGNMENT);
@@ -210,8 +251,10 @@ final class LogScanner implements AutoCloseable {
         files.read(chunkStart, chunk.asSlice(0, chunkEnd - chunkStart));
       }
       long at = x - chunkStart;
-      long frameBytes = chunk.get(LONG, at + LSN_OFFSET) == x
-          ? surveyed(x, chunk, at, chunkEnd - x, limitLsn, floor) : -1;
+      long frameBytes =
+          chunk.get(LONG, at + LSN_OFFSET) == x
+              ? surveyed(x, chunk, at, chunkEnd - x, limitLsn, floor)
+              : -1;
       if (frameBytes < 0) {
         x += ALIGNMENT;
         continue;
@@ -230,8 +273,9 @@ final class LogScanner implements AutoCloseable {
   record Survey(long records, long recordBytes, long lastLsn, long endLsn) {}
 
   /** The frame size of the valid record at {@code x} (header at {@code at}), or -1. */
-  private long surveyed(long x, MemorySegment chunk, long at, long available, long limitLsn,
-      long floor) throws IOException {
+  private long surveyed(
+      long x, MemorySegment chunk, long at, long available, long limitLsn, long floor)
+      throws IOException {
     int candidateLength = chunk.get(INT, at + LENGTH_OFFSET);
     int candidateType = Byte.toUnsignedInt(chunk.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
     long candidateEpoch = Integer.toUnsignedLong(chunk.get(INT, at + EPOCH_OFFSET));
@@ -266,8 +310,12 @@ final class LogScanner implements AutoCloseable {
     long sequence = files.sequenceOf(p);
     int slot = files.slotOf(sequence);
     if (!files.holds(sequence)) {
-      return "the file for sequence " + sequence + " (" + files.path(slot).getFileName()
-          + ") holds " + files.header(slot).describe();
+      return "the file for sequence "
+          + sequence
+          + " ("
+          + files.path(slot).getFileName()
+          + ") holds "
+          + files.header(slot).describe();
     }
     long heldEnd = files.heldEnd(p);
     if (heldEnd - p < RECORD_HEADER_BYTES) {
@@ -299,7 +347,11 @@ final class LogScanner implements AutoCloseable {
     }
     long minEpoch = files.meta.minEpochAt(p);
     if (epoch < minEpoch) {
-      return "stale record of epoch " + epoch + ": epoch " + minEpoch + " began at lsn "
+      return "stale record of epoch "
+          + epoch
+          + ": epoch "
+          + minEpoch
+          + " began at lsn "
           + files.meta.startOfMinEpochAt(p);
     }
     if (epoch > files.metaEpoch) {
@@ -314,8 +366,11 @@ final class LogScanner implements AutoCloseable {
     int stored = window.get(INT, at + CRC_OFFSET);
     int computed = recordCrc(window, at, length);
     if (stored != computed) {
-      return String.format(java.util.Locale.ROOT,
-          "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+      return String.format(
+          java.util.Locale.ROOT,
+          "checksum mismatch (stored 0x%08x, computed 0x%08x)",
+          stored,
+          computed);
     }
     return null;
   }
@@ -324,15 +379,20 @@ final class LogScanner implements AutoCloseable {
   private String notHeld(long lsn) {
     long sequence = files.sequenceOf(lsn);
     int slot = files.slotOf(sequence);
-    return files.path(slot).getFileName() + ", which holds " + files.header(slot).describe()
-        + " instead of sequence " + sequence;
+    return files.path(slot).getFileName()
+        + ", which holds "
+        + files.header(slot).describe()
+        + " instead of sequence "
+        + sequence;
   }
 
   private int recordCrc(MemorySegment bytes, long at, int payloadLength) {
     crc.reset();
     crc.update(bytes.asSlice(at + LENGTH_OFFSET, CRC_OFFSET - LENGTH_OFFSET).asByteBuffer());
-    crc.update(bytes.asSlice(at + LSN_OFFSET, RECORD_HEADER_BYTES - LSN_OFFSET + payloadLength)
-        .asByteBuffer());
+    crc.update(
+        bytes
+            .asSlice(at + LSN_OFFSET, RECORD_HEADER_BYTES - LSN_OFFSET + payloadLength)
+            .asByteBuffer());
     return (int) crc.getValue();
   }
 
@@ -386,8 +446,9 @@ final class LogScanner implements AutoCloseable {
     long q = from;
     while (q + RECORD_HEADER_BYTES <= fileBytes) {
       long chunkStart = q;
-      long n = handle.read(chunk.asSlice(0, Math.min(chunk.byteSize(), fileBytes - chunkStart)),
-          chunkStart);
+      long n =
+          handle.read(
+              chunk.asSlice(0, Math.min(chunk.byteSize(), fileBytes - chunkStart)), chunkStart);
       long chunkEnd = chunkStart + n;
       if (chunkEnd - q < RECORD_HEADER_BYTES) {
         return null; // the file ended early; LogFiles.open checked sizes, so this is a race
@@ -399,7 +460,9 @@ final class LogScanner implements AutoCloseable {
           if (lsn != baseLsn + q - FILE_HEADER_BYTES) {
             continue;
           }
-        } else if (lsn <= p || lsn % ALIGNMENT != 0 || files.slotOfLsn(lsn) != slot
+        } else if (lsn <= p
+            || lsn % ALIGNMENT != 0
+            || files.slotOfLsn(lsn) != slot
             || files.fileOffset(lsn) != q) {
           continue;
         }
@@ -415,8 +478,9 @@ final class LogScanner implements AutoCloseable {
     return null;
   }
 
-  private Proof check(int slot, long q, long lsn, long p, MemorySegment chunk, long at,
-      long available) throws IOException {
+  private Proof check(
+      int slot, long q, long lsn, long p, MemorySegment chunk, long at, long available)
+      throws IOException {
     int candidateLength = chunk.get(INT, at + LENGTH_OFFSET);
     int candidateType = Byte.toUnsignedInt(chunk.get(ValueLayout.JAVA_BYTE, at + TYPE_OFFSET));
     if ((candidateType < FIRST_USER_TYPE && candidateType != LogLayout.TYPE_SKIP)

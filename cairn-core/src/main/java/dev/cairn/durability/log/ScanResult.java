@@ -8,8 +8,8 @@ package dev.cairn.durability.log;
  *     continues
  * @param records how many valid records were read
  * @param lastEpoch the epoch of the last valid record, or 0 if none
- * @param endReason what was found at {@code endLsn}: zeroed space, a stale or torn record, the
- *     end of the files in use, and so on; for diagnostics
+ * @param endReason what was found at {@code endLsn}: zeroed space, a stale or torn record, the end
+ *     of the files in use, and so on; for diagnostics
  */
 public record ScanResult(
     long fromLsn, long endLsn, long records, long lastEpoch, String endReason) {}

@@ -48,8 +48,8 @@ import java.util.zip.CRC32C;
 
 /**
  * A write-ahead log: records appended by many threads, written in batches by one flusher thread,
- * made durable by shared forces (group commit), and read back in order after a crash. The
- * format is in {@link LogLayout}.
+ * made durable by shared forces (group commit), and read back in order after a crash. The format is
+ * in {@link LogLayout}.
  *
  * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=write-ahead-log}
  *
@@ -168,6 +168,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private static final long CLOSED = 1L << 62;
   private static final long FAILED = 1L << 61;
   private static final long FLAGS = CLOSED | FAILED;
+
   /** LSNs must stay below the flag bits. */
   static final long MAX_LSN = FAILED - 1;
 
@@ -213,6 +214,7 @@ public final class WriteAheadLog implements AutoCloseable {
   // hot fields (appenders CAS reserved; the flusher writes the others)
   @SuppressWarnings("unused") // through RESERVED
   private volatile long reserved;
+
   private volatile long written;
   private volatile long durable;
   private volatile long limit;
@@ -224,17 +226,21 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private final Thread flusher;
   private final Thread forcer; // null in ON_COMMIT mode, where the flusher forces
+
   /**
-   * Per file slot, 1 if written since its last force: set by whoever writes (the flusher, an
-   * inline committer), taken by whoever forces.
+   * Per file slot, 1 if written since its last force: set by whoever writes (the flusher, an inline
+   * committer), taken by whoever forces.
    */
   private final AtomicIntegerArray dirty;
+
   private final Object releaseLock = new Object();
+
   /**
    * Held by whoever moves written and durable: the flusher for each pass of its loop, or in
    * ON_COMMIT mode a committer that writes and forces its own record (see syncInline).
    */
   private final ReentrantLock flushLock = new ReentrantLock();
+
   private final List<Waiter> inlineFutures = new ArrayList<>(); // guarded by flushLock
   private long firstRetainedSequence; // guarded by this
 
@@ -248,9 +254,9 @@ public final class WriteAheadLog implements AutoCloseable {
   private ExecutorService completer; // guarded by completerLock
 
   /**
-   * Per-thread reusable state, so that append and syncTo allocate nothing. One per thread for
-   * all logs: it keeps a view of the ring of the last log the thread appended to (rebuilt when
-   * the thread switches logs), so at most one closed log's buffer per thread stays reachable.
+   * Per-thread reusable state, so that append and syncTo allocate nothing. One per thread for all
+   * logs: it keeps a view of the ring of the last log the thread appended to (rebuilt when the
+   * thread switches logs), so at most one closed log's buffer per thread stays reachable.
    */
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
@@ -283,8 +289,13 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  private WriteAheadLog(LogFiles files, LogOptions options, int epoch, ScanResult recovery,
-      long firstRetainedSequence, LogDamage salvaged) {
+  private WriteAheadLog(
+      LogFiles files,
+      LogOptions options,
+      int epoch,
+      ScanResult recovery,
+      long firstRetainedSequence,
+      LogDamage salvaged) {
     this.salvaged = salvaged;
     this.files = files;
     this.options = options;
@@ -307,49 +318,60 @@ public final class WriteAheadLog implements AutoCloseable {
     this.forceRequested = end;
     this.syncRequested = end;
     this.limit = (firstRetainedSequence + files.fileCount) * dataBytes;
-    this.flusher = Thread.ofPlatform()
-        .name("cairn-wal-flusher-" + files.directory.getFileName())
-        .daemon(true)
-        .unstarted(this::flushLoop);
+    this.flusher =
+        Thread.ofPlatform()
+            .name("cairn-wal-flusher-" + files.directory.getFileName())
+            .daemon(true)
+            .unstarted(this::flushLoop);
     // ON_COMMIT forces inline: every appender waits for its force anyway, so the ring cannot fill
     // meanwhile, and a hand-off to another thread added 30% to a lone committer's latency
-    this.forcer = mode == LogSync.ON_COMMIT ? null : Thread.ofPlatform()
-        .name("cairn-wal-forcer-" + files.directory.getFileName())
-        .daemon(true)
-        .unstarted(this::forceLoop);
+    this.forcer =
+        mode == LogSync.ON_COMMIT
+            ? null
+            : Thread.ofPlatform()
+                .name("cairn-wal-forcer-" + files.directory.getFileName())
+                .daemon(true)
+                .unstarted(this::forceLoop);
   }
 
   // =========================================================================================
   // open
 
   /**
-   * Opens the log in {@code directory}, creating it if there is none, and recovers it: calls
-   * {@code replay} for every valid record from {@code fromLsn} (the checkpoint LSN; 0 for a new
-   * log) in order, then makes them durable, takes a new epoch and returns a log that appends
-   * after the last of them.
+   * Opens the log in {@code directory}, creating it if there is none, and recovers it: calls {@code
+   * replay} for every valid record from {@code fromLsn} (the checkpoint LSN; 0 for a new log) in
+   * order, then makes them durable, takes a new epoch and returns a log that appends after the last
+   * of them.
    *
-   * @param options the geometry applies only when the log is created; an existing log keeps its
-   *     own files
+   * @param options the geometry applies only when the log is created; an existing log keeps its own
+   *     files
    * @throws CorruptFileException if the log is damaged where it had been durable (see {@link
    *     LogReader#scan(long, long, RecordVisitor)}), or wal.meta is missing while log files hold
    *     records
    * @throws FormatVersionException if a file is of another format version or kind
    * @throws IOException if the files cannot be created (a full disk, for example) or read
    */
-  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
-      long fromLsn, RecordVisitor replay) throws IOException {
+  public static WriteAheadLog open(
+      FileLayer layer, Path directory, LogOptions options, long fromLsn, RecordVisitor replay)
+      throws IOException {
     return open(layer, directory, options, fromLsn, -1, replay);
   }
 
   /**
    * Opens the log as {@link #open(FileLayer, Path, LogOptions, long, RecordVisitor)} does, for an
    * owner that knows the log ended at {@code cleanEndLsn} when it was last closed cleanly (-1 if
-   * not): if recovery finds the end exactly there, it skips the search for records proving
-   * later damage, which reads up to a whole log file. That makes reopening after a clean close
-   * cost nothing in the log's size.
+   * not): if recovery finds the end exactly there, it skips the search for records proving later
+   * damage, which reads up to a whole log file. That makes reopening after a clean close cost
+   * nothing in the log's size.
    */
-  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
-      long fromLsn, long cleanEndLsn, RecordVisitor replay) throws IOException {
+  public static WriteAheadLog open(
+      FileLayer layer,
+      Path directory,
+      LogOptions options,
+      long fromLsn,
+      long cleanEndLsn,
+      RecordVisitor replay)
+      throws IOException {
     return open(layer, directory, options, fromLsn, cleanEndLsn, LogRecovery.STRICT, replay);
   }
 
@@ -359,22 +381,28 @@ public final class WriteAheadLog implements AutoCloseable {
    * LogRecovery#STRICT} throws {@link CorruptLogException}. {@link LogRecovery#SALVAGE} replays
    * every record before the damage, copies the log's files to {@code <directory>.damaged-<UTC
    * time>} beside {@code directory}, zeroes the log from the damage on, and opens a log that
-   * appends where the damage was; {@link #salvaged()} says what was dropped. A log without
-   * damage opens the same in both modes.
+   * appends where the damage was; {@link #salvaged()} says what was dropped. A log without damage
+   * opens the same in both modes.
    *
-   * <p>Point in time: a salvage keeps nothing after the damage, not even valid records, since
-   * they may depend on what was lost. The caller should checkpoint what it recovered before it
-   * relies on it, and must not reuse anything it derived from records it was not given.
+   * <p>Point in time: a salvage keeps nothing after the damage, not even valid records, since they
+   * may depend on what was lost. The caller should checkpoint what it recovered before it relies on
+   * it, and must not reuse anything it derived from records it was not given.
    *
-   * @throws CorruptLogException in {@link LogRecovery#STRICT} mode, if the log is damaged where
-   *     it had been durable
+   * @throws CorruptLogException in {@link LogRecovery#STRICT} mode, if the log is damaged where it
+   *     had been durable
    * @throws CorruptFileException if {@code wal.meta} or a log file is damaged or missing, which no
    *     salvage repairs, or {@code replay} threw it
-   * @throws IOException if the files cannot be read or written, or the copy of a damaged log
-   *     cannot be made (a full disk, say: then nothing was changed)
+   * @throws IOException if the files cannot be read or written, or the copy of a damaged log cannot
+   *     be made (a full disk, say: then nothing was changed)
    */
-  public static WriteAheadLog open(FileLayer layer, Path directory, LogOptions options,
-      long fromLsn, long cleanEndLsn, LogRecovery recovery, RecordVisitor replay)
+  public static WriteAheadLog open(
+      FileLayer layer,
+      Path directory,
+      LogOptions options,
+      long fromLsn,
+      long cleanEndLsn,
+      LogRecovery recovery,
+      RecordVisitor replay)
       throws IOException {
     Objects.requireNonNull(recovery, "recovery");
     Objects.requireNonNull(layer, "layer");
@@ -400,24 +428,35 @@ public final class WriteAheadLog implements AutoCloseable {
         CorruptLogException found = scanner.damage();
         if (found != null) {
           long p = found.lsn();
-          LogScanner.Survey dropped = scanner.survey(
-              p, (files.sequenceOf(fromLsn) + files.fileCount) * files.dataBytes,
-              scan.lastEpoch());
+          LogScanner.Survey dropped =
+              scanner.survey(
+                  p,
+                  (files.sequenceOf(fromLsn) + files.fileCount) * files.dataBytes,
+                  scan.lastEpoch());
           Path copy = copyFiles(layer, directory); // before anything changes
           files.dropFrom(p);
-          damage = new LogDamage(found.file(), found.offset(), p, found.problem(),
-              dropped.lastLsn(), dropped.endLsn(), dropped.endLsn() - p, dropped.records(),
-              dropped.endLsn() - p - dropped.recordBytes(), copy);
+          damage =
+              new LogDamage(
+                  found.file(),
+                  found.offset(),
+                  p,
+                  found.problem(),
+                  dropped.lastLsn(),
+                  dropped.endLsn(),
+                  dropped.endLsn() - p,
+                  dropped.records(),
+                  dropped.endLsn() - p - dropped.recordBytes(),
+                  copy);
         }
       }
       // the new epoch, and where it starts, durable before anything is appended
-      Superblock.State next =
-          metaBlock.write(0, false, logMeta.next(fromLsn, scan.endLsn()));
+      Superblock.State next = metaBlock.write(0, false, logMeta.next(fromLsn, scan.endLsn()));
       for (int slot = 0; slot < files.fileCount; slot++) {
         files.force(slot);
       }
-      WriteAheadLog log = new WriteAheadLog(files, options, (int) next.epoch(), scan,
-          files.sequenceOf(fromLsn), damage);
+      WriteAheadLog log =
+          new WriteAheadLog(
+              files, options, (int) next.epoch(), scan, files.sequenceOf(fromLsn), damage);
       log.flusher.start();
       if (log.forcer != null) {
         log.forcer.start();
@@ -457,8 +496,8 @@ public final class WriteAheadLog implements AutoCloseable {
           buffer.clear();
           int n = source.read(buffer, at);
           if (n <= 0) {
-            throw new java.io.EOFException(file + " ended at byte " + at + " of " + size
-                + " while it was copied");
+            throw new java.io.EOFException(
+                file + " ended at byte " + at + " of " + size + " while it was copied");
           }
           buffer.flip();
           target.write(buffer, at);
@@ -478,11 +517,11 @@ public final class WriteAheadLog implements AutoCloseable {
   /**
    * Creates an empty log in {@code directory}, and the directory if it is missing: {@code
    * options.fileCount()} files of {@code options.fileBytes()} ({@link LogSync#ON_COMMIT}: filled
-   * with zeros, so that every block is allocated now; {@link LogSync#PERIODIC}: sized but
-   * sparse), then {@value LogLayout#META_FILE_NAME}, each forced and its name durable. A failure
-   * removes what this call made (files left by an earlier create that was interrupted, which hold
-   * no records, are reused and stay). {@link #open} creates the log itself when there is none;
-   * this is for an owner that creates its files up front, before it records that they exist.
+   * with zeros, so that every block is allocated now; {@link LogSync#PERIODIC}: sized but sparse),
+   * then {@value LogLayout#META_FILE_NAME}, each forced and its name durable. A failure removes
+   * what this call made (files left by an earlier create that was interrupted, which hold no
+   * records, are reused and stay). {@link #open} creates the log itself when there is none; this is
+   * for an owner that creates its files up front, before it records that they exist.
    *
    * <p>Not thread-safe: nothing else may use the directory meanwhile.
    *
@@ -499,8 +538,8 @@ public final class WriteAheadLog implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     Path meta = directory.resolve(LogLayout.META_FILE_NAME);
     if (layer.exists(meta)) {
-      throw new FileAlreadyExistsException(meta.toString(), null,
-          "the directory holds a write-ahead log already");
+      throw new FileAlreadyExistsException(
+          meta.toString(), null, "the directory holds a write-ahead log already");
     }
     long fileBytes = options.fileBytes();
     int fileCount = options.fileCount();
@@ -516,12 +555,15 @@ public final class WriteAheadLog implements AutoCloseable {
       // files left by an interrupted create hold only unused headers; anything else is a log
       // whose wal.meta was lost, which must not be silently overwritten
       try (FileHandle handle = layer.open(path, FileLayer.OpenMode.READ)) {
-        ByteBuffer header = ByteBuffer.allocate(LogLayout.FILE_HEADER_BYTES)
-            .order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer header =
+            ByteBuffer.allocate(LogLayout.FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         if (handle.read(header, 0) == LogLayout.FILE_HEADER_BYTES
             && LogFiles.isUsedHeader(header)) {
-          throw new CorruptFileException(meta, 0,
-              "the log's meta file is missing, but " + path.getFileName()
+          throw new CorruptFileException(
+              meta,
+              0,
+              "the log's meta file is missing, but "
+                  + path.getFileName()
                   + " holds log records; refusing to create a new log over them");
         }
       }
@@ -561,11 +603,22 @@ public final class WriteAheadLog implements AutoCloseable {
       success = true;
     } catch (IOException e) {
       long total = fileBytes * fileCount;
-      FileSystemException failed = new FileSystemException(current.toString(), null,
-          "could not create the write-ahead log in " + directory + ", which needs " + total
-              + " bytes (" + fileCount + " files of " + fileBytes + " bytes, "
-              + (options.mode() == LogSync.ON_COMMIT ? "written in full now" : "sparse")
-              + "): " + e.getMessage());
+      FileSystemException failed =
+          new FileSystemException(
+              current.toString(),
+              null,
+              "could not create the write-ahead log in "
+                  + directory
+                  + ", which needs "
+                  + total
+                  + " bytes ("
+                  + fileCount
+                  + " files of "
+                  + fileBytes
+                  + " bytes, "
+                  + (options.mode() == LogSync.ON_COMMIT ? "written in full now" : "sparse")
+                  + "): "
+                  + e.getMessage());
       failed.initCause(e);
       throw failed;
     } finally {
@@ -576,8 +629,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /** After a failed create: deletes {@code made}, then the directories it created, if empty. */
-  private static void removeQuietly(FileLayer layer, Path directory, List<Path> made,
-      Path topCreated) {
+  private static void removeQuietly(
+      FileLayer layer, Path directory, List<Path> made, Path topCreated) {
     try {
       for (Path path : made.reversed()) {
         layer.delete(path);
@@ -607,8 +660,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * Creates the missing directories of {@code directory} and syncs each one's parent; returns the
    * topmost one it created, or null if none was missing.
    */
-  private static Path createDirectoriesDurably(FileLayer layer, Path directory)
-      throws IOException {
+  private static Path createDirectoriesDurably(FileLayer layer, Path directory) throws IOException {
     Path absolute = directory.toAbsolutePath();
     Path topMissing = null;
     for (Path p = absolute; p != null && !layer.exists(p); p = p.getParent()) {
@@ -652,24 +704,28 @@ public final class WriteAheadLog implements AutoCloseable {
    */
   public long append(int type, ByteBuffer payload) {
     if (payload.hasArray()) {
-      return append(type, null, payload.array(), payload.arrayOffset() + payload.position(),
+      return append(
+          type,
+          null,
+          payload.array(),
+          payload.arrayOffset() + payload.position(),
           payload.remaining());
     }
     return append(type, MemorySegment.ofBuffer(payload), null, 0, payload.remaining());
   }
 
   /**
-   * Appends one record to the buffer and returns at once: it is not yet written nor durable.
-   * Never blocks on I/O, except when the buffer is full (the appender then waits for the
-   * flusher to drain it).
+   * Appends one record to the buffer and returns at once: it is not yet written nor durable. Never
+   * blocks on I/O, except when the buffer is full (the appender then waits for the flusher to drain
+   * it).
    *
    * @param type the record type, 16-255 (0-15 belong to the log)
    * @return the record's end LSN: pass it to {@link #commit}, {@link #syncTo} or {@link
    *     #awaitDurable}
    * @throws IllegalArgumentException if the type is out of range or the payload is larger than
    *     {@link LogOptions#maxPayloadBytes()}
-   * @throws LogFullException if every log file still holds records not yet truncated; nothing
-   *     was appended and the log is still usable
+   * @throws LogFullException if every log file still holds records not yet truncated; nothing was
+   *     appended and the log is still usable
    * @throws DurabilityFailedException if the log failed (I11)
    * @throws LogClosedException if the log is closed
    */
@@ -695,8 +751,11 @@ public final class WriteAheadLog implements AutoCloseable {
       throw new IllegalArgumentException("type must be in [16, 255]: type=" + type);
     }
     if (length > maxPayloadBytes) {
-      throw new IllegalArgumentException("record larger than the log buffer allows: payloadBytes="
-          + length + " maxPayloadBytes=" + maxPayloadBytes);
+      throw new IllegalArgumentException(
+          "record larger than the log buffer allows: payloadBytes="
+              + length
+              + " maxPayloadBytes="
+              + maxPayloadBytes);
     }
     int frame = (int) LogLayout.frameBytes(length);
     Scratch s = SCRATCH.get();
@@ -717,8 +776,8 @@ public final class WriteAheadLog implements AutoCloseable {
       if (array != null) {
         MemorySegment.copy(array, offset, ring, ValueLayout.JAVA_BYTE, payloadAt, (int) first);
         if (first < length) {
-          MemorySegment.copy(array, offset + (int) first, ring, ValueLayout.JAVA_BYTE, 0,
-              (int) (length - first));
+          MemorySegment.copy(
+              array, offset + (int) first, ring, ValueLayout.JAVA_BYTE, 0, (int) (length - first));
         }
       } else {
         MemorySegment.copy(segment, 0, ring, payloadAt, first);
@@ -774,17 +833,25 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private long reserve(int frame) {
-    for (;;) {
+    for (; ; ) {
       long current = (long) RESERVED.getVolatile(this);
       if ((current & FLAGS) != 0) {
         throw stoppedException();
       }
       long end = current + frame;
       if (end > limit) {
-        throw new LogFullException("write-ahead log is full: a record of " + frame
-            + " bytes at lsn " + current + " would overwrite a log file still needed (limit lsn "
-            + limit + "; " + files.fileCount + " files of " + files.fileBytes
-            + " bytes); checkpoint and call truncateBefore, or use more or larger files");
+        throw new LogFullException(
+            "write-ahead log is full: a record of "
+                + frame
+                + " bytes at lsn "
+                + current
+                + " would overwrite a log file still needed (limit lsn "
+                + limit
+                + "; "
+                + files.fileCount
+                + " files of "
+                + files.fileBytes
+                + " bytes); checkpoint and call truncateBefore, or use more or larger files");
       }
       if (end > MAX_LSN) {
         throw new LogFullException("write-ahead log reached its last LSN: " + MAX_LSN);
@@ -827,9 +894,7 @@ public final class WriteAheadLog implements AutoCloseable {
     if (state == RUNNING) {
       return;
     }
-    if (state == PARKED_IDLE
-        || end - written >= writeThreshold
-        || syncRequested > written) {
+    if (state == PARKED_IDLE || end - written >= writeThreshold || syncRequested > written) {
       wake(state);
     }
   }
@@ -895,13 +960,13 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * ON_COMMIT mode, when nobody is flushing: writes the published records up to at least {@code lsn}
-   * and forces them on the calling thread, as the flusher would, and releases whoever they
-   * cover. Why: handing the record to the flusher and being woken by it afterwards costs two
-   * thread wake-ups per commit, about a third of a one-thread commit's time on the test VM
-   * (176 µs against a 117 µs fsync). Returns false, having done nothing, if the flusher (or
-   * another committer) is busy, if a record before {@code lsn} is still being copied, or if the
-   * log is closing; the caller then waits for the flusher as usual.
+   * ON_COMMIT mode, when nobody is flushing: writes the published records up to at least {@code
+   * lsn} and forces them on the calling thread, as the flusher would, and releases whoever they
+   * cover. Why: handing the record to the flusher and being woken by it afterwards costs two thread
+   * wake-ups per commit, about a third of a one-thread commit's time on the test VM (176 µs against
+   * a 117 µs fsync). Returns false, having done nothing, if the flusher (or another committer) is
+   * busy, if a record before {@code lsn} is still being copied, or if the log is closing; the
+   * caller then waits for the flusher as usual.
    *
    * @throws DurabilityFailedException if the write or the force failed (the log fails for good)
    */
@@ -990,9 +1055,9 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Acknowledges a commit according to the mode: in {@link LogSync#ON_COMMIT} waits like
-   * {@link #syncTo}; in the other modes returns at once (the record becomes durable within the
-   * period, or at close).
+   * Acknowledges a commit according to the mode: in {@link LogSync#ON_COMMIT} waits like {@link
+   * #syncTo}; in the other modes returns at once (the record becomes durable within the period, or
+   * at close).
    */
   public void commit(long lsn) {
     if (mode == LogSync.ON_COMMIT) {
@@ -1075,9 +1140,21 @@ public final class WriteAheadLog implements AutoCloseable {
   @Override
   public String toString() {
     long word = (long) RESERVED.getVolatile(this);
-    return "WriteAheadLog[" + files.directory + ", epoch=" + epoch() + ", mode=" + mode
-        + ", end=" + (word & ~FLAGS) + ", written=" + written + ", durable=" + durable
-        + ((word & CLOSED) != 0 ? ", closed" : "") + (failure != null ? ", failed" : "") + "]";
+    return "WriteAheadLog["
+        + files.directory
+        + ", epoch="
+        + epoch()
+        + ", mode="
+        + mode
+        + ", end="
+        + (word & ~FLAGS)
+        + ", written="
+        + written
+        + ", durable="
+        + durable
+        + ((word & CLOSED) != 0 ? ", closed" : "")
+        + (failure != null ? ", failed" : "")
+        + "]";
   }
 
   /** What recovery found when this log was opened. */
@@ -1113,18 +1190,18 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * The bytes of log each file holds ({@link #capacityBytes()} over the number of files): the
-   * log reaches at most {@code (lsn / fileDataBytes() + fileCount) * fileDataBytes()} while the
-   * records from {@code lsn} on are needed.
+   * The bytes of log each file holds ({@link #capacityBytes()} over the number of files): the log
+   * reaches at most {@code (lsn / fileDataBytes() + fileCount) * fileDataBytes()} while the records
+   * from {@code lsn} on are needed.
    */
   public long fileDataBytes() {
     return dataBytes;
   }
 
   /**
-   * Declares that records before {@code lsn} are no longer needed, because a checkpoint at
-   * {@code lsn} is durable (its superblock write returned): the files wholly before it may be
-   * reused. Recovery must then start at {@code lsn} or later.
+   * Declares that records before {@code lsn} are no longer needed, because a checkpoint at {@code
+   * lsn} is durable (its superblock write returned): the files wholly before it may be reused.
+   * Recovery must then start at {@code lsn} or later.
    *
    * @throws IllegalArgumentException if {@code lsn} is past the durable end of the log
    */
@@ -1132,7 +1209,9 @@ public final class WriteAheadLog implements AutoCloseable {
     long durableNow = durable;
     if (lsn > durableNow) {
       throw new IllegalArgumentException(
-          "cannot truncate past the durable end of the log: lsn=" + lsn + " durableLsn="
+          "cannot truncate past the durable end of the log: lsn="
+              + lsn
+              + " durableLsn="
               + durableNow);
     }
     synchronized (this) {
@@ -1145,8 +1224,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Drains and forces every appended record, stops the flusher and closes the files. Appends
-   * racing with close either complete (and are durable when close returns) or throw {@link
+   * Drains and forces every appended record, stops the flusher and closes the files. Appends racing
+   * with close either complete (and are durable when close returns) or throw {@link
    * LogClosedException}. Idempotent.
    *
    * @throws DurabilityFailedException if the final write or force failed
@@ -1207,7 +1286,7 @@ public final class WriteAheadLog implements AutoCloseable {
     long lastForce = System.nanoTime();
     List<Waiter> futuresToComplete = new ArrayList<>();
     try {
-      for (;;) {
+      for (; ; ) {
         if (failure != null) {
           return; // the forcer (or an inline committer) failed the log
         }
@@ -1227,16 +1306,21 @@ public final class WriteAheadLog implements AutoCloseable {
           long now = System.nanoTime();
           boolean syncWanted = syncRequested > forceRequested;
           boolean periodicDue =
-              mode == LogSync.PERIODIC && forceRequested < scanned
+              mode == LogSync.PERIODIC
+                  && forceRequested < scanned
                   && now - lastForce >= options.periodNanos();
           boolean drained = closing && scanned == reservedLsn;
           if (scanned > w && pendingSince == 0) {
             pendingSince = now;
           }
-          boolean writeNow = scanned > w
-              && (syncWanted || periodicDue || closing || spaceWaiters > 0
-                  || scanned - w >= writeThreshold
-                  || now - pendingSince >= options.writeDelayNanos());
+          boolean writeNow =
+              scanned > w
+                  && (syncWanted
+                      || periodicDue
+                      || closing
+                      || spaceWaiters > 0
+                      || scanned - w >= writeThreshold
+                      || now - pendingSince >= options.writeDelayNanos());
           if (writeNow) {
             writeOut(w, scanned);
             w = scanned;
@@ -1302,7 +1386,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private void forceLoop() {
     List<Waiter> futuresToComplete = new ArrayList<>();
     try {
-      for (;;) {
+      for (; ; ) {
         long target = forceRequested;
         if (target > durable && failure == null) {
           forceAndRelease(target, futuresToComplete);
@@ -1375,8 +1459,11 @@ public final class WriteAheadLog implements AutoCloseable {
     if (scanned < reservedLsn
         && scanned + LogLayout.RECORD_HEADER_BYTES <= written + ringBytes
         && (byte) TYPE_BYTE.getVolatile(ring, (scanned + TYPE_OFFSET) & ringMask) != 0) {
-      return closing || flusherState == PARKED_IDLE || syncRequested > written
-          || spaceWaiters > 0 || reservedLsn - written >= writeThreshold;
+      return closing
+          || flusherState == PARKED_IDLE
+          || syncRequested > written
+          || spaceWaiters > 0
+          || reservedLsn - written >= writeThreshold;
     }
     Waiter head = waiters.get();
     return (syncRequested > forceRequested && written > forceRequested)
@@ -1385,9 +1472,9 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * The end of the run of published records from {@code from}. Only records whose header lies
-   * in the current lap of the ring count: beyond {@code written + ringBytes} the ring still holds
-   * the previous lap's unwritten bytes, which could look like a Type byte.
+   * The end of the run of published records from {@code from}. Only records whose header lies in
+   * the current lap of the ring count: beyond {@code written + ringBytes} the ring still holds the
+   * previous lap's unwritten bytes, which could look like a Type byte.
    */
   private long scanPublished(long from, long reservedLsn) {
     long p = from;
@@ -1412,8 +1499,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Writes [from, to) of the ring to the files, frees that ring range and publishes written.
-   * {@code byCommitter}: through the committer handles, and only into files already held.
+   * Writes [from, to) of the ring to the files, frees that ring range and publishes written. {@code
+   * byCommitter}: through the committer handles, and only into files already held.
    */
   private void writeOut(long from, long to, boolean byCommitter) throws IOException {
     long p = from;
@@ -1476,9 +1563,8 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Pops the waiters, releases those whose LSN is durable and pushes the others back. Futures
-   * are completed on the completer thread, or {@code inline} by a caller after the flusher has
-   * exited.
+   * Pops the waiters, releases those whose LSN is durable and pushes the others back. Futures are
+   * completed on the completer thread, or {@code inline} by a caller after the flusher has exited.
    */
   private void releaseWaiters(List<Waiter> futures, boolean inline) {
     synchronized (releaseLock) {
@@ -1513,21 +1599,26 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         return;
       }
-      completer().execute(() -> {
-        for (Waiter w : batch) {
-          w.future.complete(w.lsn);
-        }
-      });
+      completer()
+          .execute(
+              () -> {
+                for (Waiter w : batch) {
+                  w.future.complete(w.lsn);
+                }
+              });
     }
   }
 
   private ExecutorService completer() {
     synchronized (completerLock) {
       if (completer == null) {
-        completer = Executors.newSingleThreadExecutor(task -> Thread.ofPlatform()
-            .name("cairn-wal-completer-" + files.directory.getFileName())
-            .daemon(true)
-            .unstarted(task));
+        completer =
+            Executors.newSingleThreadExecutor(
+                task ->
+                    Thread.ofPlatform()
+                        .name("cairn-wal-completer-" + files.directory.getFileName())
+                        .daemon(true)
+                        .unstarted(task));
       }
       return completer;
     }
@@ -1535,11 +1626,17 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private void fail(Throwable cause, List<Waiter> futures) {
     long durableNow = durable;
-    DurabilityFailedException failed = new DurabilityFailedException(
-        "write-ahead log in " + files.directory + " failed (" + cause
-            + "); records after lsn " + durableNow + " are not durable and never will be"
-            + " acknowledged; reopen to recover from the log",
-        cause);
+    DurabilityFailedException failed =
+        new DurabilityFailedException(
+            "write-ahead log in "
+                + files.directory
+                + " failed ("
+                + cause
+                + "); records after lsn "
+                + durableNow
+                + " are not durable and never will be"
+                + " acknowledged; reopen to recover from the log",
+            cause);
     failure = failed; // before FAILED: whoever sees the bit finds the failure
     long word;
     do {

@@ -38,17 +38,17 @@ import java.lang.foreign.MemorySegment;
  *
  * <h2>Lifecycle at open</h2>
  *
- * {@link #open} with the participant's {@link ParticipantLog} and the state of the last
- * checkpoint, then {@link #replay} of every record of the participant logged since, in LSN
- * order and interleaved with the pile's own records (when a record is replayed, the pile holds
- * everything logged before it, P6), then {@link #recovered}. Until the pile is returned the log
- * takes no writes (they throw {@link IllegalStateException}); replay rewrites regions through
- * {@link ParticipantLog#region} and {@link ParticipantLog#written}. Later, each checkpoint calls
- * {@link #checkpoint}.
+ * {@link #open} with the participant's {@link ParticipantLog} and the state of the last checkpoint,
+ * then {@link #replay} of every record of the participant logged since, in LSN order and
+ * interleaved with the pile's own records (when a record is replayed, the pile holds everything
+ * logged before it, P6), then {@link #recovered}. Until the pile is returned the log takes no
+ * writes (they throw {@link IllegalStateException}); replay rewrites regions through {@link
+ * ParticipantLog#region} and {@link ParticipantLog#written}. Later, each checkpoint calls {@link
+ * #checkpoint}.
  *
- * <p>Thread-safety: {@link #open}, {@link #replay} and {@link #recovered} are called by the
- * opening thread, one at a time; {@link #checkpoint} by the checkpointing thread while writers
- * run on others.
+ * <p>Thread-safety: {@link #open}, {@link #replay} and {@link #recovered} are called by the opening
+ * thread, one at a time; {@link #checkpoint} by the checkpointing thread while writers run on
+ * others.
  */
 public interface LogParticipant {
 
@@ -66,11 +66,11 @@ public interface LogParticipant {
 
   /**
    * At open, before any replay: the participant's log in this pile (the same object {@link
-   * Participants#log} returns later), and the state {@link #checkpoint} returned at the pile's
-   * last checkpoint (empty for a new pile, or one whose checkpoints never included this
-   * participant). The log takes no writes until the pile is returned, and the pile may not yet
-   * hold the values the state names (P6): keep the log and the state, and reach the pile in
-   * {@link #replay} or {@link #recovered}.
+   * Participants#log} returns later), and the state {@link #checkpoint} returned at the pile's last
+   * checkpoint (empty for a new pile, or one whose checkpoints never included this participant).
+   * The log takes no writes until the pile is returned, and the pile may not yet hold the values
+   * the state names (P6): keep the log and the state, and reach the pile in {@link #replay} or
+   * {@link #recovered}.
    *
    * @param log the participant's log: for {@link ParticipantLog#region}, {@link
    *     ParticipantLog#written} and {@link ParticipantLog#codecs} during replay, for everything
@@ -83,9 +83,9 @@ public interface LogParticipant {
   /**
    * At open: one record this participant logged ({@link ParticipantLog#append}, or attached to a
    * pile write), in LSN order. The pile holds every record logged before it (and maybe bytes of
-   * later ones, P6); the participant must not write to the pile here, but rewrites the regions
-   * the record changed ({@link ParticipantLog#region}, then {@link ParticipantLog#written} for
-   * the bytes set).
+   * later ones, P6); the participant must not write to the pile here, but rewrites the regions the
+   * record changed ({@link ParticipantLog#region}, then {@link ParticipantLog#written} for the
+   * bytes set).
    *
    * @param lsn the record's LSN
    * @param type the type the participant gave it, 0 to 255
@@ -95,19 +95,19 @@ public interface LogParticipant {
 
   /**
    * At open, after the last {@link #replay}, before the pile is returned: the pile now holds
-   * exactly what the log says, and {@link ParticipantLog#region} sees every region the state
-   * and the records name (call it again for views taken during replay, which checks, in the
-   * rare replay that had to defer them, the pages it had not checked yet).
+   * exactly what the log says, and {@link ParticipantLog#region} sees every region the state and
+   * the records name (call it again for views taken during replay, which checks, in the rare replay
+   * that had to defer them, the pages it had not checked yet).
    */
   default void recovered() {}
 
   /**
-   * A checkpoint at {@code checkpointLsn}: returns the participant's state, which the pile
-   * writes into the checkpoint's metadata and hands back to {@link #open}. Called under every
-   * stripe lock of the pile (so no attached write is half done); it must be quick (a copy), and
-   * hold every change whose record is before {@code checkpointLsn} (P1). Keep it small (at
-   * most {@link #MAX_STATE_BYTES}): a large structure keeps itself in pile values,
-   * found again through a named root, and its state here says where.
+   * A checkpoint at {@code checkpointLsn}: returns the participant's state, which the pile writes
+   * into the checkpoint's metadata and hands back to {@link #open}. Called under every stripe lock
+   * of the pile (so no attached write is half done); it must be quick (a copy), and hold every
+   * change whose record is before {@code checkpointLsn} (P1). Keep it small (at most {@link
+   * #MAX_STATE_BYTES}): a large structure keeps itself in pile values, found again through a named
+   * root, and its state here says where.
    */
   byte[] checkpoint(long checkpointLsn);
 }

@@ -7,24 +7,24 @@ import java.lang.foreign.MemorySegment;
 /**
  * A participant's way into its pile: records of its own, records attached to the pile's writes,
  * values whose bytes it composes itself, and regions, values it writes in place. Every record
- * passes the pile's log admission, so a full log holds the participant back as it holds writers
- * of values. In a volatile pile, or with durability NONE, nothing is logged: attachments are
- * still applied, and {@link #append} returns 0.
+ * passes the pile's log admission, so a full log holds the participant back as it holds writers of
+ * values. In a volatile pile, or with durability NONE, nothing is logged: attachments are still
+ * applied, and {@link #append} returns 0.
  *
  * <h2>Regions</h2>
  *
  * A region is a value of kind BYTES that the participant put ({@link #put(PayloadWriter, int,
- * Attachment)}) and then writes in place through {@link #region}, a view of its payload: a
- * table of 8-byte slots, say. Each change to it is made inside an {@link Attachment} (of a put,
- * delete, update, append or transaction of the participant's, whichever stripe's lock that
- * holds: the region's block may be another stripe's), described in the attachment's record,
- * and reported with {@link #written}, so that the next checkpoint writes the pages it touched.
- * Replay rewrites the same bytes from the records ({@link LogParticipant#replay}), which must
- * therefore say exactly what was written ("set these words", P2). The pile's own writes never
- * touch a region's payload; the participant must not {@link #update} or {@link #delete} a value
- * while it uses it as a region (the view would then show freed or moved memory). Reads of a
- * region through the pile ({@link dev.cairn.pile.Pile#getBytes}) see its bytes as they are,
- * without the guarantee of a consistent copy that a value written by the pile has.
+ * Attachment)}) and then writes in place through {@link #region}, a view of its payload: a table of
+ * 8-byte slots, say. Each change to it is made inside an {@link Attachment} (of a put, delete,
+ * update, append or transaction of the participant's, whichever stripe's lock that holds: the
+ * region's block may be another stripe's), described in the attachment's record, and reported with
+ * {@link #written}, so that the next checkpoint writes the pages it touched. Replay rewrites the
+ * same bytes from the records ({@link LogParticipant#replay}), which must therefore say exactly
+ * what was written ("set these words", P2). The pile's own writes never touch a region's payload;
+ * the participant must not {@link #update} or {@link #delete} a value while it uses it as a region
+ * (the view would then show freed or moved memory). Reads of a region through the pile ({@link
+ * dev.cairn.pile.Pile#getBytes}) see its bytes as they are, without the guarantee of a consistent
+ * copy that a value written by the pile has.
  *
  * <p>Thread-safety: every method may be called from any thread, but for the restrictions each
  * states. Until the pile is returned to its opener ({@link LogParticipant#open}, {@link
@@ -34,9 +34,9 @@ import java.lang.foreign.MemorySegment;
 public interface ParticipantLog {
 
   /**
-   * A change of the participant's own, with no pile write: runs {@code attachment} under a
-   * stripe lock (P1), logs the record it returns, and returns the record's end LSN, which
-   * {@link #awaitDurable} waits for; 0 if nothing was logged.
+   * A change of the participant's own, with no pile write: runs {@code attachment} under a stripe
+   * lock (P1), logs the record it returns, and returns the record's end LSN, which {@link
+   * #awaitDurable} waits for; 0 if nothing was logged.
    *
    * @param type the participant's record type, 0 to 255
    * @throws IllegalArgumentException if the record is larger than {@link
@@ -60,15 +60,14 @@ public interface ParticipantLog {
   long put(Object value, int type, Attachment attachment);
 
   /**
-   * Puts a value of kind BYTES whose {@link PayloadWriter#sizeBytes} bytes {@code payload}
-   * writes straight into the new block, and, under the same lock, applies {@code attachment} to
-   * the new pointer; both are logged as one record and are durable as a put is when this
-   * returns. A region is put this way (its payload all zeros, say), its pointer recorded by the
-   * attachment.
+   * Puts a value of kind BYTES whose {@link PayloadWriter#sizeBytes} bytes {@code payload} writes
+   * straight into the new block, and, under the same lock, applies {@code attachment} to the new
+   * pointer; both are logged as one record and are durable as a put is when this returns. A region
+   * is put this way (its payload all zeros, say), its pointer recorded by the attachment.
    *
    * @return the new value's pointer
-   * @throws IllegalArgumentException if the size is negative or larger than the largest value
-   *     (see {@link dev.cairn.pile.Pile#put(Object)}); nothing was written
+   * @throws IllegalArgumentException if the size is negative or larger than the largest value (see
+   *     {@link dev.cairn.pile.Pile#put(Object)}); nothing was written
    * @throws RuntimeException what the payload or the attachment threw: the put is undone, and
    *     nothing is logged for it but the undo
    * @throws dev.cairn.pile.PileFullException if the memory budget is spent
@@ -79,35 +78,33 @@ public interface ParticipantLog {
   /**
    * Replaces the value of {@code pointer} with a value of kind BYTES that {@code payload} writes
    * straight into the pile's memory, keeping the pointer valid as {@link
-   * dev.cairn.pile.Pile#update} does: in place if it fits the block, else through the pile's
-   * link to a block that holds it. With an {@code attachment}, it is applied under the same
-   * lock to {@code pointer} once the value is replaced, and both are logged as one record;
-   * without one ({@code null}), the update is logged as a plain update and {@code type} is not
-   * used. Durable as an update is when this returns.
+   * dev.cairn.pile.Pile#update} does: in place if it fits the block, else through the pile's link
+   * to a block that holds it. With an {@code attachment}, it is applied under the same lock to
+   * {@code pointer} once the value is replaced, and both are logged as one record; without one
+   * ({@code null}), the update is logged as a plain update and {@code type} is not used. Durable as
+   * an update is when this returns.
    *
    * @param attachment the participant's change, or null for none
    * @throws dev.cairn.pile.StalePointerException if the value is gone; nothing was changed
    * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's
    * @throws IllegalArgumentException if the size is negative or larger than the largest value
-   * @throws dev.cairn.pile.PileFullException if the value must move and the memory budget is
-   *     spent; the old value is intact
-   * @throws RuntimeException what the payload threw: if the value was being rewritten in place
-   *     its bytes are then unspecified (what the payload wrote, over the old bytes, logged as
-   *     such: update or delete it again), if it was moving it is intact; the attachment is not
-   *     called
+   * @throws dev.cairn.pile.PileFullException if the value must move and the memory budget is spent;
+   *     the old value is intact
+   * @throws RuntimeException what the payload threw: if the value was being rewritten in place its
+   *     bytes are then unspecified (what the payload wrote, over the old bytes, logged as such:
+   *     update or delete it again), if it was moving it is intact; the attachment is not called
    * @throws RuntimeException what the attachment threw: the update stays, logged without the
-   *     participant's record (as a {@link #delete} whose attachment throws); like every write
-   *     that throws it is not waited for, and is durable once a later write is
+   *     participant's record (as a {@link #delete} whose attachment throws); like every write that
+   *     throws it is not waited for, and is durable once a later write is
    * @throws IllegalStateException if the pile is still being opened (see the class comment)
    */
   void update(long pointer, PayloadWriter payload, int type, Attachment attachment);
 
   /**
-   * Deletes the value of {@code pointer} and, under the same lock, applies {@code attachment};
-   * both are logged as one record.
+   * Deletes the value of {@code pointer} and, under the same lock, applies {@code attachment}; both
+   * are logged as one record.
    *
-   * @throws dev.cairn.pile.StalePointerException if the value is gone; the attachment is not
-   *     called
+   * @throws dev.cairn.pile.StalePointerException if the value is gone; the attachment is not called
    * @throws IllegalStateException if the pile is still being opened (see the class comment)
    */
   void delete(long pointer, int type, Attachment attachment);
@@ -121,10 +118,10 @@ public interface ParticipantLog {
   void attach(Transaction transaction, int type, Attachment attachment);
 
   /**
-   * The codecs the pile encodes and decodes values with: the options' registry, which a
-   * persistent pile wraps with its type catalog ({@link CodecRegistry#withCatalog}), so that a
-   * payload the participant composes with {@code codecOf(typeIdOf(type))} decodes in any later
-   * process as the pile's own values do.
+   * The codecs the pile encodes and decodes values with: the options' registry, which a persistent
+   * pile wraps with its type catalog ({@link CodecRegistry#withCatalog}), so that a payload the
+   * participant composes with {@code codecOf(typeIdOf(type))} decodes in any later process as the
+   * pile's own values do.
    */
   CodecRegistry codecs();
 
@@ -134,41 +131,41 @@ public interface ParticipantLog {
    * allocation may take up to 24 bytes more, when what would be left of a free block is too small
    * to be one; the pile's {@link dev.cairn.pile.PileStats#allocatedBytes} counts those too.
    *
-   * @throws IllegalArgumentException if {@code payloadBytes} is negative or larger than the
-   *     largest value
+   * @throws IllegalArgumentException if {@code payloadBytes} is negative or larger than the largest
+   *     value
    */
   long allocatedBytes(int payloadBytes);
 
   /**
    * A read-write view of exactly the payload of the BYTES value {@code pointer}, put by this
-   * participant to be written in place (see the class comment; through the pile's link if the
-   * value moved). In a persistent pile reopened from its files, every page the block spans is
-   * first checked against the checksum its last checkpoint recorded (the check every read
-   * makes), under the lock of the stripe owning the block: so call it outside attachments,
-   * before the writes, once per region and open (the view stays valid until the value is
-   * deleted or the pile closed; after that, using it throws {@link IllegalStateException} or
-   * writes into memory the pile reuses). During replay the block may already hold a state a
-   * later record made (the checkpoint's pages are newer than its LSN): a region that a later
-   * record freed is then stale here, and its writes may be skipped.
+   * participant to be written in place (see the class comment; through the pile's link if the value
+   * moved). In a persistent pile reopened from its files, every page the block spans is first
+   * checked against the checksum its last checkpoint recorded (the check every read makes), under
+   * the lock of the stripe owning the block: so call it outside attachments, before the writes,
+   * once per region and open (the view stays valid until the value is deleted or the pile closed;
+   * after that, using it throws {@link IllegalStateException} or writes into memory the pile
+   * reuses). During replay the block may already hold a state a later record made (the checkpoint's
+   * pages are newer than its LSN): a region that a later record freed is then stale here, and its
+   * writes may be skipped.
    *
    * @throws dev.cairn.pile.StalePointerException if the value is gone
    * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's
    * @throws IllegalArgumentException if the value is not of kind BYTES
    * @throws dev.cairn.codec.CorruptValueException if a page of the block does not match its
    *     recorded checksum (damaged on disk)
-   * @throws IllegalStateException if the calling thread holds a lock of the pile's (it is
-   *     inside an attachment)
+   * @throws IllegalStateException if the calling thread holds a lock of the pile's (it is inside an
+   *     attachment)
    * @throws dev.cairn.pile.PileClosedException if the pile is closed
    */
   MemorySegment region(long pointer);
 
   /**
-   * Reports that bytes {@code [offset, offset + length)} of the payload of region {@code
-   * pointer} were written since the last checkpoint, after they were written: the next
-   * checkpoint writes their pages to the files. Call it inside the attachment that wrote them
-   * (or in replay, after rewriting them). It takes no lock: any thread may call it, under the
-   * attachment's stripe lock whichever stripe owns the region's block. A volatile pile checks
-   * the arguments and does nothing more.
+   * Reports that bytes {@code [offset, offset + length)} of the payload of region {@code pointer}
+   * were written since the last checkpoint, after they were written: the next checkpoint writes
+   * their pages to the files. Call it inside the attachment that wrote them (or in replay, after
+   * rewriting them). It takes no lock: any thread may call it, under the attachment's stripe lock
+   * whichever stripe owns the region's block. A volatile pile checks the arguments and does nothing
+   * more.
    *
    * @throws IndexOutOfBoundsException if the range is not inside the value's payload
    * @throws dev.cairn.pile.StalePointerException if the value is gone

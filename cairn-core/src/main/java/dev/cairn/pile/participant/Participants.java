@@ -39,9 +39,9 @@ public final class Participants {
   }
 
   /**
-   * Opens or creates the persistent pile in {@code directory} with {@code participants}
-   * registered, as {@link Pile#open} does; each participant is opened and replayed before this
-   * returns (see {@link LogParticipant}).
+   * Opens or creates the persistent pile in {@code directory} with {@code participants} registered,
+   * as {@link Pile#open} does; each participant is opened and replayed before this returns (see
+   * {@link LogParticipant}).
    *
    * @throws IllegalArgumentException if an id is out of range or used twice
    * @throws dev.cairn.pile.ParticipantRequiredException if the pile holds records or state of a
@@ -57,8 +57,9 @@ public final class Participants {
    * {@link #open(Path, PileOptions, LogParticipant...)} through {@code layer}: a test's simulated
    * disk, which can cut the power under the pile and its participants.
    */
-  public static Pile open(FileLayer layer, Path directory, PileOptions options,
-      LogParticipant... participants) throws IOException {
+  public static Pile open(
+      FileLayer layer, Path directory, PileOptions options, LogParticipant... participants)
+      throws IOException {
     Objects.requireNonNull(layer, "layer");
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(options, "options");
@@ -66,16 +67,17 @@ public final class Participants {
   }
 
   /**
-   * Opens the persistent pile in {@code directory} read-only, as {@code cairn inspect} and
-   * {@code cairn verify} do, with {@code participants} registered: each is opened and replayed
-   * as at a read-write open, so that it can describe and check its state; the pile takes no
-   * writes (they raise {@link dev.cairn.pile.ReadOnlyPileException}) and changes no file.
+   * Opens the persistent pile in {@code directory} read-only, as {@code cairn inspect} and {@code
+   * cairn verify} do, with {@code participants} registered: each is opened and replayed as at a
+   * read-write open, so that it can describe and check its state; the pile takes no writes (they
+   * raise {@link dev.cairn.pile.ReadOnlyPileException}) and changes no file.
    *
    * @throws IllegalArgumentException if an id is out of range or used twice
    * @throws IOException as {@link Pile#open} does
    */
-  public static Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
-      LogParticipant... participants) throws IOException {
+  public static Pile openReadOnly(
+      FileLayer layer, Path directory, PileOptions options, LogParticipant... participants)
+      throws IOException {
     Objects.requireNonNull(layer, "layer");
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(options, "options");
@@ -83,8 +85,8 @@ public final class Participants {
   }
 
   /**
-   * The log handle of {@code participant} in {@code pile}, which was opened with it registered:
-   * the same object {@link LogParticipant#open} received.
+   * The log handle of {@code participant} in {@code pile}, which was opened with it registered: the
+   * same object {@link LogParticipant#open} received.
    *
    * @throws IllegalArgumentException if the pile was not opened with this participant
    */
@@ -105,8 +107,8 @@ public final class Participants {
         made = access;
         if (made == null) {
           try {
-            var constructor = Class.forName("dev.cairn.pile.ParticipantAccess")
-                .getDeclaredConstructor();
+            var constructor =
+                Class.forName("dev.cairn.pile.ParticipantAccess").getDeclaredConstructor();
             constructor.setAccessible(true); // package-private, in this same module
             made = (PileAccess) constructor.newInstance();
           } catch (ReflectiveOperationException e) {

@@ -3,14 +3,14 @@ package dev.cairn.pile.participant;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The bytes of a value a participant composes itself ({@link ParticipantLog#put(PayloadWriter,
- * int, Attachment)}, {@link ParticipantLog#update}), written straight into the pile's block: no
+ * The bytes of a value a participant composes itself ({@link ParticipantLog#put(PayloadWriter, int,
+ * Attachment)}, {@link ParticipantLog#update}), written straight into the pile's block: no
  * intermediate array. The value is of kind {@link dev.cairn.pile.ValueKind#BYTES}: {@link
  * dev.cairn.pile.Pile#getBytes} and {@link dev.cairn.pile.Pile#read(long,
  * dev.cairn.pile.ValueReader)} return exactly the bytes written.
  *
- * <p>A cache entry, say, is a header, the key's bytes and the value encoded with the pile's
- * codecs ({@link ParticipantLog#codecs()}):
+ * <p>A cache entry, say, is a header, the key's bytes and the value encoded with the pile's codecs
+ * ({@link ParticipantLog#codecs()}):
  *
  * <pre>{@code
  * Codec<V> codec = codecs.codecOf(typeId);
@@ -26,8 +26,8 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  *
  * <p>Thread-safety: the pile calls {@link #sizeBytes} once, then {@link #writeTo} once, on the
- * writing thread, {@code writeTo} under the lock of the stripe the value goes to: it must not
- * call the pile, and should not block.
+ * writing thread, {@code writeTo} under the lock of the stripe the value goes to: it must not call
+ * the pile, and should not block.
  */
 public interface PayloadWriter {
 
@@ -35,13 +35,12 @@ public interface PayloadWriter {
   int sizeBytes();
 
   /**
-   * Writes the payload, exactly {@link #sizeBytes} bytes, at {@code [offset, offset +
-   * sizeBytes())} of {@code target}: every byte, since the block's memory holds whatever it
-   * held before. The pile passes a view bounded to the payload, with {@code offset} 0 (writing
-   * outside it throws {@link IndexOutOfBoundsException} instead of damaging a neighbour); the
-   * offset is there so that the same writer can compose into memory of its own, and codecs,
-   * which write at an offset, can be called with it directly. The view is valid only during
-   * the call.
+   * Writes the payload, exactly {@link #sizeBytes} bytes, at {@code [offset, offset + sizeBytes())}
+   * of {@code target}: every byte, since the block's memory holds whatever it held before. The pile
+   * passes a view bounded to the payload, with {@code offset} 0 (writing outside it throws {@link
+   * IndexOutOfBoundsException} instead of damaging a neighbour); the offset is there so that the
+   * same writer can compose into memory of its own, and codecs, which write at an offset, can be
+   * called with it directly. The view is valid only during the call.
    *
    * @throws RuntimeException anything, to abandon the write: see the method that called it
    */

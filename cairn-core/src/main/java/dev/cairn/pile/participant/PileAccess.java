@@ -1,8 +1,8 @@
 package dev.cairn.pile.participant;
 
+import dev.cairn.durability.file.FileLayer;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
-import dev.cairn.durability.file.FileLayer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,12 +17,13 @@ public interface PileAccess {
   Pile offHeap(PileOptions options, List<LogParticipant> participants);
 
   /** See {@link Participants#open(FileLayer, Path, PileOptions, LogParticipant...)}. */
-  Pile open(FileLayer layer, Path directory, PileOptions options,
-      List<LogParticipant> participants) throws IOException;
+  Pile open(FileLayer layer, Path directory, PileOptions options, List<LogParticipant> participants)
+      throws IOException;
 
   /** See {@link Participants#openReadOnly}. */
-  Pile openReadOnly(FileLayer layer, Path directory, PileOptions options,
-      List<LogParticipant> participants) throws IOException;
+  Pile openReadOnly(
+      FileLayer layer, Path directory, PileOptions options, List<LogParticipant> participants)
+      throws IOException;
 
   /** See {@link Participants#log}. */
   ParticipantLog log(Pile pile, LogParticipant participant);

@@ -139,8 +139,8 @@ class ObjectFormatTest {
     assertThat(encode("\ud800")).isEqualTo("86 00 d8"); // ((2 << 1) | 1) + 1: UTF-16LE
     // 40 bytes of UTF-8: header (40 << 1) + 1 = 81 = 0x51, past six bits: 0xC0 | 0x11, then 1
     assertThat(encode("é".repeat(20))).startsWith("d1 01 c3 a9");
-    for (String s : new String[] {null, "", "a", "ab", "é", "\ud800", "é".repeat(20),
-        "x".repeat(1000)}) {
+    for (String s :
+        new String[] {null, "", "a", "ab", "é", "\ud800", "é".repeat(20), "x".repeat(1000)}) {
       assertThat(decode(encode(s))).isEqualTo(s);
     }
   }
@@ -152,7 +152,8 @@ class ObjectFormatTest {
 
   @Test
   void unterminatedAsciiString_isCorrupt() {
-    assertThatThrownBy(() -> decode("61 62 63")).isInstanceOf(CorruptValueException.class)
+    assertThatThrownBy(() -> decode("61 62 63"))
+        .isInstanceOf(CorruptValueException.class)
         .hasMessageContaining("unterminated");
   }
 
@@ -160,13 +161,15 @@ class ObjectFormatTest {
 
   @Property(tries = 500)
   void varints_roundTrip_inTheirSize(@ForAll int i, @ForAll long l) {
-    byte[] bytes = written(out -> {
-      out.putZigZagInt(i);
-      out.putZigZagLong(l);
-    });
+    byte[] bytes =
+        written(
+            out -> {
+              out.putZigZagInt(i);
+              out.putZigZagLong(l);
+            });
     int intBytes = written(out -> out.putZigZagInt(i)).length;
-    assertThat(intBytes).isEqualTo(
-        Math.max(1, (32 - Integer.numberOfLeadingZeros(Wire.zigZag(i)) + 6) / 7));
+    assertThat(intBytes)
+        .isEqualTo(Math.max(1, (32 - Integer.numberOfLeadingZeros(Wire.zigZag(i)) + 6) / 7));
     In in = In.acquire(MemorySegment.ofArray(bytes), 0, bytes.length);
     try {
       assertThat(in.readZigZagInt()).isEqualTo(i);
@@ -200,12 +203,29 @@ class ObjectFormatTest {
 
   @Test
   void descriptors_parseTheirOwnText_andRejectGarbage() {
-    for (String d : List.of("int", "Integer", "String", "LocalDate", "int[]",
-        "array<ref:a.B>", "coll<map<String,optional<enum#17>>>", "any", "ref:x.Y$Z")) {
+    for (String d :
+        List.of(
+            "int",
+            "Integer",
+            "String",
+            "LocalDate",
+            "int[]",
+            "array<ref:a.B>",
+            "coll<map<String,optional<enum#17>>>",
+            "any",
+            "ref:x.Y$Z")) {
       assertThat(Desc.parse(d)).hasToString(d);
     }
-    for (String bad : List.of("", "integer", "coll<int", "map<int>", "enum#", "ref:",
-        "coll<".repeat(100) + "int" + ">".repeat(100), "int extra")) {
+    for (String bad :
+        List.of(
+            "",
+            "integer",
+            "coll<int",
+            "map<int>",
+            "enum#",
+            "ref:",
+            "coll<".repeat(100) + "int" + ">".repeat(100),
+            "int extra")) {
       assertThatThrownBy(() -> Desc.parse(bad)).as(bad).isInstanceOf(CorruptValueException.class);
     }
   }

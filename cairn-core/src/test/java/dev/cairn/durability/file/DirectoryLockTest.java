@@ -23,8 +23,8 @@ class DirectoryLockTest {
     try (DirectoryLock first = DirectoryLock.acquire(dir)) {
       assertThat(first.isHeld()).isTrue();
       assertThatThrownBy(() -> DirectoryLock.acquire(dir))
-          .isInstanceOfSatisfying(DirectoryLockedException.class,
-              e -> assertThat(e.directory()).isEqualTo(dir))
+          .isInstanceOfSatisfying(
+              DirectoryLockedException.class, e -> assertThat(e.directory()).isEqualTo(dir))
           .hasMessageContaining("already open in this JVM");
     }
     try (DirectoryLock again = DirectoryLock.acquire(dir)) {
@@ -34,12 +34,14 @@ class DirectoryLockTest {
 
   @Test
   void anotherProcess_isRefused_andTheMessageNamesTheHoldersPid() throws Exception {
-    Process child = new ProcessBuilder(
-        ChildJvm.command(LockHolderMain.class, List.of(), List.of(dir.toString())))
-        .redirectErrorStream(true).start();
+    Process child =
+        new ProcessBuilder(
+                ChildJvm.command(LockHolderMain.class, List.of(), List.of(dir.toString())))
+            .redirectErrorStream(true)
+            .start();
     try {
-      BufferedReader out = new BufferedReader(
-          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
       assertThat(out.readLine()).isEqualTo("locked");
       assertThatThrownBy(() -> DirectoryLock.acquire(dir))
           .isInstanceOf(DirectoryLockedException.class)

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@link FileLayer} contract, run against every implementation (as Lucene's
- * BaseDirectoryTestCase): the simulated disk must behave like the real one whenever power stays
- * on.
+ * BaseDirectoryTestCase): the simulated disk must behave like the real one whenever power stays on.
  */
 abstract class FileLayerContractTest {
 

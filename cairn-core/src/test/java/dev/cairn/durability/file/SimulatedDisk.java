@@ -135,9 +135,9 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /**
-   * The process dies (kill -9) but the machine stays up: every open handle dies, and nothing
-   * else changes. Unsynced bytes stay in the "page cache": readable by the next process, still
-   * at risk from a later power loss.
+   * The process dies (kill -9) but the machine stays up: every open handle dies, and nothing else
+   * changes. Unsynced bytes stay in the "page cache": readable by the next process, still at risk
+   * from a later power loss.
    */
   public synchronized void processCrash() {
     generation++;
@@ -149,9 +149,9 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /**
-   * Loses power in the middle of mutating operation number {@code operation} (counting from 1;
-   * see {@link #operationCount()}): a write is cut after a random number of bytes, any other
-   * operation happens or not, then {@link #powerLoss(long)} with {@code seed}.
+   * Loses power in the middle of mutating operation number {@code operation} (counting from 1; see
+   * {@link #operationCount()}): a write is cut after a random number of bytes, any other operation
+   * happens or not, then {@link #powerLoss(long)} with {@code seed}.
    */
   public synchronized void crashAtOperation(long operation, long seed) {
     this.crashAtOperation = operation;
@@ -161,8 +161,8 @@ public final class SimulatedDisk implements FileLayer {
 
   /**
    * The process dies ({@link #processCrash()}) in the middle of mutating operation number {@code
-   * operation}: a write is cut after a random number of bytes, any other operation happens or
-   * not. The disk stays up.
+   * operation}: a write is cut after a random number of bytes, any other operation happens or not.
+   * The disk stays up.
    */
   public synchronized void killAtOperation(long operation, long seed) {
     crashAtOperation(operation, seed);
@@ -189,8 +189,8 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /**
-   * Completed forces of the files at or under {@code path} (a file or a directory), since the
-   * disk was made: how a test sees whether a commit asked for the disk's guarantee.
+   * Completed forces of the files at or under {@code path} (a file or a directory), since the disk
+   * was made: how a test sees whether a commit asked for the disk's guarantee.
    */
   public synchronized long forceCount(Path path) {
     long n = 0;
@@ -220,8 +220,8 @@ public final class SimulatedDisk implements FileLayer {
 
   /**
    * Writes to {@code file} fail with "No space left on device" (as overwrites can on a
-   * copy-on-write file system) once {@code succeeding} more of them have succeeded, until this
-   * is called again; a null file stops it.
+   * copy-on-write file system) once {@code succeeding} more of them have succeeded, until this is
+   * called again; a null file stops it.
    */
   public synchronized void failWritesOf(Path file, int succeeding) {
     this.failWritesOf = file == null ? null : normalize(file);
@@ -264,25 +264,37 @@ public final class SimulatedDisk implements FileLayer {
   public synchronized SimulatedDisk snapshot() {
     SimulatedDisk copy = new SimulatedDisk();
     IdentityHashMap<Inode, Inode> copies = new IdentityHashMap<>();
-    java.util.function.Function<Inode, Inode> copyOf = inode -> copies.computeIfAbsent(inode, i -> {
-      Inode c = new Inode();
-      c.data = i.data.clone();
-      c.length = i.length;
-      c.durable = i.durable.clone();
-      c.durableLength = i.durableLength;
-      c.dirtyPages.or(i.dirtyPages);
-      return c;
-    });
+    java.util.function.Function<Inode, Inode> copyOf =
+        inode ->
+            copies.computeIfAbsent(
+                inode,
+                i -> {
+                  Inode c = new Inode();
+                  c.data = i.data.clone();
+                  c.length = i.length;
+                  c.durable = i.durable.clone();
+                  c.durableLength = i.durableLength;
+                  c.dirtyPages.or(i.dirtyPages);
+                  return c;
+                });
     names.forEach((path, inode) -> copy.names.put(path, copyOf.apply(inode)));
     durableNames.forEach((path, inode) -> copy.durableNames.put(path, copyOf.apply(inode)));
-    pending.forEach((dir, ops) -> copy.pending.put(dir, new ArrayList<>(ops.stream()
-        .map(op -> switch (op) {
-          case Create(Path path, Inode inode) -> (NameOp) new Create(path, copyOf.apply(inode));
-          case Delete d -> d;
-          case Rename(Path source, Path target, Inode inode) ->
-              new Rename(source, target, copyOf.apply(inode));
-        })
-        .toList())));
+    pending.forEach(
+        (dir, ops) ->
+            copy.pending.put(
+                dir,
+                new ArrayList<>(
+                    ops.stream()
+                        .map(
+                            op ->
+                                switch (op) {
+                                  case Create(Path path, Inode inode) ->
+                                      (NameOp) new Create(path, copyOf.apply(inode));
+                                  case Delete d -> d;
+                                  case Rename(Path source, Path target, Inode inode) ->
+                                      new Rename(source, target, copyOf.apply(inode));
+                                })
+                        .toList())));
     copy.directories.addAll(directories);
     copy.down = down;
     return copy;
@@ -398,8 +410,8 @@ public final class SimulatedDisk implements FileLayer {
     Path from = normalize(source);
     Path to = normalize(target);
     if (!from.getParent().equals(to.getParent())) {
-      throw new IOException("simulated disk renames within one directory only: " + from + " -> "
-          + to);
+      throw new IOException(
+          "simulated disk renames within one directory only: " + from + " -> " + to);
     }
     Inode inode = names.get(from);
     if (inode == null) {
@@ -542,9 +554,9 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /**
-   * Resolves an inode's unsynced pages at random into its durable image. At a power loss the
-   * size may change and the current image becomes the durable one; at a failed force only the
-   * durable image changes (the page cache still holds the new bytes).
+   * Resolves an inode's unsynced pages at random into its durable image. At a power loss the size
+   * may change and the current image becomes the durable one; at a failed force only the durable
+   * image changes (the page cache still holds the new bytes).
    */
   private static void resolve(Inode inode, SplittableRandom random, boolean powerLoss) {
     long oldLength = inode.durableLength;
@@ -559,8 +571,10 @@ public final class SimulatedDisk implements FileLayer {
         default -> {
           long lowPage = Math.min(oldLength, newLength) / PAGE_BYTES;
           long highPage = pagesFor(Math.max(oldLength, newLength));
-          length = Math.min(Math.max(oldLength, newLength),
-              (lowPage + random.nextLong(highPage - lowPage + 1)) * PAGE_BYTES);
+          length =
+              Math.min(
+                  Math.max(oldLength, newLength),
+                  (lowPage + random.nextLong(highPage - lowPage + 1)) * PAGE_BYTES);
           length = Math.max(length, Math.min(oldLength, newLength));
         }
       }
@@ -582,10 +596,18 @@ public final class SimulatedDisk implements FileLayer {
         int split = from + (1 + random.nextInt(sectors - 1)) * SECTOR_BYTES;
         boolean newFirst = random.nextBoolean();
         int mid = Math.min(split, to);
-        copyVersion(newFirst ? inode.data : inode.durable, newFirst ? newLength : oldLength,
-            result, from, mid);
-        copyVersion(newFirst ? inode.durable : inode.data, newFirst ? oldLength : newLength,
-            result, mid, to);
+        copyVersion(
+            newFirst ? inode.data : inode.durable,
+            newFirst ? newLength : oldLength,
+            result,
+            from,
+            mid);
+        copyVersion(
+            newFirst ? inode.durable : inode.data,
+            newFirst ? oldLength : newLength,
+            result,
+            mid,
+            to);
       }
     }
     inode.durable = result;
@@ -598,8 +620,8 @@ public final class SimulatedDisk implements FileLayer {
   }
 
   /** Copies {@code [from, to)} of one version (zeros past its length) into {@code result}. */
-  private static void copyVersion(byte[] version, long versionLength, byte[] result, int from,
-      int to) {
+  private static void copyVersion(
+      byte[] version, long versionLength, byte[] result, int from, int to) {
     int end = (int) Math.min(to, versionLength);
     if (end > from) {
       System.arraycopy(version, from, result, from, end - from);
@@ -744,8 +766,8 @@ public final class SimulatedDisk implements FileLayer {
       MemorySegment copy = arena.allocate(Math.max(1, sizeBytes), 4096).asSlice(0, sizeBytes);
       long read = read(copy, 0);
       if (read < sizeBytes) {
-        throw new java.io.EOFException("cannot map " + sizeBytes + " bytes of " + path
-            + ": the file has " + read);
+        throw new java.io.EOFException(
+            "cannot map " + sizeBytes + " bytes of " + path + ": the file has " + read);
       }
       return copy;
     }

@@ -151,7 +151,8 @@ class SimulatedDiskTest extends FileLayerContractTest {
     FileHandle h = syncedFile("f", filled(10, 1));
     disk.powerLoss(1);
     assertThatThrownBy(() -> disk.open(DIR.resolve("f"), FileLayer.OpenMode.READ))
-        .isInstanceOf(IOException.class).hasMessageContaining("down");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("down");
     disk.reboot();
     assertThatThrownBy(h::size).isInstanceOf(IOException.class).hasMessageContaining("stale");
     h.close(); // closing a stale handle is fine
@@ -165,7 +166,8 @@ class SimulatedDiskTest extends FileLayerContractTest {
     FileHandle h = syncedFile("f", filled(4096, 1));
     disk.crashAtOperation(disk.operationCount() + 1, 7);
     assertThatThrownBy(() -> h.write(ByteBuffer.wrap(filled(4096, 2)), 0))
-        .isInstanceOf(IOException.class).hasMessageContaining("power loss");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("power loss");
     assertThat(disk.isDown()).isTrue();
     disk.reboot();
     assertThat(disk.currentContent(DIR.resolve("f"))).hasSize(4096);
@@ -176,9 +178,11 @@ class SimulatedDiskTest extends FileLayerContractTest {
     FileHandle h = syncedFile("f", filled(10, 1));
     h.write(ByteBuffer.wrap(filled(10, 2)), 0);
     disk.failNextForce(null, 3);
-    assertThatThrownBy(h::force).isInstanceOf(IOException.class)
+    assertThatThrownBy(h::force)
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("Input/output error");
-    assertThatThrownBy(h::force).isInstanceOf(IOException.class)
+    assertThatThrownBy(h::force)
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("earlier fsync");
     assertThatThrownBy(() -> h.write(ByteBuffer.wrap(filled(1, 3)), 0))
         .isInstanceOf(IOException.class);
@@ -190,8 +194,10 @@ class SimulatedDiskTest extends FileLayerContractTest {
     disk.setCapacityBytes(disk.usedBytes());
     h.write(ByteBuffer.wrap(filled(100, 2)), 0); // inside existing blocks: fine
     assertThatThrownBy(() -> h.write(ByteBuffer.wrap(filled(100, 2)), 8192))
-        .isInstanceOf(IOException.class).hasMessage("No space left on device");
-    assertThatThrownBy(() -> h.preallocate(20_000)).isInstanceOf(IOException.class)
+        .isInstanceOf(IOException.class)
+        .hasMessage("No space left on device");
+    assertThatThrownBy(() -> h.preallocate(20_000))
+        .isInstanceOf(IOException.class)
         .hasMessage("No space left on device");
     disk.failWritesWithNoSpace(true);
     assertThatThrownBy(() -> h.write(ByteBuffer.wrap(filled(1, 2)), 0))

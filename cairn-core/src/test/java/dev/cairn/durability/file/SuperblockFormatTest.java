@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 public class SuperblockFormatTest {
 
-  /** The rows "| `Field` | offset | bytes | ..." of the section that starts with {@code heading}. */
+  /**
+   * The rows "| `Field` | offset | bytes | ..." of the section that starts with {@code heading}.
+   */
   public static Map<String, int[]> documentedFields(String heading) throws IOException {
     String text = Files.readString(Path.of("..", "docs", "FORMAT.md"));
     int start = text.indexOf("\n" + heading + "\n");
@@ -30,7 +32,8 @@ public class SuperblockFormatTest {
     int end = text.indexOf("\n#", start + heading.length() + 2);
     String section = text.substring(start, end < 0 ? text.length() : end);
     Map<String, int[]> fields = new LinkedHashMap<>();
-    Matcher row = Pattern.compile("(?m)^\\| `(\\w+)` \\| (\\d+) \\| (\\d+|\\w+) \\|").matcher(section);
+    Matcher row =
+        Pattern.compile("(?m)^\\| `(\\w+)` \\| (\\d+) \\| (\\d+|\\w+) \\|").matcher(section);
     while (row.find()) {
       int length = row.group(3).matches("\\d+") ? Integer.parseInt(row.group(3)) : -1;
       fields.put(row.group(1), new int[] {Integer.parseInt(row.group(2)), length});
@@ -41,22 +44,32 @@ public class SuperblockFormatTest {
   @Test
   void superblockTable_matchesSuperblockLayout() throws IOException {
     Map<String, int[]> doc = documentedFields("## Superblock");
-    assertThat(doc).containsOnlyKeys("Magic", "Version", "Flags", "Epoch", "CheckpointLsn",
-        "PayloadLength", "Crc32c", "Payload");
-    assertThat(doc.get("Magic")).containsExactly(
-        SuperblockLayout.MAGIC_OFFSET, SuperblockLayout.MAGIC_LENGTH);
-    assertThat(doc.get("Version")).containsExactly(
-        SuperblockLayout.VERSION_OFFSET, SuperblockLayout.VERSION_LENGTH);
-    assertThat(doc.get("Flags")).containsExactly(
-        SuperblockLayout.FLAGS_OFFSET, SuperblockLayout.FLAGS_LENGTH);
-    assertThat(doc.get("Epoch")).containsExactly(
-        SuperblockLayout.EPOCH_OFFSET, SuperblockLayout.EPOCH_LENGTH);
-    assertThat(doc.get("CheckpointLsn")).containsExactly(SuperblockLayout.CHECKPOINT_LSN_OFFSET,
-        SuperblockLayout.CHECKPOINT_LSN_LENGTH);
-    assertThat(doc.get("PayloadLength")).containsExactly(SuperblockLayout.PAYLOAD_LENGTH_OFFSET,
-        SuperblockLayout.PAYLOAD_LENGTH_LENGTH);
-    assertThat(doc.get("Crc32c")).containsExactly(
-        SuperblockLayout.CRC_OFFSET, SuperblockLayout.CRC_LENGTH);
+    assertThat(doc)
+        .containsOnlyKeys(
+            "Magic",
+            "Version",
+            "Flags",
+            "Epoch",
+            "CheckpointLsn",
+            "PayloadLength",
+            "Crc32c",
+            "Payload");
+    assertThat(doc.get("Magic"))
+        .containsExactly(SuperblockLayout.MAGIC_OFFSET, SuperblockLayout.MAGIC_LENGTH);
+    assertThat(doc.get("Version"))
+        .containsExactly(SuperblockLayout.VERSION_OFFSET, SuperblockLayout.VERSION_LENGTH);
+    assertThat(doc.get("Flags"))
+        .containsExactly(SuperblockLayout.FLAGS_OFFSET, SuperblockLayout.FLAGS_LENGTH);
+    assertThat(doc.get("Epoch"))
+        .containsExactly(SuperblockLayout.EPOCH_OFFSET, SuperblockLayout.EPOCH_LENGTH);
+    assertThat(doc.get("CheckpointLsn"))
+        .containsExactly(
+            SuperblockLayout.CHECKPOINT_LSN_OFFSET, SuperblockLayout.CHECKPOINT_LSN_LENGTH);
+    assertThat(doc.get("PayloadLength"))
+        .containsExactly(
+            SuperblockLayout.PAYLOAD_LENGTH_OFFSET, SuperblockLayout.PAYLOAD_LENGTH_LENGTH);
+    assertThat(doc.get("Crc32c"))
+        .containsExactly(SuperblockLayout.CRC_OFFSET, SuperblockLayout.CRC_LENGTH);
     assertThat(doc.get("Payload")[0]).isEqualTo(SuperblockLayout.PAYLOAD_OFFSET);
     String text = Files.readString(Path.of("..", "docs", "FORMAT.md"));
     assertThat(text).contains("Zero[" + SuperblockLayout.MAX_PAYLOAD_BYTES + " - PayloadLength]");
@@ -81,15 +94,25 @@ public class SuperblockFormatTest {
 
   /** State(epoch 7, checkpoint 0x1122334455667788, clean, payload 01 02 03): header + payload. */
   static final String GOLDEN_SUPERBLOCK_SLOT =
-      "434149524e2d5342" + "01000000" + "01000000" + "0700000000000000" + "8877665544332211"
-          + "03000000" + "2a89e5f8" + "010203";
+      "434149524e2d5342"
+          + "01000000"
+          + "01000000"
+          + "0700000000000000"
+          + "8877665544332211"
+          + "03000000"
+          + "2a89e5f8"
+          + "010203";
 
   @Test
   void superblockSlot_isTheGoldenBytes() {
-    ByteBuffer slot = Superblock.encode(
-        new Superblock.State(7, 0x1122334455667788L, true, new byte[] {1, 2, 3}));
-    String hex = HexFormat.of().formatHex(slot.array(), slot.arrayOffset(),
-        slot.arrayOffset() + SuperblockLayout.PAYLOAD_OFFSET + 3);
+    ByteBuffer slot =
+        Superblock.encode(new Superblock.State(7, 0x1122334455667788L, true, new byte[] {1, 2, 3}));
+    String hex =
+        HexFormat.of()
+            .formatHex(
+                slot.array(),
+                slot.arrayOffset(),
+                slot.arrayOffset() + SuperblockLayout.PAYLOAD_OFFSET + 3);
     assertThat(hex).isEqualTo(GOLDEN_SUPERBLOCK_SLOT);
   }
 }

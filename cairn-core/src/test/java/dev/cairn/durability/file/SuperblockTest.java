@@ -77,7 +77,8 @@ class SuperblockTest {
       assertThat(Superblock.read(disk, FILE).payload()).isEqualTo(max);
       assertThatThrownBy(() -> sb.write(2, false, new byte[SuperblockLayout.MAX_PAYLOAD_BYTES + 1]))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("payload larger than a superblock slot: payloadBytes=4057 maxPayloadBytes=4056");
+          .hasMessage(
+              "payload larger than a superblock slot: payloadBytes=4057 maxPayloadBytes=4056");
       assertThat(sb.current().checkpointLsn()).isEqualTo(1);
     }
   }
@@ -146,8 +147,8 @@ class SuperblockTest {
     corrupt(SuperblockLayout.EPOCH_OFFSET, (byte) 1);
     corrupt(SuperblockLayout.SLOT_BYTES + SuperblockLayout.EPOCH_OFFSET, (byte) 1);
     assertThatThrownBy(() -> Superblock.read(disk, FILE))
-        .isInstanceOfSatisfying(CorruptFileException.class,
-            e -> assertThat(e.file()).isEqualTo(FILE))
+        .isInstanceOfSatisfying(
+            CorruptFileException.class, e -> assertThat(e.file()).isEqualTo(FILE))
         .hasMessageContaining("neither superblock slot is valid")
         .hasMessageContaining("checksum mismatch");
   }
@@ -161,17 +162,24 @@ class SuperblockTest {
     corrupt(SuperblockLayout.SLOT_BYTES + SuperblockLayout.VERSION_OFFSET, (byte) 2);
     resealSlot(1, 0);
     assertThatThrownBy(() -> Superblock.read(disk, FILE))
-        .isInstanceOfSatisfying(FormatVersionException.class, e -> {
-          assertThat(e.actual()).isEqualTo(3); // 1 ^ 2
-          assertThat(e.supported()).isEqualTo(1);
-        })
+        .isInstanceOfSatisfying(
+            FormatVersionException.class,
+            e -> {
+              assertThat(e.actual()).isEqualTo(3); // 1 ^ 2
+              assertThat(e.supported()).isEqualTo(1);
+            })
         .hasMessageContaining("newer Cairn");
   }
 
   @Test
   void anotherKindOfFile_isFormatVersionException_sayingWhatItIs() throws IOException {
-    WriteAheadLog.open(disk, DIR, LogOptions.builder().fileBytes(8192).fileCount(2).build(), 0,
-        (a, b, c, d) -> {}).close();
+    WriteAheadLog.open(
+            disk,
+            DIR,
+            LogOptions.builder().fileBytes(8192).fileCount(2).build(),
+            0,
+            (a, b, c, d) -> {})
+        .close();
     Path logFile = DIR.resolve(LogLayout.fileName(0));
     // a log file is 8 KiB of which the first page is its header and the second is zero;
     // give the second page a log header too, so that both "slots" say "write-ahead log"
@@ -209,7 +217,8 @@ class SuperblockTest {
   void createOnAFullDisk_throwsIOException_andLeavesNoFileUnderTheName() throws IOException {
     disk.setCapacityBytes(4096);
     assertThatThrownBy(() -> Superblock.create(disk, FILE, 0, false, new byte[0]))
-        .isInstanceOf(IOException.class).hasMessage("No space left on device");
+        .isInstanceOf(IOException.class)
+        .hasMessage("No space left on device");
     assertThat(disk.exists(FILE)).isFalse();
   }
 

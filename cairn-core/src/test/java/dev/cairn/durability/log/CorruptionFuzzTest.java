@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class CorruptionFuzzTest {
   private static final Path SUPERBLOCK = DIR.resolve("pile.superblock");
-  private static final LogOptions OPTIONS = LogOptions.builder().fileBytes(16 << 10).fileCount(3)
-      .bufferBytes(8 << 10).build();
+  private static final LogOptions OPTIONS =
+      LogOptions.builder().fileBytes(16 << 10).fileCount(3).bufferBytes(8 << 10).build();
 
   @Test
   void damagedFiles_giveAClearExceptionOrACorrectRecovery() throws Exception {
@@ -75,8 +75,17 @@ class CorruptionFuzzTest {
       try {
         outcome = file.equals(SUPERBLOCK) ? checkSuperblock(disk, states) : checkLog(disk, written);
       } catch (Throwable t) {
-        throw new AssertionError("iteration " + iterations + ": " + mutation + " of " + file
-            + " gave an unexpected outcome (seed " + seed + ")", t);
+        throw new AssertionError(
+            "iteration "
+                + iterations
+                + ": "
+                + mutation
+                + " of "
+                + file
+                + " gave an unexpected outcome (seed "
+                + seed
+                + ")",
+            t);
       }
       outcomes.merge(file.getFileName() + " " + outcome, 1, Integer::sum);
       iterations++;

@@ -17,15 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The examples in the javadoc of this package, run on the real file system, and then together
- * as the persistent pile uses them: lock, superblock, log, checkpoint, recovery.
+ * The examples in the javadoc of this package, run on the real file system, and then together as
+ * the persistent pile uses them: lock, superblock, log, checkpoint, recovery.
  *
- * <p>The javadoc shows the examples from here: each {@code @start region} below is what a
- * {@code {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=...}} displays
- * (javadoc finds this file through {@code --snippet-path src/test/java}, set in cairn-core's
- * pom). A region holds whole statements, exactly as displayed; the test checks after it what
- * the example's comments promise. The placeholders of the examples ({@code replay}, {@code
- * TYPE_PUT}, {@code checkpointLsn}) are defined here.
+ * <p>The javadoc shows the examples from here: each {@code @start region} below is what a {@code
+ * {@snippet class=dev.cairn.durability.log.DurabilityExamplesTest region=...}} displays (javadoc
+ * finds this file through {@code --snippet-path src/test/java}, set in cairn-core's pom). A region
+ * holds whole statements, exactly as displayed; the test checks after it what the example's
+ * comments promise. The placeholders of the examples ({@code replay}, {@code TYPE_PUT}, {@code
+ * checkpointLsn}) are defined here.
  */
 class DurabilityExamplesTest {
   private static final int TYPE_PUT = 16;
@@ -42,9 +42,13 @@ class DurabilityExamplesTest {
 
   /** Creates a log in {@code dir} with small files: the examples' default geometry is 256 MiB. */
   private void createSmallLog() throws IOException {
-    try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir,
-        LogOptions.builder().fileBytes(1 << 20).fileCount(2).build(), 0,
-        (lsn, end, type, payload) -> {})) {
+    try (WriteAheadLog log =
+        WriteAheadLog.open(
+            RealFileLayer.INSTANCE,
+            dir,
+            LogOptions.builder().fileBytes(1 << 20).fileCount(2).build(),
+            0,
+            (lsn, end, type, payload) -> {})) {
       log.syncTo(log.endLsn());
     }
   }
@@ -84,11 +88,12 @@ class DurabilityExamplesTest {
   @Test
   void logOptions_example() {
     // @start region="log-options"
-    LogOptions options = LogOptions.builder()
-        .fileBytes(64L << 20)          // 64 MiB per log file (the default)
-        .fileCount(4)                  // 4 files: 256 MiB of log between checkpoints
-        .mode(LogSync.ON_COMMIT)     // commit() waits for the force (the default)
-        .build();
+    LogOptions options =
+        LogOptions.builder()
+            .fileBytes(64L << 20) // 64 MiB per log file (the default)
+            .fileCount(4) // 4 files: 256 MiB of log between checkpoints
+            .mode(LogSync.ON_COMMIT) // commit() waits for the force (the default)
+            .build();
     // @end
     assertThat(options).isEqualTo(LogOptions.defaults());
   }
@@ -100,12 +105,17 @@ class DurabilityExamplesTest {
     long c = 0;
     byte[] payload = "one".getBytes(StandardCharsets.UTF_8);
     // @start region="write-ahead-log"
-    try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, LogOptions.defaults(),
-        checkpointLsn, (lsn, end, type, record) -> replay(type, record))) {
-      long end = log.append(TYPE_PUT, payload);   // buffered; returns the record's end LSN
-      log.commit(end);                            // SYNC mode: returns once the record is durable
+    try (WriteAheadLog log =
+        WriteAheadLog.open(
+            RealFileLayer.INSTANCE,
+            dir,
+            LogOptions.defaults(),
+            checkpointLsn,
+            (lsn, end, type, record) -> replay(type, record))) {
+      long end = log.append(TYPE_PUT, payload); // buffered; returns the record's end LSN
+      log.commit(end); // SYNC mode: returns once the record is durable
       // ... after a checkpoint at LSN c is durable in the superblock:
-      log.truncateBefore(c);                      // the files before c can be reused
+      log.truncateBefore(c); // the files before c can be reused
     }
     // @end
     assertThat(replayed).as("a new log has nothing to replay").isEmpty();
@@ -131,9 +141,15 @@ class DurabilityExamplesTest {
     LogOptions options = LogOptions.builder().fileBytes(1 << 20).fileCount(2).build();
     long end;
     try (DirectoryLock lock = DirectoryLock.acquire(dir);
-        Superblock sb = Superblock.create(fs, dir.resolve("pile.superblock"), 0, false, new byte[0]);
-        WriteAheadLog log = WriteAheadLog.open(fs, dir.resolve("wal"), options,
-            sb.current().checkpointLsn(), (lsn, e, type, payload) -> {})) {
+        Superblock sb =
+            Superblock.create(fs, dir.resolve("pile.superblock"), 0, false, new byte[0]);
+        WriteAheadLog log =
+            WriteAheadLog.open(
+                fs,
+                dir.resolve("wal"),
+                options,
+                sb.current().checkpointLsn(),
+                (lsn, e, type, payload) -> {})) {
       assertThat(lock.isHeld()).isTrue();
       long first = log.append(TYPE_PUT, "one".getBytes(StandardCharsets.UTF_8));
       log.commit(first); // SYNC: durable when it returns
@@ -147,13 +163,18 @@ class DurabilityExamplesTest {
     List<String> replayed = new ArrayList<>();
     long checkpoint = Superblock.read(fs, dir.resolve("pile.superblock")).checkpointLsn();
     try (LogReader reader = LogReader.open(fs, dir.resolve("wal"))) {
-      ScanResult result = reader.scan(checkpoint, (lsn, e, type, payload) ->
-          replayed.add(new String(payload.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8)));
+      ScanResult result =
+          reader.scan(
+              checkpoint,
+              (lsn, e, type, payload) ->
+                  replayed.add(
+                      new String(payload.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8)));
       assertThat(result.endLsn()).isEqualTo(end);
     }
     assertThat(replayed).containsExactly("two");
-    try (WriteAheadLog log = WriteAheadLog.open(fs, dir.resolve("wal"), options, checkpoint,
-        (lsn, e, type, payload) -> {})) {
+    try (WriteAheadLog log =
+        WriteAheadLog.open(
+            fs, dir.resolve("wal"), options, checkpoint, (lsn, e, type, payload) -> {})) {
       assertThat(log.recovery().records()).isEqualTo(1);
       assertThat(log.endLsn()).isEqualTo(end);
       MemorySegment direct = MemorySegment.ofArray(new byte[] {1, 2, 3});

@@ -19,10 +19,11 @@ public final class DurabilityTestSupport {
   /** A seed from -Dcairn.seed or the clock, printed so that a failure can be replayed. */
   public static long seed(String testName) {
     String fixed = System.getProperty("cairn.seed");
-    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed.trim()) : System.nanoTime();
+    long seed =
+        fixed != null && !fixed.isBlank() ? Long.parseLong(fixed.trim()) : System.nanoTime();
     // Printing is the point: a failing randomized test must say how to reproduce it.
-    System.out.println("[seed] " + testName + " seed=" + seed + " (rerun with -Dcairn.seed=" + seed
-        + ")");
+    System.out.println(
+        "[seed] " + testName + " seed=" + seed + " (rerun with -Dcairn.seed=" + seed + ")");
     return seed;
   }
 
@@ -30,7 +31,10 @@ public final class DurabilityTestSupport {
   record Rec(long lsn, long end, int type, byte[] payload) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Rec r && r.lsn == lsn && r.end == end && r.type == type
+      return o instanceof Rec r
+          && r.lsn == lsn
+          && r.end == end
+          && r.type == type
           && java.util.Arrays.equals(r.payload, payload);
     }
 
@@ -41,7 +45,14 @@ public final class DurabilityTestSupport {
 
     @Override
     public String toString() {
-      return "Rec[lsn=" + lsn + ", end=" + end + ", type=" + type + ", bytes=" + payload.length
+      return "Rec[lsn="
+          + lsn
+          + ", end="
+          + end
+          + ", type="
+          + type
+          + ", bytes="
+          + payload.length
           + "]";
     }
   }

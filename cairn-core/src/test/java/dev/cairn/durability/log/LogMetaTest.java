@@ -80,13 +80,17 @@ class LogMetaTest {
     LogMeta fine = meta(4, payload);
     assertThat(fine.starts()).containsExactly(64, 128, 256);
     assertThatThrownBy(() -> meta(4, java.util.Arrays.copyOf(payload, payload.length - 1)))
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("epoch starts");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("epoch starts");
     assertThatThrownBy(() -> meta(3, payload)) // a start with an epoch newer than the log's
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("out of order or range");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("out of order or range");
     byte[] disordered = payload.clone();
-    ByteBuffer.wrap(disordered).order(ByteOrder.LITTLE_ENDIAN)
+    ByteBuffer.wrap(disordered)
+        .order(ByteOrder.LITTLE_ENDIAN)
         .putLong(LogMeta.HEADER_BYTES + LogMeta.START_BYTES + 4, 8);
     assertThatThrownBy(() -> meta(4, disordered))
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("out of order or range");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("out of order or range");
   }
 }

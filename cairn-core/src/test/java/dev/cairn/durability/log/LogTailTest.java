@@ -25,8 +25,13 @@ import org.junit.jupiter.api.Test;
  * CorruptFileException naming the file and offset.
  */
 class LogTailTest {
-  private static final LogOptions OPTIONS = LogOptions.builder().fileBytes(16 << 10).fileCount(3)
-      .bufferBytes(8 << 10).mode(LogSync.ON_COMMIT).build();
+  private static final LogOptions OPTIONS =
+      LogOptions.builder()
+          .fileBytes(16 << 10)
+          .fileCount(3)
+          .bufferBytes(8 << 10)
+          .mode(LogSync.ON_COMMIT)
+          .build();
 
   private final SimulatedDisk disk = new SimulatedDisk();
 
@@ -34,7 +39,8 @@ class LogTailTest {
   private List<Rec> append(long from, int count, int length, boolean syncEach, int writer)
       throws IOException {
     List<Rec> appended = new ArrayList<>();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, OPTIONS, from, collect(new ArrayList<>()))) {
+    try (WriteAheadLog log =
+        WriteAheadLog.open(disk, DIR, OPTIONS, from, collect(new ArrayList<>()))) {
       for (int i = 0; i < count; i++) {
         byte[] p = payload(writer, i, length);
         long start = log.endLsn();
@@ -66,7 +72,9 @@ class LogTailTest {
   @Test
   void zeroedTail_endsTheLogCleanly() throws IOException {
     List<Rec> appended = append(0, 20, 100, false, 1);
-    overwrite(appended.get(15).lsn(), new byte[(int) (appended.getLast().end() - appended.get(15).lsn())]);
+    overwrite(
+        appended.get(15).lsn(),
+        new byte[(int) (appended.getLast().end() - appended.get(15).lsn())]);
     List<Rec> read = new ArrayList<>();
     ScanResult result = scan(read);
     assertThat(read).containsExactlyElementsOf(appended.subList(0, 15));
@@ -132,11 +140,14 @@ class LogTailTest {
       offset = reader.fileOffsetOf(victim.lsn());
     }
     assertThatThrownBy(() -> scan(new ArrayList<>()))
-        .isInstanceOfSatisfying(CorruptFileException.class, e -> {
-          assertThat(e.file()).isEqualTo(file);
-          assertThat(e.offset()).isEqualTo(offset);
-        })
-        .hasMessageContaining("the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
+        .isInstanceOfSatisfying(
+            CorruptFileException.class,
+            e -> {
+              assertThat(e.file()).isEqualTo(file);
+              assertThat(e.offset()).isEqualTo(offset);
+            })
+        .hasMessageContaining(
+            "the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
         .hasMessageContaining("was appended when the log was durable through lsn");
     assertThatThrownBy(() -> WriteAheadLog.open(disk, DIR, OPTIONS, 0, (a, b, c, d) -> {}))
         .isInstanceOf(CorruptFileException.class);
@@ -166,8 +177,8 @@ class LogTailTest {
     }
     try (LogReader reader = LogReader.open(disk, DIR)) {
       assertThatThrownBy(() -> reader.scan(appended.get(3).lsn(), (a, b, c, d) -> {}))
-          .isInstanceOfSatisfying(CorruptFileException.class,
-              e -> assertThat(e.file()).isEqualTo(first))
+          .isInstanceOfSatisfying(
+              CorruptFileException.class, e -> assertThat(e.file()).isEqualTo(first))
           .hasMessageContaining("the log continues at lsn " + appended.get(3).lsn());
     }
   }
@@ -182,14 +193,20 @@ class LogTailTest {
   void staleRecordsRightAtACheckpoint_areRejected_thanksToTheEpochStarts() throws IOException {
     // epoch 2 (NONE mode, nothing proved durable) fills file 0 and part of file 1 with records
     // of 256 bytes; then file 0's header is lost, as a power loss may lose a page never forced
-    LogOptions none = LogOptions.builder().fileBytes(16 << 10).fileCount(3)
-        .bufferBytes(8 << 10).mode(LogSync.NO_FORCE).build();
+    LogOptions none =
+        LogOptions.builder()
+            .fileBytes(16 << 10)
+            .fileCount(3)
+            .bufferBytes(8 << 10)
+            .mode(LogSync.NO_FORCE)
+            .build();
     try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, none, 0, collect(new ArrayList<>()))) {
       for (int i = 0; i < 60; i++) {
         log.append(30, payload(1, i, 231));
       }
     }
-    try (FileHandle h = disk.open(DIR.resolve(LogLayout.fileName(0)), FileLayer.OpenMode.READ_WRITE)) {
+    try (FileHandle h =
+        disk.open(DIR.resolve(LogLayout.fileName(0)), FileLayer.OpenMode.READ_WRITE)) {
       h.write(ByteBuffer.wrap(new byte[4096]), 0);
       h.force();
     }

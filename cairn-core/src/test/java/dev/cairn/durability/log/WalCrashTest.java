@@ -24,25 +24,25 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded crash loops over the simulated disk. Each round runs several cycles of: recover (the
  * checkpoint comes from a superblock on the same disk), check, then a concurrent workload of
- * appends, syncs, commits, futures and checkpoints (superblock write, then truncateBefore) in
- * NONE, PERIODIC or SYNC mode, ended by one of: a power loss in the middle of any write (the
- * flusher's batches, file headers being recycled, superblock slots), force or directory change;
- * a power loss from another thread; a kill -9 (handles die, the page cache survives); an fsync
- * failure followed by a power loss; or a clean close. Some rounds use one fixed record size whose
- * frames divide a 512-byte sector, so that a tear leaves whole records of an earlier incarnation
- * right after the new end (stale tails). Checked after every crash:
+ * appends, syncs, commits, futures and checkpoints (superblock write, then truncateBefore) in NONE,
+ * PERIODIC or SYNC mode, ended by one of: a power loss in the middle of any write (the flusher's
+ * batches, file headers being recycled, superblock slots), force or directory change; a power loss
+ * from another thread; a kill -9 (handles die, the page cache survives); an fsync failure followed
+ * by a power loss; or a clean close. Some rounds use one fixed record size whose frames divide a
+ * 512-byte sector, so that a tear leaves whole records of an earlier incarnation right after the
+ * new end (stale tails). Checked after every crash:
  *
  * <ul>
  *   <li>I1: every record acknowledged by syncTo, awaitDurable or a SYNC commit (and every record
  *       recovered before, which recovery forced) is there;
- *   <li>I3: the recovered records are exactly a prefix of what was appended since the
- *       checkpoint, byte for byte;
+ *   <li>I3: the recovered records are exactly a prefix of what was appended since the checkpoint,
+ *       byte for byte;
  *   <li>I6: a crash during recovery (a power loss, or a kill after a kill), then recovery again,
  *       yields what a read-only scan saw before;
  *   <li>I9: torn, zeroed, stale and older-pass tails end the log cleanly (a CorruptFileException
  *       here fails the round); the statistics printed at the end say which tails were met;
- *   <li>I11: after a failed fsync, syncTo throws and the durable LSN does not move; I10 is
- *       asserted in the code (surefire runs with -ea).
+ *   <li>I11: after a failed fsync, syncTo throws and the durable LSN does not move; I10 is asserted
+ *       in the code (surefire runs with -ea).
  * </ul>
  *
  * A failure names the test's seed and the round's, and lists the round's cycles; rerun one round
@@ -72,8 +72,8 @@ class WalCrashTest {
         lastRoundEvents = round.events;
         round.run();
       } catch (Throwable t) {
-        throw new AssertionError("roundSeed=" + roundSeed + "\n"
-            + String.join("\n", lastRoundEvents), t);
+        throw new AssertionError(
+            "roundSeed=" + roundSeed + "\n" + String.join("\n", lastRoundEvents), t);
       }
       return;
     }
@@ -88,8 +88,16 @@ class WalCrashTest {
         lastRoundEvents = round.events;
         round.run();
       } catch (Throwable t) {
-        throw new AssertionError("round " + rounds + " failed, roundSeed=" + roundSeed
-            + " (test seed " + seed + ")\n" + String.join("\n", lastRoundEvents), t);
+        throw new AssertionError(
+            "round "
+                + rounds
+                + " failed, roundSeed="
+                + roundSeed
+                + " (test seed "
+                + seed
+                + ")\n"
+                + String.join("\n", lastRoundEvents),
+            t);
       }
       rounds++;
     }
@@ -101,29 +109,34 @@ class WalCrashTest {
     final SplittableRandom random;
     final SimulatedDisk disk = new SimulatedDisk();
     final LogOptions options;
+
     /** Every record believed to be in the log from the last checkpoint on, by LSN. */
     final NavigableMap<Long, Rec> model = new ConcurrentSkipListMap<>();
+
     final AtomicLong acknowledged = new AtomicLong();
     final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     /**
-     * In some rounds every record has the same size, so that old and new record boundaries
-     * coincide after a recovery, and a stale record from before can sit right at the new end.
+     * In some rounds every record has the same size, so that old and new record boundaries coincide
+     * after a recovery, and a stale record from before can sit right at the new end.
      */
     final int fixedLength;
+
     /** Whether the last crash was a process crash (unsynced bytes still in the page cache). */
     boolean killed;
 
     Round(long seed) throws IOException {
       random = new SplittableRandom(seed);
       LogSync mode = LogSync.values()[random.nextInt(3)];
-      options = LogOptions.builder()
-          .fileBytes((random.nextBoolean() ? 2 + random.nextInt(3) : 16) * 4096L)
-          .fileCount(2 + random.nextInt(3))
-          .bufferBytes(random.nextBoolean() ? 4096 : 8192)
-          .mode(mode)
-          .period(1, TimeUnit.MILLISECONDS)
-          .writeDelay(random.nextInt(2), TimeUnit.MILLISECONDS)
-          .build();
+      options =
+          LogOptions.builder()
+              .fileBytes((random.nextBoolean() ? 2 + random.nextInt(3) : 16) * 4096L)
+              .fileCount(2 + random.nextInt(3))
+              .bufferBytes(random.nextBoolean() ? 4096 : 8192)
+              .mode(mode)
+              .period(1, TimeUnit.MILLISECONDS)
+              .writeDelay(random.nextInt(2), TimeUnit.MILLISECONDS)
+              .build();
       // frames of 64, 128 or 256 bytes: every 512-byte sector boundary is a record boundary,
       // so a page torn there leaves a whole earlier record right after the new ones
       fixedLength = random.nextInt(3) == 0 ? new int[] {39, 103, 231}[random.nextInt(3)] : -1;
@@ -177,16 +190,32 @@ class WalCrashTest {
       WriteAheadLog log = WriteAheadLog.open(disk, DIR, options, checkpoint, collect(recovered));
       long end = log.recovery().endLsn();
       List<Rec> expected = new ArrayList<>(model.tailMap(checkpoint, true).values());
-      events.add("recovered " + recovered.size() + " of " + expected.size() + " from checkpoint "
-          + checkpoint + ": " + log.recovery() + " epoch " + log.epoch() + "; first "
-          + recovered.stream().limit(3).toList() + " expected first "
-          + expected.stream().limit(3).toList());
-      assertThat(recovered.size()).as("I3: no record recovered that was never appended")
+      events.add(
+          "recovered "
+              + recovered.size()
+              + " of "
+              + expected.size()
+              + " from checkpoint "
+              + checkpoint
+              + ": "
+              + log.recovery()
+              + " epoch "
+              + log.epoch()
+              + "; first "
+              + recovered.stream().limit(3).toList()
+              + " expected first "
+              + expected.stream().limit(3).toList());
+      assertThat(recovered.size())
+          .as("I3: no record recovered that was never appended")
           .isLessThanOrEqualTo(expected.size());
-      assertThat(recovered).as("I3: a prefix of what was appended")
+      assertThat(recovered)
+          .as("I3: a prefix of what was appended")
           .containsExactlyElementsOf(expected.subList(0, recovered.size()));
-      assertThat(end).as("I1: every acknowledged record recovered (checkpoint %d, %s)",
-          checkpoint, log.recovery()).isGreaterThanOrEqualTo(acknowledged.get());
+      assertThat(end)
+          .as(
+              "I1: every acknowledged record recovered (checkpoint %d, %s)",
+              checkpoint, log.recovery())
+          .isGreaterThanOrEqualTo(acknowledged.get());
       if (reference != null) {
         assertThat(recovered).as("I6: recovery after a crash in recovery").isEqualTo(reference);
       }
@@ -234,48 +263,55 @@ class WalCrashTest {
       for (int w = 0; w < writers; w++) {
         SplittableRandom own = random.split();
         int writer = w;
-        threads[w] = Thread.ofPlatform().start(() -> {
-          int records = 1 + own.nextInt(own.nextBoolean() ? 10 : 170);
-          for (int i = 0; i < records; i++) {
-            try {
-              int length = fixedLength >= 0 ? fixedLength
-                  : own.nextInt(10) == 0 ? own.nextInt(3000) : own.nextInt(200);
-              byte[] payload = DurabilityTestSupport.payload(writer, i, length);
-              long end;
-              try {
-                end = log.append(16 + writer, payload);
-              } catch (LogFullException e) {
-                count("logFull", 1);
-                checkpoint(log, superblock, checkpointLock);
-                end = log.append(16 + writer, payload);
-              }
-              long start = end - LogLayout.frameBytes(payload.length);
-              model.put(start, new Rec(start, end, 16 + writer, payload));
-              int action = quiet ? 20 : own.nextInt(20);
-              if (action < 3) {
-                log.syncTo(end);
-                acknowledged.accumulateAndGet(end, Math::max);
-              } else if (action < 6) {
-                log.commit(end);
-                if (log.mode() == LogSync.ON_COMMIT) {
-                  acknowledged.accumulateAndGet(end, Math::max);
-                }
-              } else if (action == 6) {
-                log.awaitDurable(end).get(30, TimeUnit.SECONDS);
-                acknowledged.accumulateAndGet(end, Math::max);
-              } else if (action == 7 && writer == 0) {
-                checkpoint(log, superblock, checkpointLock);
-              }
-            } catch (DurabilityFailedException | LogClosedException | LogFullException e) {
-              return; // the crash (or a full log that a checkpoint could not free)
-            } catch (java.util.concurrent.ExecutionException e) {
-              assertThat(e.getCause()).isInstanceOf(DurabilityFailedException.class);
-              return;
-            } catch (Exception e) {
-              throw new AssertionError(e);
-            }
-          }
-        });
+        threads[w] =
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      int records = 1 + own.nextInt(own.nextBoolean() ? 10 : 170);
+                      for (int i = 0; i < records; i++) {
+                        try {
+                          int length =
+                              fixedLength >= 0
+                                  ? fixedLength
+                                  : own.nextInt(10) == 0 ? own.nextInt(3000) : own.nextInt(200);
+                          byte[] payload = DurabilityTestSupport.payload(writer, i, length);
+                          long end;
+                          try {
+                            end = log.append(16 + writer, payload);
+                          } catch (LogFullException e) {
+                            count("logFull", 1);
+                            checkpoint(log, superblock, checkpointLock);
+                            end = log.append(16 + writer, payload);
+                          }
+                          long start = end - LogLayout.frameBytes(payload.length);
+                          model.put(start, new Rec(start, end, 16 + writer, payload));
+                          int action = quiet ? 20 : own.nextInt(20);
+                          if (action < 3) {
+                            log.syncTo(end);
+                            acknowledged.accumulateAndGet(end, Math::max);
+                          } else if (action < 6) {
+                            log.commit(end);
+                            if (log.mode() == LogSync.ON_COMMIT) {
+                              acknowledged.accumulateAndGet(end, Math::max);
+                            }
+                          } else if (action == 6) {
+                            log.awaitDurable(end).get(30, TimeUnit.SECONDS);
+                            acknowledged.accumulateAndGet(end, Math::max);
+                          } else if (action == 7 && writer == 0) {
+                            checkpoint(log, superblock, checkpointLock);
+                          }
+                        } catch (DurabilityFailedException
+                            | LogClosedException
+                            | LogFullException e) {
+                          return; // the crash (or a full log that a checkpoint could not free)
+                        } catch (java.util.concurrent.ExecutionException e) {
+                          assertThat(e.getCause()).isInstanceOf(DurabilityFailedException.class);
+                          return;
+                        } catch (Exception e) {
+                          throw new AssertionError(e);
+                        }
+                      }
+                    });
       }
       killed = style == 4;
       if (style == 5) {

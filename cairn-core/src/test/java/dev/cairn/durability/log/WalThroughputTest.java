@@ -19,15 +19,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Group commit on the real disk: how many SYNC commits per second 1 and 16 threads reach, each
- * appending one small record and waiting for it to be durable, and how many commits share a
- * force; then 16 threads split over two logs, 8 each, which is what a log sharded in two would
- * reach at best (each log's forces run beside the other's). Prints the figures; asserts only
- * that every commit was made durable (the numbers depend on the machine and on whoever else uses
- * the disk).
+ * appending one small record and waiting for it to be durable, and how many commits share a force;
+ * then 16 threads split over two logs, 8 each, which is what a log sharded in two would reach at
+ * best (each log's forces run beside the other's). Prints the figures; asserts only that every
+ * commit was made durable (the numbers depend on the machine and on whoever else uses the disk).
  *
- * <p>Run alone: {@code ./mvnw -q -B -pl cairn-core test -Dtest=WalThroughputTest}. The log lives
- * in a temporary directory under {@code target/} (on the project's disk, not a tmpfs), or under
- * {@code -Dcairn.bench.dir}. {@code -Dcairn.bench.seconds} sets the measuring time per run.
+ * <p>Run alone: {@code ./mvnw -q -B -pl cairn-core test -Dtest=WalThroughputTest}. The log lives in
+ * a temporary directory under {@code target/} (on the project's disk, not a tmpfs), or under {@code
+ * -Dcairn.bench.dir}. {@code -Dcairn.bench.seconds} sets the measuring time per run.
  */
 class WalThroughputTest {
 
@@ -38,12 +37,13 @@ class WalThroughputTest {
     double seconds = Double.parseDouble(System.getProperty("cairn.bench.seconds", "1.5"));
     Path dir = Files.createTempDirectory(base.toAbsolutePath(), "wal-throughput-");
     try {
-      System.out.printf("[throughput] fsync of one 4 KiB page on %s: %.0f us%n", dir,
-          fsyncMicros(dir.resolve("probe")));
-      LogOptions options = LogOptions.builder().fileBytes(16 << 20).fileCount(4)
-          .mode(LogSync.ON_COMMIT).build();
-      try (WriteAheadLog log = WriteAheadLog.open(RealFileLayer.INSTANCE, dir, options, 0,
-          (a, b, c, d) -> {})) {
+      System.out.printf(
+          "[throughput] fsync of one 4 KiB page on %s: %.0f us%n",
+          dir, fsyncMicros(dir.resolve("probe")));
+      LogOptions options =
+          LogOptions.builder().fileBytes(16 << 20).fileCount(4).mode(LogSync.ON_COMMIT).build();
+      try (WriteAheadLog log =
+          WriteAheadLog.open(RealFileLayer.INSTANCE, dir, options, 0, (a, b, c, d) -> {})) {
         run(log, 1, 0.3); // warm-up
         for (int threads : new int[] {1, 16}) {
           run(log, threads, seconds);
@@ -51,10 +51,10 @@ class WalThroughputTest {
       }
       Path second = Files.createDirectory(dir.resolve("second"));
       Path first = Files.createDirectory(dir.resolve("first"));
-      try (WriteAheadLog a = WriteAheadLog.open(RealFileLayer.INSTANCE, first, options, 0,
-              (x, y, z, w) -> {});
-          WriteAheadLog b = WriteAheadLog.open(RealFileLayer.INSTANCE, second, options, 0,
-              (x, y, z, w) -> {})) {
+      try (WriteAheadLog a =
+              WriteAheadLog.open(RealFileLayer.INSTANCE, first, options, 0, (x, y, z, w) -> {});
+          WriteAheadLog b =
+              WriteAheadLog.open(RealFileLayer.INSTANCE, second, options, 0, (x, y, z, w) -> {})) {
         runTwo(a, b, 8, seconds);
       }
     } finally {
@@ -83,7 +83,8 @@ class WalThroughputTest {
   private static void runTwo(WriteAheadLog a, WriteAheadLog b, int threadsEach, double seconds)
       throws Exception {
     Load load = commit(new WriteAheadLog[] {a, b}, 2 * threadsEach, seconds);
-    System.out.printf("[throughput] SYNC, two logs, %d threads each: %,.0f commits/s,"
+    System.out.printf(
+        "[throughput] SYNC, two logs, %d threads each: %,.0f commits/s,"
             + " %,.0f forces/s, %.1f commits per force%n",
         threadsEach, load.commitsPerSecond(), load.forcesPerSecond(), load.commitsPerForce());
   }
@@ -91,9 +92,13 @@ class WalThroughputTest {
   private static void run(WriteAheadLog log, int threads, double seconds) throws Exception {
     Load load = commit(new WriteAheadLog[] {log}, threads, seconds);
     if (seconds >= 1) {
-      System.out.printf("[throughput] SYNC, %2d thread(s), 32-byte records: %,.0f commits/s,"
+      System.out.printf(
+          "[throughput] SYNC, %2d thread(s), 32-byte records: %,.0f commits/s,"
               + " %,.0f forces/s, %.1f commits per force, %.0f us per commit%n",
-          threads, load.commitsPerSecond(), load.forcesPerSecond(), load.commitsPerForce(),
+          threads,
+          load.commitsPerSecond(),
+          load.forcesPerSecond(),
+          load.commitsPerForce(),
           1e6 * threads / Math.max(1, load.commitsPerSecond()));
     }
   }
@@ -114,8 +119,8 @@ class WalThroughputTest {
   }
 
   /**
-   * {@code threads} threads, spread over {@code logs} in turn, each appending a 32-byte record
-   * and committing it in a loop for {@code seconds}; asserts every log ends wholly durable.
+   * {@code threads} threads, spread over {@code logs} in turn, each appending a 32-byte record and
+   * committing it in a loop for {@code seconds}; asserts every log ends wholly durable.
    */
   private static Load commit(WriteAheadLog[] logs, int threads, double seconds) throws Exception {
     LongAdder commits = new LongAdder();
@@ -126,20 +131,22 @@ class WalThroughputTest {
     long start = System.nanoTime();
     for (int t = 0; t < threads; t++) {
       WriteAheadLog log = logs[t % logs.length];
-      Thread.ofPlatform().start(() -> {
-        try {
-          while (!stop.get()) {
-            if (log.remainingBytes() < log.capacityBytes() / 2) {
-              log.truncateBefore(log.durableLsn()); // what a checkpoint would allow
-            }
-            long end = log.append(16, payload);
-            log.commit(end);
-            commits.increment();
-          }
-        } finally {
-          done.countDown();
-        }
-      });
+      Thread.ofPlatform()
+          .start(
+              () -> {
+                try {
+                  while (!stop.get()) {
+                    if (log.remainingBytes() < log.capacityBytes() / 2) {
+                      log.truncateBefore(log.durableLsn()); // what a checkpoint would allow
+                    }
+                    long end = log.append(16, payload);
+                    log.commit(end);
+                    commits.increment();
+                  }
+                } finally {
+                  done.countDown();
+                }
+              });
     }
     Thread.sleep((long) (seconds * 1000));
     stop.set(true);

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A small durable structure outside {@code dev.cairn.pile}, the proof of the participant
- * contract: named counters kept in memory, changed atomically with the pile's values (each item
- * put or deleted through {@link #add} and {@link #remove} moves its counter in the same log
- * record), logged as absolute values (P2), checkpointed as one state, found again at open.
- * After any crash, a counter equals the number of its items the pile holds.
+ * A small durable structure outside {@code dev.cairn.pile}, the proof of the participant contract:
+ * named counters kept in memory, changed atomically with the pile's values (each item put or
+ * deleted through {@link #add} and {@link #remove} moves its counter in the same log record),
+ * logged as absolute values (P2), checkpointed as one state, found again at open. After any crash,
+ * a counter equals the number of its items the pile holds.
  */
 public final class CounterTable implements LogParticipant {
 
@@ -51,12 +51,15 @@ public final class CounterTable implements LogParticipant {
 
   /** Sets {@code counter} to {@code value}, a change with no pile write; durable on return. */
   public void set(String counter, long value) {
-    long lsn = log.append(SET, ignored -> {
-      synchronized (this) {
-        counters.put(counter, value);
-        return record(counter, value);
-      }
-    });
+    long lsn =
+        log.append(
+            SET,
+            ignored -> {
+              synchronized (this) {
+                counters.put(counter, value);
+                return record(counter, value);
+              }
+            });
     log.awaitDurable(lsn);
   }
 
@@ -100,8 +103,9 @@ public final class CounterTable implements LogParticipant {
 
   private void apply(MemorySegment record) {
     int length = Short.toUnsignedInt(record.get(U16, 8));
-    String name = new String(record.asSlice(10, length).toArray(ValueLayout.JAVA_BYTE),
-        StandardCharsets.UTF_8);
+    String name =
+        new String(
+            record.asSlice(10, length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     long value = record.get(U64, 0);
     if (value == 0) {
       counters.remove(name);

@@ -10,19 +10,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A participant that keeps its state in regions, the proof of {@link ParticipantLog#region}: an
- * array of 8-byte slots in pile blocks it writes in place, as the cache's index keeps its
- * buckets. Each region is put as a value of zeros ({@link #addRegion}), its pointer recorded by
- * the put's attachment and kept in the checkpoint's state. A slot holds the pointer of a value
- * the table put ({@link #put}: the put and the slot, one record), 0 once deleted ({@link
- * #delete}); {@link #move} shifts a pointer between two slots with a record of its own ({@link
- * ParticipantLog#append}); {@link #update} rewrites the value a slot points to, in place or
- * through a link, with the slot set again in the same record or with no record of the table's.
- * Every record is physical ("set these words", P2), replayed into the same region memory.
+ * array of 8-byte slots in pile blocks it writes in place, as the cache's index keeps its buckets.
+ * Each region is put as a value of zeros ({@link #addRegion}), its pointer recorded by the put's
+ * attachment and kept in the checkpoint's state. A slot holds the pointer of a value the table put
+ * ({@link #put}: the put and the slot, one record), 0 once deleted ({@link #delete}); {@link #move}
+ * shifts a pointer between two slots with a record of its own ({@link ParticipantLog#append});
+ * {@link #update} rewrites the value a slot points to, in place or through a link, with the slot
+ * set again in the same record or with no record of the table's. Every record is physical ("set
+ * these words", P2), replayed into the same region memory.
  *
  * <p>The slots of one region are written from many threads under the locks of their writes'
- * stripes, while the region's block belongs to one stripe: what {@link ParticipantLog#written}
- * is for. A slot must be changed by one thread at a time, until its write returns (P5): the
- * tests give each thread its own slots.
+ * stripes, while the region's block belongs to one stripe: what {@link ParticipantLog#written} is
+ * for. A slot must be changed by one thread at a time, until its write returns (P5): the tests give
+ * each thread its own slots.
  *
  * <pre>
  * Region (record NEW_REGION) --> Index:u32, Zero:u32, Pointer:u64
@@ -34,8 +34,10 @@ public final class SlotTable implements LogParticipant {
 
   /** The record of a new region. */
   static final int NEW_REGION = 1;
+
   /** The record of slots set. */
   static final int SET = 2;
+
   /** The most regions a table holds. */
   public static final int MAX_REGIONS = 64;
 
@@ -53,8 +55,7 @@ public final class SlotTable implements LogParticipant {
   private final AtomicLongArray regionPointers = new AtomicLongArray(MAX_REGIONS);
   private volatile int regionCount;
   // the regions' views, taken outside attachments (addRegion, replay, recovered)
-  private final AtomicReferenceArray<MemorySegment> views =
-      new AtomicReferenceArray<>(MAX_REGIONS);
+  private final AtomicReferenceArray<MemorySegment> views = new AtomicReferenceArray<>(MAX_REGIONS);
   // regions whose put returned: only those are used, so that no record of a slot in a region
   // reaches the log before the region's own (P5)
   private volatile int usable;
@@ -93,24 +94,28 @@ public final class SlotTable implements LogParticipant {
       throw new IllegalStateException("the table holds " + MAX_REGIONS + " regions already");
     }
     long bytes = (long) slotsPerRegion * Long.BYTES;
-    long pointer = log.put(new PayloadWriter() {
-      @Override
-      public int sizeBytes() {
-        return (int) bytes;
-      }
+    long pointer =
+        log.put(
+            new PayloadWriter() {
+              @Override
+              public int sizeBytes() {
+                return (int) bytes;
+              }
 
-      @Override
-      public void writeTo(MemorySegment target, long offset) {
-        target.asSlice(offset, bytes).fill((byte) 0);
-      }
-    }, NEW_REGION, p -> {
-      regionPointers.set(index, p);
-      regionCount = Math.max(regionCount, index + 1);
-      MemorySegment record = MemorySegment.ofArray(new byte[16]);
-      record.set(U32, 0, index);
-      record.set(U64, 8, p);
-      return record;
-    });
+              @Override
+              public void writeTo(MemorySegment target, long offset) {
+                target.asSlice(offset, bytes).fill((byte) 0);
+              }
+            },
+            NEW_REGION,
+            p -> {
+              regionPointers.set(index, p);
+              regionCount = Math.max(regionCount, index + 1);
+              MemorySegment record = MemorySegment.ofArray(new byte[16]);
+              record.set(U32, 0, index);
+              record.set(U64, 8, p);
+              return record;
+            });
     views.set(index, log.region(pointer)); // outside the attachment: it checks pages
     usable = index + 1;
     return index;
@@ -126,11 +131,14 @@ public final class SlotTable implements LogParticipant {
    * written and reported (tests: to hold the write's stripe lock there, or to see which it is).
    */
   public long put(int region, int slot, byte[] value, Runnable inside) {
-    return log.put(bytesOf(value), SET, p -> {
-      MemorySegment record = set(region, slot, p);
-      inside.run();
-      return record;
-    });
+    return log.put(
+        bytesOf(value),
+        SET,
+        p -> {
+          MemorySegment record = set(region, slot, p);
+          inside.run();
+          return record;
+        });
   }
 
   /** In {@code tx}: puts {@code value}, and sets the slot when the transaction commits. */
@@ -152,21 +160,23 @@ public final class SlotTable implements LogParticipant {
    */
   public void update(int region, int slot, byte[] value, boolean attached) {
     long pointer = get(region, slot);
-    log.update(pointer, bytesOf(value), SET,
-        attached ? p -> set(region, slot, p) : null);
+    log.update(pointer, bytesOf(value), SET, attached ? p -> set(region, slot, p) : null);
   }
 
   /** Moves the pointer of slot {@code from} into the empty slot {@code to}: a record of its own. */
   public long move(int fromRegion, int fromSlot, int toRegion, int toSlot) {
-    long lsn = log.append(SET, ignored -> {
-      long pointer = get(fromRegion, fromSlot);
-      write(toRegion, toSlot, pointer);
-      write(fromRegion, fromSlot, 0);
-      MemorySegment record = MemorySegment.ofArray(new byte[2 * TRIPLE_BYTES]);
-      triple(record, 0, toRegion, toSlot, pointer);
-      triple(record, TRIPLE_BYTES, fromRegion, fromSlot, 0);
-      return record;
-    });
+    long lsn =
+        log.append(
+            SET,
+            ignored -> {
+              long pointer = get(fromRegion, fromSlot);
+              write(toRegion, toSlot, pointer);
+              write(fromRegion, fromSlot, 0);
+              MemorySegment record = MemorySegment.ofArray(new byte[2 * TRIPLE_BYTES]);
+              triple(record, 0, toRegion, toSlot, pointer);
+              triple(record, TRIPLE_BYTES, fromRegion, fromSlot, 0);
+              return record;
+            });
     log.awaitDurable(lsn);
     return lsn;
   }

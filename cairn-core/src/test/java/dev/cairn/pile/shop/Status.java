@@ -1,4 +1,8 @@
 package dev.cairn.pile.shop;
 
 /** Where an {@link Order} stands. */
-public enum Status { OPEN, PAID, SHIPPED }
+public enum Status {
+  OPEN,
+  PAID,
+  SHIPPED
+}

@@ -54,7 +54,10 @@ public final class ClockSimulation implements CachePolicy {
     }
     if (policy.usedBytes() > budgetBytes) {
       throw new AssertionError(
-          "over budget after eviction (I3): usedBytes=" + policy.usedBytes() + " budgetBytes=" + budgetBytes);
+          "over budget after eviction (I3): usedBytes="
+              + policy.usedBytes()
+              + " budgetBytes="
+              + budgetBytes);
     }
     return false;
   }
@@ -94,7 +97,12 @@ public final class ClockSimulation implements CachePolicy {
   private static void check(String what, long slots, long counted) {
     if (slots != counted) {
       throw new AssertionError(
-          "policy total differs from the slots (I1): " + what + " slots=" + slots + " counted=" + counted);
+          "policy total differs from the slots (I1): "
+              + what
+              + " slots="
+              + slots
+              + " counted="
+              + counted);
     }
   }
 

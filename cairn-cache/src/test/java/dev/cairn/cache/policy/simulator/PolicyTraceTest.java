@@ -18,20 +18,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays every trace of {@code src/test/resources/traces} at its four sizes through the policy
  * (over {@link SlotTable}, entries of size 1, a budget of SIZE), LRU and FIFO, prints the table of
- * docs/CACHE-POLICY.md, and checks the policy against Caffeine's reference figures from the traces' README.
+ * docs/CACHE-POLICY.md, and checks the policy against Caffeine's reference figures from the traces'
+ * README.
  *
  * <p>Tolerance: {@value #TOLERANCE_POINTS} points below Caffeine, except at the five points of
- * {@link #WIDER}, where it is {@value #WIDER_TOLERANCE_POINTS} (measured: 3.0 to 5.2 below).
- * Why: the policy's sketch has 1 byte per entry where Caffeine's has 8, and an exact-list
- * W-TinyLFU model over the same 1-byte sketch loses about as much at those sizes of the LIRS
- * multi traces and sprite (docs/CACHE-POLICY.md has the figures); at the 39 other points the policy is
- * within 3 points, and at 14 of them at or above Caffeine. Caffeine's own runs move by up to 1.5 points from one run to the
- * next on the small LIRS traces (its sketch and admission are randomly seeded), which 3 points
- * covers. The replay is deterministic (fixed hashes and seed), so a failure is a real change.
+ * {@link #WIDER}, where it is {@value #WIDER_TOLERANCE_POINTS} (measured: 3.0 to 5.2 below). Why:
+ * the policy's sketch has 1 byte per entry where Caffeine's has 8, and an exact-list W-TinyLFU
+ * model over the same 1-byte sketch loses about as much at those sizes of the LIRS multi traces and
+ * sprite (docs/CACHE-POLICY.md has the figures); at the 39 other points the policy is within 3
+ * points, and at 14 of them at or above Caffeine. Caffeine's own runs move by up to 1.5 points from
+ * one run to the next on the small LIRS traces (its sketch and admission are randomly seeded),
+ * which 3 points covers. The replay is deterministic (fixed hashes and seed), so a failure is a
+ * real change.
  *
- * <p>The whole trace is replayed, cache2k-orm-night's 5 million references included: the
- * simulator does about 20 million references a second, so all 44 runs of three policies take a
- * few seconds.
+ * <p>The whole trace is replayed, cache2k-orm-night's 5 million references included: the simulator
+ * does about 20 million references a second, so all 44 runs of three policies take a few seconds.
  */
 class PolicyTraceTest {
   static final double TOLERANCE_POINTS = 3.0;
@@ -124,8 +125,9 @@ class PolicyTraceTest {
   /**
    * Byte-weighted entries (log-uniform 16 B to 4 KiB): the budget holds after every insert's
    * evictions (ClockSimulation checks it, I3), exceeds it before them by at most the entry just
-   * stored (a pinned-free cache never stays over), and the totals match the slots at the end (I1). Weights must not break the policy:
-   * its hit ratio stays within 5 points of its own with unit sizes at the same number of entries.
+   * stored (a pinned-free cache never stays over), and the totals match the slots at the end (I1).
+   * Weights must not break the policy: its hit ratio stays within 5 points of its own with unit
+   * sizes at the same number of entries.
    */
   @Test
   void byteWeighted_budgetHolds_andTotalsMatchTheSlots() {

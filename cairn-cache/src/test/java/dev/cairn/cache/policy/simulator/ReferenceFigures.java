@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Caffeine's hit ratios for each trace at its four sizes, read from the table of the traces'
- * README (the one source of these figures).
+ * Caffeine's hit ratios for each trace at its four sizes, read from the table of the traces' README
+ * (the one source of these figures).
  *
  * @param trace the trace's name, e.g. {@code lirs-loop}
  * @param references the number of references

@@ -5,11 +5,11 @@ import dev.cairn.cache.policy.SlotView;
 import java.util.Arrays;
 
 /**
- * A model of the off-heap index for the simulator: an open-addressing table whose slot for a key
- * is given by the key's hash (linear probing from the top bits of the hash), so that the order of
- * slots is unrelated to the order of insertion, as in the real index. It doubles past 3/4 full,
- * and a removal shifts later entries of the probe run back, so entries move as they do in a
- * splitting index; their policy bits move with them.
+ * A model of the off-heap index for the simulator: an open-addressing table whose slot for a key is
+ * given by the key's hash (linear probing from the top bits of the hash), so that the order of
+ * slots is unrelated to the order of insertion, as in the real index. It doubles past 3/4 full, and
+ * a removal shifts later entries of the probe run back, so entries move as they do in a splitting
+ * index; their policy bits move with them.
  *
  * <p>Keys are the dense ids of {@link Trace}. An entry's hash is {@code id << 32 | mix32(id)}:
  * unique per key, so {@link #find} is exact, and well mixed in its low half.

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The comparison behind the choice of the window (docs/CACHE-POLICY.md): the policy as shipped (an adaptive
- * window held in a ring), with a fixed 1% window, and with no window at all (TinyLFU admission of
- * each new entry against the hand's victim, the design that needs no ring), beside Caffeine's
- * reference figures and LRU. Also the hand's cost, in slots passed per reference.
+ * The comparison behind the choice of the window (docs/CACHE-POLICY.md): the policy as shipped (an
+ * adaptive window held in a ring), with a fixed 1% window, and with no window at all (TinyLFU
+ * admission of each new entry against the hand's victim, the design that needs no ring), beside
+ * Caffeine's reference figures and LRU. Also the hand's cost, in slots passed per reference.
  *
  * <p>Run: {@code ./mvnw -B -o -q test-compile -pl cairn-cache}, then {@code java -cp
  * cairn-cache/target/classes:cairn-cache/target/test-classes:<xz jar>
@@ -32,7 +32,9 @@ public final class VariantReport {
   public static void main(String[] args) {
     List<String> only = List.of(args);
     System.out.println(
-        "| trace | size | Caffeine | LRU | " + String.join(" | ", VARIANTS) + " | hand steps/ref | largest window |");
+        "| trace | size | Caffeine | LRU | "
+            + String.join(" | ", VARIANTS)
+            + " | hand steps/ref | largest window |");
     System.out.println("|---|---|---|---|" + "---|".repeat(VARIANTS.size()) + "---|---|");
     for (ReferenceFigures row : ReferenceFigures.all()) {
       if (!only.isEmpty() && !only.contains(row.trace())) {
