@@ -66,8 +66,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--dir",
       description =
-          "The cache's directory; its contents are replaced. Default: target/demo-cache"
-              + " in the Cairn working tree.")
+          "The demo's directory: missing, empty, or one an earlier demo made (marked so), whose"
+              + " cache it replaces. Default: target/demo-cache in the Cairn working tree.")
   private Path dir;
 
   @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
@@ -82,14 +82,14 @@ public final class DemoCommand implements Callable<Integer> {
       throw new CommandFailedException("need 1 <= updates <= n: n=" + n + " updates=" + updates);
     }
     Path directory = dir != null ? dir : defaultDirectory();
-    clear(directory);
+    Path cacheDirectory = prepare(directory);
     PrintWriter err = spec.commandLine().getErr();
     err.printf(Locale.ROOT, "loading %,d orders into %s (child JVM)...%n", n, directory);
     err.flush();
-    long loadMillis = load(directory);
+    long loadMillis = load(cacheDirectory);
     err.println("killed it with SIGKILL; opening the cache in a new JVM...");
     err.flush();
-    String[] restart = run(DemoRestart.class, directory, "RESTARTED");
+    String[] restart = run(DemoRestart.class, cacheDirectory, "RESTARTED");
     err.println("loading the same orders into Caffeine and a ConcurrentHashMap...");
     err.flush();
     Peer caffeine = peer(Caffeine.newBuilder().<Long, byte[]>build().asMap());
@@ -200,23 +200,39 @@ public final class DemoCommand implements Callable<Integer> {
         .toAbsolutePath();
   }
 
-  /** Empties the demo's directory: only a directory that is empty or holds a pile. */
-  private static void clear(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> files = Files.list(directory)) {
-      List<Path> list = files.toList();
-      if (!list.isEmpty() && !Files.exists(directory.resolve("pile.sb"))) {
-        throw new CommandFailedException(
-            directory + " is not empty and holds no pile: give" + " --dir a directory of its own");
+  /** The file that marks a directory as the demo's own: only such a one is emptied. */
+  static final String MARKER = "CAIRN-DEMO";
+
+  /**
+   * Makes {@code directory} the demo's, empty but for its marker: a missing or empty directory, or
+   * one a previous demo left (it holds the marker), whose cache is deleted. Anything else is
+   * refused untouched: the demo never deletes what it did not make.
+   *
+   * @return the cache's directory inside it
+   */
+  private static Path prepare(Path directory) throws IOException {
+    Path cache = directory.resolve("cache");
+    if (Files.exists(directory)) {
+      try (Stream<Path> files = Files.list(directory)) {
+        List<Path> list = files.toList();
+        if (!list.isEmpty() && !Files.exists(directory.resolve(MARKER))) {
+          throw new CommandFailedException(
+              directory
+                  + " is not empty and is not a directory"
+                  + " cairn demo made: give --dir a directory of its own");
+        }
+      }
+      if (Files.exists(cache)) {
+        try (Stream<Path> walk = Files.walk(cache)) {
+          for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
       }
     }
-    try (Stream<Path> walk = Files.walk(directory)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    Files.createDirectories(directory);
+    Files.writeString(directory.resolve(MARKER), "made by cairn demo, which empties it\n");
+    return cache;
   }
 
   /** Runs the loader, waits for its LOADED line, kills it with SIGKILL; its load time. */

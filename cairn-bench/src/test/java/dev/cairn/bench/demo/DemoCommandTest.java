@@ -49,7 +49,7 @@ class DemoCommandTest {
     commandLine.setErr(new PrintWriter(err, true));
     int exit = commandLine.execute("demo", "-n", "1k", "--dir", dir.toString());
     assertThat(exit).isEqualTo(1);
-    assertThat(err.toString()).contains("holds no pile");
+    assertThat(err.toString()).contains("is not a directory cairn demo made");
     assertThat(dir.resolve("notes.txt")).exists();
   }
 }

@@ -85,9 +85,14 @@ public final class HashIndex {
 
   /** Checks a candidate entry against the key being looked up. */
   @FunctionalInterface
-  public interface KeyMatcher {
+  public interface KeyMatcher extends SlotMatcher {
     /** Whether the entry at {@code pointer} holds the key; false if it is gone. */
     boolean matches(long pointer);
+
+    @Override
+    default boolean matches(long address, long pointer, long meta) {
+      return matches(pointer);
+    }
   }
 
   /** Checks a slot whose hash bits match, by its address, pointer and meta ({@link #findSlot}). */
@@ -252,47 +257,14 @@ public final class HashIndex {
    * Lock-free (I2, I3).
    */
   public long find(long hash, KeyMatcher matcher) {
-    int shardIndex = shardOf(hash);
-    Shard s = shards[shardIndex];
-    int h32 = SlotLayout.hash32(hash);
-    while (true) {
-      long version = (long) VERSION.getAcquire(s);
-      if ((version & 1) != 0) {
-        Thread.onSpinWait();
-        continue;
-      }
-      MemorySegment slots = s.slots;
-      int capacity = s.capacity;
-      if (slots != null
-          && capacity > 0
-          && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
-        int mask = capacity - 1;
-        for (int i = h32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
-          long at = (long) i * SlotLayout.SLOT_BYTES;
-          long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
-          long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
-          if (pointer == 0) {
-            break;
-          }
-          if (pointer != TOMBSTONE
-              && SlotLayout.hash32OfMeta(meta) == h32
-              && matcher.matches(pointer)) {
-            return slotAddress(shardIndex, i);
-          }
-        }
-      }
-      VarHandle.loadLoadFence();
-      if (s.version == version) {
-        return -1;
-      }
-    }
+    return findSlot(shardOf(hash), SlotLayout.hash32(hash), matcher);
   }
 
   /**
-   * Probes shard {@code shard} as {@link #find} does, lock-free (I2, I3), for slots holding an
-   * entry whose hash bits are {@code hash32}, until {@code matcher} accepts one; returns its
-   * address, or -1. The slot may change as soon as this returns: a caller that changes it checks
-   * its pointer again under the shard's lock.
+   * Probes shard {@code shard}, lock-free (I2, I3), for slots holding an entry whose hash bits are
+   * {@code hash32}, until {@code matcher} accepts one; returns its address, or -1. The slot may
+   * change as soon as this returns: a caller that changes it checks its pointer again under the
+   * shard's lock.
    */
   public long findSlot(int shard, int hash32, SlotMatcher matcher) {
     Shard s = shards[shard];
