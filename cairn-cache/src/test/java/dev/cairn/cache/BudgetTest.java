@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 /** The byte budget: eviction keeps a cache within it; pinned entries stay; too much fails. */
+@org.junit.jupiter.api.extension.ExtendWith(NoRetiredGrace.class)
 class BudgetTest {
 
   private static Cache cache(long budget) {

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Expiry on a controllable clock: an expired entry is never returned, and is reclaimed. */
+@org.junit.jupiter.api.extension.ExtendWith(NoRetiredGrace.class)
 class ExpiryTest {
   private final ManualClock clock = new ManualClock();
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
+@org.junit.jupiter.api.extension.ExtendWith(NoRetiredGrace.class)
 class LongTableAndListenerTest {
 
   @Test
