@@ -24,4 +24,4 @@ else
 fi
 # the formatter reads javac's internals: the same flags the build gives ErrorProne
 # shellcheck disable=SC2046,SC2086
-git ls-files -z '*.java' | xargs -0 "$JAVA_HOME/bin/java" $(cat .mvn/jvm.config) -jar "$jar" $mode
+git ls-files -z --cached --others --exclude-standard '*.java' | xargs -0 "$JAVA_HOME/bin/java" $(cat .mvn/jvm.config) -jar "$jar" $mode
