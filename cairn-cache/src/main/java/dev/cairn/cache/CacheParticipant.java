@@ -98,12 +98,16 @@ final class CacheParticipant implements LogParticipant {
         try {
           index.replay(
               payload,
-              (region, capacity) ->
+              (region, capacity) -> {
+                // the state may list it already (HashIndex I5): one entry per region
+                if (retired.stream().noneMatch(r -> r.region() == region)) {
                   retired.add(
                       new CacheCore.Retired(
                           region,
                           log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))),
-                          0)));
+                          0));
+                }
+              });
         } catch (IllegalArgumentException e) {
           throw new CacheCorruptionException(
               "index record at LSN "

@@ -49,7 +49,7 @@ class CacheFormatTest {
   @Test
   void indexRecord_sizesAreAsDocumented() {
     assertThat(IndexRecord.OPS_OFFSET).isEqualTo(2);
-    assertThat(IndexRecord.SET_BYTES).isEqualTo(38);
+    assertThat(IndexRecord.SET_BYTES).isEqualTo(46);
     assertThat(IndexRecord.RESIZE_BYTES).isEqualTo(22);
     assertThat(IndexRecord.RETIRE_BYTES).isEqualTo(13);
     IndexRecord record = new IndexRecord().begin(0x0102);

@@ -37,6 +37,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * I3  A rebuild makes the shard's version odd, switches the region, and makes it even again. A
  *     lookup that misses re-reads the version and retries if it moved, so a key present before
  *     the lookup began is not missed because it moved to a new region.
+ * I5  Replay meets states newer than the records: a checkpoint takes the shards' state after it
+ *     chose its LSN, so it may hold a rebuild logged after that LSN. Each Set names the region
+ *     it stored into and is skipped if the shard is in another (the rebuild copied it there);
+ *     a Resize from a region the shard already left is skipped. An older state cannot meet
+ *     either: replay starts at its LSN and follows the shard's rebuilds in order.
  * I4  A shard's lock is held from its change until the change's record is in the pile's log
  *     (the caller unlocks once the pile has logged it). Writes on different pile stripes log
  *     in any order; this keeps the records of one shard in the order of its changes, so that
@@ -548,7 +553,7 @@ public final class HashIndex {
     WORDS.setRelease(slots, at + SlotLayout.POINTER_OFFSET, pointer);
     WORDS.setRelease(slots, at + SlotLayout.META_OFFSET, meta);
     regions.written(s.region, at, SlotLayout.SLOT_BYTES);
-    record.set(shardIndex, slot, pointer, meta, s.count, s.dead, s.bytes);
+    record.set(shardIndex, s.region, slot, pointer, meta, s.count, s.dead, s.bytes);
   }
 
   /**
@@ -629,6 +634,13 @@ public final class HashIndex {
           long pointer = record.get(IndexRecord.U64, at + 6);
           long meta = record.get(IndexRecord.U64, at + 14);
           Shard s = shards[shard];
+          if (record.get(IndexRecord.U64, at + 38) != s.region) {
+            // the shard already left the region this store was made in: the checkpoint's state
+            // is newer than its LSN (LogParticipant P2), and the rebuild that left it carried
+            // this store into the region the state names (I5)
+            at += IndexRecord.SET_BYTES;
+            continue;
+          }
           if (slot < 0 || slot >= s.capacity || replayView(shard) == null) {
             throw new IllegalArgumentException(
                 "index record stores slot "
@@ -665,13 +677,11 @@ public final class HashIndex {
           }
           Shard s = shards[shard];
           if (s.region != oldRegion) {
-            throw new IllegalArgumentException(
-                "index record resizes shard "
-                    + shard
-                    + " from region "
-                    + oldRegion
-                    + " but the shard is in region "
-                    + s.region);
+            // the state is newer than this record (I5): the shard already left oldRegion, by
+            // this rebuild or a later one (records from the checkpoint's LSN on come in order,
+            // so an older state would start from oldRegion)
+            at += IndexRecord.RESIZE_BYTES;
+            continue;
           }
           int oldCapacity = s.capacity;
           if (oldRegion == 0) {

@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
  * IndexRecord --> TableId:u16, Op*
  * Op          --> Set | Resize | Retire
  * Set         --> 1:u8, Shard:u8, Slot:u32, Pointer:u64, Meta:u64, Count:u32, Dead:u32,
- *                 Bytes:u64
+ *                 Bytes:u64, Region:u64
  * Resize      --> 2:u8, Shard:u8, OldRegion:u64, NewRegion:u64, NewCapacity:u32
  * Retire      --> 3:u8, Region:u64, Capacity:u32
  * }</pre>
@@ -47,8 +47,8 @@ public final class IndexRecord {
   /** A region put for a rebuild another writer made first: retired at once, freed later. */
   public static final byte OP_RETIRE = 3;
 
-  /** Op, shard, slot, pointer, meta, count, dead, bytes. */
-  public static final int SET_BYTES = 1 + 1 + 4 + 8 + 8 + 4 + 4 + 8;
+  /** Op, shard, slot, pointer, meta, count, dead, bytes, region. */
+  public static final int SET_BYTES = 1 + 1 + 4 + 8 + 8 + 4 + 4 + 8 + 8;
 
   /** Op, shard, old region, new region, new capacity. */
   public static final int RESIZE_BYTES = 1 + 1 + 8 + 8 + 4;
@@ -74,7 +74,8 @@ public final class IndexRecord {
     return length == OPS_OFFSET;
   }
 
-  void set(int shard, int slot, long pointer, long meta, int count, int dead, long bytes) {
+  void set(
+      int shard, long region, int slot, long pointer, long meta, int count, int dead, long bytes) {
     long at = reserve(SET_BYTES);
     buffer.set(ValueLayout.JAVA_BYTE, at, OP_SET);
     buffer.set(ValueLayout.JAVA_BYTE, at + 1, (byte) shard);
@@ -84,6 +85,7 @@ public final class IndexRecord {
     buffer.set(U32, at + 22, count);
     buffer.set(U32, at + 26, dead);
     buffer.set(U64, at + 30, bytes);
+    buffer.set(U64, at + 38, region);
   }
 
   void resize(int shard, long oldRegion, long newRegion, int newCapacity) {
