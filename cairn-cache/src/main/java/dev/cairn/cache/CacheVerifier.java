@@ -71,46 +71,19 @@ final class CacheVerifier {
                           return new long[] {hash, payload.byteSize()};
                         });
           } catch (StalePointerException | InvalidPointerException e) {
-            throw new CacheCorruptionException(
-                "table \""
-                    + name
-                    + "\" shard "
-                    + s
-                    + " slot "
-                    + i
-                    + " names a value the pile does not hold: "
-                    + e.getMessage());
+            throw slotProblem(
+                name, s, i, "names a value the pile does not hold: " + e.getMessage());
           }
           if (hashAndSize == null) {
-            throw new CacheCorruptionException(
-                "table \""
-                    + name
-                    + "\" shard "
-                    + s
-                    + " slot "
-                    + i
-                    + " names a value that is not a cache entry");
+            throw slotProblem(name, s, i, "names a value that is not a cache entry");
           }
           if (HashIndex.shardOf(hashAndSize[0]) != s
               || SlotLayout.hash32(hashAndSize[0]) != SlotLayout.hash32OfMeta(meta)) {
-            throw new CacheCorruptionException(
-                "table \""
-                    + name
-                    + "\" shard "
-                    + s
-                    + " slot "
-                    + i
-                    + " names an entry whose key hashes elsewhere: another key's entry");
+            throw slotProblem(
+                name, s, i, "names an entry whose key hashes elsewhere: another key's entry");
           }
           if (!named.add(pointer)) {
-            throw new CacheCorruptionException(
-                "table \""
-                    + name
-                    + "\" shard "
-                    + s
-                    + " slot "
-                    + i
-                    + " names an entry another slot names too");
+            throw slotProblem(name, s, i, "names an entry another slot names too");
           }
           bytes += core.log().allocatedBytes((int) hashAndSize[1]);
         }
@@ -157,5 +130,12 @@ final class CacheVerifier {
     }
     core.evictor().verify();
     return new Report(entries, entryBytes, regions, values[0]);
+  }
+
+  /** A disagreement found at slot {@code slot} of shard {@code shard} of table {@code table}. */
+  private static CacheCorruptionException slotProblem(
+      String table, int shard, int slot, String what) {
+    return new CacheCorruptionException(
+        "table \"" + table + "\" shard " + shard + " slot " + slot + " " + what);
   }
 }
