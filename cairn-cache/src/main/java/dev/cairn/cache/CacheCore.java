@@ -249,8 +249,11 @@ final class CacheCore {
 
   /** Grows shard {@code shard} of {@code table}'s index if one more insert needs it. */
   void growIndex(OffHeapTable<?, ?> table, int shard) {
-    freeRetired();
     HashIndex index = table.index;
+    if (index.growthFor(shard) == 0) {
+      return; // every insert asks: the answer is almost always no, and must cost nothing
+    }
+    freeRetired();
     int capacity = index.growthFor(shard);
     if (capacity == 0) {
       return;
