@@ -1,5 +1,9 @@
 package dev.cairn.bench.harness;
 
+import dev.cairn.bench.cache.CacheBench;
+import dev.cairn.bench.cache.CacheBenchConfig;
+import dev.cairn.bench.cache.CacheBenchReport;
+import dev.cairn.bench.cache.CacheStoreKind;
 import dev.cairn.cli.CommandFailedException;
 import dev.cairn.cli.CountConverter;
 import dev.cairn.pile.Durability;
@@ -94,6 +98,21 @@ import picocli.CommandLine.Spec;
           + " put latency percentiles of both (put*, baseline*), their rates, the checkpoints"
           + " completed, and what else stopped the JVM (GC pauses, JIT compiling time, a sleeping"
           + " thread's lateness, CPU steal).",
+      "",
+      "--workload cache: keyed tables of long keys and byte[] values of --size bytes (default"
+          + " 32), each store in a JVM of its own, one after another: Cairn's cache (a"
+          + " LongCacheTable), ConcurrentHashMap<Long, byte[]> and Caffeine (on the heap, sized"
+          + " 400 B per entry), Chronicle Map (sized by n, as it must be) and Ehcache 3's off-heap"
+          + " tier. T threads load keys 0..n-1 into the empty store (loadPerSec; bytesPerEntry,"
+          + " the process RSS growth per entry), then run 90% gets and 10% puts for --seconds"
+          + " (default 10) over uniform keys and over Zipfian ones (exponent 0.99, scrambled),"
+          + " each get copying the value out and checking its key (mixed*OpsPerSec; get latency"
+          + " percentiles of every get; gcMaxPauseMs). With --budget-fraction F, the bounded"
+          + " workload instead. With --dir, Cairn's cache is persistent in DIR/cache (durability"
+          + " default periodic); with --reopen it is closed, reopened and timed to its first hit"
+          + " (reopenFirstHitMs), then restarted in a new JVM and timed from process start to"
+          + " first hit (restartFirstHitMs), and again after a JVM writing to it is killed with"
+          + " SIGKILL (restartAfterKillFirstHitMs). Ratios are Cairn's figure over each peer's.",
     },
     footer = {
       "",
@@ -107,6 +126,9 @@ import picocli.CommandLine.Spec;
       "  cairn bench --kind person --json",
       "  cairn bench --dir /tmp/cb --fresh --recovery --log-gb 2 --json",
       "  cairn bench --dir /tmp/cb --fresh --latency-during-checkpoint --durability periodic",
+      "  cairn bench --workload cache --json",
+      "  cairn bench --workload cache --stores cairn,caffeine,ehcache --budget-fraction 0.5",
+      "  cairn bench --workload cache --stores cairn --dir /tmp/cb --fresh --reopen",
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -154,6 +176,16 @@ public final class BenchCommand implements Callable<Integer> {
   private int size;
 
   @Option(
+      names = "--workload",
+      paramLabel = "WORKLOAD",
+      defaultValue = "load",
+      description =
+          "load (the default: the pile against a map, and --commits, --recovery,"
+              + " --latency-during-checkpoint), or cache: keyed tables, Cairn's cache against"
+              + " ConcurrentHashMap, Caffeine, Chronicle Map and Ehcache (see below).")
+  private String workloadName;
+
+  @Option(
       names = "--stores",
       paramLabel = "STORE",
       split = ",",
@@ -161,8 +193,24 @@ public final class BenchCommand implements Callable<Integer> {
           "Stores to measure, comma-separated: pile, mapped (a persistent pile beside the"
               + " volatile one; needs --dir), map, rocksdb (needs --dir; bytes or strings)"
               + " (default: pile,map;"
-              + " with --commits: pile). They always run in that order.")
-  private List<StoreKind> stores;
+              + " with --commits: pile). They always run in that order. With --workload cache:"
+              + " cairn, chm, caffeine, chronicle, ehcache (default: all, in that order).")
+  private List<String> stores;
+
+  @Option(
+      names = "--budget-fraction",
+      paramLabel = "F",
+      description =
+          "With --workload cache: the bounded workload instead, each store bounded to F of the"
+              + " data's bytes (n x (8 + size)); Zipfian gets with a put on each miss. Reports"
+              + " boundedOpsPerSec and hitRatio.")
+  private Double budgetFraction;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "SEED",
+      description = "With --workload cache: the seed of the keys drawn (default: random, printed).")
+  private Long seed;
 
   @Option(
       names = "--get-order",
@@ -248,7 +296,8 @@ public final class BenchCommand implements Callable<Integer> {
       paramLabel = "S",
       description =
           "With --commits: how long each store commits; with --latency-during-checkpoint: how long"
-              + " each phase puts (default: 5).")
+              + " each phase puts (default: 5); with --workload cache: each measured phase"
+              + " (default: 10).")
   private Integer seconds;
 
   @Option(
@@ -359,6 +408,13 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (workloadName.equals("cache")) {
+      return callCache();
+    }
+    if (!workloadName.equals("load")) {
+      throw new ParameterException(
+          spec.commandLine(), "--workload must be load or cache: --workload " + workloadName);
+    }
     BenchConfig config;
     try {
       config = config();
@@ -401,6 +457,85 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The options that mean nothing to {@code --workload cache}. */
+  private static final List<String> NOT_FOR_CACHE =
+      List.of(
+          "--kind",
+          "--get-order",
+          "--churn",
+          "--commits",
+          "--count",
+          "--recovery",
+          "--log-gb",
+          "--log-file-mib",
+          "--warmup",
+          "--huge-pages",
+          "--latency-during-checkpoint",
+          "--rate",
+          "--pace",
+          "--checkpoint-every");
+
+  /** The default length of each measured phase of {@code --workload cache}. */
+  private static final int DEFAULT_CACHE_SECONDS = 10;
+
+  /** The Zipfian exponent of {@code --workload cache}, YCSB's. */
+  private static final double CACHE_ZIPF_THETA = 0.99;
+
+  private int callCache() throws InterruptedException {
+    CacheBenchConfig config;
+    try {
+      for (String option : NOT_FOR_CACHE) {
+        if (given(option)) {
+          throw new IllegalArgumentException(option + " does not apply to --workload cache");
+        }
+      }
+      if (directory == null && (fresh || durability != null)) {
+        throw new IllegalArgumentException("--fresh and --durability need --dir");
+      }
+      config =
+          new CacheBenchConfig(
+              n,
+              threads,
+              size,
+              seconds == null ? DEFAULT_CACHE_SECONDS : seconds,
+              CACHE_ZIPF_THETA,
+              budgetFraction == null ? 0 : budgetFraction,
+              stores == null
+                  ? CacheBenchConfig.DEFAULT_STORES
+                  : stores.stream().map(CacheStoreKind::of).toList(),
+              directory,
+              durability == null ? Durability.PERIODIC : durability,
+              reopen,
+              dropCaches,
+              seed != null ? seed : new java.util.Random().nextLong());
+      if (directory != null) {
+        BenchDirectory.prepare(directory, fresh);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CommandFailedException("cannot prepare --dir " + directory + ": " + e, e);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    CacheBenchReport report;
+    try {
+      report =
+          new CacheBench(
+                  config,
+                  notice -> {
+                    err.println("cairn bench: " + notice);
+                    err.flush();
+                  })
+              .run();
+    } catch (IOException e) {
+      throw new CommandFailedException("cache bench failed: " + e, e);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? report.json() : report.table());
+    out.flush();
+    return 0;
+  }
+
   /**
    * The run the options ask for; the defaults that depend on the workload (stores, durability,
    * seconds) are settled here, and the record checks the combination.
@@ -410,6 +545,9 @@ public final class BenchCommand implements Callable<Integer> {
   private BenchConfig config() {
     if (directory == null && (fresh || durability != null)) {
       throw new IllegalArgumentException("--fresh and --durability need --dir");
+    }
+    if (budgetFraction != null || seed != null) {
+      throw new IllegalArgumentException("--budget-fraction and --seed apply to --workload cache");
     }
     if (!commits && !latencyDuringCheckpoint && seconds != null) {
       throw new IllegalArgumentException(
@@ -447,7 +585,7 @@ public final class BenchCommand implements Callable<Integer> {
     boolean onePile = commits || recovery || latencyDuringCheckpoint;
     List<StoreKind> chosen =
         stores != null
-            ? stores
+            ? stores.stream().map(StoreKind::of).toList()
             : onePile ? List.of(StoreKind.PILE) : List.of(StoreKind.PILE, StoreKind.MAP);
     Durability level =
         durability != null

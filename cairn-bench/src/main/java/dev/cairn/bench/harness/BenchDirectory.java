@@ -11,11 +11,12 @@ import java.util.stream.Stream;
 
 /**
  * The {@code --dir} of a bench run: each store keeps its files in a subdirectory named by its label
- * ({@code pile/}, {@code mapped/}, {@code rocksdb/}), and the fsync probe its scratch file beside
- * them. A run starts from an empty directory, so that every figure is of a fresh store; the files
- * stay after the run, for {@code cairn inspect DIR/pile} and the like. A persistent store's warm-up
- * runs in {@code pile-warmup/} (or {@code mapped-warmup/}), and the commit workload's later warm-up
- * rounds in {@code pile-warmup-2/}, each deleted after it.
+ * ({@code pile/}, {@code mapped/}, {@code rocksdb/}; the cache workload's Cairn cache {@code
+ * cache/}), and the fsync probe its scratch file beside them. A run starts from an empty directory,
+ * so that every figure is of a fresh store; the files stay after the run, for {@code cairn inspect
+ * DIR/pile} and the like. A persistent store's warm-up runs in {@code pile-warmup/} (or {@code
+ * mapped-warmup/}), and the commit workload's later warm-up rounds in {@code pile-warmup-2/}, each
+ * deleted after it.
  *
  * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must not
  * delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only what
@@ -24,6 +25,9 @@ import java.util.stream.Stream;
 public final class BenchDirectory {
   /** The scratch file of {@link FsyncProbe}, deleted after use, but left by a killed run. */
   static final String FSYNC_PROBE_FILE = "fsync-probe.tmp";
+
+  /** Where the cache workload keeps Cairn's persistent cache. */
+  public static final String CACHE_DIRECTORY = "cache";
 
   private BenchDirectory() {}
 
@@ -55,7 +59,7 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/) for --fresh to delete: "
+              + " mapped/, rocksdb/, cache/) for --fresh to delete: "
               + directory
               + " holds "
               + foreign);
@@ -76,6 +80,9 @@ public final class BenchDirectory {
     String name = entry.getFileName().toString();
     if (name.equals(FSYNC_PROBE_FILE)) {
       return Files.isRegularFile(entry);
+    }
+    if (name.equals(CACHE_DIRECTORY)) {
+      return Files.isDirectory(entry);
     }
     return Files.isDirectory(entry)
         && Stream.of(StoreKind.values())

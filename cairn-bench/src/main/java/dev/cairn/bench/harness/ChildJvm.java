@@ -29,6 +29,15 @@ public final class ChildJvm {
 
   /** {@code java ... main arguments...}. */
   public static List<String> command(Class<?> main, List<String> arguments) {
+    return command(main, List.of(), arguments);
+  }
+
+  /**
+   * {@code java ... jvmOptions... main arguments...}: {@code jvmOptions} come after the defaults,
+   * so that a {@code -Xmx} among them overrides the small heap.
+   */
+  public static List<String> command(
+      Class<?> main, List<String> jvmOptions, List<String> arguments) {
     String java =
         ProcessHandle.current()
             .info()
@@ -41,6 +50,7 @@ public final class ChildJvm {
         command.add(option);
       }
     }
+    command.addAll(jvmOptions);
     command.addAll(List.of("-cp", classPath(main), main.getName()));
     command.addAll(arguments);
     return command;

@@ -23,7 +23,7 @@ import javax.management.openmbean.CompositeData;
  * beans are left out. G1's "G1 Concurrent GC" bean counts the Remark and Cleanup pauses, and stays
  * in.
  */
-final class GcPauseMonitor implements AutoCloseable {
+public final class GcPauseMonitor implements AutoCloseable {
   /** How long {@link #end} waits for notifications, which a JMX thread delivers after the GC. */
   private static final long NOTIFICATION_WAIT_NANOS = 2_000_000_000L;
 
@@ -35,9 +35,9 @@ final class GcPauseMonitor implements AutoCloseable {
   private final NotificationListener listener = this::onNotification;
 
   /** Counter readings at the start of a window. */
-  record Window(long[] counts, long[] millis) {}
+  public record Window(long[] counts, long[] millis) {}
 
-  GcPauseMonitor() {
+  public GcPauseMonitor() {
     pauseCollectors =
         ManagementFactory.getGarbageCollectorMXBeans().stream()
             .filter(bean -> !bean.getName().contains("Cycles"))
@@ -50,7 +50,7 @@ final class GcPauseMonitor implements AutoCloseable {
     }
   }
 
-  Window begin() {
+  public Window begin() {
     long[] counts = new long[pauseCollectors.size()];
     long[] millis = new long[pauseCollectors.size()];
     for (int i = 0; i < counts.length; i++) {
@@ -60,7 +60,7 @@ final class GcPauseMonitor implements AutoCloseable {
     return new Window(counts, millis);
   }
 
-  GcPauses end(Window window) throws InterruptedException {
+  public GcPauses end(Window window) throws InterruptedException {
     long count = 0;
     long totalMillis = 0;
     long[] endCounts = new long[pauseCollectors.size()];

@@ -8,4 +8,4 @@ package dev.cairn.bench.harness;
  * @param maxMillis the longest single pause, from the per-collection notifications; NaN if a
  *     notification did not arrive in time (the total is still right)
  */
-record GcPauses(long count, double totalMillis, double maxMillis) {}
+public record GcPauses(long count, double totalMillis, double maxMillis) {}

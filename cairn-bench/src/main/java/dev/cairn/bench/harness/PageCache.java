@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * <p>It drops the whole machine's cache, not just the bench's files: other programs on the machine
  * re-read their files afterwards. That is the price of a cold read without a reboot.
  */
-final class PageCache {
+public final class PageCache {
   private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
   private static final long SYNC_TIMEOUT_SECONDS = 120;
 
@@ -26,7 +26,7 @@ final class PageCache {
    *
    * @return whether the cache was dropped
    */
-  static boolean drop() throws InterruptedException {
+  public static boolean drop() throws InterruptedException {
     // dirty pages are not dropped, only written back: sync first, or they would stay cached
     if (!sync()) {
       return false;

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Readings of the process's memory: resident set size, and live heap after a full GC. */
-final class ProcessMemory {
+public final class ProcessMemory {
   private static final Path STATUS = Path.of("/proc/self/status");
   private static final String RSS_FIELD = "VmRSS:";
 
@@ -17,7 +17,7 @@ final class ProcessMemory {
    * heap memory alike, which is what a pile and a map both cost the machine. -1 where there is no
    * {@code /proc} (not Linux): the bench then reports no RSS figure.
    */
-  static long residentBytes() {
+  public static long residentBytes() {
     try {
       for (String line : Files.readAllLines(STATUS)) {
         if (line.startsWith(RSS_FIELD)) {

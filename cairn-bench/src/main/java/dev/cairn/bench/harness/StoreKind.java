@@ -29,6 +29,21 @@ public enum StoreKind {
    */
   ROCKSDB;
 
+  /**
+   * The kind named {@code label} on the command line.
+   *
+   * @throws IllegalArgumentException naming the stores there are
+   */
+  public static StoreKind of(String label) {
+    for (StoreKind kind : values()) {
+      if (kind.label().equals(label.toLowerCase(Locale.ROOT))) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown store: " + label + " (expected pile, mapped, map or rocksdb)");
+  }
+
   /** The name used on the command line and in the reports. */
   public String label() {
     return name().toLowerCase(Locale.ROOT);

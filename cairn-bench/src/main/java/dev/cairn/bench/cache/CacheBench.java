@@ -1,0 +1,243 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.bench.harness.ChildJvm;
+import dev.cairn.bench.harness.PageCache;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs {@code cairn bench --workload cache}: each store in a JVM of its own ({@link
+ * CacheBenchChild}), one after the other (never two at once: they would share the cores), then,
+ * with {@code --reopen}, Cairn's restart in new JVMs after a clean close and after SIGKILL ({@link
+ * RestartProbe}). A store that cannot run (a peer that fails on this JDK, a store with no bound
+ * under a budget) is skipped with its reason, and the others go on.
+ */
+public final class CacheBench {
+  /** The heap of an off-heap store's JVM: the GC target is stated at -Xmx1g. */
+  private static final long OFF_HEAP_STORE_HEAP = 1L << 30;
+
+  /** Heap per entry given to an on-heap store's JVM: about 110 B live, and room for G1 to work. */
+  private static final long HEAP_PER_ENTRY = 400;
+
+  /** How long the writer runs before SIGKILL, so that the restart has a log to replay. */
+  private static final long WRITE_BEFORE_KILL_MILLIS = 1_000;
+
+  private static final long CHILD_TIMEOUT_MINUTES = 60;
+
+  private final CacheBenchConfig config;
+  private final Consumer<String> notices;
+
+  public CacheBench(CacheBenchConfig config, Consumer<String> notices) {
+    this.config = config;
+    this.notices = notices;
+  }
+
+  /**
+   * Runs every store, then the restarts.
+   *
+   * @throws IOException if a child JVM cannot be started or read
+   */
+  public CacheBenchReport run() throws IOException, InterruptedException {
+    Map<CacheStoreKind, Map<String, Double>> figures = new EnumMap<>(CacheStoreKind.class);
+    Map<CacheStoreKind, String> skipped = new EnumMap<>(CacheStoreKind.class);
+    for (CacheStoreKind kind : config.stores()) {
+      if (config.bounded() && !kind.boundable()) {
+        skipped.put(kind, "it has no bound by bytes");
+        continue;
+      }
+      notices.accept("running " + kind.label() + " in its own JVM");
+      try {
+        Child child = start(CacheBenchChild.class, heapOptions(kind), childArguments(kind));
+        figures.put(kind, child.finish());
+      } catch (ChildFailedException e) {
+        notices.accept(kind.label() + " failed: " + e.getMessage());
+        skipped.put(kind, e.getMessage());
+      }
+    }
+    Map<String, Double> cairn = figures.get(CacheStoreKind.CAIRN);
+    if (config.reopen() && cairn != null) {
+      try {
+        restarts(cairn);
+      } catch (ChildFailedException e) {
+        notices.accept("cairn's restart failed: " + e.getMessage());
+        skipped.put(CacheStoreKind.CAIRN, "restart: " + e.getMessage());
+      }
+    }
+    return new CacheBenchReport(config, figures, skipped);
+  }
+
+  /** Restart after a clean close, then after SIGKILL of a JVM writing to the cache. */
+  private void restarts(Map<String, Double> cairn)
+      throws IOException, InterruptedException, ChildFailedException {
+    notices.accept("restarting cairn's cache in a new JVM");
+    restart(cairn, "restart");
+    notices.accept("writing to cairn's cache in a new JVM, then SIGKILL");
+    Child writer = start(RestartProbe.class, List.of(), probeArguments("write"));
+    writer.awaitLine("WRITING");
+    Thread.sleep(WRITE_BEFORE_KILL_MILLIS);
+    writer.kill();
+    notices.accept("restarting cairn's cache after the kill");
+    restart(cairn, "restartAfterKill");
+  }
+
+  /** Starts a new JVM that opens the cache and gets one key; times start to its HIT line. */
+  private void restart(Map<String, Double> into, String prefix)
+      throws IOException, InterruptedException, ChildFailedException {
+    boolean cold = config.dropCaches() && PageCache.drop();
+    long start = System.nanoTime();
+    Child probe = start(RestartProbe.class, List.of(), probeArguments("hit"));
+    probe.awaitLine("HIT");
+    into.put(prefix + "FirstHitMs", (System.nanoTime() - start) / 1e6);
+    Map<String, Double> own = probe.finish();
+    into.put(prefix + "OpenMs", own.get("openMs"));
+    into.put(prefix + "ColdCache", cold ? 1.0 : 0.0);
+  }
+
+  private List<String> heapOptions(CacheStoreKind kind) {
+    long heap =
+        kind.onHeap()
+            ? Math.max(OFF_HEAP_STORE_HEAP, config.n() * HEAP_PER_ENTRY)
+            : OFF_HEAP_STORE_HEAP;
+    List<String> options = new ArrayList<>(List.of("-Xmx" + (heap >> 20) + "m"));
+    options.addAll(kind.jvmOptions());
+    return options;
+  }
+
+  /** The arguments of {@link CacheBenchChild} for {@code kind}. */
+  List<String> childArguments(CacheStoreKind kind) {
+    Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put("store", kind.label());
+    arguments.put("n", config.n());
+    arguments.put("threads", config.threads());
+    arguments.put("size", config.valueBytes());
+    arguments.put("seconds", config.seconds());
+    arguments.put("theta", config.zipfTheta());
+    arguments.put("budget", config.budgetBytes());
+    boolean persistent = kind.persistent() && config.directory() != null;
+    arguments.put("dir", persistent ? config.cacheDirectory() : "");
+    arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
+    arguments.put("reopen", persistent && config.reopen());
+    arguments.put("drop", config.dropCaches());
+    arguments.put("seed", config.seed());
+    return ChildArguments.of(arguments);
+  }
+
+  private List<String> probeArguments(String mode) {
+    Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put("mode", mode);
+    arguments.put("dir", config.cacheDirectory());
+    arguments.put("n", config.n());
+    arguments.put("size", config.valueBytes());
+    arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
+    arguments.put("seed", config.seed() + 1);
+    return ChildArguments.of(arguments);
+  }
+
+  private Child start(Class<?> main, List<String> jvmOptions, List<String> arguments)
+      throws IOException {
+    Path errors = Files.createTempFile("cairn-cache-bench", ".err");
+    Process process =
+        new ProcessBuilder(ChildJvm.command(main, jvmOptions, arguments))
+            .redirectError(errors.toFile())
+            .start();
+    return new Child(process, errors);
+  }
+
+  /** A child JVM whose stdout is read line by line. */
+  private static final class Child {
+    private final Process process;
+    private final Path errors;
+    private final BufferedReader out;
+    private final Map<String, Double> results = new LinkedHashMap<>();
+
+    Child(Process process, Path errors) {
+      this.process = process;
+      this.errors = errors;
+      this.out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads until {@code marker}, keeping the results before it. */
+    void awaitLine(String marker) throws IOException, InterruptedException, ChildFailedException {
+      String line;
+      while ((line = out.readLine()) != null) {
+        if (line.equals(marker)) {
+          return;
+        }
+        take(line);
+      }
+      throw failure();
+    }
+
+    /** Reads the rest of its output and waits for it to exit. */
+    Map<String, Double> finish() throws IOException, InterruptedException, ChildFailedException {
+      String line;
+      while ((line = out.readLine()) != null) {
+        take(line);
+      }
+      if (!process.waitFor(CHILD_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+        process.destroyForcibly();
+        throw new ChildFailedException("did not exit within " + CHILD_TIMEOUT_MINUTES + " minutes");
+      }
+      if (process.exitValue() != 0) {
+        throw failure();
+      }
+      Files.deleteIfExists(errors);
+      return results;
+    }
+
+    void kill() throws InterruptedException, IOException {
+      process.destroyForcibly(); // SIGKILL on Linux
+      process.waitFor();
+      Files.deleteIfExists(errors);
+    }
+
+    private void take(String line) {
+      if (line.startsWith("RESULT ")) {
+        String[] parts = line.split(" ");
+        results.put(parts[1], Double.parseDouble(parts[2]));
+      }
+    }
+
+    private ChildFailedException failure() throws InterruptedException, IOException {
+      process.waitFor(10, TimeUnit.SECONDS);
+      List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
+      String last =
+          lines.stream()
+              .filter(l -> !l.isBlank() && !l.startsWith("\tat ") && !l.startsWith("WARNING"))
+              .reduce((a, b) -> b)
+              .orElse("no message");
+      String firstError =
+          lines.stream()
+              .filter(l -> l.contains("Exception") || l.contains("Error"))
+              .findFirst()
+              .orElse(last);
+      return new ChildFailedException(
+          "its JVM exited with "
+              + (process.isAlive() ? "nothing yet" : process.exitValue())
+              + ": "
+              + firstError);
+    }
+  }
+
+  /** A child JVM that failed, with the first error it printed. */
+  static final class ChildFailedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ChildFailedException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.bench.harness.GcPauseMonitor;
+import dev.cairn.bench.harness.GcPauses;
+import dev.cairn.bench.harness.PageCache;
+import dev.cairn.bench.harness.ProcessMemory;
+import dev.cairn.pile.Durability;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One store's run of the cache workload, in a JVM of its own (started by {@link CacheBench}), so
+ * that no store inherits another's heap, JIT state or native memory. Prints each figure as a line
+ * {@code RESULT name value}; the parent reads them.
+ *
+ * <p>Without a budget: the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's
+ * RSS across it, each end after a System.gc()), a short unmeasured mix to warm the JIT, then the
+ * uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every get of
+ * both), and the longest GC pause of all that. With {@code reopen}: the store is closed (closeMs),
+ * the page cache dropped if allowed, and the store reopened and timed to its first hit
+ * (reopenFirstHitMs). With a budget: only the bounded workload, after an unmeasured phase as long
+ * that fills the cache (boundedOpsPerSec, hitRatio).
+ *
+ * <p>Arguments: {@code name=value} pairs, see {@link CacheBench#childArguments}.
+ */
+public final class CacheBenchChild {
+  private CacheBenchChild() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> arguments = ChildArguments.parse(args);
+    CacheStoreKind kind = CacheStoreKind.of(arguments.get("store"));
+    long n = Long.parseLong(arguments.get("n"));
+    int threads = Integer.parseInt(arguments.get("threads"));
+    int valueBytes = Integer.parseInt(arguments.get("size"));
+    double seconds = Double.parseDouble(arguments.get("seconds"));
+    double theta = Double.parseDouble(arguments.get("theta"));
+    long budget = Long.parseLong(arguments.get("budget"));
+    String dir = arguments.get("dir");
+    boolean reopen = Boolean.parseBoolean(arguments.get("reopen"));
+    long seed = Long.parseLong(arguments.get("seed"));
+    StoreSpec spec =
+        new StoreSpec(
+            n,
+            valueBytes,
+            budget,
+            dir.isEmpty() ? null : Path.of(dir),
+            Durability.valueOf(arguments.get("durability").toUpperCase(Locale.ROOT)));
+
+    ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
+    try (GcPauseMonitor gc = new GcPauseMonitor()) {
+      System.gc();
+      long rssBefore = ProcessMemory.residentBytes();
+      GcPauseMonitor.Window window = gc.begin();
+      CacheStore store = kind.open(spec);
+      CachePhases phases = new CachePhases(store, n, threads, valueBytes, seed);
+      if (spec.bounded()) {
+        phases.bounded(seconds, zipf); // fills the cache, warms the JIT
+        PhaseStats bounded = phases.bounded(seconds, zipf);
+        result("boundedOpsPerSec", bounded.operations / seconds);
+        result("hitRatio", bounded.hits / (double) bounded.gets);
+        result("entriesHeld", (double) store.size());
+        latencies(bounded);
+      } else {
+        long start = System.nanoTime();
+        PhaseStats load = phases.load();
+        result("loadPerSec", load.operations / ((System.nanoTime() - start) / 1e9));
+        System.gc();
+        result("bytesPerEntry", (ProcessMemory.residentBytes() - rssBefore) / (double) n);
+        phases.mixed(Math.min(2, seconds / 5), null); // the JIT's turn, unmeasured
+        PhaseStats uniform = phases.mixed(seconds, null);
+        result("mixedUniformOpsPerSec", uniform.operations / seconds);
+        PhaseStats skewed = phases.mixed(seconds, zipf);
+        result("mixedZipfOpsPerSec", skewed.operations / seconds);
+        latencies(uniform.add(skewed));
+      }
+      GcPauses pauses = gc.end(window);
+      result("gcMaxPauseMs", pauses.maxMillis());
+      result("gcTotalPauseMs", pauses.totalMillis());
+      long closeStart = System.nanoTime();
+      store.close();
+      result("closeMs", (System.nanoTime() - closeStart) / 1e6);
+      if (reopen) {
+        reopen(kind, spec, n, valueBytes, seed, Boolean.parseBoolean(arguments.get("drop")));
+      }
+    }
+    System.out.flush();
+  }
+
+  /** Reopens a closed persistent store, times its first hit, then reads a sample of keys. */
+  private static void reopen(
+      CacheStoreKind kind, StoreSpec spec, long n, int valueBytes, long seed, boolean drop)
+      throws InterruptedException {
+    result("coldCache", drop && PageCache.drop() ? 1 : 0);
+    SplittableRandom random = new SplittableRandom(seed);
+    long key = random.nextLong(n);
+    byte[] read = new byte[valueBytes];
+    long start = System.nanoTime();
+    try (CacheStore store = kind.open(spec)) {
+      long opened = System.nanoTime();
+      int length = store.get(key, read);
+      long hit = System.nanoTime();
+      Values.check(read, length, key, valueBytes);
+      result("reopenOpenMs", (opened - start) / 1e6);
+      result("reopenFirstHitMs", (hit - start) / 1e6);
+      for (int i = 0; i < 100_000; i++) {
+        long k = random.nextLong(n);
+        Values.check(read, store.get(k, read), k, valueBytes);
+      }
+    }
+  }
+
+  private static void latencies(PhaseStats stats) {
+    result("getP50Micros", stats.getNanos.getValueAtPercentile(50) / 1e3);
+    result("getP99Micros", stats.getNanos.getValueAtPercentile(99) / 1e3);
+    result("getP999Micros", stats.getNanos.getValueAtPercentile(99.9) / 1e3);
+    result("getP9999Micros", stats.getNanos.getValueAtPercentile(99.99) / 1e3);
+    result("getMaxMicros", stats.getNanos.getMaxValue() / 1e3);
+  }
+
+  static void result(String name, double value) {
+    System.out.println("RESULT " + name + " " + value);
+  }
+}

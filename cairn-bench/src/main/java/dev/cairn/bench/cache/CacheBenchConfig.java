@@ -1,0 +1,100 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.bench.harness.BenchDirectory;
+import dev.cairn.pile.Durability;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A run of {@code cairn bench --workload cache}.
+ *
+ * @param n keys, 0 to n - 1
+ * @param threads threads of every phase
+ * @param valueBytes the length of every value (at least 16: key and version)
+ * @param seconds each measured phase's length
+ * @param zipfTheta the exponent of the Zipfian phases
+ * @param budgetFraction 0, or the bounded workload with a budget of this fraction of the data's
+ *     bytes (n x (8 + valueBytes))
+ * @param stores the stores, in the order they run
+ * @param directory where Cairn's cache is persistent (in {@code DIR/cache}), or null for volatile
+ * @param durability the persistent cache's durability
+ * @param reopen whether to reopen the persistent cache and restart it in new JVMs
+ * @param dropCaches whether to drop the page cache before each reopen or restart, when allowed
+ * @param seed the random sources' seed, printed in the report
+ */
+public record CacheBenchConfig(
+    long n,
+    int threads,
+    int valueBytes,
+    double seconds,
+    double zipfTheta,
+    double budgetFraction,
+    List<CacheStoreKind> stores,
+    Path directory,
+    Durability durability,
+    boolean reopen,
+    boolean dropCaches,
+    long seed) {
+
+  /** The stores run when --stores is not given. */
+  public static final List<CacheStoreKind> DEFAULT_STORES =
+      List.of(
+          CacheStoreKind.CAIRN,
+          CacheStoreKind.CHM,
+          CacheStoreKind.CAFFEINE,
+          CacheStoreKind.CHRONICLE,
+          CacheStoreKind.EHCACHE);
+
+  /**
+   * Checks the combination.
+   *
+   * @throws IllegalArgumentException naming the rule broken
+   */
+  public CacheBenchConfig {
+    Objects.requireNonNull(stores, "stores");
+    Objects.requireNonNull(durability, "durability");
+    if (n < 2) {
+      throw new IllegalArgumentException("--n must be at least 2 for --workload cache: " + n);
+    }
+    if (threads < 1) {
+      throw new IllegalArgumentException("--threads must be at least 1: " + threads);
+    }
+    if (valueBytes < Values.MIN_BYTES) {
+      throw new IllegalArgumentException(
+          "--size must be at least " + Values.MIN_BYTES + " for --workload cache: " + valueBytes);
+    }
+    if (!(seconds > 0)) {
+      throw new IllegalArgumentException("--seconds must be positive: " + seconds);
+    }
+    if (budgetFraction < 0 || budgetFraction >= 1) {
+      throw new IllegalArgumentException(
+          "--budget-fraction must be above 0 and below 1: " + budgetFraction);
+    }
+    if (stores.isEmpty()) {
+      throw new IllegalArgumentException("--stores names no store");
+    }
+    if (reopen && directory == null) {
+      throw new IllegalArgumentException("--reopen needs --dir");
+    }
+    if (reopen && budgetFraction > 0) {
+      throw new IllegalArgumentException("--reopen runs without --budget-fraction");
+    }
+    stores = List.copyOf(stores);
+  }
+
+  /** Whether this is the bounded workload. */
+  public boolean bounded() {
+    return budgetFraction > 0;
+  }
+
+  /** The budget each store is bounded by, or 0. */
+  public long budgetBytes() {
+    return (long) (budgetFraction * n * (Long.BYTES + valueBytes));
+  }
+
+  /** Where Cairn's persistent cache lives, or null. */
+  public Path cacheDirectory() {
+    return directory == null ? null : directory.resolve(BenchDirectory.CACHE_DIRECTORY);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.cli.json.JsonWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a cache bench run measured: per store, its figures by name (as {@link CacheBenchChild}
+ * printed them), the stores skipped and why; rendered as a table or as JSON. Throughput figures
+ * also appear as ratios of Cairn's to each peer's, the way every comparison here is read.
+ *
+ * @param config the run
+ * @param figures per store that ran, figure name to value
+ * @param skipped per store that did not, the reason
+ */
+public record CacheBenchReport(
+    CacheBenchConfig config,
+    Map<CacheStoreKind, Map<String, Double>> figures,
+    Map<CacheStoreKind, String> skipped) {
+
+  /** Figures where more is better, compared as Cairn's divided by the peer's. */
+  static final List<String> THROUGHPUTS =
+      List.of("loadPerSec", "mixedUniformOpsPerSec", "mixedZipfOpsPerSec", "boundedOpsPerSec");
+
+  /** The JSON document: the run, then {@code stores.<name>}, {@code ratios}, {@code skipped}. */
+  public String json() {
+    JsonWriter json = new JsonWriter().beginObject();
+    json.field("workload", "cache");
+    json.field("n", config.n());
+    json.field("threads", config.threads());
+    json.field("valueBytes", config.valueBytes());
+    json.field("seconds", config.seconds(), 1);
+    json.field("zipfTheta", config.zipfTheta(), 2);
+    if (config.bounded()) {
+      json.field("budgetFraction", config.budgetFraction(), 3);
+      json.field("budgetBytes", config.budgetBytes());
+    }
+    if (config.directory() != null) {
+      json.field("dir", config.directory().toString());
+      json.field("durability", config.durability().name().toLowerCase(Locale.ROOT));
+    }
+    json.field("seed", config.seed());
+    json.field("cores", Runtime.getRuntime().availableProcessors());
+    json.field("java", Runtime.version().toString());
+    json.beginObject("stores");
+    figures.forEach(
+        (kind, values) -> {
+          json.beginObject(kind.label());
+          values.forEach((name, value) -> number(json, name, value));
+          json.endObject();
+        });
+    json.endObject();
+    json.beginObject("ratios");
+    ratios()
+        .forEach(
+            (pair, values) -> {
+              json.beginObject(pair);
+              values.forEach((name, value) -> number(json, name, value));
+              json.endObject();
+            });
+    json.endObject();
+    json.beginObject("skipped");
+    skipped.forEach((kind, reason) -> json.field(kind.label(), reason));
+    json.endObject();
+    return json.endObject().toString() + System.lineSeparator();
+  }
+
+  /** Cairn's throughput over each peer's, keyed {@code cairn/<peer>}. */
+  Map<String, Map<String, Double>> ratios() {
+    Map<String, Map<String, Double>> ratios = new java.util.LinkedHashMap<>();
+    Map<String, Double> cairn = figures.get(CacheStoreKind.CAIRN);
+    if (cairn == null) {
+      return ratios;
+    }
+    figures.forEach(
+        (kind, values) -> {
+          if (kind == CacheStoreKind.CAIRN) {
+            return;
+          }
+          Map<String, Double> pair = new java.util.LinkedHashMap<>();
+          for (String name : THROUGHPUTS) {
+            Double ours = cairn.get(name);
+            Double theirs = values.get(name);
+            if (ours != null && theirs != null && theirs > 0) {
+              pair.put(name, ours / theirs);
+            }
+          }
+          ratios.put("cairn/" + kind.label(), pair);
+        });
+    return ratios;
+  }
+
+  /** A table: a row per figure, a column per store, then the ratios. */
+  public String table() {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "cache workload: n=%,d threads=%d value=%d B, %.0f s per phase, Zipf %.2f%s%n%n",
+            config.n(),
+            config.threads(),
+            config.valueBytes(),
+            config.seconds(),
+            config.zipfTheta(),
+            config.bounded()
+                ? String.format(
+                    Locale.ROOT,
+                    ", budget %.2f of the data (%,d bytes)",
+                    config.budgetFraction(),
+                    config.budgetBytes())
+                : ""));
+    List<CacheStoreKind> kinds = new ArrayList<>(figures.keySet());
+    Set<String> names = new LinkedHashSet<>();
+    figures.values().forEach(values -> names.addAll(values.keySet()));
+    out.append(String.format(Locale.ROOT, "%-28s", "figure"));
+    for (CacheStoreKind kind : kinds) {
+      out.append(String.format(Locale.ROOT, "%16s", kind.label()));
+    }
+    out.append(System.lineSeparator());
+    for (String name : names) {
+      out.append(String.format(Locale.ROOT, "%-28s", name));
+      for (CacheStoreKind kind : kinds) {
+        Double value = figures.get(kind).get(name);
+        out.append(String.format(Locale.ROOT, "%16s", value == null ? "-" : format(value)));
+      }
+      out.append(System.lineSeparator());
+    }
+    Map<String, Map<String, Double>> ratios = ratios();
+    if (!ratios.isEmpty()) {
+      out.append(System.lineSeparator());
+      ratios.forEach(
+          (pair, values) ->
+              values.forEach(
+                  (name, value) ->
+                      out.append(
+                          String.format(Locale.ROOT, "%-20s %-24s %6.2fx%n", pair, name, value))));
+    }
+    skipped.forEach(
+        (kind, reason) ->
+            out.append(String.format(Locale.ROOT, "%nskipped %s: %s", kind.label(), reason)));
+    if (!skipped.isEmpty()) {
+      out.append(System.lineSeparator());
+    }
+    return out.toString();
+  }
+
+  private static String format(double value) {
+    if (Double.isNaN(value)) {
+      return "n/a";
+    }
+    return Math.abs(value) >= 1000
+        ? String.format(Locale.ROOT, "%,.0f", value)
+        : String.format(Locale.ROOT, "%.3f", value);
+  }
+
+  private static void number(JsonWriter json, String name, double value) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      json.nullField(name);
+    } else {
+      json.field(name, value, 3);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.cache.Cache;
+import dev.cairn.cache.CacheOptions;
+import dev.cairn.cache.LongCacheTable;
+import dev.cairn.pile.PileOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Cairn's cache: one {@link LongCacheTable} of byte[] (no boxing of keys), volatile or in a
+ * directory, bounded by the cache's byte budget, which counts index, headers and values alike.
+ */
+final class CairnStore implements CacheStore {
+  static final String TABLE = "bench";
+
+  private final Cache cache;
+  private final LongCacheTable<byte[]> table;
+
+  private CairnStore(Cache cache) {
+    this.cache = cache;
+    this.table = cache.longTable(TABLE, byte[].class);
+  }
+
+  static CairnStore open(StoreSpec spec) {
+    CacheOptions.Builder options = CacheOptions.builder();
+    if (spec.bounded()) {
+      options.budgetBytes(spec.budgetBytes());
+    }
+    if (spec.directory() == null) {
+      return new CairnStore(Cache.offHeap(options.build()));
+    }
+    options.pile(PileOptions.builder().durability(spec.durability()).build());
+    try {
+      return new CairnStore(Cache.open(spec.directory(), options.build()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the cache in " + spec.directory(), e);
+    }
+  }
+
+  @Override
+  public void put(long key, byte[] value) {
+    table.put(key, value);
+  }
+
+  @Override
+  public int get(long key, byte[] into) {
+    byte[] value = table.get(key);
+    if (value == null) {
+      return -1;
+    }
+    System.arraycopy(value, 0, into, 0, value.length);
+    return value.length;
+  }
+
+  @Override
+  public long size() {
+    return table.size();
+  }
+
+  @Override
+  public void close() {
+    cache.close();
+  }
+}

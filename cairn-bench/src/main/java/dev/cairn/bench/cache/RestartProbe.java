@@ -1,0 +1,70 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.pile.Durability;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The cache workload's restart, in a new JVM. Mode {@code hit}: opens the persistent cache, gets
+ * one key and prints {@code HIT} at once (the parent times from starting this process to reading
+ * that line), then its own open and first-hit times as {@code RESULT} lines, and checks a sample of
+ * keys. Mode {@code write}: opens it, prints {@code WRITING}, and overwrites random keys until the
+ * parent kills it with SIGKILL, so that the next open must recover.
+ *
+ * <p>Arguments: {@code name=value} pairs: mode, dir, n, size, durability, seed.
+ */
+public final class RestartProbe {
+  private RestartProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    long mainStart = System.nanoTime();
+    Map<String, String> arguments = ChildArguments.parse(args);
+    long n = Long.parseLong(arguments.get("n"));
+    int valueBytes = Integer.parseInt(arguments.get("size"));
+    long seed = Long.parseLong(arguments.get("seed"));
+    StoreSpec spec =
+        new StoreSpec(
+            n,
+            valueBytes,
+            0,
+            Path.of(arguments.get("dir")),
+            Durability.valueOf(arguments.get("durability").toUpperCase(Locale.ROOT)));
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] buffer = new byte[valueBytes];
+    switch (arguments.get("mode")) {
+      case "hit" -> {
+        long key = random.nextLong(n);
+        try (CacheStore store = CairnStore.open(spec)) {
+          long opened = System.nanoTime();
+          int length = store.get(key, buffer);
+          long hit = System.nanoTime();
+          System.out.println("HIT");
+          System.out.flush();
+          Values.check(buffer, length, key, valueBytes);
+          CacheBenchChild.result("openMs", (opened - mainStart) / 1e6);
+          CacheBenchChild.result("firstHitMs", (hit - mainStart) / 1e6);
+          for (int i = 0; i < 100_000; i++) {
+            long k = random.nextLong(n);
+            Values.check(buffer, store.get(k, buffer), k, valueBytes);
+          }
+        }
+      }
+      case "write" -> {
+        CacheStore store = CairnStore.open(spec);
+        for (long version = 1_000_000; ; version++) {
+          long key = random.nextLong(n);
+          Values.fill(buffer, key, version);
+          store.put(key, buffer);
+          if (version == 1_010_000) {
+            System.out.println("WRITING");
+            System.out.flush();
+          }
+        }
+      }
+      default -> throw new IllegalArgumentException("mode must be hit or write");
+    }
+    System.out.flush();
+  }
+}

@@ -1,0 +1,27 @@
+package dev.cairn.bench.cache;
+
+import dev.cairn.pile.Durability;
+import java.nio.file.Path;
+
+/**
+ * How one store is opened for a run.
+ *
+ * @param entries the keys the run uses, 0 to entries - 1: a hint only for the stores that need one
+ *     (Chronicle Map sizes itself by it; the others get none)
+ * @param valueBytes the length of every value
+ * @param budgetBytes the store's bound in bytes, or 0 for none
+ * @param directory where a persistent store keeps its files, or null for a volatile one
+ * @param durability a persistent Cairn cache's durability
+ */
+record StoreSpec(
+    long entries, int valueBytes, long budgetBytes, Path directory, Durability durability) {
+
+  /** Bytes of data per entry, as the budget counts them: the 8-byte key and the value. */
+  long dataBytesPerEntry() {
+    return (long) Long.BYTES + valueBytes;
+  }
+
+  boolean bounded() {
+    return budgetBytes > 0;
+  }
+}

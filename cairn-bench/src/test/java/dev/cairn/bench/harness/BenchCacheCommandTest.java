@@ -1,0 +1,125 @@
+package dev.cairn.bench.harness;
+
+import static dev.cairn.bench.harness.CliRun.cairn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Drives {@code cairn bench --workload cache} as a user would, with small n and one-second phases:
+ * every store runs in its own JVM on this JDK (the peers included) and reports the issue's JSON
+ * keys; the bounded workload skips a store with no bound; --reopen restarts Cairn's cache in new
+ * JVMs, after a clean close and after SIGKILL.
+ */
+class BenchCacheCommandTest {
+
+  @Test
+  void cacheWorkload_everyStoreRunsAndReportsItsFigures() {
+    CliRun run =
+        cairn(
+            "bench",
+            "--workload",
+            "cache",
+            "--n",
+            "20k",
+            "--seconds",
+            "1",
+            "--seed",
+            "7",
+            "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String json = run.out();
+    assertThat(json).contains("\"workload\": \"cache\"", "\"n\": 20000", "\"seed\": 7");
+    for (String store : new String[] {"cairn", "chm", "caffeine", "chronicle", "ehcache"}) {
+      assertThat(json).as(store).contains("\"" + store + "\": {");
+    }
+    assertThat(json)
+        .contains(
+            "\"loadPerSec\"",
+            "\"mixedUniformOpsPerSec\"",
+            "\"mixedZipfOpsPerSec\"",
+            "\"getP9999Micros\"",
+            "\"bytesPerEntry\"",
+            "\"gcMaxPauseMs\"",
+            "\"cairn/chronicle\": {",
+            "\"cairn/ehcache\": {")
+        .contains("\"skipped\": {}")
+        .doesNotContain("NaN", "Infinity");
+  }
+
+  @Test
+  void boundedWorkload_reportsHitRatios_andSkipsAStoreWithNoBound() {
+    CliRun run =
+        cairn(
+            "bench",
+            "--workload",
+            "cache",
+            "--n",
+            "20k",
+            "--seconds",
+            "1",
+            "--stores",
+            "cairn,chm,caffeine",
+            "--budget-fraction",
+            "0.5",
+            "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"budgetFraction\": 0.500", "\"boundedOpsPerSec\"", "\"hitRatio\"")
+        .contains("\"cairn/caffeine\": {")
+        .contains("\"chm\": \"it has no bound by bytes\"");
+  }
+
+  @Test
+  void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir) {
+    CliRun run =
+        cairn(
+            "bench",
+            "--workload",
+            "cache",
+            "--n",
+            "20k",
+            "--seconds",
+            "1",
+            "--stores",
+            "cairn",
+            "--dir",
+            dir.resolve("b").toString(),
+            "--reopen",
+            "--no-drop-caches");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
+        .doesNotContain("skipped");
+    assertThat(dir.resolve("b/cache")).isDirectory();
+  }
+
+  @Test
+  void cacheWorkload_refusesWhatDoesNotApply() {
+    CliRun kind = cairn("bench", "--workload", "cache", "--kind", "person");
+    assertThat(kind.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(kind.err()).contains("--kind does not apply to --workload cache");
+
+    CliRun store = cairn("bench", "--workload", "cache", "--stores", "redis");
+    assertThat(store.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(store.err()).contains("unknown store for --workload cache: redis");
+
+    CliRun reopen = cairn("bench", "--workload", "cache", "--reopen");
+    assertThat(reopen.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(reopen.err()).contains("--reopen needs --dir");
+
+    CliRun workload = cairn("bench", "--workload", "scan");
+    assertThat(workload.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(workload.err()).contains("--workload must be load or cache");
+
+    CliRun budget = cairn("bench", "--budget-fraction", "0.5");
+    assertThat(budget.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(budget.err()).contains("apply to --workload cache");
+  }
+}
