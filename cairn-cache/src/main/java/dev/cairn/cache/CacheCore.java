@@ -67,6 +67,16 @@ final class CacheCore {
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
   private final List<Retired> retired = new ArrayList<>(); // guarded by itself
   private final java.util.Set<Long> freeing = new java.util.HashSet<>(); // guarded by retired
+
+  /**
+   * The oldest retired region's retiredNanos and checkpointsBegun (Long.MAX_VALUE when none):
+   * written under the list's lock, read without it, so that {@link #freeRetired} costs two reads
+   * while nothing is due. The list is in retirement order and both figures only grow along it, so
+   * when its head is not due, nothing is.
+   */
+  private volatile long headRetiredNanos = Long.MAX_VALUE;
+
+  private volatile long headCheckpointsBegun = Long.MAX_VALUE;
   private final AtomicLong checkpointsBegun = new AtomicLong();
   private volatile boolean closed;
   private volatile RemovalListener<Object> listener;
@@ -277,7 +287,27 @@ final class CacheCore {
     long bytes = log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity)));
     synchronized (retired) {
       retired.add(new Retired(region, bytes, checkpointsBegun.get()));
+      headChangedLocked();
     }
+  }
+
+  /** Publishes the head of the retired list for {@link #freeRetired}'s unlocked check. */
+  private void headChangedLocked() {
+    if (retired.isEmpty()) {
+      headRetiredNanos = Long.MAX_VALUE;
+      headCheckpointsBegun = Long.MAX_VALUE;
+    } else {
+      headRetiredNanos = retired.get(0).retiredNanos();
+      headCheckpointsBegun = retired.get(0).checkpointsBegun();
+    }
+  }
+
+  /** Whether the oldest retired region may be freed now: if not, no region may. */
+  private boolean headDue() {
+    long nanos = headRetiredNanos;
+    return nanos != Long.MAX_VALUE
+        && (!replayable || checkpointsBegun.get() >= headCheckpointsBegun + 3)
+        && System.nanoTime() - nanos >= retiredGraceNanos;
   }
 
   /** A payload of zeros: a new region. */
@@ -295,6 +325,9 @@ final class CacheCore {
 
   /** Frees the retired regions no recovery can need any more (see the note). */
   void freeRetired() {
+    if (!headDue()) {
+      return;
+    }
     List<Retired> due = null;
     synchronized (retired) {
       if (retired.isEmpty()) {
@@ -350,6 +383,7 @@ final class CacheCore {
         if (retired.get(i).region() == region) {
           usedBytes.addAndGet(-retired.get(i).bytes());
           retired.remove(i);
+          headChangedLocked();
           return true;
         }
       }
@@ -375,6 +409,7 @@ final class CacheCore {
         retired.add(new Retired(r.region(), r.bytes(), 0));
         usedBytes.addAndGet(r.bytes());
       }
+      headChangedLocked();
     }
   }
 

@@ -62,13 +62,21 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   /** Replaces the value of {@code key} if it has one; returns whether it did. */
   boolean replace(K key, V value);
 
-  /** Replaces the value of {@code key} if it equals {@code expected}; returns whether it did. */
+  /**
+   * Replaces the value of {@code key} if it equals {@code expected}, atomically (a
+   * compare-and-set); returns whether it did. The stored value is decoded and compared with {@link
+   * java.util.Objects#deepEquals}: arrays such as {@code byte[]} compare by content, other types by
+   * their {@code equals}. A read-modify-write loop of get and this method never loses an update.
+   */
   boolean replace(K key, V expected, V value);
 
   /** Removes {@code key}'s entry; returns whether it had one. */
   boolean remove(K key);
 
-  /** Removes {@code key}'s entry if its value equals {@code expected}. */
+  /**
+   * Removes {@code key}'s entry if its value equals {@code expected}, atomically; compared as
+   * {@link #replace(Object, Object, Object)} compares ({@code byte[]} by content).
+   */
   boolean remove(K key, V expected);
 
   /**
