@@ -261,7 +261,12 @@ final class CacheCore {
   void growIndex(OffHeapTable<?, ?> table, int shard) {
     HashIndex index = table.index;
     if (index.growthFor(shard) == 0) {
-      return; // every insert asks: the answer is almost always no, and must cost nothing
+      // every insert asks: the answer is almost always no, and must cost next to nothing; but
+      // the regions of the last growth are freed by later inserts once due, not left for good
+      if (headRetiredNanos != Long.MAX_VALUE) {
+        freeRetired();
+      }
+      return;
     }
     freeRetired();
     int capacity = index.growthFor(shard);

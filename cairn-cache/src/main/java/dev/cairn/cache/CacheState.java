@@ -30,7 +30,7 @@ import java.util.List;
  */
 final class CacheState {
   static final int MAGIC = 0x43434845; // "CCHE"
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
 
   /** A table's descriptor and shards, as a checkpoint holds them. */
   record TableImage(

@@ -65,7 +65,7 @@ final class CacheVerifier {
                           }
                           long hash =
                               KeyHash.hash(
-                                  payload.asSlice(EntryLayout.KEY_OFFSET),
+                                  payload.asSlice(EntryLayout.keyOffset(payload)),
                                   EntryLayout.keyLength(payload),
                                   seed);
                           return new long[] {hash, payload.byteSize()};

@@ -93,13 +93,15 @@ final class EntryCodec implements PayloadWriter {
 
   @Override
   public int sizeBytes() {
-    return EntryLayout.HEADER_BYTES + keyLength + valueSize;
+    return EntryLayout.headerBytes(kind, expireAt) + keyLength + valueSize;
   }
 
   @Override
   public void writeTo(MemorySegment target, long offset) {
-    EntryLayout.writeHeader(target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
-    long at = offset + EntryLayout.KEY_OFFSET;
+    long at =
+        offset
+            + EntryLayout.writeHeader(
+                target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;
     if (valueBytes != null) {
@@ -116,9 +118,8 @@ final class EntryCodec implements PayloadWriter {
     if (!EntryLayout.wellFormed(entry) || EntryLayout.keyLength(entry) != length) {
       return false;
     }
-    return MemorySegment.mismatch(
-            entry, EntryLayout.KEY_OFFSET, EntryLayout.KEY_OFFSET + length, key, 0, length)
-        == -1;
+    long at = EntryLayout.keyOffset(entry);
+    return MemorySegment.mismatch(entry, at, at + length, key, 0, length) == -1;
   }
 
   /** Reads what every read reports: times, flags and size. */
@@ -161,6 +162,6 @@ final class EntryCodec implements PayloadWriter {
               + entry.byteSize()
               + " bytes is shorter than its header and key: the entry is damaged");
     }
-    return keys.decode(entry, EntryLayout.KEY_OFFSET, EntryLayout.keyLength(entry));
+    return keys.decode(entry, EntryLayout.keyOffset(entry), EntryLayout.keyLength(entry));
   }
 }

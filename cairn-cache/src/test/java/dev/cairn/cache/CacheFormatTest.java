@@ -14,25 +14,59 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
- * constants, and golden bytes of version 1, which a change of format must not break silently.
+ * constants, and golden bytes of version 2, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
   @Test
   void entryLayout_offsetsAreAsDocumented_andItsBytesAreGolden() {
-    assertThat(EntryLayout.FLAGS_OFFSET).isZero();
-    assertThat(EntryLayout.KIND_OFFSET).isEqualTo(1);
-    assertThat(EntryLayout.KEY_LENGTH_OFFSET).isEqualTo(2);
-    assertThat(EntryLayout.TYPE_ID_OFFSET).isEqualTo(4);
-    assertThat(EntryLayout.WRITTEN_AT_OFFSET).isEqualTo(8);
-    assertThat(EntryLayout.EXPIRE_AT_OFFSET).isEqualTo(16);
-    assertThat(EntryLayout.KEY_OFFSET).isEqualTo(24);
+    assertThat(EntryLayout.HEAD_OFFSET).isZero();
+    assertThat(EntryLayout.OPTIONAL_OFFSET).isEqualTo(8);
+    assertThat(EntryLayout.KIND_SHIFT).isEqualTo(3);
+    assertThat(EntryLayout.KEY_LENGTH_SHIFT).isEqualTo(5);
+    assertThat(EntryLayout.WRITTEN_AT_SHIFT).isEqualTo(21);
+    assertThat(EntryLayout.MAX_WRITTEN_AT).isEqualTo((1L << 43) - 1);
 
-    MemorySegment entry = MemorySegment.ofArray(new byte[EntryLayout.HEADER_BYTES]);
-    EntryLayout.writeHeader(
-        entry, 0, EntryLayout.FLAG_PINNED, EntryLayout.KIND_STRING, 3, 0, 0x0102030405060708L, 0);
-    assertThat(HexFormat.of().formatHex(entry.toArray(ValueLayout.JAVA_BYTE)))
-        .isEqualTo("01010300" + "00000000" + "0807060504030201" + "0000000000000000");
+    // a pinned string entry with a 3-byte key, no expiry: one word of header
+    MemorySegment plain = MemorySegment.ofArray(new byte[8]);
+    assertThat(
+            EntryLayout.writeHeader(
+                plain, 0, EntryLayout.FLAG_PINNED, EntryLayout.KIND_STRING, 3, 0, 0x123456789AL, 0))
+        .isEqualTo(8);
+    // 0x123456789A << 21 | 3 << 5 | 1 << 3 | 1 = 0x02468ACF13400069, little-endian
+    assertThat(HexFormat.of().formatHex(plain.toArray(ValueLayout.JAVA_BYTE)))
+        .isEqualTo("69004013cf8a4602");
+    assertThat(EntryLayout.flags(plain)).isEqualTo(EntryLayout.FLAG_PINNED);
+    assertThat(EntryLayout.kind(plain)).isEqualTo(EntryLayout.KIND_STRING);
+    assertThat(EntryLayout.keyLength(plain)).isEqualTo(3);
+    assertThat(EntryLayout.writtenAt(plain)).isEqualTo(0x123456789AL);
+    assertThat(EntryLayout.expireAt(plain)).isZero();
+    assertThat(EntryLayout.keyOffset(plain)).isEqualTo(8);
+
+    // an object entry that expires: head, type id, expire-at
+    MemorySegment full = MemorySegment.ofArray(new byte[20]);
+    assertThat(
+            EntryLayout.writeHeader(
+                full, 0, 0, EntryLayout.KIND_OBJECT, 8, 0x0A0B0C0D, 1, 0x0102030405060708L))
+        .isEqualTo(20);
+    // 1 << 21 | 8 << 5 | 2 << 3 | FLAG_EXPIRES = 0x0000000000200112
+    assertThat(HexFormat.of().formatHex(full.toArray(ValueLayout.JAVA_BYTE)))
+        .isEqualTo("1201200000000000" + "0d0c0b0a" + "0807060504030201");
+    assertThat(EntryLayout.typeId(full)).isEqualTo(0x0A0B0C0D);
+    assertThat(EntryLayout.expireAt(full)).isEqualTo(0x0102030405060708L);
+    assertThat(EntryLayout.keyOffset(full)).isEqualTo(20);
+    assertThat(EntryLayout.headerBytes(EntryLayout.KIND_BYTES, 0)).isEqualTo(8);
+    assertThat(EntryLayout.headerBytes(EntryLayout.KIND_OBJECT, 5)).isEqualTo(20);
+  }
+
+  @Test
+  void entryLayout_refusesAnInvalidKindOrAShortEntry() {
+    MemorySegment entry = MemorySegment.ofArray(new byte[8]);
+    entry.set(EntryLayout.I64, 0, 3L << EntryLayout.KIND_SHIFT);
+    assertThat(EntryLayout.wellFormed(entry)).isFalse();
+    EntryLayout.writeHeader(entry, 0, 0, EntryLayout.KIND_BYTES, 9, 0, 1, 0);
+    assertThat(EntryLayout.wellFormed(entry)).as("a 9-byte key in 8 bytes").isFalse();
+    assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[7]))).isFalse();
   }
 
   @Test
@@ -71,7 +105,7 @@ class CacheFormatTest {
             TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build());
     byte[] state = CacheState.encode(List.of(), List.of());
     assertThat(HexFormat.of().formatHex(state))
-        .isEqualTo("43434845" + "0001" + "0000" + "00000000");
+        .isEqualTo("43434845" + "0002" + "0000" + "00000000");
     byte[] descriptor = CacheState.encodeDescriptor(d);
     assertThat(HexFormat.of().formatHex(descriptor))
         .startsWith(
@@ -84,10 +118,10 @@ class CacheFormatTest {
                 + "0000000000001388");
     assertThat(CacheState.decodeDescriptor(descriptor)).isEqualTo(d);
     byte[] other = state.clone();
-    other[5] = 2;
+    other[5] = 1; // version 1: the entries of an earlier build, with 24-byte headers
     assertThatThrownBy(() -> CacheState.decode(other))
         .isInstanceOf(CacheCorruptionException.class)
-        .hasMessageContaining("format version 2");
+        .hasMessageContaining("format version 1");
     other[0] = 0;
     assertThatThrownBy(() -> CacheState.decode(other))
         .isInstanceOf(CacheCorruptionException.class)
