@@ -79,12 +79,17 @@ final class CacheParticipant implements LogParticipant {
     return new dev.cairn.cache.index.RegionStore() {
       @Override
       public MemorySegment view(long region) {
-        return l.region(region);
+        return l.hintedRegion(region); // slots take hints: policy bits, idle times
       }
 
       @Override
       public void written(long region, long offset, long length) {
         l.written(region, offset, length);
+      }
+
+      @Override
+      public void hinted(long region, long offset, long length) {
+        l.hinted(region, offset, length);
       }
     };
   }

@@ -65,6 +65,9 @@ import java.util.function.LongConsumer;
  * E4  A write that cannot get room fails with CacheFullException having written nothing
  *     (OffHeapTable T4): after waiting for the lock and evicting all it could, usedBytes plus
  *     its bytes is still over budget + slackBytes, and the policy found nothing to evict.
+ *     "Nothing to evict" (stuck) lasts STUCK_MILLIS of the cache's clock at most: pinned
+ *     entries may expire, and the hand that reaps them does not run while stuck; so a write a
+ *     second later sweeps again, and gets the room of the pinned entries that expired.
  * E5  Nothing here blocks a reader: a hit takes no lock (its bit is one compare-and-set), and
  *     the policy's bit changes take a shard's lock, which lookups do not take (HashIndex I2).
  *     (A read that finds its entry expired removes it as a write does, its key's lock tried.)
@@ -111,6 +114,12 @@ final class Evictor {
   // the policy found nothing to evict and nothing evictable was counted since (guarded by lock;
   // read racily by needsDrain)
   private volatile boolean stuck;
+
+  private volatile long stuckSinceMillis; // the cache's clock when stuck was set
+
+  /** How long "only pinned entries left" is believed before the hand looks again (E4). */
+  static final long STUCK_MILLIS = 1_000;
+
   private volatile boolean dropped; // an event found the buffer full: the hand must count
 
   // counting one entry (under the lock)
@@ -244,7 +253,7 @@ final class Evictor {
   }
 
   private boolean needsDrain() {
-    return buffer.hasEvents() || dropped || (!stuck && core.usedBytes() > budgetBytes);
+    return buffer.hasEvents() || dropped || (!stuck() && core.usedBytes() > budgetBytes);
   }
 
   /** Drains if this thread wins the lock, and again while there is work (E2). */
@@ -280,7 +289,7 @@ final class Evictor {
         if (core.usedBytes() + bytes <= budgetBytes + slackBytes) {
           return true;
         }
-        if (stuck) {
+        if (stuck()) {
           return false;
         }
       }
@@ -378,10 +387,25 @@ final class Evictor {
     }
   }
 
+  /**
+   * Whether the hand found only pinned entries less than {@link #STUCK_MILLIS} ago (E4); once that
+   * is older, the next drain sweeps again (a pinned entry may have expired).
+   */
+  private boolean stuck() {
+    if (!stuck) {
+      return false;
+    }
+    if (core.nowMillis() - stuckSinceMillis < STUCK_MILLIS) {
+      return true;
+    }
+    stuck = false;
+    return false;
+  }
+
   /** Evicts while usedBytes + {@code extraBytes} is over the budget; whether it did anything. */
   private boolean evict(long extraBytes) {
     boolean progress = false;
-    if (bounded && !stuck && core.usedBytes() + extraBytes > budgetBytes) {
+    if (bounded && !stuck() && core.usedBytes() + extraBytes > budgetBytes) {
       int level = slots.restrictFirst();
       for (int round = 0; round < MAX_ROUNDS && !stuck; round++) {
         long over = core.usedBytes() + extraBytes - budgetBytes;
@@ -400,6 +424,7 @@ final class Evictor {
           level++;
           slots.restrict(level); // nothing to take where the shares say: look wider
         } else {
+          stuckSinceMillis = core.nowMillis();
           stuck = true; // only pinned entries left (E4)
         }
       }

@@ -74,11 +74,16 @@ final class PileEntryLog implements EntryLog {
 
   @Override
   public MemorySegment view(long region) {
-    return log.region(region);
+    return log.hintedRegion(region); // slots take hints: policy bits, idle times
   }
 
   @Override
   public void written(long region, long offset, long length) {
     log.written(region, offset, length);
+  }
+
+  @Override
+  public void hinted(long region, long offset, long length) {
+    log.hinted(region, offset, length);
   }
 }

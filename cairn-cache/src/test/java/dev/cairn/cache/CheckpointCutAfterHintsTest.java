@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,10 +53,6 @@ class CheckpointCutAfterHintsTest {
 
   /** The reopen's walk sets every slot's policy bits uncounted, in place, unlogged. */
   @Test
-  @Disabled(
-      "bug: the open's uncount walk (CacheSlots.uncountAll) changes index regions without a log"
-          + " record; a checkpoint cut after it leaves pages that match neither their checksum"
-          + " nor a replayed record, and the next open fails with CorruptValueException")
   void aCutCheckpoint_afterAReopen_reopens() {
     cutEveryCheckpoint(
         0,
@@ -70,10 +65,6 @@ class CheckpointCutAfterHintsTest {
 
   /** A hit under a budget sets the slot's referenced bit, in place, unlogged. */
   @Test
-  @Disabled(
-      "bug: a hit's policy bits (Evictor.onHit, HashIndex.casPolicy) change index regions without"
-          + " a log record; a checkpoint cut after it leaves pages that match neither their"
-          + " checksum nor a replayed record, and the next open fails with CorruptValueException")
   void aCutCheckpoint_afterAHitUnderABudget_reopens() {
     cutEveryCheckpoint(
         1 << 20,
@@ -86,11 +77,6 @@ class CheckpointCutAfterHintsTest {
 
   /** A read in a table with expire-after-access moves the slot's expiry, in place, unlogged. */
   @Test
-  @Disabled(
-      "bug: a time-to-idle refresh (OffHeapTable.refreshIdle, HashIndex.casMeta) changes index"
-          + " regions without a log record; a checkpoint cut after it leaves pages that match"
-          + " neither their checksum nor a replayed record, and the next open fails with"
-          + " CorruptValueException")
   void aCutCheckpoint_afterAnIdleRefresh_reopens() {
     TableOptions idle = TableOptions.builder().expireAfterAccess(Duration.ofMinutes(10)).build();
     cutEveryCheckpoint(

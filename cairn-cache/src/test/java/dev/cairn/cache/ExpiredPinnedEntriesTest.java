@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.time.Duration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,12 +21,6 @@ class ExpiredPinnedEntriesTest {
    * put; two seconds later every one of them has expired, so new puts must fit.
    */
   @Test
-  @Disabled(
-      "bug: after a CacheFullException the Evictor stays 'stuck' (only pinned entries left) and"
-          + " skips eviction, whose hand is what reaps expired entries; 'stuck' clears only when"
-          + " an unpinned entry is counted, which needs a write to succeed first, so once the"
-          + " pinned entries expire every write that needs their room still fails with"
-          + " CacheFullException until a read of one of their keys sweeps it")
   void aBudgetFullOfPinnedEntriesThatExpired_takesNewWrites() {
     try (Cache cache =
         Cache.offHeap(CacheOptions.builder().clock(clock).budgetBytes(64 << 10).build())) {

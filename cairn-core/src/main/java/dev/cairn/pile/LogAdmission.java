@@ -215,6 +215,17 @@ final class LogAdmission {
     return need;
   }
 
+  /**
+   * A participant's hint (WriteHooks.hintWritten): no log space, but the pile marked in use, as for
+   * a write. Never throws: a hint rides a read, which a failed pile still serves, and a read-only
+   * pile writes nothing to its files.
+   */
+  void admitHint() {
+    if (!readOnly && !failure.failed() && !checkpointer.inUseMarked()) {
+      checkpointer.markInUse();
+    }
+  }
+
   /** The checks of {@link #admit} for a write that needs no log space of its own. */
   private void admitNothing() {
     if (readOnly) {

@@ -154,7 +154,7 @@ final class OffHeapPile implements Pile {
     this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
     this.transactions =
         new TransactionCoordinator(table, reads, writer, stripes, writes, persistence);
-    this.regions = new Regions(table, reads, writer, store != null);
+    this.regions = new Regions(table, reads, writer, writes, store != null);
     this.codecs = options.codecs();
   }
 

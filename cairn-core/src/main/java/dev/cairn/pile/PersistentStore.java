@@ -592,6 +592,12 @@ final class PersistentStore implements WriteHooks {
     return admission.admit(recordBytes);
   }
 
+  /** See {@link LogAdmission#admitHint}. */
+  @Override
+  public void hintWritten() {
+    admission.admitHint();
+  }
+
   /** See {@link LogAdmission#admitTransaction}: the undo rule. */
   @Override
   public long admitTransaction(long txId, long recordBytes, long allocations, boolean ending) {

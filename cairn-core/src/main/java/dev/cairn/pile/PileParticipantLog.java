@@ -84,7 +84,17 @@ final class PileParticipantLog implements ParticipantLog {
 
   @Override
   public MemorySegment region(long pointer) {
-    return pile.regions().region(pointer);
+    return pile.regions().region(pointer, false);
+  }
+
+  @Override
+  public void hinted(long pointer, long offset, long length) {
+    pile.regions().hinted(pointer, offset, length);
+  }
+
+  @Override
+  public MemorySegment hintedRegion(long pointer) {
+    return pile.regions().region(pointer, true);
   }
 
   @Override

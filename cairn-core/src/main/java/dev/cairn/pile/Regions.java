@@ -50,6 +50,18 @@ import java.util.Objects;
  *   RG5 written() takes no lock and reads the block's header without the seqlock: a live
  *       region's header changes only in its PREV_FREE bit, a deleted one's reads free (stale),
  *       and a header word is written whole.
+ *   RG6 A region viewed with hints (ParticipantLog.hintedRegion) may also change outside
+ *       attachments, with no record: bits its participant accepts in any state. Such a write is
+ *       marked as RG3 says, so the next checkpoint takes its page; if that checkpoint is cut
+ *       short, the page matches neither its checksum nor a record after the checkpoint the
+ *       replay starts from. So after a recovery from such a cut (cutRecovery: set with
+ *       trustRewritten, kept after the replay, as a participant may view its regions once the
+ *       replay is over) a hinted region's unchecked pages are trusted as they are, instead of
+ *       checked; the records rewrite what they logged, and the hinted bytes stay in whichever
+ *       state reached the disk. Trusting takes the owner's lock, as a check does (PageCheck I2).
+ *       And hinted() marks the pile in use before its first hint after a clean reopen
+ *       (WriteHooks.hintWritten), so that a cut checkpoint after hints alone is recovered as a
+ *       crash, not taken for a clean close whose pages must match their checksums.
  *
  * Lifecycle: a persistent pile is replaying from its construction until the open calls
  * replayEnded(); a volatile pile never is. During the replay only the opening thread calls in.
@@ -63,14 +75,22 @@ final class Regions {
   private final SegmentTable table;
   private final ValueReads reads;
   private final BlockWriter writer;
+  private final WriteHooks writes;
   private volatile boolean replaying;
   private boolean trustRewritten; // replay only: the opening thread's
+  private volatile boolean cutRecovery; // RG6: this open recovered from a cut checkpoint
   private final List<Deferred> deferred = new ArrayList<>(); // replay only
 
-  Regions(SegmentTable table, ValueReads reads, BlockWriter writer, boolean replaying) {
+  Regions(
+      SegmentTable table,
+      ValueReads reads,
+      BlockWriter writer,
+      WriteHooks writes,
+      boolean replaying) {
     this.table = table;
     this.reads = reads;
     this.writer = writer;
+    this.writes = writes;
     this.replaying = replaying;
   }
 
@@ -80,6 +100,7 @@ final class Regions {
    */
   void trustRewrittenPages(boolean trust) {
     trustRewritten = trust;
+    cutRecovery = trust;
   }
 
   /**
@@ -100,8 +121,11 @@ final class Regions {
     replaying = false;
   }
 
-  /** See {@link dev.cairn.pile.participant.ParticipantLog#region}. */
-  MemorySegment region(long pointer) {
+  /**
+   * See {@link dev.cairn.pile.participant.ParticipantLog#region} and {@link
+   * dev.cairn.pile.participant.ParticipantLog#hintedRegion} ({@code hinted}).
+   */
+  MemorySegment region(long pointer, boolean hinted) {
     table.checkOpen();
     if (writer.holdsAnyStripeLock() && !holdsOwnerOf(pointer)) { // RG4
       throw new IllegalStateException(
@@ -116,13 +140,16 @@ final class Regions {
       MemorySegment memory = segment.memory();
       long offset = ValueReads.blockOffset(pointer, memory);
       boolean defer = replaying && trustRewritten;
-      if (!defer) {
+      boolean trustAll = hinted && cutRecovery; // RG6
+      if (!defer && !trustAll) {
         reads.requireIntactValue(pointer, segment, offset, HEADER_BYTES); // R2: then the header
       }
       long header = writer.lockedUserHeader(pointer, memory, offset);
       requireBytes(pointer, header);
       long blockBytes = BlockLayout.sizeBytes(header);
-      if (defer) {
+      if (trustAll) {
+        trustRewritten(segment, offset, blockBytes); // RG6
+      } else if (defer) {
         deferred.add(new Deferred(segment, offset, blockBytes));
       } else {
         reads.requireIntactValue(pointer, segment, offset, blockBytes); // RG2
@@ -164,6 +191,15 @@ final class Regions {
       }
       throw PointerProblem.RELEASED_DURING_READ.exception(pointer);
     }
+  }
+
+  /**
+   * See {@link dev.cairn.pile.participant.ParticipantLog#hinted}: the pile is marked in use first
+   * (RG6), then the bytes as {@link #written} marks them.
+   */
+  void hinted(long pointer, long offset, long length) {
+    writes.hintWritten();
+    written(pointer, offset, length);
   }
 
   /** Replay after a cut checkpoint: the pages a record rewrites are taken as they are (RG2). */

@@ -56,6 +56,13 @@ interface WriteHooks {
     return 0;
   }
 
+  /**
+   * A participant changed region bytes without a record (ParticipantLog.hinted), outside any lock
+   * of the pile's: a persistent pile reopened cleanly marks itself in use first, as before its
+   * first write, since the next checkpoint writes those bytes in place.
+   */
+  default void hintWritten() {}
+
   /** Whether writes are logged: a persistent pile whose durability is not NONE. */
   default boolean logging() {
     return false;

@@ -367,7 +367,7 @@ public final class HashIndex {
     }
     boolean set = WORDS.compareAndSet(slots, at, expectedMeta, meta);
     if (set) {
-      regions.written(region, at, Long.BYTES);
+      regions.hinted(region, at, Long.BYTES);
     }
     return set;
   }

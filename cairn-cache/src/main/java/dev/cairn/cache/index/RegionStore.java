@@ -18,4 +18,10 @@ public interface RegionStore {
 
   /** Tells the pile that {@code length} bytes at {@code offset} of {@code region} changed. */
   void written(long region, long offset, long length);
+
+  /**
+   * As {@link #written}, for a hint (a compare-and-set of a slot's meta word outside any lock and
+   * any record): the pile's ParticipantLog.hinted.
+   */
+  void hinted(long region, long offset, long length);
 }

@@ -36,6 +36,9 @@ class HashIndexReplayTest {
 
     @Override
     public void written(long region, long offset, long length) {}
+
+    @Override
+    public void hinted(long region, long offset, long length) {}
   }
 
   private static long hashInShard0(int i) {

@@ -160,6 +160,29 @@ public interface ParticipantLog {
   MemorySegment region(long pointer);
 
   /**
+   * As {@link #region}, for a region whose payload the participant also changes without a record:
+   * hints, bytes that a crash may leave new or old without harm (a cache's policy and idle-time
+   * bits). Report such a change with {@link #written}, as any other, so that the next checkpoint
+   * takes its pages. If that checkpoint is cut short by a crash, those pages match neither their
+   * recorded checksum nor a record the recovery replays; so in the replay after a checkpoint cut
+   * short while it wrote pages, a hinted region's pages are taken as they are, not checked: its
+   * hinted bytes may be in any mix of the states they had since the checkpoint the recovery starts
+   * from, torn pages included, while every byte a record changed is made exact by the replay, as
+   * for {@link #region}. The price: damage on disk to such a region's pages goes unnoticed in that
+   * one case. Outside that replay it is {@link #region} exactly.
+   *
+   * @throws dev.cairn.pile.StalePointerException if the value is gone
+   * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's
+   * @throws IllegalArgumentException if the value is not of kind BYTES
+   * @throws dev.cairn.codec.CorruptValueException if a page of the block does not match its
+   *     recorded checksum (outside the replay after a cut checkpoint)
+   * @throws IllegalStateException if the calling thread holds a lock of the pile's (it is inside an
+   *     attachment)
+   * @throws dev.cairn.pile.PileClosedException if the pile is closed
+   */
+  MemorySegment hintedRegion(long pointer);
+
+  /**
    * Reports that bytes {@code [offset, offset + length)} of the payload of region {@code pointer}
    * were written since the last checkpoint, after they were written: the next checkpoint writes
    * their pages to the files. Call it inside the attachment that wrote them (or in replay, after
@@ -173,4 +196,18 @@ public interface ParticipantLog {
    * @throws dev.cairn.pile.PileClosedException if the pile is closed
    */
   void written(long pointer, long offset, long length);
+
+  /**
+   * {@link #written} for a change made without a record, outside any attachment: a hint in a region
+   * viewed with {@link #hintedRegion}. Besides marking the pages for the next checkpoint, it makes
+   * sure the pile's files no longer say they were closed cleanly (the first such call after a clean
+   * reopen writes the superblock once, as a pile's first write does): the next checkpoint writes
+   * those pages in place, and a crash that cuts it short must be recovered as a crash.
+   *
+   * @throws IndexOutOfBoundsException if the range is not inside the value's payload
+   * @throws dev.cairn.pile.StalePointerException if the value is gone
+   * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's
+   * @throws dev.cairn.pile.PileClosedException if the pile is closed
+   */
+  void hinted(long pointer, long offset, long length);
 }
