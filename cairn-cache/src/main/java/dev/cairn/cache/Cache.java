@@ -69,7 +69,9 @@ public final class Cache implements AutoCloseable {
 
   /**
    * The table {@code name}, created with the default {@link TableOptions} if the cache has none of
-   * that name; an existing table keeps its entries and its options.
+   * that name; an existing table keeps its entries and its options. Keep the table it returns: a
+   * table is thread-safe and lives as long as the cache, and this lookup takes the cache's table
+   * lock.
    *
    * @throws TableMismatchException if the table exists with other key or value types
    */
