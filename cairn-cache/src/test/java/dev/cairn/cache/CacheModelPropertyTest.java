@@ -120,8 +120,6 @@ class CacheModelPropertyTest {
       @ForAll("diskSetups") Setup setup, @ForAll("powerLossOps") List<CacheOp> ops) {
     Outcome o = run(setup, ops, null);
     Statistics.label("power lost").collect(o.powerLosses() > 0);
-    Statistics.label("ended by the known bug of CheckpointCutAfterHintsTest")
-        .collect(o.unopenable());
     Statistics.label("write cut").collect(o.cuts() > 0);
     Statistics.label("power lost").coverage(c -> c.check(true).percentage(p -> p > 30));
     Statistics.label("write cut").coverage(c -> c.check(true).percentage(p -> p > 5));

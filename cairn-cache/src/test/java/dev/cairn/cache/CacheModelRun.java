@@ -57,30 +57,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class CacheModelRun implements AutoCloseable {
   private static final Path DISK_DIR = Path.of("/cache");
 
-  /**
-   * Whether a cache whose checkpoint was cut after unlogged changes (the hints: policy bits, idle
-   * clocks, the open's uncount walk) may fail to reopen with CorruptValueException: {@link
-   * CheckpointCutAfterHintsTest} shows that it does (a bug). While true, a run that meets it ends
-   * there, counted ({@link Outcome#unopenable}); set it to false once that test passes.
-   */
-  static final boolean A_CHECKPOINT_CUT_AFTER_HINTS_MAY_NOT_REOPEN = false;
-
-  /** Thrown when a run meets a bug already shown by a disabled test: the run ends there. */
-  private static final class KnownBug extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    KnownBug(Throwable cause) {
-      super(cause);
-    }
-  }
-
-  /**
-   * Whether a {@link CacheFullException} may come while the only pinned entries holding the budget
-   * have expired: {@link ExpiredPinnedEntriesTest} shows that it does (a bug). Set it to false once
-   * that test passes, so that this test checks it again.
-   */
-  static final boolean EXPIRED_PINNED_ENTRIES_MAY_FILL_THE_BUDGET = false;
-
   enum Mode {
     VOLATILE,
     DIRECTORY,
@@ -126,8 +102,7 @@ final class CacheModelRun implements AutoCloseable {
       int tooLarge,
       int reopens,
       int powerLosses,
-      int cuts,
-      boolean unopenable) {}
+      int cuts) {}
 
   private final Setup setup;
   private final Path directory;
@@ -147,8 +122,6 @@ final class CacheModelRun implements AutoCloseable {
   private int powerLosses;
   private int cuts;
   private int evictionsBeforeOpen; // what the model inferred before this cache was opened
-  private boolean hints; // unlogged region changes since the last checkpoint completed
-  private boolean unopenable; // the run met A_CHECKPOINT_CUT_AFTER_HINTS_MAY_NOT_REOPEN
 
   /**
    * Opens the cache. Its table's hash seed comes from {@link Cache#seeds}, which the caller sets to
@@ -189,7 +162,6 @@ final class CacheModelRun implements AutoCloseable {
     }
     table = cache.table("t", String.class, String.class, setup.tableOptions());
     evictionsBeforeOpen = model.evictionsSeen();
-    hints |= table.size() > 0; // the open's walk marks every slot uncounted, unlogged
   }
 
   Outcome outcome() {
@@ -200,8 +172,7 @@ final class CacheModelRun implements AutoCloseable {
         tooLarge,
         reopens,
         powerLosses,
-        cuts,
-        unopenable);
+        cuts);
   }
 
   /** Runs the steps, then closes and reopens a persistent cache and checks it once more. */
@@ -212,9 +183,6 @@ final class CacheModelRun implements AutoCloseable {
         int lost = powerLosses;
         String result = step(op);
         trail.add(i + ": " + op + " -> " + result + (powerLosses > lost ? " [recovered]" : ""));
-      } catch (KnownBug e) {
-        unopenable = true;
-        return;
       } catch (AssertionError | RuntimeException e) {
         throw failure("step " + i + " " + op, e);
       }
@@ -253,7 +221,6 @@ final class CacheModelRun implements AutoCloseable {
   private String step(CacheOp op) {
     model.settle();
     inFlight = null;
-    hints |= setup.budgetBytes() > 0 || setup.expireAfterAccessMillis() > 0; // policy, idle bits
     String result;
     try {
       result = apply(op);
@@ -298,7 +265,6 @@ final class CacheModelRun implements AutoCloseable {
       }
       case Checkpoint c -> {
         cache.pile().checkpoint();
-        hints = false;
         yield "done";
       }
       case Reopen r -> {
@@ -442,8 +408,7 @@ final class CacheModelRun implements AutoCloseable {
    */
   private String cacheFull(String key, Entry old) {
     cacheFull++;
-    if (model.pinnedCount() == 0
-        && !(EXPIRED_PINNED_ENTRIES_MAY_FILL_THE_BUDGET && model.expiredPinnedUnswept())) {
+    if (model.pinnedCount() == 0) {
       throw new AssertionError("CacheFullException with no pinned entry in the model: " + model);
     }
     Map<String, String> now = snapshot();
@@ -731,7 +696,6 @@ final class CacheModelRun implements AutoCloseable {
       recover(); // the armed power loss struck the close's checkpoint
       return;
     }
-    hints = false; // the close checkpointed
     reopens++;
     openOrRecover();
     checkTable();
@@ -762,15 +726,7 @@ final class CacheModelRun implements AutoCloseable {
       // the pile failed with the power: its close may say so
     }
     disk.reboot();
-    try {
-      open();
-    } catch (RuntimeException e) {
-      if (A_CHECKPOINT_CUT_AFTER_HINTS_MAY_NOT_REOPEN && hints && corruptValue(e)) {
-        throw new KnownBug(e);
-      }
-      throw e;
-    }
-    hints = table.size() > 0; // what the crash left unwritten, and the walk
+    open(); // a cut checkpoint after hints alone reopens too (CheckpointCutAfterHintsTest)
     model.settle();
     if (inFlight != null) {
       Map<String, Entry> before = new HashMap<>();
@@ -781,15 +737,6 @@ final class CacheModelRun implements AutoCloseable {
     model.observeAll(snapshot()); // what the cut write evicted, the lost process counted
     evictionsBeforeOpen = model.evictionsSeen();
     checkTable();
-  }
-
-  private static boolean corruptValue(Throwable e) {
-    for (Throwable c = e; c != null; c = c.getCause()) {
-      if (c instanceof dev.cairn.codec.CorruptValueException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override

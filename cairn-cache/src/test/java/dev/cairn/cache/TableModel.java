@@ -300,11 +300,6 @@ final class TableModel {
     }
   }
 
-  /** Whether an expired pinned entry may still be in the table, unswept. */
-  boolean expiredPinnedUnswept() {
-    return lingering.containsValue(true);
-  }
-
   /** The pinned live entries. */
   int pinnedCount() {
     int n = 0;
