@@ -19,6 +19,15 @@ interface CacheStore extends AutoCloseable {
    */
   int get(long key, byte[] into);
 
+  /** What {@link #get} returns for {@code value}, copied into {@code into}: its length, or -1. */
+  static int copyOut(byte[] value, byte[] into) {
+    if (value == null) {
+      return -1;
+    }
+    System.arraycopy(value, 0, into, 0, value.length);
+    return value.length;
+  }
+
   /** How many entries the store holds now (approximate where the library is). */
   long size();
 

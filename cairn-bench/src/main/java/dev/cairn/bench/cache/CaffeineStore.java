@@ -28,12 +28,7 @@ final class CaffeineStore implements CacheStore {
 
   @Override
   public int get(long key, byte[] into) {
-    byte[] value = cache.getIfPresent(key);
-    if (value == null) {
-      return -1;
-    }
-    System.arraycopy(value, 0, into, 0, value.length);
-    return value.length;
+    return CacheStore.copyOut(cache.getIfPresent(key), into);
   }
 
   @Override

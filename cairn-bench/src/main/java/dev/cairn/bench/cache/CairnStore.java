@@ -45,12 +45,7 @@ final class CairnStore implements CacheStore {
 
   @Override
   public int get(long key, byte[] into) {
-    byte[] value = table.get(key);
-    if (value == null) {
-      return -1;
-    }
-    System.arraycopy(value, 0, into, 0, value.length);
-    return value.length;
+    return CacheStore.copyOut(table.get(key), into);
   }
 
   @Override

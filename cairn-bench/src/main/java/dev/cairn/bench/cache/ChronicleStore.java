@@ -25,12 +25,7 @@ final class ChronicleStore implements CacheStore {
 
   @Override
   public int get(long key, byte[] into) {
-    byte[] value = map.get(key);
-    if (value == null) {
-      return -1;
-    }
-    System.arraycopy(value, 0, into, 0, value.length);
-    return value.length;
+    return CacheStore.copyOut(map.get(key), into);
   }
 
   @Override

@@ -41,12 +41,7 @@ final class EhcacheStore implements CacheStore {
 
   @Override
   public int get(long key, byte[] into) {
-    byte[] value = cache.get(key);
-    if (value == null) {
-      return -1;
-    }
-    System.arraycopy(value, 0, into, 0, value.length);
-    return value.length;
+    return CacheStore.copyOut(cache.get(key), into);
   }
 
   @Override

@@ -16,12 +16,7 @@ final class MapStore implements CacheStore {
 
   @Override
   public int get(long key, byte[] into) {
-    byte[] value = map.get(key);
-    if (value == null) {
-      return -1;
-    }
-    System.arraycopy(value, 0, into, 0, value.length);
-    return value.length;
+    return CacheStore.copyOut(map.get(key), into);
   }
 
   @Override

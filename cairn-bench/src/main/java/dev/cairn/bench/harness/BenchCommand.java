@@ -424,16 +424,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (config.workload() == Workload.LOAD) {
       requireMemoryFor(config);
     }
-    if (directory != null) {
-      // last of the checks: --fresh deletes files, which a run refused later would waste
-      try {
-        BenchDirectory.prepare(directory, fresh);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-      } catch (IOException e) {
-        throw new CommandFailedException("cannot prepare --dir " + directory + ": " + e, e);
-      }
-    }
+    prepareDirectory(); // last of the checks: --fresh deletes files a refused run would waste
 
     PrintWriter err = spec.commandLine().getErr();
     BenchReport report;
@@ -442,10 +433,7 @@ public final class BenchCommand implements Callable<Integer> {
           new BenchRunner(
                   config,
                   showProgress() ? TerminalProgress.on(System.err) : Progress.Factory.NONE,
-                  notice -> {
-                    err.println("cairn bench: " + notice);
-                    err.flush();
-                  })
+                  notices(err))
               .run();
     } catch (StoreFailedException e) {
       throw new CommandFailedException(e.getMessage(), e);
@@ -455,6 +443,28 @@ public final class BenchCommand implements Callable<Integer> {
     out.print(json ? JsonReport.render(report) : TableReport.render(report));
     out.flush();
     return 0;
+  }
+
+  /** Makes --dir ready for the run, if given (see {@link BenchDirectory#prepare}). */
+  private void prepareDirectory() {
+    if (directory == null) {
+      return;
+    }
+    try {
+      BenchDirectory.prepare(directory, fresh);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CommandFailedException("cannot prepare --dir " + directory + ": " + e, e);
+    }
+  }
+
+  /** Where a run's notices go: stderr, each on a line of its own, at once. */
+  private static java.util.function.Consumer<String> notices(PrintWriter err) {
+    return notice -> {
+      err.println("cairn bench: " + notice);
+      err.flush();
+    };
   }
 
   /** The options that mean nothing to {@code --workload cache}. */
@@ -508,25 +518,14 @@ public final class BenchCommand implements Callable<Integer> {
               reopen,
               dropCaches,
               seed != null ? seed : new java.util.Random().nextLong());
-      if (directory != null) {
-        BenchDirectory.prepare(directory, fresh);
-      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    } catch (IOException e) {
-      throw new CommandFailedException("cannot prepare --dir " + directory + ": " + e, e);
     }
+    prepareDirectory();
     PrintWriter err = spec.commandLine().getErr();
     CacheBenchReport report;
     try {
-      report =
-          new CacheBench(
-                  config,
-                  notice -> {
-                    err.println("cairn bench: " + notice);
-                    err.flush();
-                  })
-              .run();
+      report = new CacheBench(config, notices(err)).run();
     } catch (IOException e) {
       throw new CommandFailedException("cache bench failed: " + e, e);
     }

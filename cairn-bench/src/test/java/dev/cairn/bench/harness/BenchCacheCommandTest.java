@@ -4,6 +4,8 @@ import static dev.cairn.bench.harness.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -18,18 +20,7 @@ class BenchCacheCommandTest {
 
   @Test
   void cacheWorkload_everyStoreRunsAndReportsItsFigures() {
-    CliRun run =
-        cairn(
-            "bench",
-            "--workload",
-            "cache",
-            "--n",
-            "20k",
-            "--seconds",
-            "1",
-            "--seed",
-            "7",
-            "--json");
+    CliRun run = smallCacheBench("--seed", "7", "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     String json = run.out();
@@ -54,19 +45,7 @@ class BenchCacheCommandTest {
   @Test
   void boundedWorkload_reportsHitRatios_andSkipsAStoreWithNoBound() {
     CliRun run =
-        cairn(
-            "bench",
-            "--workload",
-            "cache",
-            "--n",
-            "20k",
-            "--seconds",
-            "1",
-            "--stores",
-            "cairn,chm,caffeine",
-            "--budget-fraction",
-            "0.5",
-            "--json");
+        smallCacheBench("--stores", "cairn,chm,caffeine", "--budget-fraction", "0.5", "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -78,14 +57,7 @@ class BenchCacheCommandTest {
   @Test
   void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir) {
     CliRun run =
-        cairn(
-            "bench",
-            "--workload",
-            "cache",
-            "--n",
-            "20k",
-            "--seconds",
-            "1",
+        smallCacheBench(
             "--stores",
             "cairn",
             "--dir",
@@ -98,6 +70,14 @@ class BenchCacheCommandTest {
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
         .doesNotContain("skipped");
     assertThat(dir.resolve("b/cache")).isDirectory();
+  }
+
+  /** {@code cairn bench --workload cache} on 20k keys with one-second phases, and {@code more}. */
+  private static CliRun smallCacheBench(String... more) {
+    List<String> args =
+        new ArrayList<>(List.of("bench", "--workload", "cache", "--n", "20k", "--seconds", "1"));
+    args.addAll(List.of(more));
+    return cairn(args.toArray(String[]::new));
   }
 
   @Test
