@@ -80,8 +80,10 @@ import picocli.CommandLine.Spec;
       "--commits: instead of the load, T threads each commit values of --size bytes, one durable"
           + " put per commit (durability sync), for --seconds or --count commits, into the pile"
           + " in DIR/pile and, with --stores pile,rocksdb, into RocksDB in DIR/rocksdb (sync"
-          + " writes, one put per commit). Reports commits/s and commit latency percentiles, and"
-          + " the raw fsync latency of DIR's disk measured first.",
+          + " writes, one put per commit), and with cache among --stores, into a persistent Cairn"
+          + " cache in DIR/cache (one long key per commit: entry and index slot in one record)."
+          + " Reports commits/s and commit latency percentiles, and the raw fsync latency of DIR's"
+          + " disk measured first.",
       "",
       "--recovery: a child JVM fills a new pile in DIR/pile (durability periodic, 4 KiB byte[]"
           + " values unless --kind or --size say otherwise) until --log-gb of log is written"
@@ -123,6 +125,7 @@ import picocli.CommandLine.Spec;
       "  cairn bench --dir /tmp/cb --stores pile,mapped   # volatile and mapped, one run",
       "  cairn bench --dir /tmp/cb --fresh --reopen --stores pile",
       "  cairn bench --dir /tmp/cb --fresh --commits --threads 16 --stores pile,rocksdb",
+      "  cairn bench --dir /tmp/cb --fresh --commits --threads 16 --stores pile,cache",
       "  cairn bench --kind person --json",
       "  cairn bench --dir /tmp/cb --fresh --recovery --log-gb 2 --json",
       "  cairn bench --dir /tmp/cb --fresh --latency-during-checkpoint --durability periodic",
@@ -191,7 +194,8 @@ public final class BenchCommand implements Callable<Integer> {
       split = ",",
       description =
           "Stores to measure, comma-separated: pile, mapped (a persistent pile beside the"
-              + " volatile one; needs --dir), map, rocksdb (needs --dir; bytes or strings)"
+              + " volatile one; needs --dir), map, rocksdb (needs --dir; bytes or strings), cache"
+              + " (a persistent Cairn cache; --commits only)"
               + " (default: pile,map;"
               + " with --commits: pile). They always run in that order. With --workload cache:"
               + " cairn, chm, caffeine, chronicle, ehcache (default: all, in that order).")
@@ -278,7 +282,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--commits",
       description =
-          "Measure durable single-put commits (pile, and rocksdb if in --stores) instead of the"
+          "Measure durable single-put commits (pile, and rocksdb and cache if in --stores) instead"
+              + " of the"
               + " load. Needs --dir.")
   private boolean commits;
 

@@ -289,7 +289,7 @@ public record BenchConfig(
     return switch (store) {
       case MAPPED -> true;
       case PILE -> directory != null && !stores.contains(StoreKind.MAPPED);
-      case MAP, ROCKSDB -> false;
+      case MAP, ROCKSDB, CACHE -> false;
     };
   }
 
@@ -325,12 +325,16 @@ public record BenchConfig(
       throw new IllegalArgumentException("--reopen needs a pile among --stores (pile or mapped)");
     }
     if (commits == null) {
+      if (stores.contains(StoreKind.CACHE)) {
+        throw new IllegalArgumentException(
+            "the cache store runs --commits only; for the cache's own workload: --workload cache");
+      }
       return;
     }
     for (StoreKind store : stores) {
       if (!store.commits()) {
         throw new IllegalArgumentException(
-            "--commits runs pile and rocksdb only, not " + store.label());
+            "--commits runs pile, rocksdb and cache only, not " + store.label());
       }
     }
     if (durability != Durability.SYNC) {

@@ -154,6 +154,7 @@ final class CommitBench {
       throws IOException, StoreUnavailableException {
     return switch (kind) {
       case PILE -> PileCommitStore.open(directory);
+      case CACHE -> CacheCommitStore.open(directory);
       case ROCKSDB -> {
         try {
           yield RocksDbCommitStore.open(directory);

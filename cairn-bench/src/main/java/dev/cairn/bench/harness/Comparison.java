@@ -10,7 +10,9 @@ public enum Comparison {
   /** What persistence costs: a mapped pile against a volatile one, in the same run. */
   MAPPED_TO_PILE(StoreKind.MAPPED, StoreKind.PILE, "mappedToPileRatios"),
   /** Durable commits: the pile against RocksDB. */
-  PILE_TO_ROCKSDB(StoreKind.PILE, StoreKind.ROCKSDB, "pileToRocksdbRatios");
+  PILE_TO_ROCKSDB(StoreKind.PILE, StoreKind.ROCKSDB, "pileToRocksdbRatios"),
+  /** Durable commits: a cache's put (entry and index slot) against the pile's own. */
+  CACHE_TO_PILE(StoreKind.CACHE, StoreKind.PILE, "cacheToPileRatios");
 
   private final StoreKind subject;
   private final StoreKind baseline;

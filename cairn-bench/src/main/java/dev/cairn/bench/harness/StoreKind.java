@@ -27,7 +27,13 @@ public enum StoreKind {
    * RocksDB through its JNI binding, in {@code --dir}: the baseline for durable commits, and for a
    * restart with {@code --reopen}.
    */
-  ROCKSDB;
+  ROCKSDB,
+  /**
+   * A persistent Cairn cache in {@code --dir} (a {@code LongCacheTable} of byte[], each put its
+   * entry and its index slot in one log record): {@code --commits} only, beside the pile, to show
+   * what the index adds to a durable put.
+   */
+  CACHE;
 
   /**
    * The kind named {@code label} on the command line.
@@ -41,7 +47,7 @@ public enum StoreKind {
       }
     }
     throw new IllegalArgumentException(
-        "unknown store: " + label + " (expected pile, mapped, map or rocksdb)");
+        "unknown store: " + label + " (expected pile, mapped, map, rocksdb or cache)");
   }
 
   /** The name used on the command line and in the reports. */
@@ -51,7 +57,7 @@ public enum StoreKind {
 
   /** Whether it runs the {@code --commits} workload. */
   public boolean commits() {
-    return this == PILE || this == ROCKSDB;
+    return this == PILE || this == ROCKSDB || this == CACHE;
   }
 
   /**
@@ -67,6 +73,7 @@ public enum StoreKind {
               : PileStore.offHeap(config.valueKind(), config.n(), config.hugePages());
       case MAP -> MapStore.of(config.valueKind(), config.n());
       case ROCKSDB -> RocksDbStore.open(config.storeDirectory(this), config);
+      case CACHE -> throw new IllegalStateException("cache runs --commits only (BenchConfig)");
     };
   }
 }

@@ -49,7 +49,7 @@ class BenchCacheCommandTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
-        .contains("\"budgetFraction\": 0.500", "\"boundedOpsPerSec\"", "\"hitRatio\"")
+        .contains("\"budgetFraction\": 0.5", "\"boundedOpsPerSec\"", "\"hitRatio\"")
         .contains("\"cairn/caffeine\": {")
         .contains("\"chm\": \"it has no bound by bytes\"");
   }

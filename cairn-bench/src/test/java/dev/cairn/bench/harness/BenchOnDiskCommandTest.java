@@ -238,6 +238,30 @@ class BenchOnDiskCommandTest {
   }
 
   @Test
+  void bench_commitsWithTheCache_reportItsRatioToThePile() {
+    CliRun run =
+        cairn(
+            "bench",
+            "--dir",
+            directory.toString(),
+            "--commits",
+            "--count",
+            "200",
+            "--threads",
+            "2",
+            "--stores",
+            "pile,cache",
+            "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"cache\": {", "\"cacheToPileRatios\": {", "\"commits\": 200")
+        .contains("\"commitsPerSec\": ");
+    assertThat(directory.resolve("cache")).exists();
+    assertThat(cairn("bench", "--stores", "cache").err()).contains("runs --commits only");
+  }
+
+  @Test
   void bench_commitsWithRocksdb_runsItOrSaysWhyNot() {
     CliRun run =
         cairn(
