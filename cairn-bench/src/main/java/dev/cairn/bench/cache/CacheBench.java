@@ -35,6 +35,9 @@ public final class CacheBench {
 
   private static final long CHILD_TIMEOUT_MINUTES = 60;
 
+  /** Direct memory beyond Ehcache's tier, for its own buffers and the JDK's. */
+  private static final long DIRECT_MEMORY_SLACK_MIB = 256;
+
   private final CacheBenchConfig config;
   private final Consumer<String> notices;
 
@@ -110,8 +113,19 @@ public final class CacheBench {
             ? Math.max(OFF_HEAP_STORE_HEAP, config.n() * HEAP_PER_ENTRY)
             : OFF_HEAP_STORE_HEAP;
     List<String> options = new ArrayList<>(List.of("-Xmx" + (heap >> 20) + "m"));
+    if (kind == CacheStoreKind.EHCACHE) {
+      // its off-heap tier is direct memory, which the JVM caps at the heap's size by default
+      long tier = EhcacheStore.tierBytes(spec());
+      options.add("-XX:MaxDirectMemorySize=" + ((tier >> 20) + DIRECT_MEMORY_SLACK_MIB) + "m");
+    }
     options.addAll(kind.jvmOptions());
     return options;
+  }
+
+  /** What the child's stores are opened with (its directory aside). */
+  private StoreSpec spec() {
+    return new StoreSpec(
+        config.n(), config.valueBytes(), config.budgetBytes(), null, config.durability());
   }
 
   /** The arguments of {@link CacheBenchChild} for {@code kind}. */

@@ -18,11 +18,15 @@ final class EhcacheStore implements CacheStore {
   private final CacheManager manager;
   private final Cache<Long, byte[]> cache;
 
+  /** The size of the off-heap tier for {@code spec}. */
+  static long tierBytes(StoreSpec spec) {
+    return spec.bounded()
+        ? spec.budgetBytes()
+        : spec.entries() * spec.dataBytesPerEntry() * 4 + UNBOUNDED_SLACK_BYTES;
+  }
+
   EhcacheStore(StoreSpec spec) {
-    long bytes =
-        spec.bounded()
-            ? spec.budgetBytes()
-            : spec.entries() * spec.dataBytesPerEntry() * 4 + UNBOUNDED_SLACK_BYTES;
+    long bytes = tierBytes(spec);
     manager = CacheManagerBuilder.newCacheManagerBuilder().build(true);
     cache =
         manager.createCache(
