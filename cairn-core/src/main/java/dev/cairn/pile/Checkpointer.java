@@ -59,6 +59,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * the files' state is unknown (in place), when the log or superblock failed, and on the
  * checkpointer thread, where nobody would try again while the log fills up.
  *
+ * A checkpoint cut short while it wrote pages in place leaves pages that differ from their
+ * checksums until the log's replay rewrites them. The metadata slot of step 4, written before
+ * any page in place, tells the next open so (PileRecovery CC1); an open that learned it records
+ * it in the superblock before its first checkpoint writes that slot again (recordCutCheckpoint,
+ * PileRecovery CC2), and the next checkpoint to complete clears it.
+ *
  * Concurrency: `lock` makes checkpoints one at a time and guards the geometry (the current
  * metadata slot) and the in-use mark. The checkpointer thread sleeps on the store's signal; a
  * request, close and a failure wake it, and every checkpoint's end wakes writers waiting for
@@ -590,6 +596,36 @@ final class Checkpointer {
               tags.raiseTagBound(memory.tagClock() + TagReservations.TAG_RESERVATION);
               tags.writeSuperblock(current.checkpointLsn(), false, geometry.encode());
               inUseMarked = true;
+            }
+          } catch (RuntimeException e) {
+            failure.fail(e);
+            throw e;
+          } finally {
+            lock.unlock();
+          }
+        });
+  }
+
+  /**
+   * At an open that found a checkpoint after the current one cut short while it wrote pages in
+   * place: records that in the superblock (PilePayloadLayout.FLAG_CUT_CHECKPOINT), before the first
+   * checkpoint overwrites the metadata file that told it (PileRecovery CC2). The next checkpoint to
+   * complete writes a payload without it.
+   */
+  void recordCutCheckpoint() {
+    OwnThread.run(
+        "cairn-record-cut " + directory,
+        () -> { // see OwnThread: why
+          lock.lock();
+          try {
+            Superblock.State current = superblock.current();
+            byte[] payload = current.payload();
+            int flags = Geometry.flagsOf(payload);
+            if ((flags & PilePayloadLayout.FLAG_CUT_CHECKPOINT) == 0) {
+              tags.writeSuperblock(
+                  current.checkpointLsn(),
+                  current.cleanShutdown(),
+                  Geometry.withFlags(payload, flags | PilePayloadLayout.FLAG_CUT_CHECKPOINT));
             }
           } catch (RuntimeException e) {
             failure.fail(e);

@@ -270,9 +270,7 @@ final class PersistentStore implements WriteHooks {
       store.pile = pile;
       participants.bind(pile);
       PileRecovery recovery = new PileRecovery(layer, directory, pile, effective, readOnly);
-      recovery.trustRewrittenPages(
-          !state.cleanShutdown()
-              && PileRecovery.checkpointWasCut(layer, directory, geometry, state.checkpointLsn()));
+      recovery.trustRewrittenPages(PileRecovery.cutBehind(layer, directory, state, geometry));
       recovery.load(
           PileFiles.metaFile(directory, geometry.metaSlot()),
           PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
@@ -463,6 +461,10 @@ final class PersistentStore implements WriteHooks {
     pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
     pile.participants().recovered();
     tags.resume(bound);
+    if (recovery.cutBehind()) {
+      // before the checkpoint below overwrites the metadata slot that told of the cut
+      checkpointer.recordCutCheckpoint(); // PileRecovery CC2
+    }
     if (!state.cleanShutdown()) {
       // after the replay restored every stripe's clock. Puts lost to the crash handed out tags
       // up to the clock at the crash, which only the bound covers

@@ -24,7 +24,9 @@ package dev.cairn.pile;
  * </pre>
  *
  * Little-endian. The superblock's own checksum covers it. {@code Flags} bit 0 ({@link
- * #FLAG_UNLOGGED_CHECKPOINT}): a checkpoint without a log is writing segment pages in place.
+ * #FLAG_UNLOGGED_CHECKPOINT}): a checkpoint without a log is writing segment pages in place. Bit 1
+ * ({@link #FLAG_CUT_CHECKPOINT}): a checkpoint after the current one was cut short while it wrote
+ * pages in place, as an open found it (PileRecovery CC2).
  */
 final class PilePayloadLayout {
   static final int VERSION_CURRENT = PileFiles.FORMAT_VERSION;
@@ -55,6 +57,14 @@ final class PilePayloadLayout {
 
   /** Flags bit 0: a checkpoint without a log is writing segment pages in place. */
   static final int FLAG_UNLOGGED_CHECKPOINT = 1;
+
+  /**
+   * Flags bit 1: a checkpoint after the current one was cut short while it wrote pages in place, so
+   * pages may differ from their checksums until the log's replay from the current checkpoint
+   * rewrites them. Written by the open that found the cut, before its first checkpoint overwrites
+   * the metadata file that told it; gone once a checkpoint completes (PileRecovery CC2).
+   */
+  static final int FLAG_CUT_CHECKPOINT = 2;
 
   private PilePayloadLayout() {}
 }

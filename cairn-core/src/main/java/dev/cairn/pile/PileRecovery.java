@@ -43,7 +43,20 @@ import java.util.Map;
  *
  * A checkpoint cut short after it wrote pages in place (checkpointWasCut) leaves pages that may
  * not match their checksums until the replay rewrites them: the replay then takes them as they
- * are (RedoReplay.checkBeforeRewrite).
+ * are (RedoReplay.checkBeforeRewrite). Whether it must is told by the files:
+ *   CC1 A checkpoint writes the metadata slot the superblock does not name, forced, before its
+ *       first page in place. So from the moment a page may differ from its checksum, that slot
+ *       holds a valid metadata file with a checkpoint LSN at or past the current one, until a
+ *       later checkpoint writes the slot again.
+ *   CC2 That later write goes over the old bytes and is forced only after: a crash in it
+ *       leaves a torn file that tells nothing, while the pages the cut checkpoint wrote still
+ *       differ from their checksums (the open whose checkpoint it was rewrote them in memory
+ *       only). So an open that found the cut (cutBehind) records it in the superblock
+ *       (PilePayloadLayout.FLAG_CUT_CHECKPOINT, Checkpointer.recordCutCheckpoint) before its
+ *       first checkpoint, and the flag stays until a checkpoint completes: superblock writes
+ *       that keep the checkpoint keep the payload (TagReservations), and the checkpoint that
+ *       completes has written every page the replay rewrote, with its checksum, and clears it.
+ *       A crash in between finds the flag, whatever the metadata slot holds.
  *
  * Why this class holds the pile itself, not only its segment table: its one job is to restore
  * the pile's whole state (segment table, stripes' counters and free lists, roots, participants)
@@ -60,6 +73,7 @@ final class PileRecovery {
   private final RedoReplay replay;
   // allocations of transactions with no commit or end record yet, by transaction id
   private final Map<Long, List<long[]>> unfinished = new HashMap<>();
+  private boolean cutBehind; // see trustRewrittenPages
 
   PileRecovery(
       FileLayer layer, Path directory, OffHeapPile pile, PileOptions options, boolean readOnly) {
@@ -127,10 +141,31 @@ final class PileRecovery {
         && bytes.get(Journal.U64, MetaLayout.CHECKPOINT_LSN_OFFSET) >= checkpointLsn;
   }
 
-  /** See {@link #checkpointWasCut}: set before the first record is replayed. */
+  /**
+   * Whether the checkpoint {@code state} names was followed by one cut short once it could have
+   * written pages in place: the superblock's flag says so (an earlier open found the cut, CC2), or
+   * the metadata slot it does not name ({@link #checkpointWasCut}, CC1). Never after a clean close.
+   */
+  static boolean cutBehind(
+      FileLayer layer, Path directory, Superblock.State state, Geometry geometry)
+      throws IOException {
+    if (state.cleanShutdown()) {
+      return false;
+    }
+    return (Geometry.flagsOf(state.payload()) & PilePayloadLayout.FLAG_CUT_CHECKPOINT) != 0
+        || checkpointWasCut(layer, directory, geometry, state.checkpointLsn());
+  }
+
+  /** See {@link #cutBehind}: set before the first record is replayed. */
   void trustRewrittenPages(boolean trust) {
+    cutBehind = trust;
     replay.trustRewrittenPages(trust);
     pile.regions().trustRewrittenPages(trust); // the participants' replay rewrites regions
+  }
+
+  /** Whether this recovery follows a checkpoint cut short while it wrote pages in place. */
+  boolean cutBehind() {
+    return cutBehind;
   }
 
   /** The metadata file of the current checkpoint, checked against the superblock. */

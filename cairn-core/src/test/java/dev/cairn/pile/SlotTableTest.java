@@ -601,6 +601,70 @@ class SlotTableTest {
   }
 
   /**
+   * RG2 over two crashes: the open after a checkpoint cut while it wrote pages in place loses power
+   * in turn at each of its mutating operations (its replay's, its checkpoints', its close's), under
+   * several seeds; the open after that must recover all the same. Its checkpoint writes the
+   * metadata slot the superblock does not name over the cut checkpoint's, so a power loss in that
+   * write leaves a torn metadata file where the evidence of the cut was, while the page the cut
+   * checkpoint wrote in place still differs from its checksum.
+   */
+  @Test
+  void anOpenAfterACutCheckpoint_losingPowerAtAnyOperation_leavesFilesTheNextOpenRecovers()
+      throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    SlotModel model = cutWhileWritingARegionPage(disk, false);
+    Path superblockFile = DIR.resolve(PileFiles.SUPERBLOCK);
+    int toldByTheFlagAlone = 0;
+    boolean completed = false;
+    for (int n = 1; !completed; n++) {
+      assertThat(n).as("the open and its checkpoints end").isLessThan(1_000);
+      completed = true;
+      for (long seed = 0; seed < 4; seed++) {
+        String label = "power lost at operation " + n + " seed " + seed;
+        SimulatedDisk copy = disk.snapshot();
+        copy.crashAtOperation(n, seed);
+        try {
+          Pile attempt =
+              Participants.open(copy, DIR, options(Durability.SYNC), new SlotTable(ID, SLOTS));
+          try {
+            attempt.checkpoint();
+          } finally {
+            abandon(attempt);
+          }
+        } catch (IOException | RuntimeException crashed) {
+          // the power went during the open, a checkpoint or the close
+        }
+        copy.disarmCrash();
+        boolean lost = copy.isDown();
+        if (lost) {
+          copy.reboot();
+        }
+        Superblock.State state = Superblock.read(copy, superblockFile);
+        PileFiles.Geometry geometry = PileFiles.Geometry.decode(superblockFile, state.payload());
+        if (lost) {
+          completed = false;
+          if (!PileRecovery.checkpointWasCut(copy, DIR, geometry, state.checkpointLsn())
+              && PileRecovery.cutBehind(copy, DIR, state, geometry)) {
+            toldByTheFlagAlone++; // the metadata slot torn or overwritten: CC2
+          }
+        } else {
+          assertThat(state.cleanShutdown()).as(label + ": closed cleanly").isTrue();
+          assertThat(PileFiles.Geometry.flagsOf(state.payload()))
+              .as(label + ": a completed checkpoint clears the flag")
+              .isZero();
+        }
+        SlotTable again = new SlotTable(ID, SLOTS);
+        try (OffHeapPile reopened = open(copy, again, Durability.SYNC, label)) {
+          model.checkAfterRecovery(reopened, again, List.of(), 1, label);
+        }
+      }
+    }
+    assertThat(toldByTheFlagAlone)
+        .as("power losses after which only the superblock's flag told of the cut")
+        .isPositive();
+  }
+
+  /**
    * A pile whose last checkpoint was cut after it wrote the metadata slot the superblock does not
    * name and a region's page in place, before that page's checksum: the page differs from its
    * recorded checksum, and a record after the checkpoint rewrites a slot on it. With {@code
@@ -948,9 +1012,8 @@ class SlotTableTest {
   private static boolean checkpointWasCut(SimulatedDisk disk) throws IOException {
     Path file = DIR.resolve(PileFiles.SUPERBLOCK);
     Superblock.State state = Superblock.read(disk, file);
-    return !state.cleanShutdown()
-        && PileRecovery.checkpointWasCut(
-            disk, DIR, PileFiles.Geometry.decode(file, state.payload()), state.checkpointLsn());
+    return PileRecovery.cutBehind(
+        disk, DIR, state, PileFiles.Geometry.decode(file, state.payload()));
   }
 
   // =========================================================================================
