@@ -58,7 +58,10 @@ import java.util.Objects;
  *       trustRewritten, kept after the replay, as a participant may view its regions once the
  *       replay is over) a hinted region's unchecked pages are trusted as they are, instead of
  *       checked; the records rewrite what they logged, and the hinted bytes stay in whichever
- *       state reached the disk. Trusting takes the owner's lock, as a check does (PageCheck I2).
+ *       state reached the disk. The trusted pages are also marked written, so that the next
+ *       checkpoint records their checksums anew: else, once it completes (and the evidence of
+ *       the cut is gone), a later open would check them against the stale ones. Trusting takes
+ *       the owner's lock, as a check does (PageCheck I2).
  *       And hinted() marks the pile in use before its first hint after a clean reopen
  *       (WriteHooks.hintWritten), so that a cut checkpoint after hints alone is recovered as a
  *       crash, not taken for a clean close whose pages must match their checksums.
@@ -149,6 +152,7 @@ final class Regions {
       long blockBytes = BlockLayout.sizeBytes(header);
       if (trustAll) {
         trustRewritten(segment, offset, blockBytes); // RG6
+        segment.markWritten(offset, blockBytes); // RG6: the next checkpoint records them anew
       } else if (defer) {
         deferred.add(new Deferred(segment, offset, blockBytes));
       } else {
