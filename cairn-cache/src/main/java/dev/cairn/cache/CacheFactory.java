@@ -40,9 +40,13 @@ final class CacheFactory {
       PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant));
       CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
       for (CacheState.Table t : participant.recoveredTables()) {
-        // the policy's totals start at zero (CacheSlots, Recovery); a read-only open changes
-        // memory only, for verify's check of those totals
-        CacheSlots.uncountAll(t.index());
+        // the policy's totals start at zero (CacheSlots, Recovery): a bounded cache walks its
+        // index to mark every slot uncounted. An unbounded one never counts, evicts or checks
+        // the bits (Evictor), so it skips the walk, which reads and writes every slot: a reopen
+        // of 10M entries would touch hundreds of MB of index
+        if (core.evictor().bounded()) {
+          CacheSlots.uncountAll(t.index());
+        }
         core.addTable(new OffHeapTable<>(core, t.descriptor(), t.index()));
       }
       core.restoreRetired(participant.recoveredRetired());

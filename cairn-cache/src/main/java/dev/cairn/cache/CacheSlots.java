@@ -73,10 +73,10 @@ import java.util.List;
 final class CacheSlots implements SlotView {
 
   /**
-   * At open, before any write: every live slot of {@code index} becomes uncounted, its pinned flag
-   * kept (see Recovery). Walks the index's slots once (the entries are not read); the bytes change
-   * in the regions, reported as written, so the next checkpoint keeps them. Returns the slots it
-   * changed.
+   * At the open of a bounded cache, before any write: every live slot of {@code index} becomes
+   * uncounted, its pinned flag kept (see Recovery). Walks the index's slots once (the entries are
+   * not read); the bytes change in the regions, reported as written, so the next checkpoint keeps
+   * them. Returns the slots it changed.
    */
   static long uncountAll(dev.cairn.cache.index.HashIndex index) {
     long changed = 0;

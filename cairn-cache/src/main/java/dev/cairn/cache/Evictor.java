@@ -159,6 +159,14 @@ final class Evictor {
     return slackBytes;
   }
 
+  /**
+   * Whether the cache has a budget: only then does the policy count entries, evict, or read the
+   * slots' policy bits (an unbounded cache leaves them as they are, and never trusts them).
+   */
+  boolean bounded() {
+    return bounded;
+  }
+
   /** The eviction lock, for tests that hold it to show writers do not wait for it. */
   ReentrantLock lock() {
     return lock;
