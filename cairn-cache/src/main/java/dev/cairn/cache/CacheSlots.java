@@ -149,6 +149,7 @@ final class CacheSlots implements SlotView {
   private boolean sharesConfigured;
 
   private long nowMillis;
+  private long earliestPinnedExpiry = Long.MAX_VALUE; // since begin(): see earliestPinnedExpiry()
 
   // notes for the lock's holder (V3): victims, expired slots, uncounted entries
   final int[] victimTables = new int[Evictor.VICTIMS];
@@ -192,6 +193,7 @@ final class CacheSlots implements SlotView {
    */
   boolean begin(long nowMillis) {
     this.nowMillis = nowMillis;
+    earliestPinnedExpiry = Long.MAX_VALUE;
     readSlot = -1;
     victims = 0;
     reaps = 0;
@@ -312,8 +314,21 @@ final class CacheSlots implements SlotView {
   public boolean pinned(long slot) {
     locate(slot);
     OffHeapTable<?, ?> table = tables[locatedTable];
-    return (SlotLayout.policyOfMeta(table.index.metaAt(locatedAddress)) & PINNED) != 0
-        || (restricted && !evictable[table.descriptor().id()]);
+    long meta = table.index.metaAt(locatedAddress);
+    if ((SlotLayout.policyOfMeta(meta) & PINNED) != 0) {
+      earliestPinnedExpiry = Math.min(earliestPinnedExpiry, table.slotExpiryMillis(meta));
+      return true;
+    }
+    return restricted && !evictable[table.descriptor().id()];
+  }
+
+  /**
+   * The earliest time, in the cache's clock, at which a pinned slot the hand passed since {@link
+   * #begin} expires by its slot's expiry (Long.MAX_VALUE if none does): until then, a hand that
+   * found only pinned entries would find only them again (Evictor E4).
+   */
+  long earliestPinnedExpiry() {
+    return earliestPinnedExpiry;
   }
 
   @Override

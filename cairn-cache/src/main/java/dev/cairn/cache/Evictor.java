@@ -65,9 +65,11 @@ import java.util.function.LongConsumer;
  * E4  A write that cannot get room fails with CacheFullException having written nothing
  *     (OffHeapTable T4): after waiting for the lock and evicting all it could, usedBytes plus
  *     its bytes is still over budget + slackBytes, and the policy found nothing to evict.
- *     "Nothing to evict" (stuck) lasts STUCK_MILLIS of the cache's clock at most: pinned
- *     entries may expire, and the hand that reaps them does not run while stuck; so a write a
- *     second later sweeps again, and gets the room of the pinned entries that expired.
+ *     "Nothing to evict" (stuck) lasts until the earliest expiry among the pinned slots the hand
+ *     passed (CacheSlots.earliestPinnedExpiry), STUCK_MILLIS of the cache's clock at most:
+ *     pinned entries expire, and the hand that reaps them does not run while stuck; so a write
+ *     once one may have expired sweeps again, and gets the room of the pinned entries that did
+ *     (a second after their exact time at most: the slots keep their expiry in seconds).
  * E5  Nothing here blocks a reader: a hit takes no lock (its bit is one compare-and-set), and
  *     the policy's bit changes take a shard's lock, which lookups do not take (HashIndex I2).
  *     (A read that finds its entry expired removes it as a write does, its key's lock tried.)
@@ -115,7 +117,7 @@ final class Evictor {
   // read racily by needsDrain)
   private volatile boolean stuck;
 
-  private volatile long stuckSinceMillis; // the cache's clock when stuck was set
+  private volatile long stuckUntilMillis; // the cache's clock when stuck stops being believed
 
   /** How long "only pinned entries left" is believed before the hand looks again (E4). */
   static final long STUCK_MILLIS = 1_000;
@@ -396,14 +398,14 @@ final class Evictor {
   }
 
   /**
-   * Whether the hand found only pinned entries less than {@link #STUCK_MILLIS} ago (E4); once that
-   * is older, the next drain sweeps again (a pinned entry may have expired).
+   * Whether the hand found only pinned entries, none of which may have expired since (E4); once one
+   * may have, or {@link #STUCK_MILLIS} passed, the next drain sweeps again.
    */
   private boolean stuck() {
     if (!stuck) {
       return false;
     }
-    if (core.nowMillis() - stuckSinceMillis < STUCK_MILLIS) {
+    if (core.nowMillis() < stuckUntilMillis) {
       return true;
     }
     stuck = false;
@@ -432,7 +434,8 @@ final class Evictor {
           level++;
           slots.restrict(level); // nothing to take where the shares say: look wider
         } else {
-          stuckSinceMillis = core.nowMillis();
+          stuckUntilMillis =
+              Math.min(core.nowMillis() + STUCK_MILLIS, slots.earliestPinnedExpiry());
           stuck = true; // only pinned entries left (E4)
         }
       }

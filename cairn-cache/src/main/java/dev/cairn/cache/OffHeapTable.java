@@ -157,6 +157,17 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return valueType.cast(value);
   }
 
+  /**
+   * When a slot's expiry hint says its entry expires, in epoch milliseconds: Long.MAX_VALUE for
+   * never, or past the hint's reach.
+   */
+  long slotExpiryMillis(long meta) {
+    int expiry = SlotLayout.expiryOfMeta(meta);
+    return expiry == 0 || expiry == SlotLayout.EXPIRY_FAR
+        ? Long.MAX_VALUE
+        : descriptor.epochMillis() + expiry * 1000L;
+  }
+
   /** Whether a slot's expiry hint says its entry expired by {@code now}. */
   boolean slotExpiredAt(long meta, long now) {
     int expiry = SlotLayout.expiryOfMeta(meta);

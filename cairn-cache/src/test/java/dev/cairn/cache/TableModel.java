@@ -66,6 +66,8 @@ final class TableModel {
   private final Map<String, Entry> entries = new HashMap<>();
   private final Set<String> uncertain = new HashSet<>();
   private final Map<String, Boolean> lingering = new HashMap<>(); // key -> was it pinned
+  // the lingering pinned entries: key -> when its slot's expiry (whole seconds) passes
+  private final Map<String, Long> pinnedSlotExpiry = new HashMap<>();
   private int evictionsSeen;
   private int expirations;
 
@@ -111,10 +113,34 @@ final class TableModel {
       }
     }
     for (String key : expired) {
-      lingering.put(key, entries.remove(key).pinned());
+      Entry gone = entries.remove(key);
+      lingering.put(key, gone.pinned());
+      if (gone.pinned()) {
+        pinnedSlotExpiry.put(key, slotExpiry(gone));
+      }
       uncertain.remove(key);
       expirations++;
     }
+  }
+
+  /**
+   * When the slot of {@code e} says it expires: its deadline rounded up to the table's whole
+   * seconds (OffHeapTable.expirySeconds), which the eviction hand goes by.
+   */
+  private long slotExpiry(Entry e) {
+    long idleAt = expireAfterAccessMillis == 0 ? 0 : e.accessedAt() + expireAfterAccessMillis;
+    long deadline =
+        e.expireAt() == 0 ? idleAt : idleAt == 0 ? e.expireAt() : Math.min(e.expireAt(), idleAt);
+    return epochMillis + Math.max(1, Math.ceilDiv(deadline - epochMillis, 1000L)) * 1000L;
+  }
+
+  /**
+   * Whether a pinned entry expired by now, unswept, whose slot's expiry second has not passed: the
+   * eviction hand still takes it for live, so a write may still be refused for its room.
+   */
+  boolean pinnedSlotUnexpired() {
+    long now = now();
+    return pinnedSlotExpiry.values().stream().anyMatch(at -> now < at);
   }
 
   private boolean expired(Entry e, long now) {
@@ -169,6 +195,7 @@ final class TableModel {
     entries.put(key, entry);
     uncertain.remove(key);
     lingering.remove(key);
+    pinnedSlotExpiry.remove(key);
   }
 
   /** {@code key} has no entry: removed (or swept: a remove or a write found it expired). */
@@ -176,6 +203,7 @@ final class TableModel {
     entries.remove(key);
     uncertain.remove(key);
     lingering.remove(key);
+    pinnedSlotExpiry.remove(key);
   }
 
   /** Every entry went (clear). */
@@ -183,6 +211,7 @@ final class TableModel {
     entries.clear();
     uncertain.clear();
     lingering.clear();
+    pinnedSlotExpiry.clear();
   }
 
   /** A write that may evict ran or is running: every unpinned entry may be gone. */
