@@ -75,7 +75,7 @@ final class EntryLayout {
   }
 
   static int kind(MemorySegment entry) {
-    return (int) (head(entry) >>> KIND_SHIFT) & ((1 << KIND_BITS) - 1);
+    return kindOf(head(entry));
   }
 
   static int keyLength(MemorySegment entry) {
@@ -97,7 +97,11 @@ final class EntryLayout {
     if ((head & FLAG_EXPIRES) == 0) {
       return 0;
     }
-    return entry.get(I64, OPTIONAL_OFFSET + typeIdBytes((int) (head >>> KIND_SHIFT) & 3));
+    return entry.get(I64, OPTIONAL_OFFSET + typeIdBytes(kindOf(head)));
+  }
+
+  private static int kindOf(long head) {
+    return (int) (head >>> KIND_SHIFT) & ((1 << KIND_BITS) - 1);
   }
 
   private static int typeIdBytes(int kind) {
@@ -115,7 +119,7 @@ final class EntryLayout {
   static long keyOffset(MemorySegment entry) {
     long head = head(entry);
     return (long) HEAD_BYTES
-        + typeIdBytes((int) (head >>> KIND_SHIFT) & 3)
+        + typeIdBytes(kindOf(head))
         + ((head & FLAG_EXPIRES) != 0 ? EXPIRE_AT_BYTES : 0);
   }
 
