@@ -122,6 +122,11 @@ final class CacheCore {
     return clock.millis();
   }
 
+  /** The cache's clock, for a read that asks the time only when it needs it. */
+  InstantSource clock() {
+    return clock;
+  }
+
   Evictor evictor() {
     return evictor;
   }

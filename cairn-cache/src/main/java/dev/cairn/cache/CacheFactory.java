@@ -37,7 +37,7 @@ final class CacheFactory {
       Pile pile, CacheParticipant participant, CacheOptions options, boolean replayable) {
     boolean success = false;
     try {
-      PileEntryLog log = new PileEntryLog(pile, Participants.log(pile, participant));
+      PileEntryLog log = new PileEntryLog(Participants.log(pile, participant));
       CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
       for (CacheState.Table t : participant.recoveredTables()) {
         // the policy's totals start at zero (CacheSlots, Recovery): a bounded cache walks its

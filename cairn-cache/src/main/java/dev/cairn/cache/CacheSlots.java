@@ -14,7 +14,6 @@ import dev.cairn.cache.policy.PolicyBitsLayout;
 import dev.cairn.cache.policy.SlotView;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
-import dev.cairn.pile.ValueReader;
 import java.util.Arrays;
 import java.util.List;
 
@@ -117,9 +116,6 @@ final class CacheSlots implements SlotView {
 
   static final int OVER_MIN_SHARE = 1;
   static final int ANY_TABLE = 2;
-
-  private static final ValueReader<Integer> PAYLOAD_SIZE =
-      (kind, payload) -> (int) payload.byteSize();
 
   private final CacheCore core;
 
@@ -391,7 +387,7 @@ final class CacheSlots implements SlotView {
       return -1;
     }
     try {
-      return core.log().allocatedBytes(core.log().read(pointer, PAYLOAD_SIZE));
+      return core.log().allocatedBytes(core.log().payloadBytes(pointer));
     } catch (StalePointerException | InvalidPointerException e) {
       return -1;
     }

@@ -57,7 +57,7 @@ final class CacheVerifier {
           try {
             hashAndSize =
                 core.log()
-                    .read(
+                    .readSlice(
                         pointer,
                         (kind, payload) -> {
                           if (!EntryLayout.wellFormed(payload)) {
@@ -65,8 +65,8 @@ final class CacheVerifier {
                           }
                           long hash =
                               KeyHash.hash(
-                                  payload.asSlice(EntryLayout.keyOffset(payload)),
-                                  EntryLayout.keyLength(payload),
+                                  payload.asSlice(EntryLayout.keyOffset(payload, 0)),
+                                  EntryLayout.keyLength(payload, 0),
                                   seed);
                           return new long[] {hash, payload.byteSize()};
                         });

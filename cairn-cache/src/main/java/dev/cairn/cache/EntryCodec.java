@@ -113,45 +113,59 @@ final class EntryCodec implements PayloadWriter {
     valueBytes = null;
   }
 
-  /** Whether {@code entry}'s key is the {@code length} bytes of {@code key}. */
-  static boolean keyMatches(MemorySegment entry, MemorySegment key, int length) {
-    if (!EntryLayout.wellFormed(entry) || EntryLayout.keyLength(entry) != length) {
+  /**
+   * Whether the key of the entry of {@code length} bytes at {@code at} in {@code memory} is the
+   * {@code keyLength} bytes of {@code key}.
+   */
+  static boolean keyMatches(
+      MemorySegment memory, long at, long length, MemorySegment key, int keyLength) {
+    if (!EntryLayout.wellFormed(memory, at, length)
+        || EntryLayout.keyLength(memory, at) != keyLength) {
       return false;
     }
-    long at = EntryLayout.keyOffset(entry);
-    return MemorySegment.mismatch(entry, at, at + length, key, 0, length) == -1;
+    long keyAt = at + EntryLayout.keyOffset(memory, at);
+    return MemorySegment.mismatch(memory, keyAt, keyAt + keyLength, key, 0, keyLength) == -1;
   }
 
-  /** Reads what every read reports: times, flags and size. */
-  void noteHeader(MemorySegment entry) {
-    readWrittenAt = EntryLayout.writtenAt(entry);
-    readExpireAt = EntryLayout.expireAt(entry);
-    readFlags = EntryLayout.flags(entry);
-    readSize = (int) entry.byteSize();
+  /** Reads what every read reports: times, flags and size, of the entry {@code keyMatches} took. */
+  void noteHeader(MemorySegment memory, long at, int length) {
+    readWrittenAt = EntryLayout.writtenAt(memory, at);
+    readExpireAt = EntryLayout.expireAt(memory, at);
+    readFlags = EntryLayout.flags(memory, at);
+    readSize = length;
   }
 
-  /** The value of {@code entry}. */
-  static Object decodeValue(MemorySegment entry, CodecRegistry codecs) {
-    long at = EntryLayout.valueOffset(entry);
-    int length = (int) (entry.byteSize() - at);
-    int kind = EntryLayout.kind(entry);
+  /** The value of the well-formed entry of {@code length} bytes at {@code at} in {@code memory}. */
+  static Object decodeValue(MemorySegment memory, long at, long length, CodecRegistry codecs) {
+    long valueOffset = EntryLayout.valueOffset(memory, at);
+    long valueAt = at + valueOffset;
+    int valueLength = (int) (length - valueOffset);
+    int kind = EntryLayout.kind(memory, at);
     return switch (kind) {
       case EntryLayout.KIND_BYTES -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(entry, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        byte[] bytes = new byte[valueLength];
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, valueAt, bytes, 0, valueLength);
         yield bytes;
       }
       case EntryLayout.KIND_STRING -> {
-        byte[] bytes = new byte[length];
-        MemorySegment.copy(entry, ValueLayout.JAVA_BYTE, at, bytes, 0, length);
+        byte[] bytes = new byte[valueLength];
+        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, valueAt, bytes, 0, valueLength);
         yield new String(bytes, StandardCharsets.UTF_8);
       }
       case EntryLayout.KIND_OBJECT ->
-          codecs.codecOf(EntryLayout.typeId(entry)).decode(entry, at, length);
+          // a slice, so that a codec reading a damaged value cannot stray into its neighbours
+          codecs
+              .codecOf(EntryLayout.typeId(memory, at))
+              .decode(memory.asSlice(valueAt, valueLength), 0, valueLength);
       default ->
           throw new CorruptValueException(
               "cache entry of unknown value kind " + kind + ": the entry is damaged");
     };
+  }
+
+  /** The value of {@code entry}, a slice of exactly a well-formed entry. */
+  static Object decodeValue(MemorySegment entry, CodecRegistry codecs) {
+    return decodeValue(entry, 0, entry.byteSize(), codecs);
   }
 
   /** The key of {@code entry}. */
@@ -162,6 +176,6 @@ final class EntryCodec implements PayloadWriter {
               + entry.byteSize()
               + " bytes is shorter than its header and key: the entry is damaged");
     }
-    return keys.decode(entry, EntryLayout.keyOffset(entry), EntryLayout.keyLength(entry));
+    return keys.decode(entry, EntryLayout.keyOffset(entry, 0), EntryLayout.keyLength(entry, 0));
   }
 }

@@ -66,38 +66,42 @@ final class EntryLayout {
 
   private EntryLayout() {}
 
-  private static long head(MemorySegment entry) {
-    return entry.get(I64, HEAD_OFFSET);
+  // Each accessor reads the entry that begins at {@code at} in {@code memory}: a slice of exactly
+  // the entry (at 0), or the segment a read in place hands over. Offsets returned are relative to
+  // the entry's start.
+
+  private static long head(MemorySegment memory, long at) {
+    return memory.get(I64, at + HEAD_OFFSET);
   }
 
-  static int flags(MemorySegment entry) {
-    return (int) head(entry) & ((1 << FLAG_BITS) - 1);
+  static int flags(MemorySegment memory, long at) {
+    return (int) head(memory, at) & ((1 << FLAG_BITS) - 1);
   }
 
-  static int kind(MemorySegment entry) {
-    return kindOf(head(entry));
+  static int kind(MemorySegment memory, long at) {
+    return kindOf(head(memory, at));
   }
 
-  static int keyLength(MemorySegment entry) {
-    return (int) (head(entry) >>> KEY_LENGTH_SHIFT) & MAX_KEY_BYTES;
+  static int keyLength(MemorySegment memory, long at) {
+    return (int) (head(memory, at) >>> KEY_LENGTH_SHIFT) & MAX_KEY_BYTES;
   }
 
-  static long writtenAt(MemorySegment entry) {
-    return head(entry) >>> WRITTEN_AT_SHIFT;
+  static long writtenAt(MemorySegment memory, long at) {
+    return head(memory, at) >>> WRITTEN_AT_SHIFT;
   }
 
   /** The type id of a kind-object entry; 0 for the other kinds. */
-  static int typeId(MemorySegment entry) {
-    return kind(entry) == KIND_OBJECT ? entry.get(U32, OPTIONAL_OFFSET) : 0;
+  static int typeId(MemorySegment memory, long at) {
+    return kind(memory, at) == KIND_OBJECT ? memory.get(U32, at + OPTIONAL_OFFSET) : 0;
   }
 
   /** The entry's expire-at time in epoch milliseconds, or 0 for never. */
-  static long expireAt(MemorySegment entry) {
-    long head = head(entry);
+  static long expireAt(MemorySegment memory, long at) {
+    long head = head(memory, at);
     if ((head & FLAG_EXPIRES) == 0) {
       return 0;
     }
-    return entry.get(I64, OPTIONAL_OFFSET + typeIdBytes(kindOf(head)));
+    return memory.get(I64, at + OPTIONAL_OFFSET + typeIdBytes(kindOf(head)));
   }
 
   private static int kindOf(long head) {
@@ -115,23 +119,32 @@ final class EntryLayout {
     return HEAD_BYTES + typeIdBytes(kind) + (expireAt != 0 ? EXPIRE_AT_BYTES : 0);
   }
 
-  /** Where {@code entry}'s key begins. */
-  static long keyOffset(MemorySegment entry) {
-    long head = head(entry);
+  /** Where the entry's key begins, from the entry's start. */
+  static long keyOffset(MemorySegment memory, long at) {
+    long head = head(memory, at);
     return (long) HEAD_BYTES
         + typeIdBytes(kindOf(head))
         + ((head & FLAG_EXPIRES) != 0 ? EXPIRE_AT_BYTES : 0);
   }
 
-  static long valueOffset(MemorySegment entry) {
-    return keyOffset(entry) + keyLength(entry);
+  /** Where the entry's value begins, from the entry's start. */
+  static long valueOffset(MemorySegment memory, long at) {
+    return keyOffset(memory, at) + keyLength(memory, at);
   }
 
-  /** Whether {@code entry} is long enough for its header and its key, and of a valid kind. */
+  /**
+   * Whether the entry of {@code length} bytes is long enough for its header and its key, and of a
+   * valid kind.
+   */
+  static boolean wellFormed(MemorySegment memory, long at, long length) {
+    return length >= HEAD_BYTES
+        && kind(memory, at) <= KIND_OBJECT
+        && length >= valueOffset(memory, at);
+  }
+
+  /** {@link #wellFormed(MemorySegment, long, long)} of a slice of exactly the entry. */
   static boolean wellFormed(MemorySegment entry) {
-    return entry.byteSize() >= HEAD_BYTES
-        && kind(entry) <= KIND_OBJECT
-        && entry.byteSize() >= valueOffset(entry);
+    return wellFormed(entry, 0, entry.byteSize());
   }
 
   /**

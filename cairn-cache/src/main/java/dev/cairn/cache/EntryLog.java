@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.ValueReader;
 import dev.cairn.pile.participant.Attachment;
+import dev.cairn.pile.participant.InPlaceReader;
 import dev.cairn.pile.participant.PayloadWriter;
 
 /**
@@ -36,8 +37,23 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   /** A change of the cache's own, with no value written; returns its LSN (0 if unlogged). */
   long append(int type, Change change);
 
-  /** Reads the value of {@code pointer} in place. */
-  <R> R read(long pointer, ValueReader<R> reader);
+  /** Reads the value of {@code pointer} in place ({@link InPlaceReader}). */
+  <R> R read(long pointer, InPlaceReader<R> reader);
+
+  /**
+   * Reads the value of {@code pointer} as a slice of exactly its payload, for reads off the hot
+   * path (a view is made per read).
+   */
+  default <R> R readSlice(long pointer, ValueReader<R> reader) {
+    return read(
+        pointer,
+        (memory, offset, length, kind) -> reader.read(kind, memory.asSlice(offset, length)));
+  }
+
+  /** The payload bytes of the value of {@code pointer}. */
+  default int payloadBytes(long pointer) {
+    return read(pointer, (memory, offset, length, kind) -> length);
+  }
 
   /** The pile's bytes for a value of {@code payloadBytes}: header and rounding included. */
   long allocatedBytes(int payloadBytes);

@@ -12,7 +12,6 @@ import dev.cairn.cache.policy.FrequencySketch;
 import dev.cairn.cache.policy.TinyLfuClock;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
-import dev.cairn.pile.ValueReader;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
@@ -94,9 +93,6 @@ final class Evictor {
 
   /** Rounds of eviction a write that waits for the lock runs before giving up (E4). */
   static final int WRITE_ROUNDS = 8;
-
-  private static final ValueReader<Integer> PAYLOAD_SIZE =
-      (kind, payload) -> (int) payload.byteSize();
 
   private final CacheCore core;
   private final long budgetBytes;
@@ -379,7 +375,7 @@ final class Evictor {
       long pointer = foundPointer;
       long bytes;
       try {
-        bytes = core.log().allocatedBytes(core.log().read(pointer, PAYLOAD_SIZE));
+        bytes = core.log().allocatedBytes(core.log().payloadBytes(pointer));
       } catch (StalePointerException | InvalidPointerException e) {
         return false;
       }

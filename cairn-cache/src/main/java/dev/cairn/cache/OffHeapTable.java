@@ -133,25 +133,27 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** A get of the key in {@code sc}, whose hash is {@code hash}. */
   V getEncoded(Scratch sc, long hash, long maxAgeMillis) {
-    long now = core.nowMillis();
-    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), true, now));
+    // the clock is read only when the entry, its slot or the call has a time to compare with
+    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), true, core.clock()));
     if (slot < 0) {
       misses.increment();
       return null;
     }
     long meta = index.metaAt(slot);
-    if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, now)) {
+    if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, sc)) {
       expireFound(hash, sc.foundPointer, sc.entry.readSize);
       misses.increment();
       core.deliverRemovals();
       return null;
     }
-    if (maxAgeMillis != Long.MAX_VALUE && now - sc.entry.readWrittenAt > maxAgeMillis) {
+    if (maxAgeMillis != Long.MAX_VALUE && sc.now() - sc.entry.readWrittenAt > maxAgeMillis) {
       misses.increment();
       return null;
     }
     Object value = sc.found;
-    meta = refreshIdle(slot, meta, sc.foundPointer, now);
+    if (expireAfterAccessMillis != 0) {
+      meta = refreshIdle(slot, meta, sc.foundPointer, sc.now());
+    }
     core.evictor().onHit(this, slot, meta);
     hits.increment();
     return valueType.cast(value);
@@ -223,6 +225,14 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     }
   }
 
+  /** As {@link #slotExpired(long, long, long, long)}, asking {@code sc} the time if needed. */
+  private boolean slotExpired(long meta, long pointer, long slot, Scratch sc) {
+    int expiry = SlotLayout.expiryOfMeta(meta);
+    return expiry != 0
+        && expiry != SlotLayout.EXPIRY_FAR
+        && slotExpired(meta, pointer, slot, sc.now());
+  }
+
   /** Whether the slot's expiry (seconds: time-to-idle, or a write expiry) has passed. */
   private boolean slotExpired(long meta, long pointer, long slot, long now) {
     int expiry = SlotLayout.expiryOfMeta(meta);
@@ -277,11 +287,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   boolean containsEncoded(Scratch sc, long hash) {
-    long now = core.nowMillis();
-    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, now));
+    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), false, core.clock()));
     return slot >= 0
         && sc.found != Scratch.EXPIRED
-        && !slotExpired(index.metaAt(slot), sc.foundPointer, slot, now);
+        && !slotExpired(index.metaAt(slot), sc.foundPointer, slot, sc);
   }
 
   @Override
@@ -598,10 +607,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     try {
       int size;
       try {
-        size = core.log().read(pointer, (kind, payload) -> (int) payload.byteSize());
+        size = core.log().payloadBytes(pointer);
         KeyCodec<K> codec = keys;
         if (core.hasListener() && codec != null) {
-          key = core.log().read(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, codec));
+          key =
+              core.log()
+                  .readSlice(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, codec));
         }
       } catch (StalePointerException | InvalidPointerException e) {
         return 0;
@@ -635,7 +646,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     K key = null;
     if (core.hasListener()) {
       try {
-        key = core.log().read(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, keys));
+        key = core.log().readSlice(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, keys));
       } catch (StalePointerException | InvalidPointerException e) {
         return;
       }
@@ -799,13 +810,13 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     try {
       kv =
           core.log()
-              .read(
+              .readSlice(
                   pointer,
                   (kind, payload) -> {
                     if (!EntryLayout.wellFormed(payload)) {
                       return null;
                     }
-                    long expireAt = EntryLayout.expireAt(payload);
+                    long expireAt = EntryLayout.expireAt(payload, 0);
                     if (expireAt != 0 && now >= expireAt) {
                       return null;
                     }

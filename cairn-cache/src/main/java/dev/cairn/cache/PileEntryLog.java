@@ -1,8 +1,7 @@
 package dev.cairn.cache;
 
 import dev.cairn.codec.CodecRegistry;
-import dev.cairn.pile.Pile;
-import dev.cairn.pile.ValueReader;
+import dev.cairn.pile.participant.InPlaceReader;
 import dev.cairn.pile.participant.ParticipantLog;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
@@ -13,11 +12,9 @@ import java.lang.foreign.MemorySegment;
  * rides the record of the write it belongs to.
  */
 final class PileEntryLog implements EntryLog {
-  private final Pile pile;
   private final ParticipantLog log;
 
-  PileEntryLog(Pile pile, ParticipantLog log) {
-    this.pile = pile;
+  PileEntryLog(ParticipantLog log) {
     this.log = log;
   }
 
@@ -58,8 +55,8 @@ final class PileEntryLog implements EntryLog {
   }
 
   @Override
-  public <R> R read(long pointer, ValueReader<R> reader) {
-    return pile.read(pointer, reader);
+  public <R> R read(long pointer, InPlaceReader<R> reader) {
+    return log.read(pointer, reader);
   }
 
   @Override

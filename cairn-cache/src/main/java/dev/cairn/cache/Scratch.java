@@ -6,8 +6,9 @@ import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
 import dev.cairn.pile.ValueKind;
-import dev.cairn.pile.ValueReader;
+import dev.cairn.pile.participant.InPlaceReader;
 import java.lang.foreign.MemorySegment;
+import java.time.InstantSource;
 
 /**
  * One thread's reusable state for cache operations: the key's bytes, the entry codec, the index
@@ -17,7 +18,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Not thread-safe: one per thread ({@link #get}). A loader or listener that calls the cache from
  * inside an operation reuses it: operations re-encode their key after calling user code.
  */
-final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
+final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
 
   /** What a read found when the entry is expired. */
@@ -39,6 +40,7 @@ final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
   private EntryLog log;
   private CodecRegistry codecs;
   private boolean decode;
+  private InstantSource clock; // null once now is read, or when the caller gave it
   private long now;
 
   // what it found
@@ -49,15 +51,39 @@ final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
     return CURRENT.get();
   }
 
-  /** Sets up a lookup of the key in {@link #key}; {@code decode}: read the value too. */
+  /**
+   * Sets up a lookup of the key in {@link #key} at time {@code now}; {@code decode}: read the value
+   * too.
+   */
   Scratch lookup(EntryLog log, CodecRegistry codecs, boolean decode, long now) {
     this.log = log;
     this.codecs = codecs;
     this.decode = decode;
+    this.clock = null;
     this.now = now;
     this.found = null;
     this.foundPointer = 0;
     return this;
+  }
+
+  /**
+   * As {@link #lookup(EntryLog, CodecRegistry, boolean, long)}, reading {@code clock} only when
+   * something asks the time ({@link #now}): a get of an entry that has no expiry never does.
+   */
+  Scratch lookup(EntryLog log, CodecRegistry codecs, boolean decode, InstantSource clock) {
+    lookup(log, codecs, decode, 0L);
+    this.clock = clock;
+    return this;
+  }
+
+  /** The lookup's time in epoch milliseconds: read from its clock once, on the first call. */
+  long now() {
+    InstantSource source = clock;
+    if (source != null) {
+      now = source.millis();
+      clock = null;
+    }
+    return now;
   }
 
   @Override
@@ -77,15 +103,16 @@ final class Scratch implements HashIndex.KeyMatcher, ValueReader<Object> {
   }
 
   @Override
-  public Object read(ValueKind kind, MemorySegment payload) {
-    if (kind != ValueKind.BYTES || !EntryCodec.keyMatches(payload, key.segment(), keyLength)) {
+  public Object read(MemorySegment memory, long offset, int length, ValueKind kind) {
+    if (kind != ValueKind.BYTES
+        || !EntryCodec.keyMatches(memory, offset, length, key.segment(), keyLength)) {
       return EntryCodec.NO_MATCH;
     }
-    entry.noteHeader(payload);
+    entry.noteHeader(memory, offset, length);
     long expireAt = entry.readExpireAt;
-    if (expireAt != 0 && now >= expireAt) {
+    if (expireAt != 0 && now() >= expireAt) {
       return EXPIRED;
     }
-    return decode ? EntryCodec.decodeValue(payload, codecs) : EntryCodec.MATCH;
+    return decode ? EntryCodec.decodeValue(memory, offset, length, codecs) : EntryCodec.MATCH;
   }
 }

@@ -36,12 +36,12 @@ class CacheFormatTest {
     // 0x123456789A << 21 | 3 << 5 | 1 << 3 | 1 = 0x02468ACF13400069, little-endian
     assertThat(HexFormat.of().formatHex(plain.toArray(ValueLayout.JAVA_BYTE)))
         .isEqualTo("69004013cf8a4602");
-    assertThat(EntryLayout.flags(plain)).isEqualTo(EntryLayout.FLAG_PINNED);
-    assertThat(EntryLayout.kind(plain)).isEqualTo(EntryLayout.KIND_STRING);
-    assertThat(EntryLayout.keyLength(plain)).isEqualTo(3);
-    assertThat(EntryLayout.writtenAt(plain)).isEqualTo(0x123456789AL);
-    assertThat(EntryLayout.expireAt(plain)).isZero();
-    assertThat(EntryLayout.keyOffset(plain)).isEqualTo(8);
+    assertThat(EntryLayout.flags(plain, 0)).isEqualTo(EntryLayout.FLAG_PINNED);
+    assertThat(EntryLayout.kind(plain, 0)).isEqualTo(EntryLayout.KIND_STRING);
+    assertThat(EntryLayout.keyLength(plain, 0)).isEqualTo(3);
+    assertThat(EntryLayout.writtenAt(plain, 0)).isEqualTo(0x123456789AL);
+    assertThat(EntryLayout.expireAt(plain, 0)).isZero();
+    assertThat(EntryLayout.keyOffset(plain, 0)).isEqualTo(8);
 
     // an object entry that expires: head, type id, expire-at
     MemorySegment full = MemorySegment.ofArray(new byte[20]);
@@ -52,9 +52,9 @@ class CacheFormatTest {
     // 1 << 21 | 8 << 5 | 2 << 3 | FLAG_EXPIRES = 0x0000000000200112
     assertThat(HexFormat.of().formatHex(full.toArray(ValueLayout.JAVA_BYTE)))
         .isEqualTo("1201200000000000" + "0d0c0b0a" + "0807060504030201");
-    assertThat(EntryLayout.typeId(full)).isEqualTo(0x0A0B0C0D);
-    assertThat(EntryLayout.expireAt(full)).isEqualTo(0x0102030405060708L);
-    assertThat(EntryLayout.keyOffset(full)).isEqualTo(20);
+    assertThat(EntryLayout.typeId(full, 0)).isEqualTo(0x0A0B0C0D);
+    assertThat(EntryLayout.expireAt(full, 0)).isEqualTo(0x0102030405060708L);
+    assertThat(EntryLayout.keyOffset(full, 0)).isEqualTo(20);
     assertThat(EntryLayout.headerBytes(EntryLayout.KIND_BYTES, 0)).isEqualTo(8);
     assertThat(EntryLayout.headerBytes(EntryLayout.KIND_OBJECT, 5)).isEqualTo(20);
   }

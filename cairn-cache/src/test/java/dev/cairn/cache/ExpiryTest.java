@@ -38,6 +38,29 @@ class ExpiryTest {
   }
 
   @Test
+  void aGetReadsTheClock_onlyWhenTheEntryOrTheCallHasATimeToCompare() {
+    try (Cache cache = cache()) {
+      LongCacheTable<String> t = cache.longTable("t", String.class);
+      t.put(1L, "forever");
+      t.put(2L, "short", EntryOptions.expireAfter(Duration.ofSeconds(5)));
+      long before = clock.reads();
+      assertThat(t.get(1L)).isEqualTo("forever");
+      assertThat(t.boxed().containsKey(1L)).isTrue();
+      assertThat(t.get(3L)).isNull();
+      assertThat(clock.reads()).as("no expiry anywhere: no clock read").isEqualTo(before);
+      assertThat(t.get(2L)).isEqualTo("short");
+      assertThat(clock.reads()).as("an entry that expires asks the time").isGreaterThan(before);
+      before = clock.reads();
+      assertThat(t.get(1L, Duration.ofSeconds(1))).isEqualTo("forever");
+      assertThat(clock.reads()).as("a maximum age asks the time").isGreaterThan(before);
+      clock.advance(Duration.ofSeconds(5));
+      assertThat(t.get(2L)).isNull();
+      assertThat(t.get(1L, Duration.ofSeconds(1))).as("written 5 s ago").isNull();
+      assertThat(t.get(1L)).isEqualTo("forever");
+    }
+  }
+
+  @Test
   void aWrite_restartsExpireAfterWrite_butAReadDoesNot() {
     try (Cache cache = cache()) {
       CacheTable<String, String> t =

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A clock that moves only when told: expiry tests run on it. */
 final class ManualClock implements InstantSource {
   private final AtomicLong millis;
+  private final AtomicLong reads = new AtomicLong();
 
   ManualClock(long startMillis) {
     this.millis = new AtomicLong(startMillis);
@@ -21,8 +22,14 @@ final class ManualClock implements InstantSource {
     millis.addAndGet(d.toMillis());
   }
 
+  /** How many times the time was read. */
+  long reads() {
+    return reads.get();
+  }
+
   @Override
   public long millis() {
+    reads.incrementAndGet();
     return millis.get();
   }
 

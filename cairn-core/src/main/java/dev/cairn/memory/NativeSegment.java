@@ -64,6 +64,7 @@ public final class NativeSegment {
 
   private final Arena arena;
   private final MemorySegment memory;
+  private final MemorySegment readOnlyMemory; // memory.asReadOnly(), made once
   private final int index;
 
   @SuppressWarnings("unused") // accessed through SEQUENCE
@@ -90,6 +91,7 @@ public final class NativeSegment {
   private NativeSegment(Arena arena, MemorySegment memory, int index) {
     this.arena = arena;
     this.memory = memory;
+    this.readOnlyMemory = memory.asReadOnly();
     this.index = index;
   }
 
@@ -129,6 +131,14 @@ public final class NativeSegment {
   /** The segment's bytes; bounds-checked like every {@link MemorySegment}. */
   public MemorySegment memory() {
     return memory;
+  }
+
+  /**
+   * {@link #memory()} as a read-only segment, made once: what a read hands to code that must not
+   * write, without a view per read.
+   */
+  public MemorySegment readOnlyMemory() {
+    return readOnlyMemory;
   }
 
   /** The slot of this segment in its pile's segment table. */

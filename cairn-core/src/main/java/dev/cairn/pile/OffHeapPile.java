@@ -5,6 +5,7 @@ import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.pile.participant.Attachment;
+import dev.cairn.pile.participant.InPlaceReader;
 import dev.cairn.pile.participant.LogParticipant;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.io.IOException;
@@ -243,6 +244,11 @@ final class OffHeapPile implements Pile {
   @Override
   public <R> R read(long pointer, ValueReader<R> reader) {
     Objects.requireNonNull(reader, "reader");
+    return reads.read(pointer, reader);
+  }
+
+  /** {@link dev.cairn.pile.participant.ParticipantLog#read}. */
+  <R> R readInPlace(long pointer, InPlaceReader<R> reader) {
     return reads.read(pointer, reader);
   }
 

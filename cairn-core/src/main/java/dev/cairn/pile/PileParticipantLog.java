@@ -2,6 +2,7 @@ package dev.cairn.pile;
 
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.participant.Attachment;
+import dev.cairn.pile.participant.InPlaceReader;
 import dev.cairn.pile.participant.ParticipantLog;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
@@ -70,6 +71,11 @@ final class PileParticipantLog implements ParticipantLog {
     }
     ParticipantRegistry.checkType(type);
     tx.attach(id, type, attachment);
+  }
+
+  @Override
+  public <R> R read(long pointer, InPlaceReader<R> reader) {
+    return pile.readInPlace(pointer, Objects.requireNonNull(reader, "reader"));
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
+import dev.cairn.pile.participant.InPlaceReader;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -109,9 +110,13 @@ final class ValueReads {
   private static final PayloadReader<Void, Stored> STORED =
       (memory, at, length, kind, none) -> new Stored(valueKind(kind), copy(memory, at, length));
 
+  // memory is read-only (the segment's readOnlyMemory)
   private static final PayloadReader<ValueReader<?>, Object> USER =
       (memory, at, length, kind, reader) ->
-          reader.read(valueKind(kind), memory.asSlice(at, length).asReadOnly());
+          reader.read(valueKind(kind), memory.asSlice(at, length));
+
+  private static final PayloadReader<InPlaceReader<?>, Object> IN_PLACE =
+      (memory, at, length, kind, reader) -> reader.read(memory, at, length, valueKind(kind));
 
   private static final PayloadReader<ArrayTarget, ArrayTarget> INTO_ARRAY =
       (memory, at, length, kind, target) -> target.take(memory, at, length);
@@ -260,6 +265,13 @@ final class ValueReads {
     return result;
   }
 
+  /** {@link dev.cairn.pile.participant.ParticipantLog#read}. */
+  <R> R read(long pointer, InPlaceReader<R> reader) {
+    @SuppressWarnings("unchecked") // IN_PLACE returns what reader returns
+    R result = (R) read(pointer, IN_PLACE, reader);
+    return result;
+  }
+
   /** {@link Pile#sizeOf}. */
   int sizeOf(long pointer) {
     return read(pointer, LENGTH, TARGETS.get().length).length;
@@ -387,7 +399,7 @@ final class ValueReads {
             continue;
           }
         }
-        MemorySegment dataMemory = dataSegment.memory();
+        MemorySegment dataMemory = dataSegment.readOnlyMemory(); // readers only read
         R result;
         try {
           // inside the try: a link target's header is read again after targetProblem checked

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.pile.participant.CounterTable;
+import dev.cairn.pile.participant.ParticipantLog;
 import dev.cairn.pile.participant.Participants;
 import java.io.IOException;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,6 +54,43 @@ class ParticipantTest {
           .hasMessage("participant refused");
       assertThat(pile.stats().objectCount()).isEqualTo(before);
       pile.verify();
+    }
+  }
+
+  @Test
+  void aReadInPlace_seesThePayloadWhereItLies_readOnly_andADeletedValueIsStale() {
+    CounterTable table = new CounterTable(3);
+    try (Pile pile = Participants.offHeap(PileOptions.defaults(), table)) {
+      table.attachTo(pile);
+      ParticipantLog log = Participants.log(pile, table);
+      byte[] bytes = item("a", 1);
+      long pointer = table.add("a", bytes);
+      String read =
+          log.read(
+              pointer,
+              (memory, offset, length, kind) -> {
+                assertThat(kind).isEqualTo(ValueKind.BYTES);
+                assertThat(memory.isReadOnly()).isTrue();
+                assertThat(memory.byteSize()).isGreaterThan(length);
+                return new String(
+                    memory.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE),
+                    StandardCharsets.UTF_8);
+              });
+      assertThat(read).isEqualTo("a:1");
+      assertThatThrownBy(
+              () ->
+                  log.read(
+                      pointer,
+                      (memory, offset, length, kind) -> {
+                        memory.set(ValueLayout.JAVA_BYTE, offset, (byte) 0);
+                        return null;
+                      }))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("read-only");
+      assertThat(pile.getBytes(pointer)).isEqualTo(bytes);
+      table.remove("a", pointer);
+      assertThatThrownBy(() -> log.read(pointer, (memory, offset, length, kind) -> length))
+          .isInstanceOf(StalePointerException.class);
     }
   }
 

@@ -118,6 +118,17 @@ public interface ParticipantLog {
   void attach(Transaction transaction, int type, Attachment attachment);
 
   /**
+   * Reads the value of {@code pointer} in place: the pile's optimistic read ({@link
+   * dev.cairn.pile.Pile#read(long, dev.cairn.pile.ValueReader)}), with no view made per read.
+   *
+   * @return what {@code reader} returned, from a read no writer disturbed
+   * @throws dev.cairn.pile.StalePointerException if the value was deleted
+   * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never a value's
+   * @throws IllegalStateException if the pile is closed
+   */
+  <R> R read(long pointer, InPlaceReader<R> reader);
+
+  /**
    * The codecs the pile encodes and decodes values with: the options' registry, which a persistent
    * pile wraps with its type catalog ({@link CodecRegistry#withCatalog}), so that a payload the
    * participant composes with {@code codecOf(typeIdOf(type))} decodes in any later process as the
