@@ -137,6 +137,7 @@ public final class CacheBench {
     arguments.put("size", config.valueBytes());
     arguments.put("seconds", config.seconds());
     arguments.put("theta", config.zipfTheta());
+    arguments.put("keys", config.keys().label());
     arguments.put("budget", config.budgetBytes());
     boolean persistent = kind.persistent() && config.directory() != null;
     arguments.put("dir", persistent ? config.cacheDirectory() : "");
@@ -155,6 +156,7 @@ public final class CacheBench {
     arguments.put("size", config.valueBytes());
     arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
     arguments.put("seed", config.seed() + 1);
+    arguments.put("keys", config.keys().label());
     return ChildArguments.of(arguments);
   }
 

@@ -40,6 +40,7 @@ public final class CacheBenchChild {
     String dir = arguments.get("dir");
     boolean reopen = Boolean.parseBoolean(arguments.get("reopen"));
     long seed = Long.parseLong(arguments.get("seed"));
+    KeyOrder keys = KeyOrder.of(arguments.get("keys"));
     StoreSpec spec =
         new StoreSpec(
             n,
@@ -54,7 +55,7 @@ public final class CacheBenchChild {
       long rssBefore = ProcessMemory.residentBytes();
       GcPauseMonitor.Window window = gc.begin();
       CacheStore store = kind.open(spec);
-      CachePhases phases = new CachePhases(store, n, threads, valueBytes, seed);
+      CachePhases phases = new CachePhases(store, n, threads, valueBytes, seed, keys);
       if (spec.bounded()) {
         phases.bounded(seconds, zipf); // fills the cache, warms the JIT
         PhaseStats bounded = phases.bounded(seconds, zipf);
@@ -82,7 +83,7 @@ public final class CacheBenchChild {
       store.close();
       result("closeMs", (System.nanoTime() - closeStart) / 1e6);
       if (reopen) {
-        reopen(kind, spec, n, valueBytes, seed, Boolean.parseBoolean(arguments.get("drop")));
+        reopen(kind, spec, n, keys, valueBytes, seed, Boolean.parseBoolean(arguments.get("drop")));
       }
     }
     System.out.flush();
@@ -90,11 +91,17 @@ public final class CacheBenchChild {
 
   /** Reopens a closed persistent store, times its first hit, then reads a sample of keys. */
   private static void reopen(
-      CacheStoreKind kind, StoreSpec spec, long n, int valueBytes, long seed, boolean drop)
+      CacheStoreKind kind,
+      StoreSpec spec,
+      long n,
+      KeyOrder keys,
+      int valueBytes,
+      long seed,
+      boolean drop)
       throws InterruptedException {
     result("coldCache", drop && PageCache.drop() ? 1 : 0);
     SplittableRandom random = new SplittableRandom(seed);
-    long key = random.nextLong(n);
+    long key = keys.key(random.nextLong(n));
     byte[] read = new byte[valueBytes];
     long start = System.nanoTime();
     try (CacheStore store = kind.open(spec)) {
@@ -105,7 +112,7 @@ public final class CacheBenchChild {
       result("reopenOpenMs", (opened - start) / 1e6);
       result("reopenFirstHitMs", (hit - start) / 1e6);
       for (int i = 0; i < 100_000; i++) {
-        long k = random.nextLong(n);
+        long k = keys.key(random.nextLong(n));
         Values.check(read, store.get(k, read), k, valueBytes);
       }
     }

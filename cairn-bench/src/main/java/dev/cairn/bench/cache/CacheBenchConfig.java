@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param valueBytes the length of every value (at least 16: key and version)
  * @param seconds each measured phase's length
  * @param zipfTheta the exponent of the Zipfian phases
+ * @param keys the n keys: 0..n-1, or as many scattered over the longs
  * @param budgetFraction 0, or the bounded workload with a budget of this fraction of the data's
  *     bytes (n x (8 + valueBytes))
  * @param stores the stores, in the order they run
@@ -29,6 +30,7 @@ public record CacheBenchConfig(
     int valueBytes,
     double seconds,
     double zipfTheta,
+    KeyOrder keys,
     double budgetFraction,
     List<CacheStoreKind> stores,
     Path directory,
@@ -54,6 +56,7 @@ public record CacheBenchConfig(
   public CacheBenchConfig {
     Objects.requireNonNull(stores, "stores");
     Objects.requireNonNull(durability, "durability");
+    Objects.requireNonNull(keys, "keys");
     if (n < 2) {
       throw new IllegalArgumentException("--n must be at least 2 for --workload cache: " + n);
     }

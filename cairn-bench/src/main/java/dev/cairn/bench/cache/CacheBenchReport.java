@@ -35,6 +35,7 @@ public record CacheBenchReport(
     json.field("valueBytes", config.valueBytes());
     json.field("seconds", config.seconds(), 1);
     json.field("zipfTheta", config.zipfTheta(), 2);
+    json.field("keys", config.keys().label());
     if (config.bounded()) {
       json.field("budgetFraction", config.budgetFraction(), 3);
       json.field("budgetBytes", config.budgetBytes());
@@ -100,8 +101,10 @@ public record CacheBenchReport(
     out.append(
         String.format(
             Locale.ROOT,
-            "cache workload: n=%,d threads=%d value=%d B, %.0f s per phase, Zipf %.2f%s%n%n",
+            "cache workload: n=%,d %s keys, threads=%d value=%d B, %.0f s per phase, Zipf"
+                + " %.2f%s%n%n",
             config.n(),
+            config.keys().label(),
             config.threads(),
             config.valueBytes(),
             config.seconds(),

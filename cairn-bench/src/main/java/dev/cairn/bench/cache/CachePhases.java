@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The phases of the cache workload on one store, each run by {@code threads} threads: the load of
- * keys 0..n-1 into the empty store, a 90/10 get/put mix over uniform or Zipfian keys for a fixed
- * time, and the bounded workload (Zipfian gets, a put of the value on each miss, as a cache in
- * front of a slow source does). Every get copies its value out and checks that it names its key.
+ * its n keys ({@link KeyOrder}) into the empty store, a 90/10 get/put mix over uniform or Zipfian
+ * keys for a fixed time, and the bounded workload (Zipfian gets, a put of the value on each miss,
+ * as a cache in front of a slow source does). Every get copies its value out and checks that it
+ * names its key.
  *
  * <p>Each thread has its own random source, value buffer and {@link PhaseStats}; nothing is shared
  * but the store.
@@ -26,13 +27,15 @@ final class CachePhases {
   private final int threads;
   private final int valueBytes;
   private final long seed;
+  private final KeyOrder keys;
 
-  CachePhases(CacheStore store, long n, int threads, int valueBytes, long seed) {
+  CachePhases(CacheStore store, long n, int threads, int valueBytes, long seed, KeyOrder keys) {
     this.store = store;
     this.n = n;
     this.threads = threads;
     this.valueBytes = valueBytes;
     this.seed = seed;
+    this.keys = keys;
   }
 
   /** Puts keys 0..n-1, each thread a contiguous share; the merged counts. */
@@ -42,7 +45,8 @@ final class CachePhases {
           byte[] buffer = new byte[valueBytes];
           long from = n * thread / threads;
           long to = n * (thread + 1) / threads;
-          for (long key = from; key < to; key++) {
+          for (long i = from; i < to; i++) {
+            long key = keys.key(i);
             Values.fill(buffer, key, 0);
             store.put(key, buffer);
           }
@@ -65,7 +69,7 @@ final class CachePhases {
           long deadline = System.nanoTime() + nanos;
           long now = System.nanoTime();
           while (now < deadline) {
-            long key = zipf == null ? random.nextLong(n) : zipf.next(random);
+            long key = keys.key(zipf == null ? random.nextLong(n) : zipf.next(random));
             if (random.nextInt(10) < GETS_IN_TEN) {
               long start = System.nanoTime();
               int length = store.get(key, read);
@@ -103,7 +107,7 @@ final class CachePhases {
           long deadline = System.nanoTime() + nanos;
           long now = System.nanoTime();
           while (now < deadline) {
-            long key = zipf.next(random);
+            long key = keys.key(zipf.next(random));
             long start = System.nanoTime();
             int length = store.get(key, read);
             now = System.nanoTime();

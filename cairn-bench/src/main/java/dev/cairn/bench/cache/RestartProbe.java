@@ -24,6 +24,7 @@ public final class RestartProbe {
     long n = Long.parseLong(arguments.get("n"));
     int valueBytes = Integer.parseInt(arguments.get("size"));
     long seed = Long.parseLong(arguments.get("seed"));
+    KeyOrder keys = KeyOrder.of(arguments.get("keys"));
     StoreSpec spec =
         new StoreSpec(
             n,
@@ -35,7 +36,7 @@ public final class RestartProbe {
     byte[] buffer = new byte[valueBytes];
     switch (arguments.get("mode")) {
       case "hit" -> {
-        long key = random.nextLong(n);
+        long key = keys.key(random.nextLong(n));
         try (CacheStore store = CairnStore.open(spec)) {
           long opened = System.nanoTime();
           int length = store.get(key, buffer);
@@ -46,7 +47,7 @@ public final class RestartProbe {
           CacheBenchChild.result("openMs", (opened - mainStart) / 1e6);
           CacheBenchChild.result("firstHitMs", (hit - mainStart) / 1e6);
           for (int i = 0; i < 100_000; i++) {
-            long k = random.nextLong(n);
+            long k = keys.key(random.nextLong(n));
             Values.check(buffer, store.get(k, buffer), k, valueBytes);
           }
         }
@@ -54,7 +55,7 @@ public final class RestartProbe {
       case "write" -> {
         CacheStore store = CairnStore.open(spec);
         for (long version = 1_000_000; ; version++) {
-          long key = random.nextLong(n);
+          long key = keys.key(random.nextLong(n));
           Values.fill(buffer, key, version);
           store.put(key, buffer);
           if (version == 1_010_000) {

@@ -4,6 +4,7 @@ import dev.cairn.bench.cache.CacheBench;
 import dev.cairn.bench.cache.CacheBenchConfig;
 import dev.cairn.bench.cache.CacheBenchReport;
 import dev.cairn.bench.cache.CacheStoreKind;
+import dev.cairn.bench.cache.KeyOrder;
 import dev.cairn.cli.CommandFailedException;
 import dev.cairn.cli.CountConverter;
 import dev.cairn.pile.Durability;
@@ -209,6 +210,15 @@ public final class BenchCommand implements Callable<Integer> {
               + " data's bytes (n x (8 + size)); Zipfian gets with a put on each miss. Reports"
               + " boundedOpsPerSec and hitRatio.")
   private Double budgetFraction;
+
+  @Option(
+      names = "--keys",
+      paramLabel = "ORDER",
+      description =
+          "With --workload cache: sequential (keys 0..n-1, the default) or scattered (n distinct"
+              + " longs spread over the whole range, so that no store's hash keeps neighbouring"
+              + " keys together).")
+  private String keys;
 
   @Option(
       names = "--seed",
@@ -514,6 +524,7 @@ public final class BenchCommand implements Callable<Integer> {
               size,
               seconds == null ? DEFAULT_CACHE_SECONDS : seconds,
               CACHE_ZIPF_THETA,
+              keys == null ? KeyOrder.SEQUENTIAL : KeyOrder.of(keys),
               budgetFraction == null ? 0 : budgetFraction,
               stores == null
                   ? CacheBenchConfig.DEFAULT_STORES
@@ -550,8 +561,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (directory == null && (fresh || durability != null)) {
       throw new IllegalArgumentException("--fresh and --durability need --dir");
     }
-    if (budgetFraction != null || seed != null) {
-      throw new IllegalArgumentException("--budget-fraction and --seed apply to --workload cache");
+    if (budgetFraction != null || seed != null || keys != null) {
+      throw new IllegalArgumentException(
+          "--budget-fraction, --keys and --seed apply to --workload cache");
     }
     if (!commits && !latencyDuringCheckpoint && seconds != null) {
       throw new IllegalArgumentException(

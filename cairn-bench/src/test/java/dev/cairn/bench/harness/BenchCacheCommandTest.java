@@ -24,7 +24,9 @@ class BenchCacheCommandTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     String json = run.out();
-    assertThat(json).contains("\"workload\": \"cache\"", "\"n\": 20000", "\"seed\": 7");
+    assertThat(json)
+        .contains(
+            "\"workload\": \"cache\"", "\"n\": 20000", "\"seed\": 7", "\"keys\": \"sequential\"");
     for (String store : new String[] {"cairn", "chm", "caffeine", "chronicle", "ehcache"}) {
       assertThat(json).as(store).contains("\"" + store + "\": {");
     }
@@ -56,8 +58,11 @@ class BenchCacheCommandTest {
 
   @Test
   void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir) {
+    // scattered keys: the restarted JVMs read keys of the same order, or their checks fail
     CliRun run =
         smallCacheBench(
+            "--keys",
+            "scattered",
             "--stores",
             "cairn",
             "--dir",
@@ -68,6 +73,7 @@ class BenchCacheCommandTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
+        .contains("scattered keys")
         .doesNotContain("skipped");
     assertThat(dir.resolve("b/cache")).isDirectory();
   }
@@ -97,6 +103,10 @@ class BenchCacheCommandTest {
     CliRun workload = cairn("bench", "--workload", "scan");
     assertThat(workload.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(workload.err()).contains("--workload must be load or cache");
+
+    CliRun keys = cairn("bench", "--workload", "cache", "--keys", "diagonal");
+    assertThat(keys.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(keys.err()).contains("--keys must be sequential or scattered, not 'diagonal'");
 
     CliRun budget = cairn("bench", "--budget-fraction", "0.5");
     assertThat(budget.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
