@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A small durable structure outside {@code dev.cairn.pile}, the proof of the participant contract:
@@ -25,6 +26,8 @@ public final class CounterTable implements LogParticipant {
 
   private final int id;
   private final Map<String, Long> counters = new HashMap<>();
+  // held from a change until its record is logged: see Change
+  private final ReentrantLock order = new ReentrantLock();
   private volatile ParticipantLog log;
   private int replayed;
   private long openedAtLsn = -1;
@@ -41,38 +44,59 @@ public final class CounterTable implements LogParticipant {
 
   /** Puts {@code item} as an item of {@code counter}: the put and the count, one record. */
   public long add(String counter, byte[] item) {
-    return log.put(item, SET, pointer -> change(counter, +1));
+    return log.put(item, SET, new Change(counter, +1, false));
   }
 
   /** Deletes item {@code pointer} of {@code counter}. */
   public void remove(String counter, long pointer) {
-    log.delete(pointer, SET, pointer2 -> change(counter, -1));
+    log.delete(pointer, SET, new Change(counter, -1, false));
   }
 
   /** Sets {@code counter} to {@code value}, a change with no pile write; durable on return. */
   public void set(String counter, long value) {
-    long lsn =
-        log.append(
-            SET,
-            ignored -> {
-              synchronized (this) {
-                counters.put(counter, value);
-                return record(counter, value);
-              }
-            });
+    long lsn = log.append(SET, new Change(counter, value, true));
     log.awaitDurable(lsn);
   }
 
   /** In a transaction: the counter moves when it commits. */
   public void addInTransaction(dev.cairn.pile.Transaction tx, String counter, byte[] item) {
     tx.put(item);
-    log.attach(tx, SET, ignored -> change(counter, +1));
+    log.attach(tx, SET, new Change(counter, +1, false));
   }
 
-  private MemorySegment change(String counter, long delta) {
-    synchronized (this) {
-      long value = counters.merge(counter, delta, Long::sum);
-      return record(counter, value);
+  /**
+   * A counter's change and its record. Records hold absolute values (P2), so the records of one
+   * counter must reach the log in the order of the changes they carry (P5): {@link #order} is held
+   * from the change until the record is in the log, and released in {@link #logged}. Without it,
+   * two writes on different stripes, one adding and one removing an item of the same counter, may
+   * log in the other order, and replay would end on the older value.
+   */
+  private final class Change implements Attachment {
+    private final String counter;
+    private final long operand;
+    private final boolean absolute;
+
+    Change(String counter, long operand, boolean absolute) {
+      this.counter = counter;
+      this.operand = operand;
+      this.absolute = absolute;
+    }
+
+    @Override
+    public MemorySegment apply(long pointer) {
+      order.lock();
+      synchronized (CounterTable.this) {
+        long value = absolute ? operand : counters.getOrDefault(counter, 0L) + operand;
+        counters.put(counter, value);
+        return record(counter, value);
+      }
+    }
+
+    @Override
+    public void logged() {
+      if (order.isHeldByCurrentThread()) {
+        order.unlock();
+      }
     }
   }
 
