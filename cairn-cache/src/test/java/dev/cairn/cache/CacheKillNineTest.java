@@ -2,7 +2,7 @@ package dev.cairn.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.durability.ChildJvm;
+import dev.cairn.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +39,7 @@ class CacheKillNineTest {
       List<String> command =
           ChildJvm.command(
               CacheKillWorkload.class,
+              List.of(Cache.class, dev.cairn.pile.Pile.class),
               List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"),
               List.of(
                   dir.toString(),

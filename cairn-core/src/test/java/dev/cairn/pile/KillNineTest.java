@@ -3,7 +3,7 @@ package dev.cairn.pile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.cairn.durability.ChildJvm;
+import dev.cairn.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -140,6 +140,7 @@ class KillNineTest {
     }
     return ChildJvm.command(
         CrashWorkload.class,
+        List.of(Pile.class),
         jvmOptions,
         List.of(pile.toString(), Long.toString(seed), Integer.toString(threads)));
   }

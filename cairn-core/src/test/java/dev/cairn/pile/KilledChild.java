@@ -2,7 +2,7 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.cairn.durability.ChildJvm;
+import dev.cairn.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -40,7 +40,11 @@ final class KilledChild {
   KilledChild(Class<?> main, List<String> args, Path stderr, Consumer<String> lines)
       throws IOException {
     command =
-        ChildJvm.command(main, List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"), args);
+        ChildJvm.command(
+            main,
+            List.of(Pile.class),
+            List.of("-Xmx256m", "--enable-native-access=ALL-UNNAMED"),
+            args);
     this.stderr = stderr;
     process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     reader =

@@ -3,8 +3,8 @@ package dev.cairn.durability.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.durability.ChildJvm;
 import dev.cairn.durability.DirectoryLockedException;
+import dev.cairn.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +36,11 @@ class DirectoryLockTest {
   void anotherProcess_isRefused_andTheMessageNamesTheHoldersPid() throws Exception {
     Process child =
         new ProcessBuilder(
-                ChildJvm.command(LockHolderMain.class, List.of(), List.of(dir.toString())))
+                ChildJvm.command(
+                    LockHolderMain.class,
+                    List.of(FileLayer.class),
+                    List.of(),
+                    List.of(dir.toString())))
             .redirectErrorStream(true)
             .start();
     try {
