@@ -17,6 +17,7 @@ import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -123,6 +124,24 @@ class CacheModelPropertyTest {
     Statistics.label("write cut").collect(o.cuts() > 0);
     Statistics.label("power lost").coverage(c -> c.check(true).percentage(p -> p > 30));
     Statistics.label("write cut").coverage(c -> c.check(true).percentage(p -> p > 5));
+  }
+
+  /**
+   * A put of an entry that expires at once (expire-at now) over a live one, cut by the power loss
+   * at one disk operation after another: whichever way the write went, no read returns the new
+   * entry, and size() may count it until a sweep (a case jqwik found, kept here).
+   */
+  @Example
+  void aCutPutOfAnEntryExpiredAtOnce_isEitherWay() {
+    for (int afterOps = 0; afterOps <= 12; afterOps++) {
+      run(
+          new Setup(Mode.SIMULATED_DISK, 0, 0, 0, false, 0, Durability.SYNC),
+          List.of(
+              new CacheOp.Put(0, 0, new Options(Options.Kind.NONE, 0, false)),
+              new CacheOp.PowerCut(afterOps, 0),
+              new CacheOp.Put(0, 0, new Options(Options.Kind.EXPIRE_AT, 0, false))),
+          null);
+    }
   }
 
   private static Outcome run(Setup setup, List<CacheOp> ops, Path dir) {

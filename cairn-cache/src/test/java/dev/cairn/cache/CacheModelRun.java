@@ -448,10 +448,17 @@ final class CacheModelRun implements AutoCloseable {
     try {
       table.putAll(values);
     } catch (CacheFullException e) {
-      // a prefix of the puts went in: each key shows its old entry or its new one
+      // a prefix of the puts went in: each key shows its old entry or its new one, or none when
+      // a later put of the call evicted its new one (not pinned) to make room
       cacheFull++;
       Map<String, Entry> before = new HashMap<>();
       entries.keySet().forEach(key -> before.put(key, model.live(key)));
+      entries.forEach(
+          (key, entry) -> {
+            if (!entry.pinned()) {
+              model.mayHaveEvicted(key);
+            }
+          });
       model.resolveCut(before, entries, snapshot());
       return "CacheFullException";
     }
