@@ -4,6 +4,7 @@ import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.cache.index.SlotLayout;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The index changes of the cache's writes, as {@link EntryLog.Change}s: each takes its shard's lock
@@ -25,18 +26,50 @@ final class CacheChanges {
   final Remove remove = new Remove();
   final Resize resize = new Resize();
 
-  /** What every change shares: its index, shard, record, and the lock it holds. */
+  /**
+   * What every change shares: its index, shard, record, and the locks it releases: the shard's, and
+   * the key's when its writer hands it over ({@link #releasingKeyLock}).
+   */
   abstract static class ShardChange implements EntryLog.Change {
     HashIndex index;
     int shard;
     IndexRecord record;
     private boolean locked;
+    private ReentrantLock keyLock; // the writer's, released once the record is logged, or null
+    private boolean applied; // change() returned: the record is the write's
+    private boolean keyLockReleased;
+
+    /** Sets up the change for a new write: no key lock handed over (yet). */
+    final void reset(HashIndex index, int shard, IndexRecord record) {
+      this.index = index;
+      this.shard = shard;
+      this.record = record;
+      keyLock = null;
+      applied = false;
+      keyLockReleased = false;
+    }
+
+    /**
+     * Hands over the writer's key lock: released with the shard's once the write's record is in the
+     * log, before the write waits for durability (OffHeapTable T6). Only if the change was applied:
+     * a write that fails before that keeps the lock, and its writer may try again.
+     */
+    final ShardChange releasingKeyLock(ReentrantLock lock) {
+      keyLock = lock;
+      return this;
+    }
+
+    /** Whether the key lock handed over was released here: its writer must not unlock it. */
+    final boolean releasedKeyLock() {
+      return keyLockReleased;
+    }
 
     final MemorySegment applyLocked(long pointer) {
       index.lock(shard);
       locked = true;
       record.begin(index.tableId());
       change(pointer);
+      applied = true;
       return record.bytes();
     }
 
@@ -55,10 +88,18 @@ final class CacheChanges {
       }
     }
 
-    /** The pile logged the write (or it failed): the shard's lock goes (HashIndex I4). */
+    /**
+     * The pile logged the write (or it failed): the shard's lock goes (HashIndex I4), and the key's
+     * if the change was applied (T6).
+     */
     @Override
     public void logged() {
       afterLog();
+      if (keyLock != null && applied) {
+        keyLock.unlock();
+        keyLock = null;
+        keyLockReleased = true;
+      }
     }
   }
 
@@ -147,9 +188,7 @@ final class CacheChanges {
   Insert insert(
       HashIndex index, long hash, int expiry, int policy, long bytes, IndexRecord record) {
     Insert c = insert;
-    c.index = index;
-    c.shard = HashIndex.shardOf(hash);
-    c.record = record;
+    c.reset(index, HashIndex.shardOf(hash), record);
     c.hash = hash;
     c.expiry = expiry;
     c.policy = policy;
@@ -166,9 +205,7 @@ final class CacheChanges {
       long bytesDelta,
       IndexRecord record) {
     Rewrite c = rewrite;
-    c.index = index;
-    c.shard = shard;
-    c.record = record;
+    c.reset(index, shard, record);
     c.hash32 = hash32;
     c.expiry = expiry;
     c.policy = policy;
@@ -178,9 +215,7 @@ final class CacheChanges {
 
   Remove remove(HashIndex index, int shard, int hash32, long bytes, IndexRecord record) {
     Remove c = remove;
-    c.index = index;
-    c.shard = shard;
-    c.record = record;
+    c.reset(index, shard, record);
     c.hash32 = hash32;
     c.bytes = bytes;
     c.removed = false;
@@ -194,9 +229,7 @@ final class CacheChanges {
       IndexRecord record,
       HashIndex.Retirement retirement) {
     Resize c = resize;
-    c.index = index;
-    c.shard = shard;
-    c.record = record;
+    c.reset(index, shard, record);
     c.capacity = capacity;
     c.retirement = retirement;
     return c;

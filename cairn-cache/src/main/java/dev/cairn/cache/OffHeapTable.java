@@ -40,6 +40,15 @@ import java.util.function.Function;
  *     by a drain; a rewrite first sets its entry uncounted under the shard's lock, before the
  *     pile changes its size (Evictor.beforeRewrite, CacheSlots V2); a removal reports the
  *     segment it removed (Evictor.onRemoved). A hit only sets the referenced bit.
+ * T6  A put or a remove hands its key lock to its change, which releases it with the shard's,
+ *     once the record is in the log and before the write waits for durability: a SYNC write
+ *     waits for its force holding no lock of the cache's, so that another write of a key that
+ *     shares the lock stripe is not held for a whole force. The write is visible from its apply
+ *     on (reads take no lock, T3); a later write of the key logs after it, so its wait covers
+ *     both. A change that was not applied (the shard was full, the entry went) leaves the lock
+ *     with its writer, which tries again under it. A write that may insert grows the index
+ *     before it takes the key lock (a growth is a write of its own, which waits for its force
+ *     too); under the lock it grows only if another insert filled the shard meanwhile.
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -423,6 +432,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     WriteOutcome outcome;
     boolean uncounted = false; // the entry was set uncounted for its rewrite (T5)
     boolean written = false;
+    CacheChanges.ShardChange change = null; // the last change, which may release the lock (T6)
+    if (mode == Mode.ALWAYS || mode == Mode.IF_ABSENT) {
+      core.growIndex(this, shard); // before the lock: a SYNC growth waits for its force (T6)
+    }
     lock.lock();
     try {
       while (true) {
@@ -475,21 +488,18 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         }
         try {
           if (existing == 0) {
-            core.log()
-                .put(
-                    entry,
-                    CacheCore.RECORD_ENTRY,
-                    core.changes().insert(index, hash, expiry, policy, newBytes, sc.record));
+            change =
+                core.changes()
+                    .insert(index, hash, expiry, policy, newBytes, sc.record)
+                    .releasingKeyLock(lock);
+            core.log().put(entry, CacheCore.RECORD_ENTRY, change);
             outcome = WriteOutcome.INSERTED;
           } else {
-            core.log()
-                .update(
-                    existing,
-                    entry,
-                    CacheCore.RECORD_ENTRY,
-                    core.changes()
-                        .rewrite(
-                            index, shard, hash32, expiry, policy, newBytes - oldBytes, sc.record));
+            change =
+                core.changes()
+                    .rewrite(index, shard, hash32, expiry, policy, newBytes - oldBytes, sc.record)
+                    .releasingKeyLock(lock);
+            core.log().update(existing, entry, CacheCore.RECORD_ENTRY, change);
             outcome = WriteOutcome.REPLACED;
           }
         } catch (CacheChanges.ShardFullException e) {
@@ -502,7 +512,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       }
       written = true;
     } finally {
-      lock.unlock();
+      if (change == null || !change.releasedKeyLock()) {
+        lock.unlock();
+      }
       if (uncounted && !written) {
         // the rewrite failed: the entry, if still there, is counted again by a drain
         core.evictor().offer(CacheSlots.policyHash(descriptor.id(), shard, hash32));
@@ -539,6 +551,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   /** A remove of the key in {@code sc}, whose hash is {@code hash}. */
   boolean removeEncoded(Scratch sc, long hash, Object expected) {
     ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
+    boolean locked = true; // until deleteLocked hands the lock over (T6)
     lock.lock();
     try {
       long now = core.nowMillis();
@@ -555,15 +568,21 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       if (expected != null && !Objects.deepEquals(sc.found, expected)) {
         return false;
       }
-      if (!deleteLocked(
-          SlotLayout.hash32(hash),
-          HashIndex.shardOf(hash),
-          sc.foundPointer,
-          core.log().allocatedBytes(sc.entry.readSize))) {
+      boolean removed =
+          deleteLocked(
+              SlotLayout.hash32(hash),
+              HashIndex.shardOf(hash),
+              sc.foundPointer,
+              core.log().allocatedBytes(sc.entry.readSize),
+              lock);
+      locked = !core.changes().remove.releasedKeyLock();
+      if (!removed) {
         return false;
       }
     } finally {
-      lock.unlock();
+      if (locked) {
+        lock.unlock();
+      }
     }
     removals.increment();
     return true;
@@ -665,12 +684,26 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** Deletes {@code pointer} and its slot in one write (T2); the key's lock is held (T1). */
   private boolean deleteLocked(int hash32, int shard, long pointer, long bytes) {
+    return deleteLocked(hash32, shard, pointer, bytes, null);
+  }
+
+  /**
+   * Deletes the entry at {@code pointer} and its slot, under the key's lock; {@code keyLock}, if
+   * not null, is that lock, handed to the change, which releases it once the delete is logged (T6):
+   * the caller asks {@link CacheChanges.ShardChange#releasedKeyLock} of {@code
+   * core.changes().remove} before it unlocks.
+   */
+  private boolean deleteLocked(
+      int hash32, int shard, long pointer, long bytes, ReentrantLock keyLock) {
     CacheChanges.Remove change =
         core.changes().remove(index, shard, hash32, bytes, Scratch.get().record);
+    if (keyLock != null) {
+      change.releasingKeyLock(keyLock);
+    }
     try {
       core.log().delete(pointer, CacheCore.RECORD_ENTRY, change);
     } catch (StalePointerException | InvalidPointerException e) {
-      return false;
+      return false; // checked before the change: the lock is still the writer's
     }
     if (!change.removed()) {
       return false;

@@ -442,6 +442,16 @@ final class BlockWriter {
     }
   }
 
+  /**
+   * Under the owner's lock: checks that {@code pointer} names a live value, as {@link
+   * #deleteLocked} does first, and throws what it would.
+   */
+  void checkLive(long pointer) {
+    NativeSegment segment = segments[Pointers.segment(pointer)];
+    MemorySegment memory = segment.memory();
+    lockedUserHeader(pointer, memory, ValueReads.blockOffset(pointer, memory));
+  }
+
   /** Under the owner's lock: the header of the user block {@code pointer} names, or throws. */
   long lockedUserHeader(long pointer, MemorySegment memory, long offset) {
     long header = memory.get(WORD, offset);

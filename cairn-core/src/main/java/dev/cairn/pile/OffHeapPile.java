@@ -581,9 +581,13 @@ final class OffHeapPile implements Pile {
       boolean applied = false;
       boolean logged = false;
       try {
-        writer.deleteLocked(pointer); // nested: logged below, with the participant's record
+        // the participant's change before the free, so that an attachment that throws leaves the
+        // value where it was, and nothing logged; the checks the free makes come first, under
+        // the same lock, so that the free cannot fail once the participant changed
+        writer.checkLive(pointer);
         applied = true;
         MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
+        writer.deleteLocked(pointer); // nested: logged below, with the participant's record
         logged = true;
         lsn = stripe.unlockAndLog(participant, type, record);
       } finally {

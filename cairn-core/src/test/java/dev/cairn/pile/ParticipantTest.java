@@ -32,7 +32,7 @@ class ParticipantTest {
   private static final List<String> COUNTERS = List.of("a", "b", "c");
 
   @Test
-  void aVolatilePile_appliesAttachments_andAThrowingOneUndoesItsPut() {
+  void aVolatilePile_appliesAttachments_andAThrowingOneUndoesItsPutOrDelete() {
     CounterTable table = new CounterTable(3);
     try (Pile pile = Participants.offHeap(PileOptions.defaults(), table)) {
       table.attachTo(pile);
@@ -53,6 +53,24 @@ class ParticipantTest {
                           }))
           .hasMessage("participant refused");
       assertThat(pile.stats().objectCount()).isEqualTo(before);
+      long kept = table.add("a", item("a", 4));
+      Map<String, Long> counted = table.snapshot();
+      assertThatThrownBy(
+              () ->
+                  Participants.log(pile, table)
+                      .delete(
+                          kept,
+                          1,
+                          p -> {
+                            throw new IllegalStateException("participant refused the delete");
+                          }))
+          .hasMessage("participant refused the delete");
+      assertThat(pile.getBytes(kept))
+          .as("a refused delete leaves the value")
+          .isEqualTo(item("a", 4));
+      assertThat(table.snapshot()).isEqualTo(counted);
+      table.remove("a", kept);
+      assertThat(table.snapshot()).isEqualTo(Map.of("a", 1L, "manual", 42L));
       pile.verify();
     }
   }

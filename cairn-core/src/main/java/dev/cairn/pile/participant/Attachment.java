@@ -5,11 +5,12 @@ import java.lang.foreign.MemorySegment;
 /**
  * A participant's part of a pile write ({@link ParticipantLog#put}, {@link ParticipantLog#update},
  * {@link ParticipantLog#delete}, {@link ParticipantLog#append}, {@link ParticipantLog#attach}):
- * called under the write's lock once the pile's part is done, it applies the participant's change
- * (P1) and returns its record, which the pile logs in the same record as its own, so that both
- * survive a crash or neither does. The change may write regions of the participant's whatever
- * stripe owns them ({@link ParticipantLog#written} for each); it must not call {@link
- * ParticipantLog#region} or any other pile operation that takes a lock (P3).
+ * called under the write's lock once the pile's part is done (a delete's: once its pointer is
+ * checked, before the value is freed), it applies the participant's change (P1) and returns its
+ * record, which the pile logs in the same record as its own, so that both survive a crash or
+ * neither does. The change may write regions of the participant's whatever stripe owns them ({@link
+ * ParticipantLog#written} for each); it must not call {@link ParticipantLog#region} or any other
+ * pile operation that takes a lock (P3).
  */
 @FunctionalInterface
 public interface Attachment {

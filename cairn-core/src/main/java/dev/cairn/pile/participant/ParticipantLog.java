@@ -94,17 +94,21 @@ public interface ParticipantLog {
    *     bytes are then unspecified (what the payload wrote, over the old bytes, logged as such:
    *     update or delete it again), if it was moving it is intact; the attachment is not called
    * @throws RuntimeException what the attachment threw: the update stays, logged without the
-   *     participant's record (as a {@link #delete} whose attachment throws); like every write that
-   *     throws it is not waited for, and is durable once a later write is
+   *     participant's record; like every write that throws it is not waited for, and is durable
+   *     once a later write is
    * @throws IllegalStateException if the pile is still being opened (see the class comment)
    */
   void update(long pointer, PayloadWriter payload, int type, Attachment attachment);
 
   /**
    * Deletes the value of {@code pointer} and, under the same lock, applies {@code attachment}; both
-   * are logged as one record.
+   * are logged as one record. The attachment runs once the pointer is checked and before the value
+   * is freed (it must not read the value).
    *
    * @throws dev.cairn.pile.StalePointerException if the value is gone; the attachment is not called
+   * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's; the
+   *     attachment is not called
+   * @throws RuntimeException what the attachment threw: the value stays, and nothing is logged
    * @throws IllegalStateException if the pile is still being opened (see the class comment)
    */
   void delete(long pointer, int type, Attachment attachment);
