@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -49,6 +50,9 @@ import java.util.TreeSet;
  * does, and the handle throws from then on. setCapacityBytes() makes a write that needs more
  * blocks throw "No space left on device"; failWritesWithNoSpace(true) makes every write throw
  * it (a thin-provisioned or copy-on-write disk).
+ *
+ * Slow forces: holdForces() makes every force wait, outside the disk's lock (so that writes and
+ * reads go on), until releaseForces(); awaitHeldForce() waits until one does.
  *
  * Determinism: with one thread the outcome depends only on the operations and the seeds. Name
  * maps are sorted, so iteration order is fixed.
@@ -97,6 +101,11 @@ public final class SimulatedDisk implements FileLayer {
   private Path failWritesOf;
   private int writesBeforeFailing;
   private final TreeMap<Path, Long> forces = new TreeMap<>();
+
+  // holdForces: a lock of its own, never held with the disk's
+  private final Object forceGate = new Object();
+  private boolean forcesHeld; // guarded by forceGate
+  private int forcesWaiting; // guarded by forceGate
 
   public SimulatedDisk() {
     directories.add(root());
@@ -207,6 +216,59 @@ public final class SimulatedDisk implements FileLayer {
     this.failForceOf = file;
     this.failForceArmed = true;
     this.forceFailureSeed = seed;
+  }
+
+  /** From now on every force waits, holding no lock of the disk's, until {@link #releaseForces}. */
+  public void holdForces() {
+    synchronized (forceGate) {
+      forcesHeld = true;
+    }
+  }
+
+  /** The forces held go on, and later ones do not wait. */
+  public void releaseForces() {
+    synchronized (forceGate) {
+      forcesHeld = false;
+      forceGate.notifyAll();
+    }
+  }
+
+  /**
+   * Waits until a force is held ({@link #holdForces}).
+   *
+   * @throws AssertionError if none is within {@code timeout}
+   */
+  public void awaitHeldForce(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (forceGate) {
+      while (forcesWaiting == 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("no force came within " + timeout);
+        }
+        forceGate.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
+  private void waitWhileForcesHeld() throws IOException {
+    synchronized (forceGate) {
+      if (!forcesHeld) {
+        return;
+      }
+      forcesWaiting++;
+      forceGate.notifyAll();
+      try {
+        while (forcesHeld) {
+          forceGate.wait();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while the simulated disk held forces", e);
+      } finally {
+        forcesWaiting--;
+      }
+    }
   }
 
   /** Total bytes of file blocks (4 KiB pages) the disk can hold. */
@@ -741,6 +803,7 @@ public final class SimulatedDisk implements FileLayer {
 
     @Override
     public void force() throws IOException {
+      waitWhileForcesHeld();
       synchronized (SimulatedDisk.this) {
         check(false);
         if (failForceArmed && (failForceOf == null || failForceOf.equals(path))) {

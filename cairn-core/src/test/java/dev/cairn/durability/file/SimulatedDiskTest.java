@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.log.DurabilityTestSupport;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +48,34 @@ class SimulatedDiskTest extends FileLayerContractTest {
     h.force();
     disk.syncDirectory(DIR);
     return h;
+  }
+
+  @Test
+  void heldForces_waitOutsideTheDiskLock_andGoOnWhenReleased() throws Exception {
+    FileHandle h = syncedFile("held", filled(100, 1));
+    h.write(ByteBuffer.wrap(filled(100, 2)), 0);
+    disk.holdForces();
+    CompletableFuture<Void> force;
+    try (var threads = Executors.newSingleThreadExecutor()) {
+      force =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  h.force();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              },
+              threads);
+      disk.awaitHeldForce(Duration.ofSeconds(30));
+      h.write(ByteBuffer.wrap(filled(100, 3)), 0); // the disk's lock is free
+      assertThat(disk.durableContent(DIR.resolve("held"))).isEqualTo(filled(100, 1));
+      assertThat(force).isNotDone();
+      disk.releaseForces();
+      force.get(30, TimeUnit.SECONDS);
+    }
+    assertThat(disk.durableContent(DIR.resolve("held"))).isEqualTo(filled(100, 3));
+    h.close();
   }
 
   @Test
