@@ -278,6 +278,7 @@ final class CacheCore {
     if (capacity == 0) {
       return;
     }
+    index.view(shard); // the rebuild copies the old region's slots (HashIndex V1)
     long regionBytes = HashIndex.regionBytes(capacity);
     long bytes = log.allocatedBytes(Math.toIntExact(regionBytes));
     makeRoom(bytes, bytes);

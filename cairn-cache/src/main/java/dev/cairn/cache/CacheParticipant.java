@@ -25,7 +25,8 @@ import java.util.List;
  *   RETIRE  a retired region freed: Region:u64, little-endian
  * Open: open() installs the checkpoint's tables and shards without viewing their regions
  * (their puts may be replayed after it, LogParticipant P6); replay() applies the records in LSN
- * order, viewing a region when a record first needs it; recovered() views every region. The
+ * order, viewing a region when a record first needs it; the other regions are viewed at their
+ * shard's first use (HashIndex V1), so that the open reads none of the index's pages. The
  * factory then makes the cache over these tables (attach), after which checkpoints take the
  * cache's state; a checkpoint before that takes the recovered one, the same objects.
  * }</pre>
@@ -165,7 +166,7 @@ final class CacheParticipant implements LogParticipant {
   @Override
   public void recovered() {
     for (CacheState.Table t : tables) {
-      t.index().viewAll();
+      t.index().recovered();
     }
   }
 

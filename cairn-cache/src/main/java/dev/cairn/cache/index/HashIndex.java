@@ -47,6 +47,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *     in any order; this keeps the records of one shard in the order of its changes, so that
  *     replaying them in LSN order rebuilds the same slots and counts.
  *
+ * Opening:
+ * V1  A shard's region is viewed at its first use after an open, not by the open: viewing checks
+ *     the region's pages against their checksums (RegionStore#view), which reads them from disk,
+ *     and a 10M-entry index is about 270 MB. So the first hit after a reopen waits for one
+ *     shard's pages, not the whole index. Lookups, slot reads and hints view the shard themselves
+ *     (view(), outside any pile lock). A write views it before the pile write whose attachment
+ *     changes it (its lookup does, and a growth calls view()): viewing takes a pile lock, which
+ *     an attachment must not take. A change to an unviewed shard is refused (lockedShard), and
+ *     no rebuild comes before the first view, so racing first views see the same region and
+ *     keep one view (a compare-and-set from null). Replay views a region when a record first
+ *     needs it (replayView), as one thread.
+ *
  * Recovery: every change appends its ops to an IndexRecord that the pile logs with the write
  * (IndexRecord's format). Replay applies them in LSN order over the shards' state of the last
  * checkpoint. A Resize is replayed by rehashing the old region, so the old region must hold, at
@@ -73,10 +85,12 @@ public final class HashIndex {
   private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
   private static final VarHandle WORDS = WORD.varHandle();
   private static final VarHandle VERSION;
+  private static final VarHandle SLOTS;
 
   static {
     try {
       VERSION = MethodHandles.lookup().findVarHandle(Shard.class, "version", long.class);
+      SLOTS = MethodHandles.lookup().findVarHandle(Shard.class, "slots", MemorySegment.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -111,7 +125,7 @@ public final class HashIndex {
   static final class Shard {
     final ReentrantLock lock = new ReentrantLock();
     volatile long version; // I3: odd while the region is being replaced
-    volatile MemorySegment slots;
+    volatile MemorySegment slots; // null: no region, or not viewed yet (V1)
     volatile long region;
     volatile int capacity;
     // live slots and tombstones: written under lock; size() and growthFor() read them racily,
@@ -150,8 +164,7 @@ public final class HashIndex {
   /**
    * Sets a shard's state as a checkpoint held it, at open, before any replay. The region is not
    * viewed yet: its value may be put by a record replayed later (a checkpoint's state can be newer
-   * than its LSN); replay views it when a record needs it, and {@link #viewAll} once the pile is
-   * recovered.
+   * than its LSN); replay views it when a record needs it, and after that its first use (V1).
    */
   public void install(int shard, long region, int capacity, int count, int dead, long bytes) {
     Shard s = shards[shard];
@@ -164,16 +177,48 @@ public final class HashIndex {
   }
 
   /**
-   * Takes the view of every shard's region, after recovery and before any lookup: outside any pile
-   * lock (RegionStore#view may take one).
+   * After recovery: views again the regions that replay viewed, whose page checks a replay after a
+   * cut checkpoint defers to its end (LogParticipant#recovered), so that a damaged page is reported
+   * by the open as it would be by a first view. The other shards are viewed at first use (V1).
    *
    * @throws IllegalArgumentException if a region is smaller than its shard's capacity needs
    */
-  public void viewAll() {
+  public void recovered() {
     for (int i = 0; i < SHARDS; i++) {
       Shard s = shards[i];
-      s.slots = s.region == 0 ? null : checkedView(i, s.region, s.capacity);
+      if (s.slots != null && s.region != 0) {
+        s.slots = checkedView(i, s.region, s.capacity);
+      }
     }
+  }
+
+  /**
+   * Takes the view of shard {@code shard}'s region if it has none yet (V1): outside any pile lock
+   * ({@link RegionStore#view} takes one). Returns the view, null if the shard has no region.
+   *
+   * @throws IllegalArgumentException if the region is smaller than the shard's capacity needs
+   */
+  public MemorySegment view(int shard) {
+    Shard s = shards[shard];
+    MemorySegment slots = s.slots;
+    return slots != null ? slots : viewFirst(shard, s);
+  }
+
+  /** Whether shard {@code shard}'s region is viewed (or it has none): V1. */
+  public boolean isViewed(int shard) {
+    Shard s = shards[shard];
+    return s.slots != null || s.region == 0;
+  }
+
+  private MemorySegment viewFirst(int shard, Shard s) {
+    long region = s.region;
+    if (region == 0) {
+      return null;
+    }
+    // no rebuild before the first view (a rebuild needs the view: lockedShard), so region and
+    // capacity are the installed ones; racing viewers take the same view, the first one is kept
+    MemorySegment view = checkedView(shard, region, s.capacity);
+    return SLOTS.compareAndSet(s, null, view) ? view : s.slots;
   }
 
   private MemorySegment checkedView(int shard, long region, int capacity) {
@@ -280,6 +325,9 @@ public final class HashIndex {
         continue;
       }
       MemorySegment slots = s.slots;
+      if (slots == null) {
+        slots = viewFirst(shard, s); // V1
+      }
       int capacity = s.capacity;
       if (slots != null
           && capacity > 0
@@ -320,8 +368,7 @@ public final class HashIndex {
 
   /** The pointer in a slot (0 if empty, {@link #TOMBSTONE} if removed); racy. */
   public long pointerAt(long address) {
-    Shard s = shards[shardOfAddress(address)];
-    MemorySegment slots = s.slots;
+    MemorySegment slots = view(shardOfAddress(address)); // V1
     long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
     if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
       return 0;
@@ -331,8 +378,7 @@ public final class HashIndex {
 
   /** The meta word of a slot; racy. */
   public long metaAt(long address) {
-    Shard s = shards[shardOfAddress(address)];
-    MemorySegment slots = s.slots;
+    MemorySegment slots = view(shardOfAddress(address)); // V1
     long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
     if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
       return 0;
@@ -353,7 +399,9 @@ public final class HashIndex {
    * logged, so it needs no lock. Returns whether it was stored.
    */
   public boolean casMeta(long address, long expectedMeta, long meta) {
-    Shard s = shards[shardOfAddress(address)];
+    int shard = shardOfAddress(address);
+    Shard s = shards[shard];
+    view(shard); // V1
     long version = (long) VERSION.getAcquire(s);
     MemorySegment slots = s.slots;
     long region = s.region;
@@ -542,6 +590,13 @@ public final class HashIndex {
     Shard s = shards[shardIndex];
     if (!s.lock.isHeldByCurrentThread()) {
       throw new IllegalStateException("index shard " + shardIndex + " changed without its lock");
+    }
+    if (s.slots == null && s.region != 0) {
+      throw new IllegalStateException(
+          "index shard "
+              + shardIndex
+              + " changed before its region was viewed: a write views it (HashIndex.view)"
+              + " before the pile write whose attachment changes it (V1)");
     }
     return s;
   }
