@@ -1,0 +1,341 @@
+package dev.cairn.jcache;
+
+import dev.cairn.cache.CacheOptions;
+import dev.cairn.cache.CacheTable;
+import dev.cairn.cache.RemovalCause;
+import dev.cairn.cache.TableOptions;
+import dev.cairn.pile.Durability;
+import dev.cairn.pile.PileOptions;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CompleteConfiguration;
+import javax.cache.configuration.Configuration;
+import javax.cache.spi.CachingProvider;
+
+/**
+ * A JSR-107 cache manager over one Cairn cache: off the heap, and persistent when its URI is a
+ * {@code file:} URI naming a directory. Each JCache cache is one of its tables, sharing its byte
+ * budget.
+ *
+ * <p>Properties (given to {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}):
+ *
+ * <ul>
+ *   <li>{@value #BUDGET_BYTES}: the byte budget of all the manager's caches (default: none);
+ *   <li>{@value #DURABILITY}: for a persistent manager, {@code NONE}, {@code PERIODIC} (the
+ *       default) or {@code SYNC} ({@link Durability}).
+ * </ul>
+ *
+ * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
+ * #getCacheNames}, {@link #getCache(String)}), with their entries, under a default configuration
+ * until {@link #createCache} names another one... once destroyed, a cache's entries are gone.
+ *
+ * <p>Thread-safety: safe from any thread.
+ */
+public final class CairnCacheManager implements CacheManager {
+  /** Property: the byte budget of all the manager's caches. */
+  public static final String BUDGET_BYTES = "cairn.budgetBytes";
+
+  /** Property: the durability of a persistent manager's writes. */
+  public static final String DURABILITY = "cairn.durability";
+
+  private final CairnCachingProvider provider;
+  private final URI uri;
+  private final ClassLoader classLoader;
+  private final Properties properties;
+  private final dev.cairn.cache.Cache store;
+  private final Marshaller marshaller;
+  private final ConcurrentMap<String, CairnJCache<?, ?>> caches = new ConcurrentHashMap<>();
+  private final Set<String> recovered = ConcurrentHashMap.newKeySet();
+  private final ExecutorService loads;
+  private volatile boolean closed;
+
+  CairnCacheManager(
+      CairnCachingProvider provider, URI uri, ClassLoader classLoader, Properties properties) {
+    this.provider = provider;
+    this.uri = uri;
+    this.classLoader = classLoader;
+    this.properties = properties;
+    this.marshaller = new Marshaller(classLoader);
+    this.store = openStore(uri, properties);
+    this.recovered.addAll(store.tableNames());
+    this.store.removalListener(
+        (String table, Object key, RemovalCause cause) -> {
+          CairnJCache<?, ?> cache = caches.get(table);
+          if (cache != null && cause == RemovalCause.EVICTED) {
+            cache.statistics().eviction();
+          }
+        });
+    this.loads =
+        Executors.newCachedThreadPool(
+            task -> {
+              Thread t = new Thread(task, "cairn-jcache-loadAll");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  private static dev.cairn.cache.Cache openStore(URI uri, Properties properties) {
+    CacheOptions.Builder options = CacheOptions.builder();
+    String budget = properties.getProperty(BUDGET_BYTES);
+    if (budget != null) {
+      try {
+        options.budgetBytes(Long.parseLong(budget.trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            BUDGET_BYTES + " must be a number of bytes: " + budget, e);
+      }
+    }
+    if (!"file".equals(uri.getScheme())) {
+      return dev.cairn.cache.Cache.offHeap(options.build());
+    }
+    String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
+    Durability d;
+    try {
+      d = Durability.valueOf(durability.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          DURABILITY + " must be NONE, PERIODIC or SYNC: " + durability, e);
+    }
+    options.pile(PileOptions.builder().durability(d).build());
+    Path directory = Path.of(uri);
+    try {
+      return dev.cairn.cache.Cache.open(directory, options.build());
+    } catch (IOException e) {
+      throw new CacheException("cannot open the Cairn cache in " + directory, e);
+    }
+  }
+
+  @Override
+  public CachingProvider getCachingProvider() {
+    return provider;
+  }
+
+  @Override
+  public URI getURI() {
+    return uri;
+  }
+
+  @Override
+  public ClassLoader getClassLoader() {
+    return classLoader;
+  }
+
+  @Override
+  public Properties getProperties() {
+    return properties;
+  }
+
+  @Override
+  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(
+      String cacheName, C configuration) {
+    checkOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    Objects.requireNonNull(configuration, "configuration");
+    synchronized (caches) {
+      if (caches.containsKey(cacheName) || recovered.contains(cacheName)) {
+        throw new CacheException("cache " + cacheName + " exists already in " + uri);
+      }
+      CairnJCache<K, V> cache = newCache(cacheName, copy(configuration));
+      caches.put(cacheName, cache);
+      return cache;
+    }
+  }
+
+  private static <K, V> CairnConfiguration<K, V> copy(Configuration<K, V> configuration) {
+    if (configuration instanceof CompleteConfiguration<K, V> complete) {
+      return new CairnConfiguration<>(complete);
+    }
+    CairnConfiguration<K, V> c = new CairnConfiguration<>();
+    c.setTypes(configuration.getKeyType(), configuration.getValueType());
+    c.setStoreByValue(configuration.isStoreByValue());
+    return c;
+  }
+
+  private <K, V> CairnJCache<K, V> newCache(String name, CairnConfiguration<K, V> configuration) {
+    TableOptions options =
+        TableOptions.builder()
+            .pinned(configuration.isPinned())
+            .minShare(configuration.getMinShare())
+            .maxShare(configuration.getMaxShare())
+            .build();
+    CacheTable<byte[], byte[]> table = store.table(name, byte[].class, byte[].class, options);
+    CairnJCache<K, V> cache =
+        new CairnJCache<>(this, name, configuration, table, marshaller, loads);
+    if (configuration.isManagementEnabled()) {
+      MBeans.register(cache.configurationBean(), mbeanName(MBeans.CONFIGURATION, name));
+    }
+    if (configuration.isStatisticsEnabled()) {
+      MBeans.register(cache.statistics(), mbeanName(MBeans.STATISTICS, name));
+    }
+    return cache;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V> Cache<K, V> getCache(String cacheName, Class<K> keyType, Class<V> valueType) {
+    checkOpen();
+    Objects.requireNonNull(keyType, "keyType");
+    Objects.requireNonNull(valueType, "valueType");
+    Cache<K, V> cache = getCache(cacheName);
+    if (cache == null) {
+      return null;
+    }
+    CompleteConfiguration<?, ?> c = ((CairnJCache<?, ?>) cache).configuration();
+    if (c.getKeyType() != keyType || c.getValueType() != valueType) {
+      throw new ClassCastException(
+          "cache "
+              + cacheName
+              + " holds "
+              + c.getKeyType().getName()
+              + " keys and "
+              + c.getValueType().getName()
+              + " values, not "
+              + keyType.getName()
+              + " and "
+              + valueType.getName());
+    }
+    return cache;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V> Cache<K, V> getCache(String cacheName) {
+    checkOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    CairnJCache<?, ?> cache = caches.get(cacheName);
+    if (cache == null && recovered.contains(cacheName)) {
+      synchronized (caches) {
+        cache = caches.get(cacheName);
+        if (cache == null && recovered.remove(cacheName)) {
+          cache = newCache(cacheName, new CairnConfiguration<>());
+          caches.put(cacheName, cache);
+        }
+      }
+    }
+    return (Cache<K, V>) cache;
+  }
+
+  @Override
+  public Iterable<String> getCacheNames() {
+    checkOpen();
+    Set<String> names = new TreeSet<>(caches.keySet());
+    names.addAll(recovered);
+    return Collections.unmodifiableSet(names);
+  }
+
+  @Override
+  public void destroyCache(String cacheName) {
+    checkOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    Cache<?, ?> cache = getCache(cacheName);
+    if (cache == null) {
+      return;
+    }
+    CairnJCache<?, ?> c = (CairnJCache<?, ?>) cache;
+    store.table(cacheName, byte[].class, byte[].class).clear();
+    c.closeQuietly();
+    unregisterBeans(cacheName);
+    caches.remove(cacheName, c);
+  }
+
+  @Override
+  public void enableManagement(String cacheName, boolean enabled) {
+    checkOpen();
+    CairnJCache<?, ?> cache = (CairnJCache<?, ?>) getCache(cacheName);
+    if (cache == null) {
+      return;
+    }
+    cache.managementEnabled(enabled);
+    if (enabled) {
+      MBeans.register(cache.configurationBean(), mbeanName(MBeans.CONFIGURATION, cacheName));
+    } else {
+      MBeans.unregister(mbeanName(MBeans.CONFIGURATION, cacheName));
+    }
+  }
+
+  @Override
+  public void enableStatistics(String cacheName, boolean enabled) {
+    checkOpen();
+    CairnJCache<?, ?> cache = (CairnJCache<?, ?>) getCache(cacheName);
+    if (cache == null) {
+      return;
+    }
+    cache.statisticsEnabled(enabled);
+    if (enabled) {
+      MBeans.register(cache.statistics(), mbeanName(MBeans.STATISTICS, cacheName));
+    } else {
+      MBeans.unregister(mbeanName(MBeans.STATISTICS, cacheName));
+    }
+  }
+
+  private javax.management.ObjectName mbeanName(String type, String cacheName) {
+    return MBeans.name(type, uri.toString(), cacheName);
+  }
+
+  private void unregisterBeans(String cacheName) {
+    MBeans.unregister(mbeanName(MBeans.CONFIGURATION, cacheName));
+    MBeans.unregister(mbeanName(MBeans.STATISTICS, cacheName));
+  }
+
+  /** A cache closed by its user: the manager no longer hands it out. */
+  void released(CairnJCache<?, ?> cache) {
+    unregisterBeans(cache.getName());
+    caches.remove(cache.getName(), cache);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    synchronized (caches) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (CairnJCache<?, ?> cache : caches.values()) {
+        cache.closeQuietly();
+        unregisterBeans(cache.getName());
+      }
+      caches.clear();
+    }
+    loads.shutdown();
+    store.close();
+    provider.released(this);
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache manager " + uri + " is closed");
+    }
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) {
+    if (type.isInstance(this)) {
+      return type.cast(this);
+    }
+    if (type.isInstance(store)) {
+      return type.cast(store);
+    }
+    throw new IllegalArgumentException("cache manager unwraps to no " + type.getName());
+  }
+}

@@ -1,0 +1,1224 @@
+package dev.cairn.jcache;
+
+import dev.cairn.cache.CacheTable;
+import dev.cairn.cache.EntryOptions;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CacheEntryListenerConfiguration;
+import javax.cache.configuration.CompleteConfiguration;
+import javax.cache.configuration.Configuration;
+import javax.cache.event.EventType;
+import javax.cache.expiry.Duration;
+import javax.cache.expiry.EternalExpiryPolicy;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.integration.CacheLoader;
+import javax.cache.integration.CacheLoaderException;
+import javax.cache.integration.CacheWriter;
+import javax.cache.integration.CacheWriterException;
+import javax.cache.integration.CompletionListener;
+import javax.cache.processor.EntryProcessor;
+import javax.cache.processor.EntryProcessorException;
+import javax.cache.processor.EntryProcessorResult;
+
+/**
+ * A JSR-107 cache over one table of a Cairn cache: keys and values stored by value, off the heap
+ * (and on disk, when the cache manager's URI names a directory).
+ *
+ * <h2>Implementation note</h2>
+ *
+ * <pre>{@code
+ * Storage: the table maps key bytes to stored bytes (Marshaller): the value, and its expiry
+ * as JCache's ExpiryPolicy set it. The table's own expiry is set to the same instant, so that
+ * Cairn reclaims an expired entry by itself; this class also checks the instant on every read,
+ * so an expired entry is never returned even before Cairn reclaims it.
+ *
+ * J1 Every operation that changes a key, or reads it and may change it (an access that moves its
+ *    expiry, a conditional write), holds the key's lock (one of LOCKS, by the key bytes' hash)
+ *    for its read, its writer call and its change: so a key's changes are one at a time, a
+ *    writer sees them in order, and events are collected in that order (Listeners L1).
+ * J2 A plain get reads without the lock; it takes the lock only to move the expiry of an entry
+ *    whose policy has an access duration, or to remove an entry found expired.
+ * J3 The writer is called before the change, under the key's lock; if it throws, nothing
+ *    changes and the caller gets a CacheWriterException. A value loaded by read-through is
+ *    stored without calling the writer.
+ * J4 Events are delivered before the key's lock is released (Listeners L1): synchronous
+ *    listeners run, and asynchronous ones are queued, in the order of the key's changes. A
+ *    listener, loader or writer may call the cache again, on the same key too (the lock is
+ *    reentrant); two listeners on two threads that each wait for the other's key deadlock, as
+ *    with any lock.
+ * J5 Expiry: a duration of zero on creation stores nothing (an EXPIRED event carries the value,
+ *    no CREATED, no put counted); on update the entry is updated, then expires at once (UPDATED,
+ *    then EXPIRED). A policy that throws or returns null leaves the expiry as it was (eternal
+ *    on creation).
+ * }</pre>
+ *
+ * <p>Thread-safety: safe from any thread.
+ */
+public final class CairnJCache<K, V> implements Cache<K, V> {
+  private static final int LOCKS = 1024;
+
+  private final CairnCacheManager manager;
+  private final String name;
+  private final CairnConfiguration<K, V> configuration;
+  private final CacheTable<byte[], byte[]> table;
+  private final Marshaller marshaller;
+  private final JCacheStatistics statistics = new JCacheStatistics();
+  private final JCacheConfigurationBean configurationBean = new JCacheConfigurationBean(this);
+  private final Listeners<K, V> listeners;
+  private final ExpiryPolicy expiry;
+  private final CacheLoader<K, V> loader; // null if none
+  private final CacheWriter<K, V> writer; // null if none
+  private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
+  private final ExecutorService loads;
+  private volatile boolean closed;
+
+  @SuppressWarnings("unchecked")
+  CairnJCache(
+      CairnCacheManager manager,
+      String name,
+      CairnConfiguration<K, V> configuration,
+      CacheTable<byte[], byte[]> table,
+      Marshaller marshaller,
+      ExecutorService loads) {
+    this.manager = manager;
+    this.name = name;
+    this.configuration = configuration;
+    this.table = table;
+    this.marshaller = marshaller;
+    this.loads = loads;
+    this.listeners = new Listeners<>(name);
+    this.expiry =
+        configuration.getExpiryPolicyFactory() == null
+            ? new EternalExpiryPolicy()
+            : configuration.getExpiryPolicyFactory().create();
+    this.loader =
+        configuration.getCacheLoaderFactory() == null
+            ? null
+            : configuration.getCacheLoaderFactory().create();
+    this.writer =
+        configuration.getCacheWriterFactory() == null
+            ? null
+            : (CacheWriter<K, V>) configuration.getCacheWriterFactory().create();
+    for (int i = 0; i < LOCKS; i++) {
+      locks[i] = new ReentrantLock();
+    }
+    for (CacheEntryListenerConfiguration<K, V> l :
+        configuration.getCacheEntryListenerConfigurations()) {
+      listeners.register(l);
+    }
+    statistics.enabled(configuration.isStatisticsEnabled());
+  }
+
+  // ------------------------------------------------------------------------------------- reads
+
+  @Override
+  public V get(K key) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    V value = readLive(key, k, events, true);
+    if (value != null) {
+      statistics.hits(1);
+      statistics.getTime(start);
+      return value;
+    }
+    statistics.misses(1);
+    if (configuration.isReadThrough() && loader != null) {
+      value = loadAndStore(key, k);
+    }
+    statistics.getTime(start);
+    return value;
+  }
+
+  /**
+   * The live value of {@code k}, or null; an expired entry found is removed (EXPIRED event), and a
+   * live one's expiry moved by the policy's access duration if {@code access} (J2).
+   */
+  private V readLive(K key, byte[] k, List<CairnEntryEvent<K, V>> events, boolean access) {
+    byte[] stored = table.get(k);
+    if (stored == null) {
+      return null;
+    }
+    long now = System.currentTimeMillis();
+    if (Marshaller.expireAt(stored) <= now) {
+      ReentrantLock lock = lockOf(k);
+      lock.lock();
+      try {
+        expireIfStill(key, k, events);
+      } finally {
+        release(lock, events);
+      }
+      return null;
+    }
+    V value = decode(stored);
+    if (access) {
+      accessed(key, k, stored, now, events);
+    }
+    return value;
+  }
+
+  /** Under the key's lock: removes the entry if it is expired now, with an EXPIRED event. */
+  private boolean expireIfStill(K key, byte[] k, List<CairnEntryEvent<K, V>> events) {
+    byte[] stored = table.get(k);
+    if (stored != null && Marshaller.expireAt(stored) <= System.currentTimeMillis()) {
+      table.remove(k, stored);
+      if (listeners.wants(EventType.EXPIRED)) {
+        V old = decode(stored);
+        events.add(new CairnEntryEvent<>(this, EventType.EXPIRED, key, old, old, true));
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Moves the expiry of a live entry just read, as the policy's access duration says (J2, J5). */
+  private void accessed(K key, byte[] k, byte[] stored, long now, List<CairnEntryEvent<K, V>> ev) {
+    Duration d;
+    try {
+      d = expiry.getExpiryForAccess();
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (d == null) {
+      return;
+    }
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] current = table.get(k);
+      if (current == null || !Arrays.equals(current, stored)) {
+        return; // changed meanwhile: that change set its own expiry
+      }
+      if (d.isZero()) {
+        table.remove(k, current);
+        if (listeners.wants(EventType.EXPIRED)) {
+          V old = decode(current);
+          ev.add(new CairnEntryEvent<>(this, EventType.EXPIRED, key, old, old, true));
+        }
+        return;
+      }
+      long expireAt = expireAt(d, now);
+      table.put(k, Marshaller.withExpiry(current, expireAt), options(expireAt));
+    } finally {
+      release(lock, ev);
+    }
+  }
+
+  /** Read-through of a missed key: loads it, and stores what the loader returns (J3). */
+  private V loadAndStore(K key, byte[] k) {
+    V value = load(key);
+    if (value == null) {
+      return null;
+    }
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      storeLoaded(key, k, value, events, false);
+    } finally {
+      release(lock, events);
+    }
+    return value;
+  }
+
+  /** Under the key's lock: stores a loaded value (no writer), unless present and not replacing. */
+  private void storeLoaded(
+      K key, byte[] k, V value, List<CairnEntryEvent<K, V>> events, boolean replace) {
+    byte[] old = liveStored(k);
+    if (old != null && !replace) {
+      return;
+    }
+    store(key, k, value, old, events);
+  }
+
+  private V load(K key) {
+    try {
+      return loader.load(key);
+    } catch (CacheLoaderException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new CacheLoaderException("the loader of cache " + name + " failed on a key", e);
+    }
+  }
+
+  @Override
+  public Map<K, V> getAll(Set<? extends K> keys) {
+    checkOpen();
+    requireNoNulls(keys);
+    long start = System.nanoTime();
+    Map<K, V> found = new HashMap<>();
+    List<K> missing = new ArrayList<>();
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>();
+    for (K key : keys) {
+      V value = readLive(key, marshaller.key(key), events, true);
+      if (value != null) {
+        found.put(key, value);
+      } else {
+        missing.add(key);
+      }
+    }
+    statistics.hits(found.size());
+    statistics.misses(missing.size());
+    if (!missing.isEmpty() && configuration.isReadThrough() && loader != null) {
+      Map<K, V> loaded;
+      try {
+        loaded = loader.loadAll(missing);
+      } catch (CacheLoaderException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new CacheLoaderException("the loader of cache " + name + " failed", e);
+      }
+      if (loaded != null) {
+        List<CairnEntryEvent<K, V>> loadEvents = new ArrayList<>();
+        RuntimeException failure = null;
+        for (Map.Entry<K, V> e : loaded.entrySet()) {
+          if (e.getKey() == null || e.getValue() == null) {
+            continue;
+          }
+          byte[] k = marshaller.key(e.getKey());
+          ReentrantLock lock = lockOf(k);
+          lock.lock();
+          try {
+            storeLoaded(e.getKey(), k, e.getValue(), loadEvents, false);
+          } finally {
+            failure = release(lock, loadEvents, failure);
+          }
+          found.put(e.getKey(), e.getValue());
+        }
+        if (failure != null) {
+          throw failure;
+        }
+      }
+    }
+    statistics.getTime(start);
+    return found;
+  }
+
+  @Override
+  public boolean containsKey(K key) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    byte[] stored = table.get(marshaller.key(key));
+    return stored != null && Marshaller.expireAt(stored) > System.currentTimeMillis();
+  }
+
+  @Override
+  public void loadAll(
+      Set<? extends K> keys, boolean replaceExistingValues, CompletionListener completion) {
+    checkOpen();
+    requireNoNulls(keys);
+    CompletionListener done = completion == null ? new NoCompletionListener() : completion;
+    if (loader == null) {
+      done.onCompletion();
+      return;
+    }
+    List<K> toLoad = new ArrayList<>(keys);
+    loads.execute(
+        () -> {
+          try {
+            List<K> wanted = new ArrayList<>();
+            for (K key : toLoad) {
+              if (replaceExistingValues || !containsKey(key)) {
+                wanted.add(key);
+              }
+            }
+            Map<K, V> loaded = wanted.isEmpty() ? Map.of() : loader.loadAll(wanted);
+            List<CairnEntryEvent<K, V>> events = new ArrayList<>();
+            RuntimeException failure = null;
+            if (loaded != null) {
+              for (Map.Entry<K, V> e : loaded.entrySet()) {
+                if (e.getKey() == null || e.getValue() == null) {
+                  continue;
+                }
+                byte[] k = marshaller.key(e.getKey());
+                ReentrantLock lock = lockOf(k);
+                lock.lock();
+                try {
+                  storeLoaded(e.getKey(), k, e.getValue(), events, replaceExistingValues);
+                } finally {
+                  failure = release(lock, events, failure);
+                }
+              }
+            }
+            if (failure != null) {
+              throw failure;
+            }
+            done.onCompletion();
+          } catch (Exception e) {
+            done.onException(
+                e instanceof CacheLoaderException ? e : new CacheLoaderException(e.toString(), e));
+          }
+        });
+  }
+
+  /** A completion listener that ignores what it is told. */
+  private static final class NoCompletionListener implements CompletionListener {
+    @Override
+    public void onCompletion() {}
+
+    @Override
+    public void onException(Exception e) {}
+  }
+
+  // ------------------------------------------------------------------------------------ writes
+
+  @Override
+  public void put(K key, V value) {
+    checkOpen();
+    requireKeyValue(key, value);
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      write(key, value);
+      if (store(key, k, value, old, events)) {
+        statistics.puts(1);
+      }
+    } finally {
+      release(lock, events);
+    }
+    statistics.putTime(start);
+  }
+
+  @Override
+  public V getAndPut(K key, V value) {
+    checkOpen();
+    requireKeyValue(key, value);
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    V previous;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      previous = old == null ? null : decode(old);
+      write(key, value);
+      if (store(key, k, value, old, events)) {
+        statistics.puts(1);
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (previous != null) {
+      statistics.hits(1);
+    } else {
+      statistics.misses(1);
+    }
+    statistics.getTime(start);
+    statistics.putTime(start);
+    return previous;
+  }
+
+  @Override
+  public void putAll(Map<? extends K, ? extends V> entries) {
+    checkOpen();
+    Objects.requireNonNull(entries, "entries");
+    for (Map.Entry<? extends K, ? extends V> e : entries.entrySet()) {
+      requireKeyValue(e.getKey(), e.getValue());
+    }
+    long start = System.nanoTime();
+    Map<K, V> toStore = new LinkedHashMap<>(entries);
+    RuntimeException failure = null; // the writer's, else the first listener's
+    if (configuration.isWriteThrough() && writer != null) {
+      List<Cache.Entry<? extends K, ? extends V>> batch = new ArrayList<>();
+      for (Map.Entry<K, V> e : toStore.entrySet()) {
+        batch.add(new CairnEntry<>(e.getKey(), e.getValue()));
+      }
+      try {
+        writer.writeAll(batch);
+      } catch (RuntimeException e) {
+        failure =
+            e instanceof CacheWriterException w
+                ? w
+                : new CacheWriterException("the writer of cache " + name + " failed", e);
+        for (Cache.Entry<? extends K, ? extends V> notWritten : batch) {
+          toStore.remove(notWritten.getKey()); // what the writer left was not written
+        }
+      }
+    }
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>();
+    for (Map.Entry<K, V> e : toStore.entrySet()) {
+      byte[] k = marshaller.key(e.getKey());
+      ReentrantLock lock = lockOf(k);
+      lock.lock();
+      try {
+        if (store(e.getKey(), k, e.getValue(), liveStored(k), events)) {
+          statistics.puts(1);
+        }
+      } finally {
+        failure = release(lock, events, failure);
+      }
+    }
+    statistics.putTime(start);
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(K key, V value) {
+    checkOpen();
+    requireKeyValue(key, value);
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    boolean stored = false;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      if (liveStored(k) == null) {
+        write(key, value);
+        if (store(key, k, value, null, events)) {
+          statistics.puts(1);
+        }
+        stored = true;
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (stored) {
+      statistics.misses(1);
+    } else {
+      statistics.hits(1);
+    }
+    statistics.putTime(start);
+    return stored;
+  }
+
+  @Override
+  public boolean remove(K key) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    boolean removed;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      delete(key);
+      removed = old != null && removeStored(key, k, old, events);
+    } finally {
+      release(lock, events);
+    }
+    if (removed) {
+      statistics.removals(1);
+    }
+    statistics.removeTime(start);
+    return removed;
+  }
+
+  @Override
+  public boolean remove(K key, V oldValue) {
+    checkOpen();
+    requireKeyValue(key, oldValue);
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    byte[] expected = marshaller.value(oldValue, 0);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    boolean removed = false;
+    boolean found;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      found = old != null;
+      if (found && Marshaller.sameValue(old, expected)) {
+        delete(key);
+        removed = removeStored(key, k, old, events);
+      } else if (found) {
+        accessed(key, k, old, System.currentTimeMillis(), events);
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (found) {
+      statistics.hits(1);
+    } else {
+      statistics.misses(1);
+    }
+    if (removed) {
+      statistics.removals(1);
+    }
+    statistics.getTime(start);
+    statistics.removeTime(start);
+    return removed;
+  }
+
+  @Override
+  public V getAndRemove(K key) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    V previous = null;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      delete(key);
+      if (old != null) {
+        previous = decode(old);
+        removeStored(key, k, old, events);
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (previous != null) {
+      statistics.hits(1);
+      statistics.removals(1);
+    } else {
+      statistics.misses(1);
+    }
+    statistics.getTime(start);
+    statistics.removeTime(start);
+    return previous;
+  }
+
+  @Override
+  public boolean replace(K key, V oldValue, V newValue) {
+    checkOpen();
+    requireKeyValue(key, oldValue);
+    Objects.requireNonNull(newValue, "newValue");
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    byte[] expected = marshaller.value(oldValue, 0);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    boolean replaced = false;
+    boolean found;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      found = old != null;
+      if (found && Marshaller.sameValue(old, expected)) {
+        write(key, newValue);
+        store(key, k, newValue, old, events);
+        replaced = true;
+      } else if (found) {
+        accessed(key, k, old, System.currentTimeMillis(), events);
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (found) {
+      statistics.hits(1);
+    } else {
+      statistics.misses(1);
+    }
+    if (replaced) {
+      statistics.puts(1);
+      statistics.putTime(start);
+    }
+    statistics.getTime(start);
+    return replaced;
+  }
+
+  @Override
+  public boolean replace(K key, V value) {
+    return getAndReplaceInternal(key, value) != null;
+  }
+
+  @Override
+  public V getAndReplace(K key, V value) {
+    return getAndReplaceInternal(key, value);
+  }
+
+  private V getAndReplaceInternal(K key, V value) {
+    checkOpen();
+    requireKeyValue(key, value);
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    V previous = null;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      if (old != null) {
+        previous = decode(old);
+        write(key, value);
+        store(key, k, value, old, events);
+      }
+    } finally {
+      release(lock, events);
+    }
+    if (previous != null) {
+      statistics.hits(1);
+      statistics.puts(1);
+      statistics.putTime(start);
+    } else {
+      statistics.misses(1);
+    }
+    statistics.getTime(start);
+    return previous;
+  }
+
+  @Override
+  public void removeAll(Set<? extends K> keys) {
+    checkOpen();
+    requireNoNulls(keys);
+    removeKeys(new ArrayList<>(keys));
+  }
+
+  @Override
+  public void removeAll() {
+    checkOpen();
+    List<K> keys = new ArrayList<>();
+    for (Map.Entry<byte[], byte[]> e : table) {
+      @SuppressWarnings("unchecked")
+      K key = (K) marshaller.keyOf(e.getKey());
+      keys.add(key);
+    }
+    removeKeys(keys);
+  }
+
+  private void removeKeys(List<K> keys) {
+    long start = System.nanoTime();
+    List<K> toRemove = new ArrayList<>(keys);
+    RuntimeException failure = null; // the writer's, else the first listener's
+    if (configuration.isWriteThrough() && writer != null && !toRemove.isEmpty()) {
+      List<Object> batch = new ArrayList<>(toRemove);
+      try {
+        writer.deleteAll(batch);
+      } catch (RuntimeException e) {
+        failure =
+            e instanceof CacheWriterException w
+                ? w
+                : new CacheWriterException("the writer of cache " + name + " failed", e);
+        toRemove.removeAll(new HashSet<>(batch)); // what the writer left was not deleted
+      }
+    }
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>();
+    int removed = 0;
+    for (K key : toRemove) {
+      byte[] k = marshaller.key(key);
+      ReentrantLock lock = lockOf(k);
+      lock.lock();
+      try {
+        byte[] old = liveStored(k);
+        if (old != null && removeStored(key, k, old, events)) {
+          removed++;
+        }
+      } finally {
+        failure = release(lock, events, failure);
+      }
+    }
+    statistics.removals(removed);
+    statistics.removeTime(start);
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public void clear() {
+    checkOpen();
+    table.clear();
+  }
+
+  // ------------------------------------------------------------------------- entry processors
+
+  @Override
+  public <T> T invoke(K key, EntryProcessor<K, V, T> processor, Object... arguments) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(processor, "processor");
+    long start = System.nanoTime();
+    byte[] k = marshaller.key(key);
+    List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
+    T result;
+    CairnMutableEntry<K, V> entry;
+    ReentrantLock lock = lockOf(k);
+    lock.lock();
+    try {
+      byte[] old = liveStored(k);
+      entry =
+          new CairnMutableEntry<>(
+              key,
+              old == null ? null : decode(old),
+              configuration.isReadThrough() && loader != null ? this::load : null);
+      try {
+        result = processor.process(entry, arguments);
+      } catch (EntryProcessorException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new EntryProcessorException(e);
+      }
+      switch (entry.outcome()) {
+        case NONE -> {
+          if (entry.readExisting()) {
+            accessed(key, k, old, System.currentTimeMillis(), events);
+          }
+        }
+        case LOADED -> store(key, k, entry.value(), null, events);
+        case SET -> {
+          write(key, entry.value());
+          store(key, k, entry.value(), old, events);
+          statistics.puts(1);
+          statistics.putTime(start);
+        }
+        case REMOVED -> {
+          delete(key);
+          if (old != null && removeStored(key, k, old, events)) {
+            statistics.removals(1);
+            statistics.removeTime(start);
+          }
+        }
+      }
+    } finally {
+      release(lock, events);
+    }
+    // the lookup of the key counts, whatever the processor does with the entry (JSR-107 TCK)
+    if (entry.existed()) {
+      statistics.hits(1);
+    } else {
+      statistics.misses(1);
+    }
+    statistics.getTime(start);
+    return result;
+  }
+
+  @Override
+  public <T> Map<K, EntryProcessorResult<T>> invokeAll(
+      Set<? extends K> keys, EntryProcessor<K, V, T> processor, Object... arguments) {
+    checkOpen();
+    requireNoNulls(keys);
+    Objects.requireNonNull(processor, "processor");
+    Map<K, EntryProcessorResult<T>> results = new HashMap<>();
+    for (K key : keys) {
+      try {
+        T result = invoke(key, processor, arguments);
+        if (result != null) {
+          results.put(key, () -> result);
+        }
+      } catch (EntryProcessorException e) {
+        results.put(
+            key,
+            () -> {
+              throw e;
+            });
+      }
+    }
+    return results;
+  }
+
+  // ------------------------------------------------------------------------------- iteration
+
+  @Override
+  public Iterator<Entry<K, V>> iterator() {
+    checkOpen();
+    Iterator<Map.Entry<byte[], byte[]>> source = table.iterator();
+    return new Iterator<>() {
+      private Entry<K, V> next;
+      private K last;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && source.hasNext()) {
+          Map.Entry<byte[], byte[]> e = source.next();
+          byte[] stored = e.getValue();
+          long now = System.currentTimeMillis();
+          if (Marshaller.expireAt(stored) <= now) {
+            continue;
+          }
+          @SuppressWarnings("unchecked")
+          K key = (K) marshaller.keyOf(e.getKey());
+          V value = decode(stored);
+          List<CairnEntryEvent<K, V>> events = new ArrayList<>(0);
+          accessed(key, e.getKey(), stored, now, events);
+          statistics.hits(1);
+          next = new CairnEntry<>(key, value);
+        }
+        return next != null;
+      }
+
+      @Override
+      public Entry<K, V> next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Entry<K, V> e = next;
+        next = null;
+        last = e.getKey();
+        return e;
+      }
+
+      @Override
+      public void remove() {
+        if (last == null) {
+          throw new IllegalStateException("next() has not returned an entry to remove");
+        }
+        CairnJCache.this.remove(last);
+        last = null;
+      }
+    };
+  }
+
+  // -------------------------------------------------------------------------------- listeners
+
+  @Override
+  public void registerCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
+    checkOpen();
+    Objects.requireNonNull(listener, "listener");
+    listeners.register(listener);
+    configuration.addCacheEntryListenerConfiguration(listener);
+  }
+
+  @Override
+  public void deregisterCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
+    checkOpen();
+    Objects.requireNonNull(listener, "listener");
+    listeners.deregister(listener);
+    configuration.removeCacheEntryListenerConfiguration(listener);
+  }
+
+  // ---------------------------------------------------------------------------- the rest
+
+  @Override
+  public <C extends Configuration<K, V>> C getConfiguration(Class<C> type) {
+    CairnConfiguration<K, V> copy = new CairnConfiguration<>(configuration);
+    if (type.isInstance(copy)) {
+      return type.cast(copy);
+    }
+    throw new IllegalArgumentException(
+        "cache " + name + " has no configuration of type " + type.getName());
+  }
+
+  CompleteConfiguration<K, V> configuration() {
+    return configuration;
+  }
+
+  JCacheStatistics statistics() {
+    return statistics;
+  }
+
+  JCacheConfigurationBean configurationBean() {
+    return configurationBean;
+  }
+
+  void statisticsEnabled(boolean enabled) {
+    configuration.setStatisticsEnabled(enabled);
+    statistics.enabled(enabled);
+  }
+
+  void managementEnabled(boolean enabled) {
+    configuration.setManagementEnabled(enabled);
+  }
+
+  @Override
+  public String getName() {
+    return name;
+  }
+
+  @Override
+  public CacheManager getCacheManager() {
+    return manager;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    manager.released(this);
+    listeners.close();
+    closeIfCloseable(expiry);
+    closeIfCloseable(loader);
+    closeIfCloseable(writer);
+  }
+
+  /** Closes the cache without telling its manager (the manager is closing or destroying it). */
+  void closeQuietly() {
+    closed = true;
+    listeners.close();
+    closeIfCloseable(expiry);
+    closeIfCloseable(loader);
+    closeIfCloseable(writer);
+  }
+
+  private static void closeIfCloseable(Object o) {
+    if (o instanceof Closeable c) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        throw new CacheException("cannot close " + o, e);
+      }
+    }
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) {
+    if (type.isInstance(this)) {
+      return type.cast(this);
+    }
+    if (type.isInstance(table)) {
+      return type.cast(table);
+    }
+    throw new IllegalArgumentException("cache " + name + " unwraps to no " + type.getName());
+  }
+
+  @Override
+  public String toString() {
+    return "CairnJCache{" + name + "}";
+  }
+
+  // --------------------------------------------------------------------------------- helpers
+
+  /**
+   * Delivers the events an operation collected under the key's lock, then releases the lock
+   * (Listeners L1): listeners see a key's changes in their order.
+   */
+  private void release(ReentrantLock lock, List<CairnEntryEvent<K, V>> events) {
+    try {
+      if (!events.isEmpty()) {
+        listeners.deliver(events);
+      }
+    } finally {
+      events.clear();
+      lock.unlock();
+    }
+  }
+
+  /**
+   * As {@link #release(ReentrantLock, List)} for one key of several: a listener's exception is
+   * kept, not thrown, so that the other keys are still written; returns {@code first} if not null,
+   * else the exception, if any.
+   */
+  private RuntimeException release(
+      ReentrantLock lock, List<CairnEntryEvent<K, V>> events, RuntimeException first) {
+    try {
+      release(lock, events);
+      return first;
+    } catch (RuntimeException e) {
+      return first != null ? first : e;
+    }
+  }
+
+  /** Under the key's lock: the stored bytes of {@code k} if live, else null (expired: dropped). */
+  private byte[] liveStored(byte[] k) {
+    byte[] stored = table.get(k);
+    if (stored == null || Marshaller.expireAt(stored) > System.currentTimeMillis()) {
+      return stored;
+    }
+    return null;
+  }
+
+  /**
+   * Under the key's lock: stores {@code value} over {@code old} (null if absent), with the creation
+   * or update expiry (J5), and adds the event.
+   */
+  private boolean store(K key, byte[] k, V value, byte[] old, List<CairnEntryEvent<K, V>> events) {
+    long now = System.currentTimeMillis();
+    long expireAt;
+    if (old == null) {
+      Duration d = duration(true);
+      if (d == null) {
+        d = Duration.ETERNAL;
+      }
+      if (d.isZero()) {
+        table.remove(k); // an expired entry that may be there goes too
+        if (listeners.wants(EventType.EXPIRED)) {
+          V created = copy(value);
+          events.add(new CairnEntryEvent<>(this, EventType.EXPIRED, key, created, created, true));
+        }
+        return false; // not stored, not counted as a put
+      }
+      expireAt = expireAt(d, now);
+    } else {
+      Duration d = duration(false);
+      expireAt = d == null ? Marshaller.expireAt(old) : expireAt(d, now);
+      if (d != null && d.isZero()) {
+        table.remove(k); // updated, then expired at once
+        if (listeners.wants(EventType.UPDATED)) {
+          events.add(
+              new CairnEntryEvent<>(this, EventType.UPDATED, key, copy(value), decode(old), true));
+        }
+        if (listeners.wants(EventType.EXPIRED)) {
+          V updated = copy(value);
+          events.add(new CairnEntryEvent<>(this, EventType.EXPIRED, key, updated, updated, true));
+        }
+        return true;
+      }
+    }
+    table.put(k, marshaller.value(value, expireAt), options(expireAt));
+    if (!listeners.isEmpty()) {
+      if (old == null) {
+        if (listeners.wants(EventType.CREATED)) {
+          events.add(new CairnEntryEvent<>(this, EventType.CREATED, key, copy(value), null, false));
+        }
+      } else if (listeners.wants(EventType.UPDATED)) {
+        events.add(
+            new CairnEntryEvent<>(this, EventType.UPDATED, key, copy(value), decode(old), true));
+      }
+    }
+    return true;
+  }
+
+  /** Under the key's lock: removes the entry of stored bytes {@code old}, with its event. */
+  private boolean removeStored(K key, byte[] k, byte[] old, List<CairnEntryEvent<K, V>> events) {
+    if (!table.remove(k, old)) {
+      return false;
+    }
+    if (listeners.wants(EventType.REMOVED)) {
+      V previous = decode(old);
+      events.add(new CairnEntryEvent<>(this, EventType.REMOVED, key, previous, previous, true));
+    }
+    return true;
+  }
+
+  /** The policy's creation or update duration; null (unchanged) if it throws (J5). */
+  private Duration duration(boolean creation) {
+    try {
+      return creation ? expiry.getExpiryForCreation() : expiry.getExpiryForUpdate();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static long expireAt(Duration d, long now) {
+    if (d.isEternal()) {
+      return Marshaller.ETERNAL;
+    }
+    if (d.isZero()) {
+      return now;
+    }
+    long millis = d.getTimeUnit().toMillis(d.getDurationAmount());
+    return millis >= Marshaller.ETERNAL - now ? Marshaller.ETERNAL - 1 : now + Math.max(1, millis);
+  }
+
+  private static EntryOptions options(long expireAt) {
+    return expireAt == Marshaller.ETERNAL
+        ? null
+        : EntryOptions.expireAt(Instant.ofEpochMilli(expireAt));
+  }
+
+  /** Write-through of one entry (J3). */
+  private void write(K key, V value) {
+    if (!configuration.isWriteThrough() || writer == null) {
+      return;
+    }
+    try {
+      writer.write(new CairnEntry<>(key, value));
+    } catch (CacheWriterException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new CacheWriterException("the writer of cache " + name + " failed", e);
+    }
+  }
+
+  /** Write-through of one removal (J3). */
+  private void delete(K key) {
+    if (!configuration.isWriteThrough() || writer == null) {
+      return;
+    }
+    try {
+      writer.delete(key);
+    } catch (CacheWriterException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new CacheWriterException("the writer of cache " + name + " failed", e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private V decode(byte[] stored) {
+    return (V) marshaller.valueOf(stored);
+  }
+
+  @SuppressWarnings("unchecked")
+  private V copy(V value) {
+    return (V) marshaller.copy(value);
+  }
+
+  private ReentrantLock lockOf(byte[] k) {
+    return locks[((Arrays.hashCode(k) * 0x9E3779B9) >>> 22) & (LOCKS - 1)];
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache " + name + " is closed");
+    }
+    manager.checkOpen();
+  }
+
+  private void requireKeyValue(Object key, Object value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    requireType(configuration.getKeyType(), key, "key");
+    requireType(configuration.getValueType(), value, "value");
+  }
+
+  private void requireType(Class<?> type, Object o, String what) {
+    if (type != Object.class && !type.isInstance(o)) {
+      throw new ClassCastException(
+          what
+              + " of class "
+              + o.getClass().getName()
+              + " in cache "
+              + name
+              + ", whose "
+              + what
+              + "s are "
+              + type.getName());
+    }
+  }
+
+  private static void requireNoNulls(Collection<?> keys) {
+    Objects.requireNonNull(keys, "keys");
+    for (Object k : keys) {
+      Objects.requireNonNull(k, "a key in keys");
+    }
+  }
+
+  /** An entry handed to a writer or out of the iterator. */
+  static final class CairnEntry<K, V> extends AbstractMap.SimpleImmutableEntry<K, V>
+      implements Cache.Entry<K, V> {
+    private static final long serialVersionUID = 1L;
+
+    CairnEntry(K key, V value) {
+      super(key, value);
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) {
+      if (type.isInstance(this)) {
+        return type.cast(this);
+      }
+      throw new IllegalArgumentException("an entry unwraps to no " + type.getName());
+    }
+  }
+}

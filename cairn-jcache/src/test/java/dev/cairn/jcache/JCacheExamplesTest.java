@@ -1,0 +1,69 @@
+package dev.cairn.jcache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Properties;
+import javax.cache.Cache;
+import javax.cache.CacheManager;
+import javax.cache.Caching;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.expiry.CreatedExpiryPolicy;
+import javax.cache.expiry.Duration;
+import javax.cache.spi.CachingProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The examples of the javadoc, and what they promise. */
+class JCacheExamplesTest {
+  @TempDir Path dir;
+
+  @Test
+  void theProvider_isFoundAndServesACache() {
+    // @start region=provider
+    CachingProvider provider = Caching.getCachingProvider(); // Cairn's, by ServiceLoader
+    try (CacheManager manager = provider.getCacheManager()) { // off the heap, volatile
+      Cache<String, String> greetings =
+          manager.createCache(
+              "greetings",
+              new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+      greetings.put("en", "hello");
+      assertThat(greetings.get("en")).isEqualTo("hello");
+    }
+    // @end
+    assertThat(provider).isInstanceOf(CairnCachingProvider.class);
+  }
+
+  @Test
+  void aPersistentManager_findsItsCachesAgain() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.toUri();
+    // @start region=configuration
+    Properties properties = new Properties();
+    properties.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(64L << 20));
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), properties)) {
+      CairnConfiguration<Long, String> orders =
+          new CairnConfiguration<Long, String>().setMinShare(0.25);
+      orders.setTypes(Long.class, String.class);
+      orders.setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(Duration.ONE_DAY));
+      Cache<Long, String> cache = manager.createCache("orders", orders);
+      cache.put(42L, "an order");
+    }
+    // @end
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), properties)) {
+      assertThat(manager.getCacheNames()).containsExactly("orders");
+      Cache<Object, Object> cache = manager.getCache("orders");
+      assertThat(cache.get(42L)).isEqualTo("an order");
+    }
+  }
+
+  /** The TCK and these tests run as later JDKs will by default: without sun.misc.Unsafe. */
+  @Test
+  void theTestsRunWithUnsafeDenied() {
+    assertThat(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        .contains("--sun-misc-unsafe-memory-access=deny");
+  }
+}
