@@ -7,6 +7,8 @@
  */
 module dev.cairn.cache {
   requires transitive dev.cairn.core;
+  // JFR events (eviction passes): part of the JDK, no dependency
+  requires jdk.jfr;
 
   exports dev.cairn.cache;
 }

@@ -14,6 +14,9 @@
  */
 @SuppressWarnings("module")
 module dev.cairn.core {
+  // JFR events (checkpoints, recovery, slow forces): part of the JDK, no dependency
+  requires jdk.jfr;
+
   exports dev.cairn;
   exports dev.cairn.pile;
   exports dev.cairn.codec;

@@ -412,6 +412,10 @@ final class Evictor {
   private boolean evict(long extraBytes) {
     boolean progress = false;
     if (bounded && !stuck() && core.usedBytes() + extraBytes > budgetBytes) {
+      EvictionEvent event = new EvictionEvent(); // JFR: committed at the end of the pass
+      event.begin();
+      long overAtStart = core.usedBytes() + extraBytes - budgetBytes;
+      long freedInPass = 0;
       int level = slots.restrictFirst();
       for (int round = 0; round < MAX_ROUNDS && !stuck; round++) {
         long over = core.usedBytes() + extraBytes - budgetBytes;
@@ -420,6 +424,7 @@ final class Evictor {
         }
         int named = policy.evictUntil(over, victimSlots);
         long freed = removeVictims() + reapNoted();
+        freedInPass += freed;
         int counted = countNoted();
         foldRemovals();
         if (freed > 0 || counted > 0) {
@@ -436,6 +441,13 @@ final class Evictor {
         }
       }
       slots.restrict(CacheSlots.ANY_TABLE);
+      event.end();
+      if (event.shouldCommit()) {
+        event.bytesFreed = freedInPass;
+        event.bytesOver = overAtStart;
+        event.stuck = stuck;
+        event.commit();
+      }
     }
     policy.evictUntil(0, victimSlots); // as after each insert: waiting candidates wait no more
     return progress;

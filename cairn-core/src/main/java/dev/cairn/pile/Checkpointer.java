@@ -156,7 +156,8 @@ final class Checkpointer {
   private volatile boolean inUseMarked = true;
   private volatile boolean opened;
   private boolean orphansPending = true; // guarded by lock
-  private long checkpoints;
+  private final java.util.concurrent.atomic.AtomicLong checkpoints =
+      new java.util.concurrent.atomic.AtomicLong(); // read by durabilityStats, any thread
 
   /**
    * @param geometry the superblock's geometry at open
@@ -331,6 +332,8 @@ final class Checkpointer {
     if (readOnly) {
       return;
     }
+    CheckpointEvent event = new CheckpointEvent(); // JFR: committed if the checkpoint completes
+    event.begin();
     lock.lock();
     try {
       if (failure.failed()) {
@@ -405,7 +408,13 @@ final class Checkpointer {
             checkpointLsn, clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
-        checkpoints++;
+        checkpoints.incrementAndGet();
+        if (event.shouldCommit()) {
+          event.directory = directory.toString();
+          event.lsn = checkpointLsn;
+          event.clean = clean;
+          event.commit();
+        }
         if (log != null) {
           log.truncateBefore(checkpointLsn);
         }
@@ -684,6 +693,6 @@ final class Checkpointer {
   }
 
   long count() {
-    return checkpoints;
+    return checkpoints.get();
   }
 }

@@ -357,6 +357,12 @@ final class OffHeapPile implements Pile {
   }
 
   @Override
+  public DurabilityStats durabilityStats() {
+    checkOpen();
+    return persistence.durabilityStats();
+  }
+
+  @Override
   public PileStats stats() {
     checkOpen();
     long objects = 0, links = 0, allocated = 0, utilized = 0, capacity = 0, free = 0;

@@ -107,6 +107,11 @@ interface PersistenceHooks {
     return CompletableFuture.completedFuture(null);
   }
 
+  /** See {@link Pile#durabilityStats}. */
+  default DurabilityStats durabilityStats() {
+    return DurabilityStats.VOLATILE;
+  }
+
   /**
    * The first step of a close, after the pile is marked closed and every write has ended, with no
    * stripe lock held and every segment still in memory: a persistent pile's last checkpoint.

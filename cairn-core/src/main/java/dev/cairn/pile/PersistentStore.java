@@ -208,6 +208,8 @@ final class PersistentStore implements WriteHooks {
       ParticipantRegistry participants)
       throws IOException {
     long started = System.nanoTime();
+    RecoveryEvent event = new RecoveryEvent(); // JFR: committed once the pile is usable
+    event.begin();
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
     PileOptions.OpenMode mode = readOnly ? PileOptions.OpenMode.OPEN_EXISTING : options.openMode();
     // judged before anything changes, the lock file included: a refused directory stays as it was
@@ -276,6 +278,14 @@ final class PersistentStore implements WriteHooks {
           PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(recovery, state, started);
       success = true;
+      if (event.shouldCommit()) {
+        Recovery r = store.recoveryInfo;
+        event.directory = directory.toString();
+        event.lastCloseClean = r.lastCloseClean();
+        event.recordsReplayed = r.recordsReplayed();
+        event.bytesReplayed = r.bytesReplayed();
+        event.commit();
+      }
       return pile;
     } finally {
       if (!success) {
@@ -853,6 +863,22 @@ final class PersistentStore implements WriteHooks {
 
   long checkpointCount() {
     return checkpointer.count();
+  }
+
+  /** See {@link Pile#durabilityStats}: counters read without a lock. */
+  DurabilityStats durabilityStats() {
+    Recovery r = recoveryInfo;
+    WriteAheadLog l = log;
+    return new DurabilityStats(
+        true,
+        r == null || r.lastCloseClean(),
+        r == null ? 0 : r.recordsReplayed(),
+        r == null ? 0 : r.bytesReplayed(),
+        r == null ? 0 : r.openMillis(),
+        logEndLsn(),
+        l == null ? 0 : l.durableLsn(),
+        checkpointer.count(),
+        checkpointer.lastCheckpointLsn());
   }
 
   long lastCheckpointLsn() {

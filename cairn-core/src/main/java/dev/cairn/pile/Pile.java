@@ -199,6 +199,14 @@ public interface Pile extends AutoCloseable {
   PileStats stats();
 
   /**
+   * The pile's persistence figures: recovery at open, log position, checkpoints. Cheap: reads
+   * counters, takes no lock.
+   *
+   * @throws PileClosedException if the pile is closed
+   */
+  DurabilityStats durabilityStats();
+
+  /**
    * Walks every segment and checks the allocator invariants: blocks tile each segment with no
    * overlap, live plus free equals capacity, free lists hold exactly the free blocks with correct
    * sizes and no two free blocks are neighbours, and the counters match what the walk found.

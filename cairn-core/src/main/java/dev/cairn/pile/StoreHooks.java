@@ -52,6 +52,11 @@ final class StoreHooks implements PersistenceHooks {
   }
 
   @Override
+  public DurabilityStats durabilityStats() {
+    return store.durabilityStats();
+  }
+
+  @Override
   public String segmentName(NativeSegment segment) {
     return PileFiles.segmentFile(store.directory(), segment.index()).toString();
   }

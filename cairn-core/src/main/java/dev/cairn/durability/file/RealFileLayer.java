@@ -201,11 +201,18 @@ public final class RealFileLayer implements FileLayer {
     @Override
     public void force() throws IOException {
       checkUsable();
+      FileForceEvent event = new FileForceEvent(); // JFR: recorded only if slow and enabled
+      event.begin();
       try {
         channel.force(false);
       } catch (IOException e) {
         forceFailure = e;
         throw e;
+      }
+      event.end();
+      if (event.shouldCommit()) {
+        event.file = path.toString();
+        event.commit();
       }
     }
 

@@ -1,0 +1,33 @@
+package dev.cairn.pile;
+
+/**
+ * A pile's persistence at one moment: how its last open recovered, where its log stands and how
+ * many checkpoints it has taken. A volatile pile's are {@link #VOLATILE}.
+ *
+ * @param persistent whether the pile has files
+ * @param lastCloseClean whether the open found a clean close (its last checkpoint a close's, no log
+ *     record after it); true for a volatile pile
+ * @param recordsReplayed log records the open's recovery applied
+ * @param bytesReplayed bytes of log the open's recovery applied
+ * @param openMillis time from the start of the open until the pile was usable
+ * @param logEndLsn where the log ends: the position the next record is appended at (0 without a
+ *     log)
+ * @param durableLsn the log position below which every record is on disk (0 without a log)
+ * @param checkpoints checkpoints completed since the open (the open's own included)
+ * @param lastCheckpointLsn the log position of the last completed checkpoint
+ */
+public record DurabilityStats(
+    boolean persistent,
+    boolean lastCloseClean,
+    long recordsReplayed,
+    long bytesReplayed,
+    long openMillis,
+    long logEndLsn,
+    long durableLsn,
+    long checkpoints,
+    long lastCheckpointLsn) {
+
+  /** The figures of a volatile pile. */
+  public static final DurabilityStats VOLATILE =
+      new DurabilityStats(false, true, 0, 0, 0, 0, 0, 0, 0);
+}
