@@ -69,6 +69,10 @@ import javax.cache.processor.EntryProcessorResult;
  *    no CREATED, no put counted); on update the entry is updated, then expires at once (UPDATED,
  *    then EXPIRED). A policy that throws or returns null leaves the expiry as it was (eternal
  *    on creation).
+ * J6 A put reads the value it replaces only if something needs it: a listener (its event), a
+ *    writer, or a policy other than EternalExpiryPolicy (the update's expiry). Else it stores,
+ *    under the key's lock all the same (J1), and counts as if it created the entry: with an
+ *    eternal policy, creation and update store the same expiry.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread.
@@ -89,6 +93,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   private final CacheWriter<K, V> writer; // null if none
   private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
   private final ExecutorService loads;
+  // J6: nothing needs the value a put replaces: no listener, no writer, an eternal policy
+  private volatile boolean blindPuts;
   private volatile boolean closed;
 
   @SuppressWarnings("unchecked")
@@ -126,6 +132,15 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       listeners.register(l);
     }
     statistics.enabled(configuration.isStatisticsEnabled());
+    updateBlindPuts();
+  }
+
+  /** J6: whether a put may skip reading the value it replaces. */
+  private void updateBlindPuts() {
+    blindPuts =
+        listeners.isEmpty()
+            && !(configuration.isWriteThrough() && writer != null)
+            && expiry.getClass() == EternalExpiryPolicy.class;
   }
 
   // ------------------------------------------------------------------------------------- reads
@@ -393,7 +408,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      byte[] old = blindPuts ? null : liveStored(k); // J6
       write(key, value);
       if (store(key, k, value, old, events)) {
         statistics.puts(1);
@@ -467,7 +482,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       ReentrantLock lock = lockOf(k);
       lock.lock();
       try {
-        if (store(e.getKey(), k, e.getValue(), liveStored(k), events)) {
+        if (store(e.getKey(), k, e.getValue(), blindPuts ? null : liveStored(k), events)) {
           statistics.puts(1);
         }
       } finally {
@@ -890,6 +905,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(listener, "listener");
     listeners.register(listener);
     configuration.addCacheEntryListenerConfiguration(listener);
+    updateBlindPuts();
   }
 
   @Override
@@ -898,6 +914,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(listener, "listener");
     listeners.deregister(listener);
     configuration.removeCacheEntryListenerConfiguration(listener);
+    updateBlindPuts();
   }
 
   // ---------------------------------------------------------------------------- the rest

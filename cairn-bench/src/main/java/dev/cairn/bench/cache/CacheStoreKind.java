@@ -14,7 +14,13 @@ public enum CacheStoreKind {
   CHM("chm", true, false, false),
   CAFFEINE("caffeine", true, true, false),
   CHRONICLE("chronicle", false, false, false),
-  EHCACHE("ehcache", false, true, false);
+  EHCACHE("ehcache", false, true, false),
+  /**
+   * Cairn's cache through its JSR-107 provider (cairn-jcache): what JCache costs over the table.
+   */
+  CAIRN_JCACHE("cairn-jcache", false, false, false),
+  /** Caffeine through its JSR-107 provider, store-by-value as JCache's default. */
+  CAFFEINE_JCACHE("caffeine-jcache", true, false, false);
 
   /**
    * What Chronicle Map's libraries reach into on a modern JDK (their documented list for Java 17
@@ -79,6 +85,9 @@ public enum CacheStoreKind {
       case CAFFEINE -> new CaffeineStore(spec);
       case CHRONICLE -> new ChronicleStore(spec);
       case EHCACHE -> new EhcacheStore(spec);
+      case CAIRN_JCACHE -> new JCacheStore("dev.cairn.jcache.CairnCachingProvider");
+      case CAFFEINE_JCACHE ->
+          new JCacheStore("com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider");
     };
   }
 
