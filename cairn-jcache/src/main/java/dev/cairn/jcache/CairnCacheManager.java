@@ -30,7 +30,9 @@ import javax.cache.spi.CachingProvider;
  * {@code file:} URI naming a directory. Each JCache cache is one of its tables, sharing its byte
  * budget.
  *
- * <p>Properties (given to {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}):
+ * <p>Properties (given to {@link CachingProvider#getCacheManager(URI, ClassLoader, Properties)}, or
+ * in a configuration file that a {@code file:} URI ending in {@code .properties} names, where
+ * {@value #DIRECTORY} names the directory; given properties win over the file's):
  *
  * <ul>
  *   <li>{@value #BUDGET_BYTES}: the byte budget of all the manager's caches (default: none);
@@ -50,6 +52,12 @@ public final class CairnCacheManager implements CacheManager {
 
   /** Property: the durability of a persistent manager's writes. */
   public static final String DURABILITY = "cairn.durability";
+
+  /**
+   * Property, in a configuration file named by the URI: the directory of a persistent manager,
+   * relative to the file's folder.
+   */
+  public static final String DIRECTORY = "cairn.directory";
 
   private final CairnCachingProvider provider;
   private final URI uri;
@@ -87,7 +95,42 @@ public final class CairnCacheManager implements CacheManager {
             });
   }
 
-  private static dev.cairn.cache.Cache openStore(URI uri, Properties properties) {
+  /**
+   * The directory a {@code file:} URI names and the properties that apply: a URI naming a {@code
+   * .properties} file is a configuration file, whose {@value #DIRECTORY} (relative to the file's
+   * folder; none: volatile) and other properties apply where {@code given} has none; any other
+   * {@code file:} URI names the directory itself.
+   */
+  private static Path directoryOf(URI uri, Properties given, Properties effective) {
+    effective.putAll(given);
+    if (!"file".equals(uri.getScheme())) {
+      return null;
+    }
+    Path path = Path.of(uri);
+    if (!path.getFileName().toString().endsWith(".properties")) {
+      return path;
+    }
+    Properties file = new Properties();
+    try (java.io.Reader in = java.nio.file.Files.newBufferedReader(path)) {
+      file.load(in);
+    } catch (IOException e) {
+      throw new CacheException(
+          "cannot read the cache manager's configuration file " + path + ": " + e, e);
+    }
+    for (String name : file.stringPropertyNames()) {
+      effective.putIfAbsent(name, file.getProperty(name));
+    }
+    String directory = effective.getProperty(DIRECTORY);
+    if (directory == null) {
+      return null;
+    }
+    Path parent = path.toAbsolutePath().getParent();
+    return parent == null ? Path.of(directory) : parent.resolve(directory);
+  }
+
+  private static dev.cairn.cache.Cache openStore(URI uri, Properties given) {
+    Properties properties = new Properties();
+    Path directory = directoryOf(uri, given, properties);
     CacheOptions.Builder options = CacheOptions.builder();
     String budget = properties.getProperty(BUDGET_BYTES);
     if (budget != null) {
@@ -98,7 +141,7 @@ public final class CairnCacheManager implements CacheManager {
             BUDGET_BYTES + " must be a number of bytes: " + budget, e);
       }
     }
-    if (!"file".equals(uri.getScheme())) {
+    if (directory == null) {
       return dev.cairn.cache.Cache.offHeap(options.build());
     }
     String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
@@ -110,7 +153,6 @@ public final class CairnCacheManager implements CacheManager {
           DURABILITY + " must be NONE, PERIODIC or SYNC: " + durability, e);
     }
     options.pile(PileOptions.builder().durability(d).build());
-    Path directory = Path.of(uri);
     try {
       return dev.cairn.cache.Cache.open(directory, options.build());
     } catch (IOException e) {

@@ -66,4 +66,22 @@ class JCacheExamplesTest {
     assertThat(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
         .contains("--sun-misc-unsafe-memory-access=deny");
   }
+
+  @Test
+  void aUriNamingAPropertiesFile_configuresTheManager() throws Exception {
+    java.nio.file.Files.writeString(
+        dir.resolve("cache.properties"),
+        "cairn.directory=data\ncairn.budgetBytes=" + (32L << 20) + "\n");
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("cache.properties").toUri();
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      manager.createCache("c", new MutableConfiguration<String, String>()).put("k", "v");
+      dev.cairn.cache.Cache store = manager.unwrap(dev.cairn.cache.Cache.class);
+      assertThat(store.stats().budgetBytes()).isEqualTo(32L << 20);
+    }
+    assertThat(dir.resolve("data")).isDirectory();
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      assertThat(manager.getCache("c").get("k")).isEqualTo("v");
+    }
+  }
 }
