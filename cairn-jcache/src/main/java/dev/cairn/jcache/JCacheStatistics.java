@@ -61,19 +61,19 @@ final class JCacheStatistics implements CacheStatisticsMXBean {
   }
 
   void getTime(long startNanos) {
-    if (enabled) {
+    if (enabled && startNanos != 0) { // 0: statistics were off when the call began
       getNanos.add(System.nanoTime() - startNanos);
     }
   }
 
   void putTime(long startNanos) {
-    if (enabled) {
+    if (enabled && startNanos != 0) { // 0: statistics were off when the call began
       putNanos.add(System.nanoTime() - startNanos);
     }
   }
 
   void removeTime(long startNanos) {
-    if (enabled) {
+    if (enabled && startNanos != 0) { // 0: statistics were off when the call began
       removeNanos.add(System.nanoTime() - startNanos);
     }
   }
