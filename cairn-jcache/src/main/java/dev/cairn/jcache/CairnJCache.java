@@ -450,11 +450,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } finally {
       release(lock, events);
     }
-    if (previous != null) {
-      statistics.hits(1);
-    } else {
-      statistics.misses(1);
-    }
+    statistics.lookup(previous != null);
     statistics.getTime(start);
     statistics.putTime(start);
     return previous;
@@ -527,11 +523,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } finally {
       release(lock, events);
     }
-    if (stored) {
-      statistics.misses(1);
-    } else {
-      statistics.hits(1);
-    }
+    statistics.lookup(!stored); // putIfAbsent of an absent key is a miss
     statistics.putTime(start);
     return stored;
   }
@@ -584,11 +576,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } finally {
       release(lock, events);
     }
-    if (found) {
-      statistics.hits(1);
-    } else {
-      statistics.misses(1);
-    }
+    statistics.lookup(found);
     if (removed) {
       statistics.removals(1);
     }
@@ -654,11 +642,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } finally {
       release(lock, events);
     }
-    if (found) {
-      statistics.hits(1);
-    } else {
-      statistics.misses(1);
-    }
+    statistics.lookup(found);
     if (replaced) {
       statistics.puts(1);
       statistics.putTime(start);
@@ -823,11 +807,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       release(lock, events);
     }
     // the lookup of the key counts, whatever the processor does with the entry (JSR-107 TCK)
-    if (entry.existed()) {
-      statistics.hits(1);
-    } else {
-      statistics.misses(1);
-    }
+    statistics.lookup(entry.existed());
     statistics.getTime(start);
     return result;
   }

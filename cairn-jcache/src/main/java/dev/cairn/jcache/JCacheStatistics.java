@@ -42,6 +42,15 @@ final class JCacheStatistics implements CacheStatisticsMXBean {
     }
   }
 
+  /** A lookup that found its key (a hit) or did not (a miss). */
+  void lookup(boolean found) {
+    if (found) {
+      hits(1);
+    } else {
+      misses(1);
+    }
+  }
+
   void puts(int n) {
     if (enabled && n > 0) {
       puts.add(n);
