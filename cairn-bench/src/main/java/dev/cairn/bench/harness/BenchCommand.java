@@ -5,6 +5,8 @@ import dev.cairn.bench.cache.CacheBenchConfig;
 import dev.cairn.bench.cache.CacheBenchReport;
 import dev.cairn.bench.cache.CacheStoreKind;
 import dev.cairn.bench.cache.KeyOrder;
+import dev.cairn.bench.petclinic.PetclinicBench;
+import dev.cairn.bench.petclinic.PetclinicConfig;
 import dev.cairn.cli.CommandFailedException;
 import dev.cairn.cli.CountConverter;
 import dev.cairn.pile.Durability;
@@ -115,7 +117,18 @@ import picocli.CommandLine.Spec;
           + " default periodic); with --reopen it is closed, reopened and timed to its first hit"
           + " (reopenFirstHitMs), then restarted in a new JVM and timed from process start to"
           + " first hit (restartFirstHitMs), and again after a JVM writing to it is killed with"
-          + " SIGKILL (restartAfterKillFirstHitMs). Ratios are Cairn's figure over each peer's.",
+          + " SIGKILL (restartAfterKillFirstHitMs). Ratios are Cairn's figure over each peer's."
+          + " --stores cairn-jcache,caffeine-jcache adds each cache through its JSR-107 provider.",
+      "",
+      "--workload petclinic: Spring PetClinic's model (owners, two pets each, a visit each) in"
+          + " four configurations, each in a JVM of its own: hibernate (Hibernate 7 over H2 in"
+          + " files, no second-level cache), hibernate-ehcache and hibernate-cairn (Ehcache 3 or"
+          + " Cairn as its JCache second-level and query cache), cairn-direct (Cairn's cache as"
+          + " the store of record, persistent, SYNC). --n owners (default 10,000) are created,"
+          + " then T threads run for --seconds (default 10; unmeasured for as long first, at most"
+          + " 10 s) 70% owner pages, 20% searches by last name, 5% new visits, 5% owner updates;"
+          + " reports ops/s and latency percentiles of reads, writes and all operations, and the"
+          + " throughput ratios. Databases and cache go to --dir (default target/petclinic).",
     },
     footer = {
       "",
@@ -133,6 +146,7 @@ import picocli.CommandLine.Spec;
       "  cairn bench --workload cache --json",
       "  cairn bench --workload cache --stores cairn,caffeine,ehcache --budget-fraction 0.5",
       "  cairn bench --workload cache --stores cairn --dir /tmp/cb --fresh --reopen",
+      "  cairn bench --workload petclinic --json",
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -186,7 +200,8 @@ public final class BenchCommand implements Callable<Integer> {
       description =
           "load (the default: the pile against a map, and --commits, --recovery,"
               + " --latency-during-checkpoint), or cache: keyed tables, Cairn's cache against"
-              + " ConcurrentHashMap, Caffeine, Chronicle Map and Ehcache (see below).")
+              + " ConcurrentHashMap, Caffeine, Chronicle Map and Ehcache, or petclinic:"
+              + " Hibernate with and without a second-level cache against Cairn (see below).")
   private String workloadName;
 
   @Option(
@@ -426,9 +441,13 @@ public final class BenchCommand implements Callable<Integer> {
     if (workloadName.equals("cache")) {
       return callCache();
     }
+    if (workloadName.equals("petclinic")) {
+      return callPetclinic();
+    }
     if (!workloadName.equals("load")) {
       throw new ParameterException(
-          spec.commandLine(), "--workload must be load or cache: --workload " + workloadName);
+          spec.commandLine(),
+          "--workload must be load, cache or petclinic: --workload " + workloadName);
     }
     BenchConfig config;
     try {
@@ -544,6 +563,51 @@ public final class BenchCommand implements Callable<Integer> {
       report = new CacheBench(config, notices(err)).run();
     } catch (IOException e) {
       throw new CommandFailedException("cache bench failed: " + e, e);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? report.json() : report.table());
+    out.flush();
+    return 0;
+  }
+
+  /** The owners --workload petclinic creates when --n is not given. */
+  private static final int DEFAULT_PETCLINIC_OWNERS = 10_000;
+
+  private int callPetclinic() throws InterruptedException {
+    PetclinicBench bench;
+    try {
+      for (String option : NOT_FOR_CACHE) {
+        if (given(option)) {
+          throw new IllegalArgumentException(option + " does not apply to --workload petclinic");
+        }
+      }
+      int owners = given("--n") ? n : DEFAULT_PETCLINIC_OWNERS;
+      if (owners < 1) {
+        throw new IllegalArgumentException("--n must be at least 1 owner: " + owners);
+      }
+      Path where = directory == null ? Path.of("target", "petclinic") : directory;
+      bench =
+          new PetclinicBench(
+              owners,
+              Math.max(1, owners / 10),
+              threads,
+              seconds == null ? DEFAULT_CACHE_SECONDS : seconds,
+              stores == null
+                  ? List.of(PetclinicConfig.values())
+                  : stores.stream().map(PetclinicConfig::of).toList(),
+              where,
+              seed != null ? seed : new java.util.Random().nextLong());
+      BenchDirectory.prepare(where, true);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CommandFailedException("cannot prepare the petclinic directory: " + e, e);
+    }
+    PetclinicBench.Report report;
+    try {
+      report = bench.run(notices(spec.commandLine().getErr()));
+    } catch (IOException e) {
+      throw new CommandFailedException("petclinic bench failed: " + e, e);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? report.json() : report.table());

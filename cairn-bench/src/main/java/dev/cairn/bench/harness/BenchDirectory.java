@@ -59,7 +59,8 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/, cache/) for --fresh to delete: "
+              + " mapped/, rocksdb/, cache/, the petclinic configurations' folders) for --fresh to"
+              + " delete: "
               + directory
               + " holds "
               + foreign);
@@ -83,6 +84,11 @@ public final class BenchDirectory {
     }
     if (name.equals(CACHE_DIRECTORY)) {
       return Files.isDirectory(entry);
+    }
+    if (Files.isDirectory(entry)
+        && Stream.of(dev.cairn.bench.petclinic.PetclinicConfig.values())
+            .anyMatch(c -> c.label().equals(name))) {
+      return true; // --workload petclinic: a configuration's database and cache
     }
     return Files.isDirectory(entry)
         && Stream.of(StoreKind.values())

@@ -1,6 +1,8 @@
 package dev.cairn.example.hibernate;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.Configuration;
 
@@ -15,6 +17,47 @@ public final class Clinic {
 
   /** Opens the clinic's session factory, creating the schema if the database has none. */
   public static SessionFactory open(Path database, Path cache) {
+    return open(database, cairnCache(cache));
+  }
+
+  /**
+   * Hibernate's settings for a second-level and query cache in Cairn, through JCache, persistent in
+   * {@code cache}.
+   */
+  public static Map<String, String> cairnCache(Path cache) {
+    return jcache("dev.cairn.jcache.CairnCachingProvider", cache.toUri().toString());
+  }
+
+  /**
+   * Hibernate's settings for a second-level and query cache through the JCache provider {@code
+   * provider} (its class name), at cache manager URI {@code uri} (null: the provider's default).
+   */
+  public static Map<String, String> jcache(String provider, String uri) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("hibernate.cache.use_second_level_cache", "true");
+    settings.put("hibernate.cache.use_query_cache", "true");
+    settings.put("hibernate.cache.region.factory_class", "jcache");
+    settings.put("hibernate.javax.cache.provider", provider);
+    if (uri != null) {
+      settings.put("hibernate.javax.cache.uri", uri);
+    }
+    settings.put("hibernate.javax.cache.missing_cache_strategy", "create");
+    return settings;
+  }
+
+  /** Hibernate's settings for no second-level cache. */
+  public static Map<String, String> noCache() {
+    return Map.of(
+        "hibernate.cache.use_second_level_cache", "false",
+        "hibernate.cache.use_query_cache", "false");
+  }
+
+  /**
+   * Opens the clinic's session factory over the H2 database in {@code database}, with the cache
+   * settings {@code cache} ({@link #cairnCache}, {@link #jcache}, {@link #noCache}), creating the
+   * schema if the database has none.
+   */
+  public static SessionFactory open(Path database, Map<String, String> cache) {
     Configuration c = new Configuration();
     c.addAnnotatedClass(Owner.class);
     c.addAnnotatedClass(Pet.class);
@@ -25,13 +68,7 @@ public final class Clinic {
     c.setProperty("hibernate.connection.password", "");
     c.setProperty("hibernate.hbm2ddl.auto", "update");
     c.setProperty("hibernate.generate_statistics", "true");
-    // the second-level cache: Cairn through JCache, persistent in the cache directory
-    c.setProperty("hibernate.cache.use_second_level_cache", "true");
-    c.setProperty("hibernate.cache.use_query_cache", "true");
-    c.setProperty("hibernate.cache.region.factory_class", "jcache");
-    c.setProperty("hibernate.javax.cache.provider", "dev.cairn.jcache.CairnCachingProvider");
-    c.setProperty("hibernate.javax.cache.uri", cache.toUri().toString());
-    c.setProperty("hibernate.javax.cache.missing_cache_strategy", "create");
+    cache.forEach(c::setProperty);
     return c.buildSessionFactory();
   }
 }

@@ -57,6 +57,10 @@ public class Owner {
     return city;
   }
 
+  public void setCity(String city) {
+    this.city = city;
+  }
+
   public List<Pet> getPets() {
     return pets;
   }
