@@ -42,7 +42,8 @@ import javax.cache.spi.CachingProvider;
  *
  * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
  * #getCacheNames}, {@link #getCache(String)}), with their entries, under a default configuration
- * until {@link #createCache} names another one... once destroyed, a cache's entries are gone.
+ * (loaders, writers, listeners and expiry policies are code, and are not stored); a destroyed
+ * cache's entries are gone.
  *
  * <p>Thread-safety: safe from any thread.
  */
@@ -76,9 +77,14 @@ public final class CairnCacheManager implements CacheManager {
     this.uri = uri;
     this.classLoader = classLoader;
     this.properties = properties;
-    this.marshaller = new Marshaller(classLoader);
     this.store = openStore(uri, properties);
+    this.marshaller =
+        new Marshaller(
+            classLoader,
+            new ClassDescriptors(
+                store.table(ClassDescriptors.TABLE, Long.class, byte[].class), classLoader));
     this.recovered.addAll(store.tableNames());
+    this.recovered.remove(ClassDescriptors.TABLE); // not a JCache cache
     this.store.removalListener(
         (String table, Object key, RemovalCause cause) -> {
           CairnJCache<?, ?> cache = caches.get(table);
@@ -187,6 +193,10 @@ public final class CairnCacheManager implements CacheManager {
     Objects.requireNonNull(cacheName, "cacheName");
     Objects.requireNonNull(configuration, "configuration");
     synchronized (caches) {
+      if (cacheName.equals(ClassDescriptors.TABLE)) {
+        throw new CacheException(
+            "cache name " + cacheName + " is reserved: the manager keeps class descriptors there");
+      }
       if (caches.containsKey(cacheName) || recovered.contains(cacheName)) {
         throw new CacheException("cache " + cacheName + " exists already in " + uri);
       }

@@ -8,11 +8,14 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.cache.CacheException;
 
 /**
@@ -27,7 +30,9 @@ import javax.cache.CacheException;
  * Key bytes:    Tag:u8 Payload                  (two keys are the same key when their bytes are)
  * Value bytes:  ExpireAt:i64le Tag:u8 Payload   (ExpireAt: epoch milliseconds, ETERNAL for none)
  * Tags: 1 String (UTF-8), 2 byte[], 3 Long (8 bytes LE), 4 Integer (4 bytes LE),
- *       5 Java serialization (ObjectOutputStream).
+ *       5 Java serialization (ObjectOutputStream), 6 the same with each class descriptor
+ *       replaced by its id in the manager's ClassDescriptors (8 bytes), the form written.
+ * A class is resolved by name once per marshaller (the manager's class loader does not change).
  * }</pre>
  *
  * Keys compare by their bytes, as in every off-heap store: a key type whose equal instances
@@ -46,6 +51,7 @@ final class Marshaller {
   private static final byte LONG = 3;
   private static final byte INT = 4;
   private static final byte SERIALIZED = 5;
+  private static final byte COMPACT = 6;
 
   private static final VarHandle I64 =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -53,9 +59,12 @@ final class Marshaller {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final ClassLoader loader;
+  private final ClassDescriptors descriptors;
+  private final Map<String, Class<?>> classes = new ConcurrentHashMap<>();
 
-  Marshaller(ClassLoader loader) {
+  Marshaller(ClassLoader loader, ClassDescriptors descriptors) {
     this.loader = loader;
+    this.descriptors = descriptors;
   }
 
   /** The bytes of key {@code key}. */
@@ -127,7 +136,7 @@ final class Marshaller {
       default -> {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(64);
         buffer.write(new byte[header + 1], 0, header + 1);
-        try (ObjectOutputStream stream = new ObjectOutputStream(buffer)) {
+        try (ObjectOutputStream stream = new CompactOutputStream(buffer, descriptors)) {
           stream.writeObject(o);
         } catch (NotSerializableException e) {
           throw new IllegalArgumentException(
@@ -140,7 +149,7 @@ final class Marshaller {
           throw new CacheException("cannot serialize a " + o.getClass().getName(), e);
         }
         out = buffer.toByteArray();
-        out[header] = SERIALIZED;
+        out[header] = COMPACT;
       }
     }
     if (header != 0) {
@@ -160,7 +169,8 @@ final class Marshaller {
       case BYTES -> Arrays.copyOfRange(bytes, at, bytes.length);
       case LONG -> (long) I64.get(bytes, at);
       case INT -> (int) I32.get(bytes, at);
-      case SERIALIZED -> deserialize(bytes, at);
+      case SERIALIZED -> deserialize(bytes, at, false);
+      case COMPACT -> deserialize(bytes, at, true);
       default ->
           throw new CacheException(
               "stored bytes of an unknown kind "
@@ -169,10 +179,10 @@ final class Marshaller {
     };
   }
 
-  private Object deserialize(byte[] bytes, int at) {
+  private Object deserialize(byte[] bytes, int at, boolean compact) {
     try (ObjectInputStream in =
         new LoaderObjectInputStream(
-            new ByteArrayInputStream(bytes, at, bytes.length - at), loader)) {
+            new ByteArrayInputStream(bytes, at, bytes.length - at), this, compact)) {
       return in.readObject();
     } catch (IOException | ClassNotFoundException e) {
       throw new CacheException(
@@ -180,23 +190,62 @@ final class Marshaller {
     }
   }
 
-  /** Resolves classes with the cache manager's class loader first. */
-  private static final class LoaderObjectInputStream extends ObjectInputStream {
-    private final ClassLoader loader;
+  /** The class named {@code name}: the manager's class loader first, resolved once. */
+  private Class<?> resolve(ObjectStreamClass desc, ObjectInputStream stream)
+      throws ClassNotFoundException, IOException {
+    Class<?> c = classes.get(desc.getName());
+    if (c != null) {
+      return c;
+    }
+    try {
+      c = Class.forName(desc.getName(), false, loader);
+    } catch (ClassNotFoundException e) {
+      c = ((LoaderObjectInputStream) stream).defaultResolve(desc);
+    }
+    classes.put(desc.getName(), c);
+    return c;
+  }
 
-    LoaderObjectInputStream(InputStream in, ClassLoader loader) throws IOException {
+  /** Writes each class descriptor as its id (tag COMPACT). */
+  private static final class CompactOutputStream extends ObjectOutputStream {
+    private final ClassDescriptors descriptors;
+
+    CompactOutputStream(OutputStream out, ClassDescriptors descriptors) throws IOException {
+      super(out);
+      this.descriptors = descriptors;
+    }
+
+    @Override
+    protected void writeClassDescriptor(ObjectStreamClass desc) throws IOException {
+      writeLong(descriptors.idOf(desc));
+    }
+  }
+
+  /** Resolves classes with the cache manager's class loader first; reads ids (tag COMPACT). */
+  private static final class LoaderObjectInputStream extends ObjectInputStream {
+    private final Marshaller marshaller;
+    private final boolean compact;
+
+    LoaderObjectInputStream(InputStream in, Marshaller marshaller, boolean compact)
+        throws IOException {
       super(in);
-      this.loader = loader;
+      this.marshaller = marshaller;
+      this.compact = compact;
+    }
+
+    @Override
+    protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+      return compact ? marshaller.descriptors.descriptor(readLong()) : super.readClassDescriptor();
     }
 
     @Override
     protected Class<?> resolveClass(ObjectStreamClass desc)
         throws IOException, ClassNotFoundException {
-      try {
-        return Class.forName(desc.getName(), false, loader);
-      } catch (ClassNotFoundException e) {
-        return super.resolveClass(desc);
-      }
+      return marshaller.resolve(desc, this);
+    }
+
+    Class<?> defaultResolve(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+      return super.resolveClass(desc);
     }
   }
 }

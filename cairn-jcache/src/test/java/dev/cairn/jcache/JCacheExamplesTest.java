@@ -84,4 +84,30 @@ class JCacheExamplesTest {
       assertThat(manager.getCache("c").get("k")).isEqualTo("v");
     }
   }
+
+  /** A value type of the application's, stored with Java serialization. */
+  record Order(String item, int quantity, java.util.List<String> notes)
+      implements java.io.Serializable {}
+
+  @Test
+  void serializedValues_readBackAfterARestart_throughTheirStoredClassDescriptors() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("orders").toUri();
+    Order order = new Order("teapot", 2, java.util.List.of("fragile"));
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      Cache<String, Order> cache =
+          manager.createCache(
+              "orders",
+              new MutableConfiguration<String, Order>().setTypes(String.class, Order.class));
+      cache.put("o1", order);
+      cache.put("o2", new Order("kettle", 1, java.util.List.of()));
+      assertThat(manager.getCacheNames()).containsExactly("orders"); // not the descriptors' table
+    }
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      Cache<Object, Object> cache = manager.getCache("orders");
+      assertThat(cache.get("o1")).isEqualTo(order);
+      assertThat(cache.get("o2")).isEqualTo(new Order("kettle", 1, java.util.List.of()));
+      assertThat(manager.getCacheNames()).containsExactly("orders");
+    }
+  }
 }
