@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.ChildJvm;
 import dev.cairn.bench.harness.PageCache;
 import java.io.BufferedReader;

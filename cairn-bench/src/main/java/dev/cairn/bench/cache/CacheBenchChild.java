@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.GcPauseMonitor;
 import dev.cairn.bench.harness.GcPauses;
 import dev.cairn.bench.harness.PageCache;

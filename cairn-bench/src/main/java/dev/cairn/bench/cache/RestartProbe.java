@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.pile.Durability;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package dev.cairn.bench.petclinic;
 
+import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.example.hibernate.Clinic;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -29,11 +29,7 @@ public final class PetclinicChild {
   private PetclinicChild() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = new LinkedHashMap<>();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      a.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
+    Map<String, String> a = ChildArguments.parse(args);
     PetclinicConfig config = PetclinicConfig.of(a.get("config"));
     int owners = Integer.parseInt(a.get("owners"));
     int lastNames = Integer.parseInt(a.get("lastNames"));

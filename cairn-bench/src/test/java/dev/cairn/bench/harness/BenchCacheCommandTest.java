@@ -102,7 +102,7 @@ class BenchCacheCommandTest {
 
     CliRun workload = cairn("bench", "--workload", "scan");
     assertThat(workload.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(workload.err()).contains("--workload must be load or cache");
+    assertThat(workload.err()).contains("--workload must be load, cache or petclinic");
 
     CliRun keys = cairn("bench", "--workload", "cache", "--keys", "diagonal");
     assertThat(keys.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);

@@ -1,14 +1,19 @@
-package dev.cairn.bench.cache;
+package dev.cairn.bench.harness;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The {@code name=value} arguments the cache bench passes to its child JVMs. */
-final class ChildArguments {
+/** The {@code name=value} arguments the cache and PetClinic benches pass to their child JVMs. */
+public final class ChildArguments {
   private ChildArguments() {}
 
-  static Map<String, String> parse(String[] args) {
+  /**
+   * The arguments as a map, in order.
+   *
+   * @throws IllegalArgumentException if one is not {@code name=value}
+   */
+  public static Map<String, String> parse(String[] args) {
     Map<String, String> map = new LinkedHashMap<>();
     for (String arg : args) {
       int eq = arg.indexOf('=');
@@ -20,7 +25,8 @@ final class ChildArguments {
     return map;
   }
 
-  static List<String> of(Map<String, ?> values) {
+  /** {@code values} as {@code name=value} arguments, in order. */
+  public static List<String> of(Map<String, ?> values) {
     return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
   }
 }
