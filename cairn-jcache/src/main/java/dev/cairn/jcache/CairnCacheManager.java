@@ -82,7 +82,12 @@ public final class CairnCacheManager implements CacheManager {
         new Marshaller(
             classLoader,
             new ClassDescriptors(
-                store.table(ClassDescriptors.TABLE, Long.class, byte[].class), classLoader));
+                store.table(
+                    ClassDescriptors.TABLE,
+                    Long.class,
+                    byte[].class,
+                    TableOptions.builder().pinned(true).build()), // never evicted: D1
+                classLoader));
     this.recovered.addAll(store.tableNames());
     this.recovered.remove(ClassDescriptors.TABLE); // not a JCache cache
     this.store.removalListener(

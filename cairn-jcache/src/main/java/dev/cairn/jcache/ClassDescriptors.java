@@ -21,7 +21,8 @@ import javax.cache.CacheException;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Table: id (Long, from 1) -> the descriptor, Java-serialized alone (ObjectStreamClass).
+ * Table: id (Long, from 1) -> the descriptor, Java-serialized alone (ObjectStreamClass); pinned,
+ * so that a budget never evicts a descriptor that values name.
  * D1 An id is stored in the table before any value that names it is written: the table's put
  *    comes first on the writer's thread, so it is earlier in the pile's log, and a recovery that
  *    keeps the value keeps the descriptor.

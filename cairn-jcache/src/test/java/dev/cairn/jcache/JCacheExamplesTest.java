@@ -110,4 +110,29 @@ class JCacheExamplesTest {
       assertThat(manager.getCacheNames()).containsExactly("orders");
     }
   }
+
+  @Test
+  void underAFullBudget_evictionTakesValues_neverTheirClassDescriptors() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("bounded").toUri();
+    Properties small = new Properties();
+    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), small)) {
+      Cache<Integer, Order> cache =
+          manager.createCache(
+              "orders",
+              new MutableConfiguration<Integer, Order>().setTypes(Integer.class, Order.class));
+      for (int i = 0; i < 20_000; i++) {
+        cache.put(i, new Order("item" + i, i, java.util.List.of()));
+      }
+      dev.cairn.cache.Cache store = manager.unwrap(dev.cairn.cache.Cache.class);
+      assertThat(store.stats().evictions()).isPositive();
+    }
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), small)) {
+      Cache<Object, Object> cache = manager.getCache("orders");
+      assertThat(cache.get(19_999)).isEqualTo(new Order("item19999", 19_999, java.util.List.of()));
+    }
+  }
 }
