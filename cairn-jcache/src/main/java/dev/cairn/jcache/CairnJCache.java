@@ -605,11 +605,9 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } finally {
       release(lock, events);
     }
+    statistics.lookup(previous != null);
     if (previous != null) {
-      statistics.hits(1);
       statistics.removals(1);
-    } else {
-      statistics.misses(1);
     }
     statistics.getTime(start);
     statistics.removeTime(start);

@@ -1,6 +1,7 @@
 package dev.cairn.bench.petclinic;
 
 import dev.cairn.bench.harness.ChildJvm;
+import dev.cairn.cli.json.JsonWriter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -67,53 +68,30 @@ public record PetclinicBench(
 
     /** The report as JSON. */
     public String json() {
-      StringBuilder out = new StringBuilder();
-      out.append("{\"workload\":\"petclinic\",\"owners\":")
-          .append(bench.owners)
-          .append(",\"lastNames\":")
-          .append(bench.lastNames)
-          .append(",\"threads\":")
-          .append(bench.threads)
-          .append(",\"seconds\":")
-          .append(bench.seconds)
-          .append(",\"stores\":{");
-      String sep = "";
-      for (Map.Entry<PetclinicConfig, Map<String, Double>> e : figures.entrySet()) {
-        out.append(sep).append('"').append(e.getKey().label()).append("\":{");
-        String inner = "";
-        for (Map.Entry<String, Double> f : e.getValue().entrySet()) {
-          out.append(inner)
-              .append('"')
-              .append(f.getKey())
-              .append("\":")
-              .append(number(f.getValue()));
-          inner = ",";
-        }
-        out.append('}');
-        sep = ",";
-      }
-      out.append("},\"ratios\":{");
-      sep = "";
-      for (Map.Entry<String, Double> e : ratios().entrySet()) {
-        out.append(sep).append('"').append(e.getKey()).append("\":").append(number(e.getValue()));
-        sep = ",";
-      }
-      out.append("},\"failed\":{");
-      sep = "";
-      for (Map.Entry<PetclinicConfig, String> e : failed.entrySet()) {
-        out.append(sep)
-            .append('"')
-            .append(e.getKey().label())
-            .append("\":\"")
-            .append(e.getValue().replace("\\", "\\\\").replace("\"", "\\\""))
-            .append('"');
-        sep = ",";
-      }
-      return out.append("}}").append(System.lineSeparator()).toString();
-    }
-
-    private static String number(double v) {
-      return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "null";
+      JsonWriter json = new JsonWriter().beginObject();
+      json.field("workload", "petclinic");
+      json.field("owners", bench.owners);
+      json.field("lastNames", bench.lastNames);
+      json.field("threads", bench.threads);
+      json.field("seconds", bench.seconds, 1);
+      json.field("seed", bench.seed);
+      json.field("cores", Runtime.getRuntime().availableProcessors());
+      json.field("java", Runtime.version().toString());
+      json.beginObject("stores");
+      figures.forEach(
+          (config, values) -> {
+            json.beginObject(config.label());
+            values.forEach((name, value) -> json.field(name, value, 3));
+            json.endObject();
+          });
+      json.endObject();
+      json.beginObject("ratios");
+      ratios().forEach((pair, value) -> json.field(pair, value, 3));
+      json.endObject();
+      json.beginObject("failed");
+      failed.forEach((config, reason) -> json.field(config.label(), reason));
+      json.endObject();
+      return json.endObject().toString() + System.lineSeparator();
     }
 
     /** The report as a table: a row per figure, a column per configuration, then the ratios. */

@@ -34,17 +34,17 @@ class BenchPetclinicCommandTest {
     String json = run.out();
     for (String config :
         new String[] {"hibernate", "hibernate-ehcache", "hibernate-cairn", "cairn-direct"}) {
-      assertThat(json).as(config).contains("\"" + config + "\":{");
+      assertThat(json).as(config).contains("\"" + config + "\": {");
     }
     assertThat(json)
         .contains(
-            "\"owners\":100",
+            "\"owners\": 100",
             "\"opsPerSec\"",
             "\"readP9999Micros\"",
             "\"writeP9999Micros\"",
             "\"hibernate-cairn/hibernate-ehcache\"",
             "\"cairn-direct/hibernate\"",
-            "\"failed\":{}")
+            "\"failed\": {}")
         .doesNotContain("NaN", "Infinity", "null");
   }
 
