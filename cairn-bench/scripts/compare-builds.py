@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Summarises compare-builds.sh's runs: per figure, the median of each build over its runs, and
-the ratio after/before (higher is better for rates, lower for times; the table says which)."""
+"""Summarises compare-builds.sh's runs: per figure, the median of each build over its runs, the
+ratio of those medians after/before, and the median of the per-pair ratios (run i of after over
+run i of before: the two ran in the same minutes, so a pair's ratio is less exposed to the
+machine's drift than the medians are). Higher is better for rates, lower for times; the table
+says which."""
 import glob
 import json
 import os
@@ -27,22 +30,25 @@ def value(document, path):
 
 
 def main(directory):
-    print("| figure | before (median) | after (median) | after/before | runs |")
-    print("|---|---|---|---|---|")
+    print("| figure | before (median) | after (median) | after/before | per-pair median | runs |")
+    print("|---|---|---|---|---|---|")
     for kind, path, label, higher in FIGURES:
-        medians = {}
-        runs = 0
+        runs = {}
         for build in ("before", "after"):
-            values = [value(json.load(open(f)), path)
-                      for f in sorted(glob.glob(os.path.join(directory, f"{build}-*-{kind}.json")))]
-            runs = len(values)
-            medians[build] = statistics.median(values) if values else float("nan")
-        if runs == 0:
+            runs[build] = {}
+            for f in glob.glob(os.path.join(directory, f"{build}-*-{kind}.json")):
+                pair = os.path.basename(f).split("-")[1]
+                runs[build][pair] = value(json.load(open(f)), path)
+        if not runs["before"] or not runs["after"]:
             continue
+        medians = {build: statistics.median(runs[build].values()) for build in runs}
         ratio = medians["after"] / medians["before"]
         better = ratio if higher else 1 / ratio
+        pairs = sorted(set(runs["before"]) & set(runs["after"]), key=int)
+        pair_ratio = statistics.median(runs["after"][p] / runs["before"][p] for p in pairs)
         print(f"| {label} | {medians['before']:,.1f} | {medians['after']:,.1f} | {ratio:.3f}"
-              f" ({'better' if better >= 1 else 'worse'} {abs(better - 1) * 100:.1f}%) | {runs} |")
+              f" ({'better' if better >= 1 else 'worse'} {abs(better - 1) * 100:.1f}%)"
+              f" | {pair_ratio:.3f} | {len(pairs)} |")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 # is one JSON file in OUT_DIR (default /tmp/cairn-compare); compare-builds.py summarises them
 # (median of each figure per build, and the ratio AFTER/BEFORE). Nothing else should run on the
 # machine meanwhile. N (default 3M) and PERSON_N (default 1M) set the sizes; ONLY (a list of
-# load, commits, reopen, person) runs a subset.
+# load, commits, reopen, person) runs a subset; PERSON_FLAGS adds flags to the person run (say
+# "--get-order sequential", whose gets are bound by decoding rather than by cache misses).
 set -eu
 before=$1
 after=$2
@@ -36,7 +37,8 @@ run() { # build label pair
       --fresh --json > "$out/$label-$i-reopen.json"
   fi
   if wanted person; then
-    "$root/cairn" bench --kind person --n "$person_n" --stores pile --json \
+    # shellcheck disable=SC2086 # PERSON_FLAGS is a list of flags
+    "$root/cairn" bench --kind person --n "$person_n" --stores pile ${PERSON_FLAGS:-} --json \
       > "$out/$label-$i-person.json"
   fi
 }

@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.report.RunFigures;
 import dev.cairn.cli.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -68,6 +69,36 @@ public record CacheBenchReport(
     skipped.forEach((kind, reason) -> json.field(kind.label(), reason));
     json.endObject();
     return json.endObject().toString() + System.lineSeparator();
+  }
+
+  /** The run in the shape of every workload's report, for {@code --html}. */
+  public RunFigures runFigures() {
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+    settings.put("entries", String.format(Locale.ROOT, "%,d", config.n()));
+    settings.put("keys", "long, " + config.keys().label());
+    settings.put("values", config.valueBytes() + " bytes");
+    settings.put("threads", Integer.toString(config.threads()));
+    settings.put("each mixed phase", String.format(Locale.ROOT, "%.0f s", config.seconds()));
+    settings.put("Zipf exponent", String.format(Locale.ROOT, "%.2f", config.zipfTheta()));
+    if (config.bounded()) {
+      settings.put(
+          "budget",
+          String.format(
+              Locale.ROOT,
+              "%.2f of the data (%,d bytes)",
+              config.budgetFraction(),
+              config.budgetBytes()));
+    }
+    if (config.directory() != null) {
+      settings.put("directory", config.directory().toString());
+      settings.put("durability", config.durability().name().toLowerCase(Locale.ROOT));
+    }
+    settings.put("seed", Long.toString(config.seed()));
+    Map<String, Map<String, Double>> stores = new java.util.LinkedHashMap<>();
+    figures.forEach((kind, values) -> stores.put(kind.label(), values));
+    Map<String, String> notes = new java.util.LinkedHashMap<>();
+    skipped.forEach((kind, reason) -> notes.put(kind.label(), "skipped: " + reason));
+    return new RunFigures("cache", settings, stores, ratios(), notes, json());
   }
 
   /**

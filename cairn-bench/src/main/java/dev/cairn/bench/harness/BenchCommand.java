@@ -7,12 +7,17 @@ import dev.cairn.bench.cache.CacheStoreKind;
 import dev.cairn.bench.cache.KeyOrder;
 import dev.cairn.bench.petclinic.PetclinicBench;
 import dev.cairn.bench.petclinic.PetclinicConfig;
+import dev.cairn.bench.report.HtmlReport;
+import dev.cairn.bench.report.MachineDescription;
+import dev.cairn.bench.report.RunFigures;
 import dev.cairn.cli.CommandFailedException;
 import dev.cairn.cli.CountConverter;
 import dev.cairn.pile.Durability;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -147,6 +152,7 @@ import picocli.CommandLine.Spec;
       "  cairn bench --workload cache --stores cairn,caffeine,ehcache --budget-fraction 0.5",
       "  cairn bench --workload cache --stores cairn --dir /tmp/cb --fresh --reopen",
       "  cairn bench --workload petclinic --json",
+      "  cairn bench --workload cache --stores cairn,chm --html report.html   # charts",
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -427,6 +433,15 @@ public final class BenchCommand implements Callable<Integer> {
   private boolean json;
 
   @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description =
+          "Also write the run to FILE as one self-contained HTML page: charts of the ratios,"
+              + " throughput, latency percentiles, memory and pauses, every figure in a table,"
+              + " the command and the machine. The page has no script and fetches nothing.")
+  private Path html;
+
+  @Option(
       names = "--progress",
       negatable = true,
       description =
@@ -476,7 +491,40 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? JsonReport.render(report) : TableReport.render(report));
     out.flush();
+    writeHtml(report.runFigures());
     return 0;
+  }
+
+  /** With {@code --html FILE}: the run's page, written to FILE (see {@link HtmlReport}). */
+  private void writeHtml(RunFigures figures) {
+    if (html == null) {
+      return;
+    }
+    String page = HtmlReport.render(figures, commandLine(), MachineDescription.current());
+    try {
+      Path parent = html.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(html, page, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CommandFailedException("cannot write --html " + html + ": " + e, e);
+    }
+    notices(spec.commandLine().getErr()).accept("wrote the HTML report to " + html);
+  }
+
+  /** The command as the user typed it, each argument quoted for a POSIX shell if it must be. */
+  private String commandLine() {
+    StringBuilder line = new StringBuilder("cairn");
+    for (String arg : spec.root().commandLine().getParseResult().originalArgs()) {
+      line.append(' ');
+      if (arg.matches("[A-Za-z0-9_./:=,+@%-]+")) {
+        line.append(arg);
+      } else {
+        line.append('\'').append(arg.replace("'", "'\\''")).append('\'');
+      }
+    }
+    return line.toString();
   }
 
   /** Makes --dir ready for the run, if given (see {@link BenchDirectory#prepare}). */
@@ -567,6 +615,7 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? report.json() : report.table());
     out.flush();
+    writeHtml(report.runFigures());
     return 0;
   }
 
@@ -612,6 +661,7 @@ public final class BenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? report.json() : report.table());
     out.flush();
+    writeHtml(report.runFigures());
     return 0;
   }
 

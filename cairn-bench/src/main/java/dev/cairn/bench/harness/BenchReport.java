@@ -1,8 +1,11 @@
 package dev.cairn.bench.harness;
 
+import dev.cairn.bench.report.RunFigures;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -69,5 +72,46 @@ public record BenchReport(BenchConfig config, List<StoreResult> results, Machine
     return Arrays.stream(Comparison.values())
         .filter(c -> result(c.subject()).isPresent() && result(c.baseline()).isPresent())
         .toList();
+  }
+
+  /** The run in the shape of every workload's report, for {@code --html}. */
+  public RunFigures runFigures() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("values", String.format(Locale.ROOT, "%,d", config.n()));
+    settings.put(
+        "value",
+        config.valueKind().sized()
+            ? config.valueKind().label() + ", " + config.valueSize() + " bytes"
+            : config.valueKind().label());
+    settings.put("threads", Integer.toString(config.threads()));
+    settings.put("get order", config.getOrder().label());
+    if (config.directory() != null) {
+      settings.put("directory", config.directory().toString());
+      settings.put("durability", config.durability().name().toLowerCase(Locale.ROOT));
+    }
+    Map<String, Map<String, Double>> stores = new LinkedHashMap<>();
+    Map<String, String> notes = new LinkedHashMap<>();
+    for (StoreResult result : results) {
+      Map<String, Double> figures = new LinkedHashMap<>();
+      result.values().forEach((metric, value) -> figures.put(metric.key(), value));
+      stores.put(result.store().label(), figures);
+      result
+          .unreliable()
+          .forEach(
+              (metric, reason) ->
+                  notes.merge(
+                      result.store().label(),
+                      metric.key() + " unreliable: " + reason,
+                      (a, b) -> a + "; " + b));
+    }
+    machine.skipped().forEach((store, reason) -> notes.put(store.label(), "skipped: " + reason));
+    Map<String, Map<String, Double>> pairs = new LinkedHashMap<>();
+    for (Comparison comparison : comparisons()) {
+      Map<String, Double> ratios = new LinkedHashMap<>();
+      ratios(comparison).forEach((metric, value) -> ratios.put(metric.key(), value));
+      pairs.put(comparison.label(), ratios);
+    }
+    return new RunFigures(
+        config.workload().label(), settings, stores, pairs, notes, JsonReport.render(this));
   }
 }

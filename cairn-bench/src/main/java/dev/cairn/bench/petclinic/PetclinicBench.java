@@ -1,6 +1,7 @@
 package dev.cairn.bench.petclinic;
 
 import dev.cairn.bench.harness.ChildJvm;
+import dev.cairn.bench.report.RunFigures;
 import dev.cairn.cli.json.JsonWriter;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -64,6 +65,23 @@ public record PetclinicBench(
       if (a != null && b != null && b.get("opsPerSec") > 0) {
         r.put(ours.label() + "/" + theirs.label(), a.get("opsPerSec") / b.get("opsPerSec"));
       }
+    }
+
+    /** The run in the shape of every workload's report, for {@code --html}. */
+    public RunFigures runFigures() {
+      Map<String, String> settings = new LinkedHashMap<>();
+      settings.put("owners", String.format(Locale.ROOT, "%,d", bench.owners));
+      settings.put("last names", String.format(Locale.ROOT, "%,d", bench.lastNames));
+      settings.put("threads", Integer.toString(bench.threads));
+      settings.put("measured", String.format(Locale.ROOT, "%.0f s", bench.seconds));
+      settings.put("seed", Long.toString(bench.seed));
+      Map<String, Map<String, Double>> stores = new LinkedHashMap<>();
+      figures.forEach((config, values) -> stores.put(config.label(), values));
+      Map<String, Map<String, Double>> pairs = new LinkedHashMap<>();
+      ratios().forEach((pair, value) -> pairs.put(pair, Map.of("opsPerSec", value)));
+      Map<String, String> notes = new LinkedHashMap<>();
+      failed.forEach((config, reason) -> notes.put(config.label(), "failed: " + reason));
+      return new RunFigures("petclinic", settings, stores, pairs, notes, json());
     }
 
     /** The report as JSON. */

@@ -45,15 +45,31 @@ class BenchCacheCommandTest {
   }
 
   @Test
-  void boundedWorkload_reportsHitRatios_andSkipsAStoreWithNoBound() {
+  void boundedWorkload_reportsHitRatios_andSkipsAStoreWithNoBound(@TempDir Path dir)
+      throws java.io.IOException {
+    Path page = dir.resolve("report/bounded.html");
     CliRun run =
-        smallCacheBench("--stores", "cairn,chm,caffeine", "--budget-fraction", "0.5", "--json");
+        smallCacheBench(
+            "--stores",
+            "cairn,chm,caffeine",
+            "--budget-fraction",
+            "0.5",
+            "--json",
+            "--html",
+            page.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("\"budgetFraction\": 0.5", "\"boundedOpsPerSec\"", "\"hitRatio\"")
         .contains("\"cairn/caffeine\": {")
         .contains("\"chm\": \"it has no bound by bytes\"");
+    // --html writes the same run as a page: the command, the ratio and the skipped store
+    assertThat(run.err()).contains("wrote the HTML report to " + page);
+    assertThat(java.nio.file.Files.readString(page))
+        .startsWith("<!DOCTYPE html>")
+        .contains("cairn bench --workload cache", "--budget-fraction 0.5", "--html")
+        .contains("boundedOpsPerSec", "cairn/caffeine", "<svg class=\"chart\"", "hitRatio")
+        .contains("it has no bound by bytes");
   }
 
   @Test
