@@ -15,6 +15,7 @@ import dev.cairn.pile.StalePointerException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
+import jdk.jfr.FlightRecorder;
 
 /**
  * Keeps a cache within its byte budget with one W-TinyLFU policy ({@link TinyLfuClock}) over all
@@ -412,8 +413,12 @@ final class Evictor {
   private boolean evict(long extraBytes) {
     boolean progress = false;
     if (bounded && !stuck() && core.usedBytes() + extraBytes > budgetBytes) {
-      EvictionEvent event = new EvictionEvent(); // JFR: committed at the end of the pass
-      event.begin();
+      // JFR: committed at the end of the pass; made only while JFR runs, since JFR's first event
+      // in a JVM costs about a quarter of a second
+      EvictionEvent event = FlightRecorder.isInitialized() ? new EvictionEvent() : null;
+      if (event != null) {
+        event.begin();
+      }
       long overAtStart = core.usedBytes() + extraBytes - budgetBytes;
       long freedInPass = 0;
       int level = slots.restrictFirst();
@@ -441,8 +446,10 @@ final class Evictor {
         }
       }
       slots.restrict(CacheSlots.ANY_TABLE);
-      event.end();
-      if (event.shouldCommit()) {
+      if (event != null) {
+        event.end();
+      }
+      if (event != null && event.shouldCommit()) {
         event.bytesFreed = freedInPass;
         event.bytesOver = overAtStart;
         event.stuck = stuck;

@@ -332,8 +332,11 @@ final class Checkpointer {
     if (readOnly) {
       return;
     }
-    CheckpointEvent event = new CheckpointEvent(); // JFR: committed if the checkpoint completes
-    event.begin();
+    // JFR: committed if the checkpoint completes; made only while JFR runs (FlightRecording)
+    CheckpointEvent event = FlightRecording.running() ? new CheckpointEvent() : null;
+    if (event != null) {
+      event.begin();
+    }
     lock.lock();
     try {
       if (failure.failed()) {
@@ -409,7 +412,7 @@ final class Checkpointer {
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
         checkpoints.incrementAndGet();
-        if (event.shouldCommit()) {
+        if (event != null && event.shouldCommit()) {
           event.directory = directory.toString();
           event.lsn = checkpointLsn;
           event.clean = clean;

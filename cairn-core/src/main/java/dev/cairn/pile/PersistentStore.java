@@ -208,8 +208,11 @@ final class PersistentStore implements WriteHooks {
       ParticipantRegistry participants)
       throws IOException {
     long started = System.nanoTime();
-    RecoveryEvent event = new RecoveryEvent(); // JFR: committed once the pile is usable
-    event.begin();
+    // JFR: committed once the pile is usable; made only while JFR runs (FlightRecording)
+    RecoveryEvent event = FlightRecording.running() ? new RecoveryEvent() : null;
+    if (event != null) {
+      event.begin();
+    }
     Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
     PileOptions.OpenMode mode = readOnly ? PileOptions.OpenMode.OPEN_EXISTING : options.openMode();
     // judged before anything changes, the lock file included: a refused directory stays as it was
@@ -278,7 +281,7 @@ final class PersistentStore implements WriteHooks {
           PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
       store.recover(recovery, state, started);
       success = true;
-      if (event.shouldCommit()) {
+      if (event != null && event.shouldCommit()) {
         Recovery r = store.recoveryInfo;
         event.directory = directory.toString();
         event.lastCloseClean = r.lastCloseClean();
