@@ -4,6 +4,7 @@ import dev.cairn.cache.CacheOptions;
 import dev.cairn.cache.CacheTable;
 import dev.cairn.cache.RemovalCause;
 import dev.cairn.cache.TableOptions;
+import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.PileOptions;
 import java.io.IOException;
@@ -152,8 +153,12 @@ public final class CairnCacheManager implements CacheManager {
             BUDGET_BYTES + " must be a number of bytes: " + budget, e);
       }
     }
+    // values that are not stored as themselves are StoredValues, read and written by its codec
+    CodecRegistry codecs =
+        CodecRegistry.builder().register(StoredValue.TYPE_ID, StoredValue.CODEC).build();
     if (directory == null) {
-      return dev.cairn.cache.Cache.offHeap(options.build());
+      return dev.cairn.cache.Cache.offHeap(
+          options.pile(PileOptions.builder().codecs(codecs).build()).build());
     }
     String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
     Durability d;
@@ -163,7 +168,7 @@ public final class CairnCacheManager implements CacheManager {
       throw new IllegalArgumentException(
           DURABILITY + " must be NONE, PERIODIC or SYNC: " + durability, e);
     }
-    options.pile(PileOptions.builder().durability(d).build());
+    options.pile(PileOptions.builder().durability(d).codecs(codecs).build());
     try {
       return dev.cairn.cache.Cache.open(directory, options.build());
     } catch (IOException e) {
@@ -228,7 +233,7 @@ public final class CairnCacheManager implements CacheManager {
             .minShare(configuration.getMinShare())
             .maxShare(configuration.getMaxShare())
             .build();
-    CacheTable<byte[], byte[]> table = store.table(name, byte[].class, byte[].class, options);
+    CacheTable<byte[], Object> table = store.table(name, byte[].class, Object.class, options);
     CairnJCache<K, V> cache =
         new CairnJCache<>(this, name, configuration, table, marshaller, loads);
     if (configuration.isManagementEnabled()) {
@@ -302,7 +307,7 @@ public final class CairnCacheManager implements CacheManager {
       return;
     }
     CairnJCache<?, ?> c = (CairnJCache<?, ?>) cache;
-    store.table(cacheName, byte[].class, byte[].class).clear();
+    store.table(cacheName, byte[].class, Object.class).clear();
     c.closeQuietly();
     unregisterBeans(cacheName);
     caches.remove(cacheName, c);

@@ -85,7 +85,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   private final CairnCacheManager manager;
   private final String name;
   private final CairnConfiguration<K, V> configuration;
-  private final CacheTable<byte[], byte[]> table;
+  private final CacheTable<byte[], Object> table;
   private final Marshaller marshaller;
   private final JCacheStatistics statistics = new JCacheStatistics();
   private final JCacheConfigurationBean configurationBean = new JCacheConfigurationBean(this);
@@ -105,7 +105,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       CairnCacheManager manager,
       String name,
       CairnConfiguration<K, V> configuration,
-      CacheTable<byte[], byte[]> table,
+      CacheTable<byte[], Object> table,
       Marshaller marshaller,
       ExecutorService loads) {
     this.manager = manager;
@@ -154,9 +154,9 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
     byte[] k = marshaller.key(key);
     if (eternal) { // J7: a live entry's read changes nothing, so it needs no lock and no event
-      byte[] stored = table.get(k);
-      if (stored != null && Marshaller.expireAt(stored) > System.currentTimeMillis()) {
-        V value = decode(stored);
+      Object stored = table.get(k);
+      if (stored != null && Marshaller.liveAt(Marshaller.expireAt(stored))) {
+        V value = decodeFresh(stored);
         statistics.hits(1);
         statistics.getTime(start);
         return value;
@@ -182,7 +182,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
    * live one's expiry moved by the policy's access duration if {@code access} (J2).
    */
   private V readLive(K key, byte[] k, List<CairnEntryEvent<K, V>> events, boolean access) {
-    byte[] stored = table.get(k);
+    Object stored = table.get(k);
     if (stored == null) {
       return null;
     }
@@ -206,7 +206,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
 
   /** Under the key's lock: removes the entry if it is expired now, with an EXPIRED event. */
   private boolean expireIfStill(K key, byte[] k, List<CairnEntryEvent<K, V>> events) {
-    byte[] stored = table.get(k);
+    Object stored = table.get(k);
     if (stored != null && Marshaller.expireAt(stored) <= System.currentTimeMillis()) {
       table.remove(k, stored);
       if (listeners.wants(EventType.EXPIRED)) {
@@ -219,7 +219,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   }
 
   /** Moves the expiry of a live entry just read, as the policy's access duration says (J2, J5). */
-  private void accessed(K key, byte[] k, byte[] stored, long now, List<CairnEntryEvent<K, V>> ev) {
+  private void accessed(K key, byte[] k, Object stored, long now, List<CairnEntryEvent<K, V>> ev) {
     Duration d;
     try {
       d = expiry.getExpiryForAccess();
@@ -232,8 +232,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] current = table.get(k);
-      if (current == null || !Arrays.equals(current, stored)) {
+      Object current = table.get(k);
+      if (current == null || !Objects.deepEquals(current, stored)) {
         return; // changed meanwhile: that change set its own expiry
       }
       if (d.isZero()) {
@@ -245,7 +245,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return;
       }
       long expireAt = expireAt(d, now);
-      table.put(k, Marshaller.withExpiry(current, expireAt), options(expireAt));
+      table.put(k, marshaller.withExpiry(current, expireAt), options(expireAt));
     } finally {
       release(lock, ev);
     }
@@ -271,7 +271,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   /** Under the key's lock: stores a loaded value (no writer), unless present and not replacing. */
   private void storeLoaded(
       K key, byte[] k, V value, List<CairnEntryEvent<K, V>> events, boolean replace) {
-    byte[] old = liveStored(k);
+    Object old = liveStored(k);
     if (old != null && !replace) {
       return;
     }
@@ -345,7 +345,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   public boolean containsKey(K key) {
     checkOpen();
     Objects.requireNonNull(key, "key");
-    byte[] stored = table.get(marshaller.key(key));
+    Object stored = table.get(marshaller.key(key));
     return stored != null && Marshaller.expireAt(stored) > System.currentTimeMillis();
   }
 
@@ -419,7 +419,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = blindPuts ? null : liveStored(k); // J6
+      Object old = blindPuts ? null : liveStored(k); // J6
       write(key, value);
       if (store(key, k, value, old, events)) {
         statistics.puts(1);
@@ -441,7 +441,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       previous = old == null ? null : decode(old);
       write(key, value);
       if (store(key, k, value, old, events)) {
@@ -539,7 +539,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       delete(key);
       removed = old != null && removeStored(key, k, old, events);
     } finally {
@@ -558,16 +558,16 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     requireKeyValue(key, oldValue);
     long start = System.nanoTime();
     byte[] k = marshaller.key(key);
-    byte[] expected = marshaller.value(oldValue, 0);
+    Object expected = marshaller.stored(oldValue, Marshaller.ETERNAL);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean removed = false;
     boolean found;
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       found = old != null;
-      if (found && Marshaller.sameValue(old, expected)) {
+      if (found && marshaller.sameValue(old, expected)) {
         delete(key);
         removed = removeStored(key, k, old, events);
       } else if (found) {
@@ -596,7 +596,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       delete(key);
       if (old != null) {
         previous = decode(old);
@@ -621,16 +621,16 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(newValue, "newValue");
     long start = System.nanoTime();
     byte[] k = marshaller.key(key);
-    byte[] expected = marshaller.value(oldValue, 0);
+    Object expected = marshaller.stored(oldValue, Marshaller.ETERNAL);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean replaced = false;
     boolean found;
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       found = old != null;
-      if (found && Marshaller.sameValue(old, expected)) {
+      if (found && marshaller.sameValue(old, expected)) {
         write(key, newValue);
         store(key, k, newValue, old, events);
         replaced = true;
@@ -669,7 +669,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       if (old != null) {
         previous = decode(old);
         write(key, value);
@@ -700,7 +700,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   public void removeAll() {
     checkOpen();
     List<K> keys = new ArrayList<>();
-    for (Map.Entry<byte[], byte[]> e : table) {
+    for (Map.Entry<byte[], Object> e : table) {
       @SuppressWarnings("unchecked")
       K key = (K) marshaller.keyOf(e.getKey());
       keys.add(key);
@@ -731,7 +731,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       ReentrantLock lock = lockOf(k);
       lock.lock();
       try {
-        byte[] old = liveStored(k);
+        Object old = liveStored(k);
         if (old != null && removeStored(key, k, old, events)) {
           removed++;
         }
@@ -767,7 +767,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = lockOf(k);
     lock.lock();
     try {
-      byte[] old = liveStored(k);
+      Object old = liveStored(k);
       entry =
           new CairnMutableEntry<>(
               key,
@@ -839,7 +839,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   @Override
   public Iterator<Entry<K, V>> iterator() {
     checkOpen();
-    Iterator<Map.Entry<byte[], byte[]>> source = table.iterator();
+    Iterator<Map.Entry<byte[], Object>> source = table.iterator();
     return new Iterator<>() {
       private Entry<K, V> next;
       private K last;
@@ -847,8 +847,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       @Override
       public boolean hasNext() {
         while (next == null && source.hasNext()) {
-          Map.Entry<byte[], byte[]> e = source.next();
-          byte[] stored = e.getValue();
+          Map.Entry<byte[], Object> e = source.next();
+          Object stored = e.getValue();
           long now = System.currentTimeMillis();
           if (Marshaller.expireAt(stored) <= now) {
             continue;
@@ -1035,9 +1035,9 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   }
 
   /** Under the key's lock: the stored bytes of {@code k} if live, else null (expired: dropped). */
-  private byte[] liveStored(byte[] k) {
-    byte[] stored = table.get(k);
-    if (stored == null || Marshaller.expireAt(stored) > System.currentTimeMillis()) {
+  private Object liveStored(byte[] k) {
+    Object stored = table.get(k);
+    if (stored == null || Marshaller.liveAt(Marshaller.expireAt(stored))) {
       return stored;
     }
     return null;
@@ -1047,8 +1047,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
    * Under the key's lock: stores {@code value} over {@code old} (null if absent), with the creation
    * or update expiry (J5), and adds the event.
    */
-  private boolean store(K key, byte[] k, V value, byte[] old, List<CairnEntryEvent<K, V>> events) {
-    long now = System.currentTimeMillis();
+  private boolean store(K key, byte[] k, V value, Object old, List<CairnEntryEvent<K, V>> events) {
     long expireAt;
     if (old == null) {
       Duration d = duration(true);
@@ -1063,10 +1062,10 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         }
         return false; // not stored, not counted as a put
       }
-      expireAt = expireAt(d, now);
+      expireAt = expireAt(d);
     } else {
       Duration d = duration(false);
-      expireAt = d == null ? Marshaller.expireAt(old) : expireAt(d, now);
+      expireAt = d == null ? Marshaller.expireAt(old) : expireAt(d);
       if (d != null && d.isZero()) {
         table.remove(k); // updated, then expired at once
         if (listeners.wants(EventType.UPDATED)) {
@@ -1080,7 +1079,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return true;
       }
     }
-    table.put(k, marshaller.value(value, expireAt), options(expireAt));
+    table.put(k, marshaller.stored(value, expireAt), options(expireAt));
     if (!listeners.isEmpty()) {
       if (old == null) {
         if (listeners.wants(EventType.CREATED)) {
@@ -1095,7 +1094,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   }
 
   /** Under the key's lock: removes the entry of stored bytes {@code old}, with its event. */
-  private boolean removeStored(K key, byte[] k, byte[] old, List<CairnEntryEvent<K, V>> events) {
+  private boolean removeStored(K key, byte[] k, Object old, List<CairnEntryEvent<K, V>> events) {
     if (!table.remove(k, old)) {
       return false;
     }
@@ -1113,6 +1112,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     } catch (RuntimeException e) {
       return null;
     }
+  }
+
+  /** When an entry given duration {@code d} now expires; the clock is read only if it ever does. */
+  private static long expireAt(Duration d) {
+    if (d.isEternal()) {
+      return Marshaller.ETERNAL;
+    }
+    return expireAt(d, System.currentTimeMillis());
   }
 
   private static long expireAt(Duration d, long now) {
@@ -1161,8 +1168,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   }
 
   @SuppressWarnings("unchecked")
-  private V decode(byte[] stored) {
+  private V decode(Object stored) {
     return (V) marshaller.valueOf(stored);
+  }
+
+  /** As {@link #decode}, for a stored form fresh from the table and used for nothing else. */
+  @SuppressWarnings("unchecked")
+  private V decodeFresh(Object stored) {
+    return (V) marshaller.valueOfFresh(stored);
   }
 
   @SuppressWarnings("unchecked")
