@@ -268,17 +268,14 @@ final class BlockWriter {
     }
   }
 
+  /**
+   * The granules of a block for {@code length} bytes and {@code extra} bytes of room. The segment
+   * is checked first: a value no segment can hold is refused for that, whatever the durability, and
+   * only one that fits a segment is refused for being larger than a log record (where durability
+   * NONE is the way out).
+   */
   private long granulesFor(long length, long extra) {
     long payload = length + extra;
-    if (length > writes.maxValueBytes()) {
-      throw new IllegalArgumentException(
-          "value larger than a log record can hold: size="
-              + length
-              + " limit="
-              + writes.maxValueBytes()
-              + " (a pile with a log writes each value in one record;"
-              + " use durability NONE for larger values)");
-    }
     if (payload > maxPayloadBytes) {
       throw new IllegalArgumentException(
           "value larger than segment: size="
@@ -290,6 +287,15 @@ final class BlockWriter {
               + " (the largest value is "
               + maxPayloadBytes
               + " bytes; use larger segments)");
+    }
+    if (length > writes.maxValueBytes()) {
+      throw new IllegalArgumentException(
+          "value larger than a log record can hold: size="
+              + length
+              + " limit="
+              + writes.maxValueBytes()
+              + " (a pile with a log writes each value in one record;"
+              + " use durability NONE for larger values)");
     }
     return BlockLayout.granulesFor(payload);
   }

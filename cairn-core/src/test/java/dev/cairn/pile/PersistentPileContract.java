@@ -50,21 +50,6 @@ abstract class PersistentPileContract extends PileContract {
     return Math.clamp(segmentBytes, 1L << 20, 8L << 20);
   }
 
-  /**
-   * Present behaviour, not the contract: a pile with a log checks a value against its largest log
-   * record (an eighth of the log) before it checks the segment, so a value larger than both gets a
-   * message about the log record, which advises durability NONE, where NONE would refuse the value
-   * too (it is larger than a segment). When the core checks the segment first, delete this
-   * override.
-   */
-  @Override
-  protected List<String> tooLargeMessageWords(int size, long segmentBytes) {
-    if (durability() != Durability.NONE && size > logFileBytes(segmentBytes) * LOG_FILES / 8) {
-      return List.of("log record", String.valueOf(size));
-    }
-    return super.tooLargeMessageWords(size, segmentBytes);
-  }
-
   /** {@code options} as a persistent pile of this level opens them, in a new directory. */
   private PileOptions persistent(PileOptions options) {
     return PileOptions.builder()
@@ -120,6 +105,29 @@ abstract class PersistentPileContract extends PileContract {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The segment is checked before the log record: a value no segment holds is refused for the
+   * segment (whose advice, larger segments, is the way out), and one that fits a segment but not a
+   * log record (an eighth of the log) is refused for the log, under a durability that logs.
+   */
+  @Test
+  void aValueLargerThanALogRecord_isRefusedForTheLog_andOneLargerThanASegmentForTheSegment() {
+    Pile pile = open(PileOptions.builder().segmentBytes(8 << 20).build()); // 4 x 8 MiB of log
+    int fitsTheSegment = 5 << 20; // over the log record's 4 MiB, under the segment's 8 MiB
+    if (durability() == Durability.NONE) {
+      long p = pile.put(new byte[fitsTheSegment]);
+      assertThat(pile.getBytes(p)).hasSize(fitsTheSegment);
+    } else {
+      assertThatThrownBy(() -> pile.put(new byte[fitsTheSegment]))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContainingAll("log record", String.valueOf(fitsTheSegment), "durability NONE");
+    }
+    assertThatThrownBy(() -> pile.put(new byte[9 << 20]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContainingAll("segment", String.valueOf(9 << 20), "larger segments")
+        .hasMessageNotContaining("log record");
   }
 
   @Test
