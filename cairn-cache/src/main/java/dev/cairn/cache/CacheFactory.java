@@ -40,12 +40,11 @@ final class CacheFactory {
       PileEntryLog log = new PileEntryLog(Participants.log(pile, participant));
       CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
       for (CacheState.Table t : participant.recoveredTables()) {
-        // the policy's totals start at zero (CacheSlots, Recovery): a bounded cache walks its
-        // index to mark every slot uncounted. An unbounded one never counts, evicts or checks
-        // the bits (Evictor), so it skips the walk, which reads and writes every slot: a reopen
-        // of 10M entries would touch hundreds of MB of index
+        // the policy's totals start at zero (CacheSlots, Recovery): a bounded cache's slots are
+        // uncounted, each shard's at its first view (HashIndex V2), so the open reads no index.
+        // An unbounded one never counts, evicts or checks the bits (Evictor): they stay
         if (core.evictor().bounded()) {
-          CacheSlots.uncountAll(t.index());
+          t.index().resetPolicyAtFirstView(CacheSlots::uncounted);
         }
         core.addTable(new OffHeapTable<>(core, t.descriptor(), t.index()));
       }

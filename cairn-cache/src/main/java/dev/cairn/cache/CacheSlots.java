@@ -61,10 +61,11 @@ import java.util.List;
  *     policy's call, as it does on the victims noted when the policy marks them LEAVING.
  *
  * Recovery: policy bits are hints, never logged (a write logs the byte it stored: uncounted),
- * and the policy's totals start at zero in a new process. A cache reopened from a persistent
- * pile sets every live slot's byte to UNCOUNTED | COUNT_KEPT (its pinned flag kept) before
- * its first drain (uncountAll, at open); the hand then counts each entry into probation as it
- * passes it (V3), and a removal of one not counted yet reports nothing.
+ * and the policy's totals start at zero in a new process. A bounded cache reopened from a
+ * persistent pile has every live slot's byte set to UNCOUNTED | COUNT_KEPT (its pinned flag kept,
+ * uncounted()) before anyone reads it: each shard's at its first view (HashIndex V2), so the
+ * open walks no slot; the hand then counts each entry into probation as it passes it (V3), and
+ * a removal of one not counted yet reports nothing.
  * }</pre>
  *
  * <p>Thread-safety: only the eviction lock's holder calls it (Evictor).
@@ -72,30 +73,11 @@ import java.util.List;
 final class CacheSlots implements SlotView {
 
   /**
-   * At the open of a bounded cache, before any write: every live slot of {@code index} becomes
-   * uncounted, its pinned flag kept (see Recovery). Walks the index's slots once (the entries are
-   * not read); the bytes change in the regions, reported as written, so the next checkpoint keeps
-   * them. Returns the slots it changed.
+   * What a live slot's policy bits become in a new process (see Recovery): uncounted, to be counted
+   * into probation, its pinned flag kept. Applying it twice gives the same bits.
    */
-  static long uncountAll(dev.cairn.cache.index.HashIndex index) {
-    long changed = 0;
-    for (int shard = 0; shard < dev.cairn.cache.index.HashIndex.SHARDS; shard++) {
-      int capacity = index.capacityOf(shard);
-      for (int slot = 0; slot < capacity; slot++) {
-        long address = dev.cairn.cache.index.HashIndex.slotAddress(shard, slot);
-        long pointer = index.pointerAt(address);
-        if (pointer == 0 || pointer == dev.cairn.cache.index.HashIndex.TOMBSTONE) {
-          continue;
-        }
-        long meta = index.metaAt(address);
-        int old = dev.cairn.cache.index.SlotLayout.policyOfMeta(meta);
-        int bits = (old & PINNED) | COUNT_KEPT | UNCOUNTED;
-        if (bits != old && index.casPolicy(address, meta, bits)) {
-          changed++;
-        }
-      }
-    }
-    return changed;
+  static int uncounted(int bits) {
+    return (bits & PINNED) | COUNT_KEPT | UNCOUNTED;
   }
 
   static final int PINNED = 1 << 7;

@@ -59,6 +59,39 @@ class LazyIndexViewTest {
     }
   }
 
+  /**
+   * A bounded cache's policy bits are reset at each shard's first view (HashIndex V2), not by a
+   * walk at open: the open views no shard, a hit views one, and the policy's totals, which start at
+   * zero, agree with the slots (verify) as the hand counts entries and evicts over the budget.
+   */
+  @Test
+  void aReopenedBoundedCache_viewsNoShardAtOpen_andCountsEntriesAsItMeetsThem() throws IOException {
+    long budget = 4L << 20;
+    fill(budget);
+    try (Cache cache = open(budget)) {
+      OffHeapTable<Long, String> table = table(cache);
+      HashIndex index = table.index;
+      assertThat(viewedShards(index)).as("shards viewed by the open").isZero();
+
+      assertThat(table.get(42L)).isEqualTo(value(42));
+      assertThat(viewedShards(index)).as("shards viewed after one hit").isEqualTo(1);
+      assertThat(cache.verify()).isEqualTo(KEYS); // views every shard: totals agree with slots
+
+      // entries of 1 KiB until the budget is spent twice over: the hand counts and evicts
+      String big = "x".repeat(1024);
+      for (long k = KEYS; k < KEYS + 8_000; k++) {
+        table.put(k, big);
+      }
+      assertThat(cache.stats().usedBytes()).isLessThanOrEqualTo(budget);
+      assertThat(table.stats().evictions()).isPositive();
+      cache.verify();
+    }
+    try (Cache cache = open(budget)) { // and again: what this process counted is reset too
+      assertThat(viewedShards(table(cache).index)).isZero();
+      cache.verify();
+    }
+  }
+
   @Test
   void damageToAShardsRegion_isReportedByItsFirstUse() throws IOException {
     fill();
@@ -84,7 +117,11 @@ class LazyIndexViewTest {
   // ---------------------------------------------------------------------------------- helpers
 
   private void fill() throws IOException {
-    try (Cache cache = open()) {
+    fill(0);
+  }
+
+  private void fill(long budget) throws IOException {
+    try (Cache cache = open(budget)) {
       OffHeapTable<Long, String> table = table(cache);
       for (long k = 0; k < KEYS; k++) {
         table.put(k, value(k));
@@ -93,11 +130,17 @@ class LazyIndexViewTest {
   }
 
   private Cache open() throws IOException {
-    return Cache.open(
-        dir,
-        CacheOptions.builder()
-            .pile(PileOptions.builder().durability(Durability.PERIODIC).build())
-            .build());
+    return open(0);
+  }
+
+  /** The cache in {@code dir}, bounded to {@code budget} bytes (0: unbounded). */
+  private Cache open(long budget) throws IOException {
+    CacheOptions.Builder options =
+        CacheOptions.builder().pile(PileOptions.builder().durability(Durability.PERIODIC).build());
+    if (budget > 0) {
+      options.budgetBytes(budget);
+    }
+    return Cache.open(dir, options.build());
   }
 
   @SuppressWarnings("unchecked")

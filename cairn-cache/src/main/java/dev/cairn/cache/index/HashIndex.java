@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntUnaryOperator;
 
 /**
  * One table's index: key hash to the pile pointer of its entry, in {@value #SHARDS} shards, each an
@@ -55,9 +56,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *     (view(), outside any pile lock). A write views it before the pile write whose attachment
  *     changes it (its lookup does, and a growth calls view()): viewing takes a pile lock, which
  *     an attachment must not take. A change to an unviewed shard is refused (lockedShard), and
- *     no rebuild comes before the first view, so racing first views see the same region and
- *     keep one view (a compare-and-set from null). Replay views a region when a record first
- *     needs it (replayView), as one thread.
+ *     no rebuild comes before the first view. The first view is taken under the shard's monitor,
+ *     so racing first uses wait for one view. Replay views a region when a record first needs it
+ *     (replayView), as one thread.
+ * V2  What a process knows of a slot's policy bits does not outlive it (the cache's policy
+ *     counts entries in totals that start at zero at each open). The cache says at open what
+ *     every live slot's bits become (resetPolicyAtFirstView): shards replay viewed are reset
+ *     then, every other shard at its first view, before the view is published, so no policy
+ *     change made in this process is ever reset. The open walks no slot.
  *
  * Recovery: every change appends its ops to an IndexRecord that the pile logs with the write
  * (IndexRecord's format). Replay applies them in LSN order over the shards' state of the last
@@ -85,12 +91,10 @@ public final class HashIndex {
   private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
   private static final VarHandle WORDS = WORD.varHandle();
   private static final VarHandle VERSION;
-  private static final VarHandle SLOTS;
 
   static {
     try {
       VERSION = MethodHandles.lookup().findVarHandle(Shard.class, "version", long.class);
-      SLOTS = MethodHandles.lookup().findVarHandle(Shard.class, "slots", MemorySegment.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -140,6 +144,8 @@ public final class HashIndex {
   private final Shard[] shards = new Shard[SHARDS];
   // rebuilds that changed a shard's capacity: the policy's slot numbering follows capacities
   private final AtomicLong capacityChanges = new AtomicLong();
+  // V2: what a live slot's policy bits become at its shard's first view; null: kept as stored
+  private volatile IntUnaryOperator policyAtFirstView;
 
   /**
    * An index whose shards are in {@code regions}; each shard starts with no region ({@link
@@ -211,14 +217,58 @@ public final class HashIndex {
   }
 
   private MemorySegment viewFirst(int shard, Shard s) {
-    long region = s.region;
-    if (region == 0) {
-      return null;
+    // V1, V2: no rebuild before the first view (a rebuild needs the view: lockedShard), so region
+    // and capacity are the installed ones; the monitor makes one view, reset before it is seen
+    synchronized (s) {
+      MemorySegment slots = s.slots;
+      long region = s.region;
+      if (slots != null || region == 0) {
+        return slots;
+      }
+      MemorySegment view = checkedView(shard, region, s.capacity);
+      IntUnaryOperator reset = policyAtFirstView;
+      if (reset != null) {
+        resetPolicy(view, region, s.capacity, reset);
+      }
+      s.slots = view;
+      return view;
     }
-    // no rebuild before the first view (a rebuild needs the view: lockedShard), so region and
-    // capacity are the installed ones; racing viewers take the same view, the first one is kept
-    MemorySegment view = checkedView(shard, region, s.capacity);
-    return SLOTS.compareAndSet(s, null, view) ? view : s.slots;
+  }
+
+  /**
+   * V2: sets what every live slot's policy bits become at its shard's first view in this process,
+   * and applies it now to the shards replay viewed. Called once by the cache at open, before the
+   * index is used; {@code reset} must give the same bits when applied twice.
+   */
+  public void resetPolicyAtFirstView(IntUnaryOperator reset) {
+    policyAtFirstView = reset;
+    for (Shard s : shards) {
+      synchronized (s) {
+        MemorySegment slots = s.slots;
+        if (slots != null && s.region != 0) {
+          resetPolicy(slots, s.region, s.capacity, reset);
+        }
+      }
+    }
+  }
+
+  /** Applies {@code reset} to the policy bits of every live slot in {@code slots}, as hints. */
+  private void resetPolicy(MemorySegment slots, long region, int capacity, IntUnaryOperator reset) {
+    for (int slot = 0; slot < capacity; slot++) {
+      long at = (long) slot * SlotLayout.SLOT_BYTES;
+      long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+      if (pointer == 0 || pointer == TOMBSTONE) {
+        continue;
+      }
+      long metaAt = at + SlotLayout.META_OFFSET;
+      long meta = (long) WORDS.getAcquire(slots, metaAt);
+      int old = SlotLayout.policyOfMeta(meta);
+      int bits = reset.applyAsInt(old);
+      if (bits != old
+          && WORDS.compareAndSet(slots, metaAt, meta, SlotLayout.withPolicy(meta, bits))) {
+        regions.hinted(region, metaAt, Long.BYTES); // kept by the next checkpoint (RegionStore)
+      }
+    }
   }
 
   private MemorySegment checkedView(int shard, long region, int capacity) {
