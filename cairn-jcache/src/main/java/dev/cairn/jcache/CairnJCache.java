@@ -346,7 +346,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     Objects.requireNonNull(key, "key");
     Object stored = table.get(marshaller.key(key));
-    return stored != null && Marshaller.expireAt(stored) > System.currentTimeMillis();
+    return stored != null && Marshaller.liveAt(Marshaller.expireAt(stored));
   }
 
   @Override
