@@ -99,6 +99,7 @@ class HtmlReportChromiumTest {
                 "--headless",
                 "--no-sandbox",
                 "--disable-gpu",
+                "--disable-dev-shm-usage", // a container's /dev/shm may be too small for it
                 "--disable-quic",
                 "--no-first-run",
                 "--disable-background-networking",
