@@ -147,7 +147,7 @@ public final class HtmlReport {
     if (rates.isEmpty()) {
       return;
     }
-    html.append("<h2>Ratios: the first store over each other (higher is better)</h2>\n")
+    html.append("<h2>Ratios: one store over another (higher is better)</h2>\n")
         .append("<p>Each bar is one store's figure divided by another's, measured in the same run;")
         .append(" the dashed line is 1.0x, even.</p>\n");
     for (String rate : rates) {
