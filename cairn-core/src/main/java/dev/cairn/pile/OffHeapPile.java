@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * The {@link Pile}: values in native segments, gone when a volatile pile is closed; a persistent
@@ -518,11 +517,7 @@ final class OffHeapPile implements Pile {
   long putWith(Object value, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(value, "value");
     return putWith(
-        BlockWriter.recordBytesFor(value),
-        () -> writer.writeNew(value, 0),
-        participant,
-        type,
-        attachment);
+        BlockWriter.recordBytesFor(value), value, null, 0, participant, type, attachment);
   }
 
   /** ParticipantLog.put of a payload: a put of bytes written in place, and the change. */
@@ -532,26 +527,36 @@ final class OffHeapPile implements Pile {
     int length = BlockWriter.payloadSize(payload);
     return putWith(
         Journal.SMALL_RECORD_BYTES + (long) length,
-        () -> writer.writeNew(payload, length),
+        null,
+        payload,
+        length,
         participant,
         type,
         attachment);
   }
 
   /**
-   * A put ({@code write}: allocates, writes, returns its stripe locked) and the participant's
-   * change under the same lock, logged as one record of at most {@code recordBytes} besides the
-   * participant's.
+   * A put (of {@code payload}, {@code length} bytes, when it is not null, else of {@code value})
+   * and the participant's change under the same lock, logged as one record of at most {@code
+   * recordBytes} besides the participant's. The two kinds of value are told apart here rather than
+   * by a supplier of the write: a capturing lambda would be one more allocation on every put.
    */
   private long putWith(
-      long recordBytes, Supplier<Stripe> write, int participant, int type, Attachment attachment) {
+      long recordBytes,
+      Object value,
+      PayloadWriter payload,
+      int length,
+      int participant,
+      int type,
+      Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     checkOpen();
     long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
     long pointer;
     long lsn;
     try {
-      Stripe stripe = write.get();
+      Stripe stripe =
+          payload != null ? writer.writeNew(payload, length) : writer.writeNew(value, 0);
       pointer = stripe.lastPointer;
       MemorySegment record;
       try {
