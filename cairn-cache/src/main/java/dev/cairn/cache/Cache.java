@@ -23,14 +23,21 @@ import java.util.Objects;
  * <p>Thread-safety: every method may be called from any thread.
  */
 public final class Cache implements AutoCloseable {
-  private static final SecureRandom SEEDS = new SecureRandom();
-
   /**
    * Where a new table's hash seed comes from: a secure random source, so that crafted keys do not
    * collide; a test of the policy's hit ratios fixes it (with its own generator), so that the
-   * slots' order, and so its figures, are the same in every run.
+   * slots' order, and so its figures, are the same in every run. The source is made at the first
+   * new table ({@link Seeds}): a reopened table reads its seed from its descriptor, and making a
+   * {@code SecureRandom} costs a fresh JVM about 12 ms of its first open.
    */
-  static volatile java.util.function.LongSupplier seeds = SEEDS::nextLong;
+  static volatile java.util.function.LongSupplier seeds = () -> Seeds.SOURCE.nextLong();
+
+  /** The secure source of {@link #seeds}, made when first asked. */
+  private static final class Seeds {
+    static final SecureRandom SOURCE = new SecureRandom();
+
+    private Seeds() {}
+  }
 
   private final Pile pile;
   private final CacheCore core;

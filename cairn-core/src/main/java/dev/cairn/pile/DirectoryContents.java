@@ -354,9 +354,22 @@ final class DirectoryContents {
 
   /** Whether a log's create makes a file of this name (WriteAheadLog.create). */
   private static boolean madeByLogCreate(String name) {
-    return name.equals(LogLayout.META_FILE_NAME)
-        || name.equals(META_TEMP)
-        || name.matches("wal-\\d{4,}\\.log");
+    return name.equals(LogLayout.META_FILE_NAME) || name.equals(META_TEMP) || isLogFileName(name);
+  }
+
+  /** {@code wal-} and at least four decimal digits, then {@code .log} (LogLayout.fileName). */
+  private static boolean isLogFileName(String name) {
+    int digits = name.length() - "wal-".length() - ".log".length();
+    if (digits < 4 || !name.startsWith("wal-") || !name.endsWith(".log")) {
+      return false;
+    }
+    for (int i = "wal-".length(); i < "wal-".length() + digits; i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String list(List<String> names) {

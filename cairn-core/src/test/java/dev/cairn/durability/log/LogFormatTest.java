@@ -1,6 +1,7 @@
 package dev.cairn.durability.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.durability.file.SuperblockFormatTest;
@@ -66,6 +67,23 @@ class LogFormatTest {
     assertThat(text)
         .contains(
             "Zero[" + LogLayout.FILE_HEADER_BYTES + " - " + LogLayout.FILE_HEADER_USED_BYTES + "]");
+  }
+
+  @Test
+  void fileNames_areTheSlotInAtLeastFourDigits() {
+    assertThat(LogLayout.fileName(0)).isEqualTo("wal-0000.log");
+    assertThat(LogLayout.fileName(7)).isEqualTo("wal-0007.log");
+    assertThat(LogLayout.fileName(42)).isEqualTo("wal-0042.log");
+    assertThat(LogLayout.fileName(123)).isEqualTo("wal-0123.log");
+    assertThat(LogLayout.fileName(LogLayout.MAX_FILE_COUNT - 1)).isEqualTo("wal-9999.log");
+    assertThat(LogLayout.fileName(12_345)).isEqualTo("wal-12345.log");
+    for (int slot = 0; slot < LogLayout.MAX_FILE_COUNT; slot += 97) {
+      assertThat(LogLayout.fileName(slot))
+          .isEqualTo(String.format(java.util.Locale.ROOT, "wal-%04d.log", slot));
+    }
+    assertThatThrownBy(() -> LogLayout.fileName(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
   }
 
   @Test
