@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.BenchDirectory;
 import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.ChildJvm;
 import dev.cairn.bench.harness.PageCache;
@@ -20,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * Runs {@code cairn bench --workload cache}: each store in a JVM of its own ({@link
  * CacheBenchChild}), one after the other (never two at once: they would share the cores), then,
- * with {@code --reopen}, Cairn's restart in new JVMs after a clean close and after SIGKILL ({@link
+ * with {@code --reopen}, Cairn's restart in new JVMs after a clean close (plain, then with the
+ * JVM's ahead-of-time cache, JEP 483 and 514, trained on one restart) and after SIGKILL ({@link
  * RestartProbe}). A store that cannot run (a peer that fails on this JDK, a store with no bound
  * under a budget) is skipped with its reason, and the others go on.
  */
@@ -85,26 +87,74 @@ public final class CacheBench {
   private void restarts(Map<String, Double> cairn)
       throws IOException, InterruptedException, ChildFailedException {
     notices.accept("restarting cairn's cache in a new JVM");
-    restart(cairn, "restart");
+    restart(cairn, "restart", List.of());
+    String directories = directoriesOnClassPath(RestartProbe.class);
+    if (directories.isEmpty()) {
+      restartWithAotCache(cairn);
+    } else {
+      notices.accept(
+          "no restart with the JVM's ahead-of-time cache: it takes only jars on the class path,"
+              + " and this one has directories ("
+              + directories
+              + "); ./cairn bench runs from jars");
+    }
     notices.accept("writing to cairn's cache in a new JVM, then SIGKILL");
     Child writer = start(RestartProbe.class, List.of(), probeArguments("write"));
     writer.awaitLine("WRITING");
     Thread.sleep(WRITE_BEFORE_KILL_MILLIS);
     writer.kill();
     notices.accept("restarting cairn's cache after the kill");
-    restart(cairn, "restartAfterKill");
+    restart(cairn, "restartAfterKill", List.of());
   }
 
-  /** Starts a new JVM that opens the cache and gets one key; times start to its HIT line. */
-  private void restart(Map<String, Double> into, String prefix)
+  /**
+   * A restart with the JVM's ahead-of-time cache of classes (JEP 483 and 514), trained by one
+   * restart first: the classes a restart loads come loaded and linked. A failure is a notice, not
+   * the end of the restarts.
+   */
+  private void restartWithAotCache(Map<String, Double> cairn)
+      throws IOException, InterruptedException {
+    Path aot = config.directory().resolve(BenchDirectory.RESTART_AOT_FILE);
+    notices.accept("training the JVM's ahead-of-time cache on a restart (" + aot + ")");
+    try {
+      Files.deleteIfExists(aot);
+      start(RestartProbe.class, List.of("-XX:AOTCacheOutput=" + aot), probeArguments("hit"))
+          .finish();
+      notices.accept("restarting cairn's cache in a new JVM with that cache");
+      // AOTMode=on: a JVM that cannot use the cache fails, rather than quietly timing without it
+      restart(cairn, "restartAot", List.of("-XX:AOTCache=" + aot, "-XX:AOTMode=on"));
+    } catch (ChildFailedException e) {
+      notices.accept("the restart with the JVM's ahead-of-time cache failed: " + e.getMessage());
+    }
+  }
+
+  /** The entries of the child's class path that are not jar files, comma-separated, or "". */
+  static String directoriesOnClassPath(Class<?> main) {
+    List<String> command = ChildJvm.command(main, List.of());
+    String classPath = command.get(command.indexOf("-cp") + 1);
+    List<String> others = new ArrayList<>();
+    for (String entry : classPath.split(java.io.File.pathSeparator)) {
+      if (!(entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry)))) {
+        others.add(entry);
+      }
+    }
+    return String.join(", ", others);
+  }
+
+  /**
+   * Starts a new JVM (with {@code jvmOptions}) that opens the cache and gets one key; times start
+   * to its HIT line.
+   */
+  private void restart(Map<String, Double> into, String prefix, List<String> jvmOptions)
       throws IOException, InterruptedException, ChildFailedException {
     boolean cold = config.dropCaches() && PageCache.drop();
     long start = System.nanoTime();
-    Child probe = start(RestartProbe.class, List.of(), probeArguments("hit"));
+    Child probe = start(RestartProbe.class, jvmOptions, probeArguments("hit"));
     probe.awaitLine("HIT");
     into.put(prefix + "FirstHitMs", (System.nanoTime() - start) / 1e6);
     Map<String, Double> own = probe.finish();
     into.put(prefix + "OpenMs", own.get("openMs"));
+    into.put(prefix + "RecordsReplayed", own.get("recordsReplayed"));
     into.put(prefix + "ColdCache", cold ? 1.0 : 0.0);
   }
 

@@ -3,6 +3,7 @@ package dev.cairn.bench.cache;
 import dev.cairn.cache.Cache;
 import dev.cairn.cache.CacheOptions;
 import dev.cairn.cache.LongCacheTable;
+import dev.cairn.pile.DurabilityStats;
 import dev.cairn.pile.PileOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,6 +52,11 @@ final class CairnStore implements CacheStore {
   @Override
   public long size() {
     return table.size();
+  }
+
+  /** What the open recovered (records of the log replayed, after a crash). */
+  DurabilityStats durabilityStats() {
+    return cache.pile().durabilityStats();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.cairn.bench.cache;
 
 import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.pile.Durability;
+import dev.cairn.pile.DurabilityStats;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class RestartProbe {
     switch (arguments.get("mode")) {
       case "hit" -> {
         long key = keys.key(random.nextLong(n));
-        try (CacheStore store = CairnStore.open(spec)) {
+        try (CairnStore store = CairnStore.open(spec)) {
           long opened = System.nanoTime();
           int length = store.get(key, buffer);
           long hit = System.nanoTime();
@@ -47,6 +48,9 @@ public final class RestartProbe {
           Values.check(buffer, length, key, valueBytes);
           CacheBenchChild.result("openMs", (opened - mainStart) / 1e6);
           CacheBenchChild.result("firstHitMs", (hit - mainStart) / 1e6);
+          DurabilityStats recovery = store.durabilityStats();
+          CacheBenchChild.result("recordsReplayed", (double) recovery.recordsReplayed());
+          CacheBenchChild.result("bytesReplayed", (double) recovery.bytesReplayed());
           for (int i = 0; i < 100_000; i++) {
             long k = keys.key(random.nextLong(n));
             Values.check(buffer, store.get(k, buffer), k, valueBytes);

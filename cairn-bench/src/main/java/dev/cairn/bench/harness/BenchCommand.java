@@ -114,26 +114,28 @@ import picocli.CommandLine.Spec;
           + " LongCacheTable), ConcurrentHashMap<Long, byte[]> and Caffeine (on the heap, sized"
           + " 400 B per entry), Chronicle Map (sized by n, as it must be) and Ehcache 3's off-heap"
           + " tier. T threads load keys 0..n-1 into the empty store (loadPerSec; bytesPerEntry,"
-          + " the process RSS growth per entry), then run 90% gets and 10% puts for --seconds"
+          + " the process RSS growth per entry), then run 90%% gets and 10%% puts for --seconds"
           + " (default 10) over uniform keys and over Zipfian ones (exponent 0.99, scrambled),"
           + " each get copying the value out and checking its key (mixed*OpsPerSec; get latency"
           + " percentiles of every get; gcMaxPauseMs). With --budget-fraction F, the bounded"
           + " workload instead. With --dir, Cairn's cache is persistent in DIR/cache (durability"
           + " default periodic); with --reopen it is closed, reopened and timed to its first hit"
           + " (reopenFirstHitMs), then restarted in a new JVM and timed from process start to"
-          + " first hit (restartFirstHitMs), and again after a JVM writing to it is killed with"
+          + " first hit (restartFirstHitMs), then again with the JVM's ahead-of-time cache of"
+          + " classes, trained on one restart (restartAotFirstHitMs; DIR/restart.aot), and again,"
+          + " without it, after a JVM writing to it is killed with"
           + " SIGKILL (restartAfterKillFirstHitMs). Ratios are Cairn's figure over each peer's."
           + " --stores cairn-jcache,caffeine-jcache adds each cache through its JSR-107 provider.",
       "",
-      "--workload petclinic: Spring PetClinic's model (owners, two pets each, a visit each) in"
-          + " four configurations, each in a JVM of its own: hibernate (Hibernate 7 over H2 in"
-          + " files, no second-level cache), hibernate-ehcache and hibernate-cairn (Ehcache 3 or"
-          + " Cairn as its JCache second-level and query cache), cairn-direct (Cairn's cache as"
-          + " the store of record, persistent, SYNC). --n owners (default 10,000) are created,"
-          + " then T threads run for --seconds (default 10; unmeasured for as long first, at most"
-          + " 10 s) 70% owner pages, 20% searches by last name, 5% new visits, 5% owner updates;"
-          + " reports ops/s and latency percentiles of reads, writes and all operations, and the"
-          + " throughput ratios. Databases and cache go to --dir (default target/petclinic).",
+      "--workload petclinic: Spring PetClinic's model (owners, two pets each, a visit each) in four"
+          + " configurations, each in a JVM of its own: hibernate (Hibernate 7 over H2 in files, no"
+          + " second-level cache), hibernate-ehcache and hibernate-cairn (Ehcache 3 or Cairn as its"
+          + " JCache second-level and query cache), cairn-direct (Cairn's cache as the store of"
+          + " record, persistent, SYNC). --n owners (default 10,000) are created, then T threads"
+          + " run for --seconds (default 10; unmeasured for as long first, at most 10 s) 70%% owner"
+          + " pages, 20%% searches by last name, 5%% new visits, 5%% owner updates; reports ops/s"
+          + " and latency percentiles of reads, writes and all operations, and the throughput"
+          + " ratios. Databases and cache go to --dir (default target/petclinic).",
     },
     footer = {
       "",

@@ -29,6 +29,12 @@ public final class BenchDirectory {
   /** Where the cache workload keeps Cairn's persistent cache. */
   public static final String CACHE_DIRECTORY = "cache";
 
+  /**
+   * The JVM's ahead-of-time cache that the cache workload's restart trains (see {@code
+   * CacheBench}): the classes of a restart, loaded and linked in advance.
+   */
+  public static final String RESTART_AOT_FILE = "restart.aot";
+
   private BenchDirectory() {}
 
   /**
@@ -59,8 +65,8 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/, cache/, the petclinic configurations' folders) for --fresh to"
-              + " delete: "
+              + " mapped/, rocksdb/, cache/, restart.aot, the petclinic configurations' folders)"
+              + " for --fresh to delete: "
               + directory
               + " holds "
               + foreign);
@@ -79,7 +85,7 @@ public final class BenchDirectory {
 
   private static boolean leftByARun(Path entry) {
     String name = entry.getFileName().toString();
-    if (name.equals(FSYNC_PROBE_FILE)) {
+    if (name.equals(FSYNC_PROBE_FILE) || name.equals(RESTART_AOT_FILE)) {
       return Files.isRegularFile(entry);
     }
     if (name.equals(CACHE_DIRECTORY)) {

@@ -58,6 +58,7 @@ public final class HtmlReport {
           Map.entry("gcMaxPauseMs", "longest GC pause, ms"),
           Map.entry("reopenFirstHitMs", "reopen to first hit, ms"),
           Map.entry("restartFirstHitMs", "new JVM: start to first hit, ms"),
+          Map.entry("restartAotFirstHitMs", "new JVM, AOT cache: start to first hit, ms"),
           Map.entry("restartAfterKillFirstHitMs", "after SIGKILL: start to first hit, ms"),
           Map.entry("get", "get latency"),
           Map.entry("read", "read latency"),

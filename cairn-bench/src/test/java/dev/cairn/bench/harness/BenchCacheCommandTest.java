@@ -92,6 +92,9 @@ class BenchCacheCommandTest {
         .contains("scattered keys")
         .doesNotContain("skipped");
     assertThat(dir.resolve("b/cache")).isDirectory();
+    // the tests' class path holds directories (target/classes), which the JVM's AOT cache refuses
+    assertThat(run.out()).doesNotContain("restartAotFirstHitMs");
+    assertThat(run.err()).contains("no restart with the JVM's ahead-of-time cache", "classes");
   }
 
   /** {@code cairn bench --workload cache} on 20k keys with one-second phases, and {@code more}. */

@@ -3,6 +3,9 @@ package dev.cairn.bench.harness;
 import static dev.cairn.bench.harness.CliRun.cairn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -158,6 +161,24 @@ class BenchCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out())
         .contains("--n", "10_000_000", "--threads", "--kind", "--stores", "--json");
+  }
+
+  /** picocli formats descriptions: a bare '%' made it warn on stderr and print the raw text. */
+  @Test
+  void benchHelp_formatsEveryDescriptionWithoutAWarning() {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    CliRun run;
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      run = cairn("bench", "--help");
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    assertThat(run.out()).contains("90% gets", "70% owner pages").doesNotContain("%%");
   }
 
   /**
