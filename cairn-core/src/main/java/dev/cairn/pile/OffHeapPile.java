@@ -79,6 +79,11 @@ final class OffHeapPile implements Pile {
   /** The lock-free reads. */
   private final ValueReads reads;
 
+  /** The segment table's slots and the tag clock's key, for the reads' fast paths. */
+  private final NativeSegment[] slots;
+
+  private final long tagKey;
+
   /** The block writes under stripe locks. */
   private final BlockWriter writer;
 
@@ -151,6 +156,8 @@ final class OffHeapPile implements Pile {
       stripes[i].journal = persistence.journalFor(stripes[i], table);
     }
     this.reads = new ValueReads(table, tags, options.codecs(), persistence);
+    this.slots = table.slots();
+    this.tagKey = tags.key();
     this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
     this.transactions =
         new TransactionCoordinator(table, reads, writer, stripes, writes, persistence);
@@ -210,7 +217,8 @@ final class OffHeapPile implements Pile {
   @Override
   public int getBytes(long pointer, byte[] dst, int offset) {
     Objects.checkIndex(offset, dst.length + 1);
-    return reads.getBytes(pointer, dst, offset);
+    int length = ValueReads.getBytesPlain(slots, tagKey, pointer, dst, offset);
+    return length >= 0 ? length : reads.getBytesGeneral(pointer, dst, offset);
   }
 
   @Override

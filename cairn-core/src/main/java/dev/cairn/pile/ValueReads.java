@@ -150,7 +150,7 @@ final class ValueReads {
         MemorySegment memory = segment.memory();
         long offset = Pointers.offsetBytes(pointer);
         long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, offset, pointer);
+        int length = plainLength(tagKey, segment, memory, offset, pointer);
         if (length >= 0 && (sequence & 1) == 0) {
           byte[] bytes = new byte[length];
           MemorySegment.copy(
@@ -166,15 +166,23 @@ final class ValueReads {
     return read(pointer, COPY, null);
   }
 
-  /** {@link Pile#getBytes(long, byte[], int)}; the caller checked {@code offset}. */
-  int getBytes(long pointer, byte[] dst, int offset) {
+  /**
+   * The fast path of {@link Pile#getBytes(long, byte[], int)} (the caller checked {@code offset};
+   * if this returns -1, {@link #getBytesGeneral}): a plain block with no writer about, copied into
+   * {@code dst}; -1 when the general read must decide. Static, over the table's slots and the
+   * clock's key as the caller keeps them, so that a get through the pile loads no reader object
+   * first: that one more dependent load cost a hot get into a reused array 13% (JMH
+   * PileBenchmark.getBytesHot_reusedArray, against the pile before the reader was its own class).
+   */
+  static int getBytesPlain(
+      NativeSegment[] segments, long tagKey, long pointer, byte[] dst, int offset) {
     NativeSegment segment = segments[Pointers.segment(pointer)];
-    if (segment != null) { // fast path, as in getBytes(long)
+    if (segment != null) {
       try {
         MemorySegment memory = segment.memory();
         long at = Pointers.offsetBytes(pointer);
         long sequence = segment.sequenceAcquire();
-        int length = plainLength(segment, memory, at, pointer);
+        int length = plainLength(tagKey, segment, memory, at, pointer);
         if (length >= 0 && length <= dst.length - offset && (sequence & 1) == 0) {
           MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at + HEADER_BYTES, dst, offset, length);
           if (segment.validate(sequence)) {
@@ -185,6 +193,15 @@ final class ValueReads {
         // released or closed meanwhile: the general read reports it properly
       }
     }
+    return -1;
+  }
+
+  /**
+   * {@link Pile#getBytes(long, byte[], int)} by the general read, where {@link #getBytesPlain}
+   * cannot decide: a block being written, a link, a page not checked yet, a bad pointer, a small
+   * buffer.
+   */
+  int getBytesGeneral(long pointer, byte[] dst, int offset) {
     ArrayTarget target = TARGETS.get().array;
     target.array = dst;
     target.offset = offset;
@@ -485,7 +502,8 @@ final class ValueReads {
    * {@code pointer}'s tag, else -1: the checks of {@link #userBlockProblem} in a few instructions,
    * for the fast read paths. Must be validated against the segment's sequence.
    */
-  private int plainLength(NativeSegment segment, MemorySegment memory, long offset, long pointer) {
+  private static int plainLength(
+      long tagKey, NativeSegment segment, MemorySegment memory, long offset, long pointer) {
     if (offset < SEGMENT_HEADER_BYTES) {
       return -1;
     }
