@@ -93,42 +93,100 @@ final class ValueReads {
    * into a value. Called inside the optimistic read: it may see torn bytes, and its result, or
    * failure, counts only once the read validates (R1).
    */
-  @FunctionalInterface
   private interface PayloadReader<C, R> {
     R read(MemorySegment memory, long at, int length, int kind, C context);
   }
 
+  // The readers are classes, not lambdas: a lambda is spun at the class's first use, and the
+  // eleven of them cost a fresh JVM's first get, or its open of a persistent pile, 12-18 ms.
+
   private static final PayloadReader<Void, byte[]> COPY =
-      (memory, at, length, kind, none) -> copy(memory, at, length);
+      new PayloadReader<>() {
+        @Override
+        public byte[] read(MemorySegment memory, long at, int length, int kind, Void none) {
+          return copy(memory, at, length);
+        }
+      };
 
   private static final PayloadReader<CodecRegistry, Object> DECODE =
-      (memory, at, length, kind, codecs) -> decode(memory, at, length, kind, codecs);
+      new PayloadReader<>() {
+        @Override
+        public Object read(
+            MemorySegment memory, long at, int length, int kind, CodecRegistry codecs) {
+          return decode(memory, at, length, kind, codecs);
+        }
+      };
 
   private static final PayloadReader<Void, ValueKind> KIND =
-      (memory, at, length, kind, none) -> valueKind(kind);
+      new PayloadReader<>() {
+        @Override
+        public ValueKind read(MemorySegment memory, long at, int length, int kind, Void none) {
+          return valueKind(kind);
+        }
+      };
 
   private static final PayloadReader<Void, Stored> STORED =
-      (memory, at, length, kind, none) -> new Stored(valueKind(kind), copy(memory, at, length));
+      new PayloadReader<>() {
+        @Override
+        public Stored read(MemorySegment memory, long at, int length, int kind, Void none) {
+          return new Stored(valueKind(kind), copy(memory, at, length));
+        }
+      };
 
   // memory is read-only (the segment's readOnlyMemory)
   private static final PayloadReader<ValueReader<?>, Object> USER =
-      (memory, at, length, kind, reader) ->
-          reader.read(valueKind(kind), memory.asSlice(at, length));
+      new PayloadReader<>() {
+        @Override
+        public Object read(
+            MemorySegment memory, long at, int length, int kind, ValueReader<?> reader) {
+          return reader.read(valueKind(kind), memory.asSlice(at, length));
+        }
+      };
 
   private static final PayloadReader<InPlaceReader<?>, Object> IN_PLACE =
-      (memory, at, length, kind, reader) -> reader.read(memory, at, length, valueKind(kind));
+      new PayloadReader<>() {
+        @Override
+        public Object read(
+            MemorySegment memory, long at, int length, int kind, InPlaceReader<?> reader) {
+          return reader.read(memory, at, length, valueKind(kind));
+        }
+      };
 
   private static final PayloadReader<ArrayTarget, ArrayTarget> INTO_ARRAY =
-      (memory, at, length, kind, target) -> target.take(memory, at, length);
+      new PayloadReader<>() {
+        @Override
+        public ArrayTarget read(
+            MemorySegment memory, long at, int length, int kind, ArrayTarget target) {
+          return target.take(memory, at, length);
+        }
+      };
 
   private static final PayloadReader<BufferTarget, BufferTarget> INTO_BUFFER =
-      (memory, at, length, kind, target) -> target.take(memory, at, length);
+      new PayloadReader<>() {
+        @Override
+        public BufferTarget read(
+            MemorySegment memory, long at, int length, int kind, BufferTarget target) {
+          return target.take(memory, at, length);
+        }
+      };
 
   private static final PayloadReader<SegmentTarget, SegmentTarget> INTO_SEGMENT =
-      (memory, at, length, kind, target) -> target.take(memory, at, length);
+      new PayloadReader<>() {
+        @Override
+        public SegmentTarget read(
+            MemorySegment memory, long at, int length, int kind, SegmentTarget target) {
+          return target.take(memory, at, length);
+        }
+      };
 
   private static final PayloadReader<CopyTarget, CopyTarget> LENGTH =
-      (memory, at, length, kind, target) -> target.measure(length);
+      new PayloadReader<>() {
+        @Override
+        public CopyTarget read(
+            MemorySegment memory, long at, int length, int kind, CopyTarget target) {
+          return target.measure(length);
+        }
+      };
 
   /** A value's kind and stored bytes, read together (for a scan meeting a moved value). */
   record Stored(ValueKind kind, byte[] bytes) {}
