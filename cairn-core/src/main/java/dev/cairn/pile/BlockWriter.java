@@ -54,8 +54,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class BlockWriter {
 
   private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
+
+  /**
+   * A thread's probe: its low bits name its home stripe, and a contended lock moves it on by {@link
+   * #rehash}, a xorshift, which maps 0 to 0 and is otherwise one-to-one. So a probe is never 0 (a
+   * thread there would never move), and each thread's starts apart from every other's in its high
+   * bits (the thread count times an odd constant: the low bits still take every stripe in turn),
+   * which a move to a stripe keeps ({@link #movedTo}): two threads that meet in one stripe then
+   * rehash to different ones. With probes 0, 1, 2... and a move that set the probe to the stripe's
+   * id, two threads could come to share a probe, and then every stripe after: JMH
+   * PileBenchmark.TwoThreads.putThenDelete_bytes fell from about 40M to 4-6M puts and deletes a
+   * second for whole runs, in about one fork of three.
+   */
   private static final ThreadLocal<int[]> PROBE =
-      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.getAndIncrement()});
+      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.incrementAndGet() * 0x9E3779B9});
 
   private final SegmentTable table;
   private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
@@ -330,7 +342,7 @@ final class BlockWriter {
         }
         if (found) {
           home.unlock();
-          probe[0] = other.id;
+          probe[0] = movedTo(probe[0], other.id);
           return other;
         }
         other.unlock();
@@ -338,7 +350,7 @@ final class BlockWriter {
     }
     Stripe helper = waitForFreeSpace(home, granules);
     if (helper != null) {
-      probe[0] = helper.id;
+      probe[0] = movedTo(probe[0], helper.id);
       return helper;
     }
     if (allocateIn(home, granules, Stripe.Reach.GROW)) {
@@ -416,6 +428,12 @@ final class BlockWriter {
         stripe.unlock();
       }
     }
+  }
+
+  /** {@code probe} with its home moved to stripe {@code id}, keeping the thread's own high bits. */
+  private int movedTo(int probe, int id) {
+    int moved = (probe & ~stripeMask) | id;
+    return moved != 0 ? moved : stripeMask + 1; // never 0: see PROBE
   }
 
   private static int rehash(int probe) {
