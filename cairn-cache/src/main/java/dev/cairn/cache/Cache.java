@@ -149,10 +149,7 @@ public final class Cache implements AutoCloseable {
       if (core.tables().size() >= CacheCore.MAX_TABLES) {
         throw new CacheException("a cache holds at most " + CacheCore.MAX_TABLES + " tables");
       }
-      int id = 0;
-      for (OffHeapTable<?, ?> t : core.tables()) {
-        id = Math.max(id, t.descriptor().id() + 1);
-      }
+      int id = core.newTableId();
       TableDescriptor d =
           new TableDescriptor(
               id,
@@ -177,12 +174,12 @@ public final class Cache implements AutoCloseable {
    */
   public <V> LongCacheTable<V> longTable(String name, Class<V> valueType, TableOptions options) {
     Objects.requireNonNull(options, "options");
-    return new LongKeyTable<>(tableOf(name, Long.class, valueType, options), core);
+    return new LongKeyTable<>(tableOf(name, Long.class, valueType, options));
   }
 
   /** {@link #longTable(String, Class, TableOptions)} with the default options. */
   public <V> LongCacheTable<V> longTable(String name, Class<V> valueType) {
-    return new LongKeyTable<>(tableOf(name, Long.class, valueType, null), core);
+    return new LongKeyTable<>(tableOf(name, Long.class, valueType, null));
   }
 
   private static Class<?> boxed(Class<?> type) {
@@ -190,6 +187,34 @@ public final class Cache implements AutoCloseable {
       return type;
     }
     return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+  }
+
+  /**
+   * Drops the table {@code name}: removes every entry and the table's index, and forgets the table,
+   * durably as any write (in a persistent cache, a drop acknowledged is never undone by a crash,
+   * and a crash before it leaves the table as it was or with some of its entries removed). Every
+   * handle of the table throws {@link TableDroppedException} from then on; {@link #table} of that
+   * name makes a new, empty table, with any types and options. The removal listener is told of no
+   * entry. Takes the cache's table lock for the whole drop, and time in proportion to the table's
+   * entries, as {@link CacheTable#clear} does.
+   *
+   * {@snippet class=dev.cairn.cache.CacheExamplesTest region=drop-table}
+   *
+   * @return whether the cache had a table of that name
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   */
+  public boolean dropTable(String name) {
+    Objects.requireNonNull(name, "name");
+    core.checkOpen();
+    synchronized (tablesLock) {
+      for (OffHeapTable<?, ?> t : core.tables()) {
+        if (t.name().equals(name)) {
+          t.drop();
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   /** The names of the tables, in creation order. */

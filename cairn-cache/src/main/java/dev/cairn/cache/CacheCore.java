@@ -1,6 +1,7 @@
 package dev.cairn.cache;
 
 import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.PileClosedException;
 import dev.cairn.pile.participant.PayloadWriter;
@@ -37,6 +38,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a volatile pile, durability NONE) nothing is replayed, and a retired region is freed at
  * once.
  *
+ * Dropped tables (CacheParticipant): a checkpoint's state may be newer than its LSN and so lack
+ * a table whose records, logged after the LSN but before the drop, its replay meets. So a state
+ * lists the ids of the tables dropped lately, and replay skips their records. With k
+ * checkpoints begun at the drop, a checkpoint numbered k+2 or later took its LSN after the drop
+ * (as for retired regions), so an id is listed by the states of checkpoints up to k+2 and then
+ * forgotten. Ids are never reused in a process (newTableId); across processes they may be: an
+ * open that replays ends with a checkpoint, and no later replay starts before it.
+ *
  * Readers take no lock: a hit sets its slot's hint bits by compare-and-set on the region it
  * looked the key up in, after checking that the shard's version did not move (HashIndex I3). So
  * every retired region is also kept RETIRED_GRACE_NANOS after its shard left it, for a reader
@@ -59,9 +68,13 @@ final class CacheCore {
   static final int RECORD_REGION = 2;
   static final int RECORD_TABLE = 3;
   static final int RECORD_RETIRE = 4;
+  static final int RECORD_DROP = 5;
 
   /** The most tables a cache holds (their index directories live in each checkpoint). */
   static final int MAX_TABLES = 128;
+
+  /** Table ids are u16 in the records and the state; one is never reused within a process. */
+  static final int MAX_TABLE_ID = 0xFFFF;
 
   private static final ValueLayout.OfLong U64 =
       ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -73,6 +86,13 @@ final class CacheCore {
   private final Evictor evictor;
   private final AtomicLong usedBytes = new AtomicLong();
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
+  // the tables dropped lately: id -> checkpoints begun at the drop (see Dropped tables)
+  private final java.util.Map<Integer, Long> dropped =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final AtomicLong tableChanges = new AtomicLong(); // tables added or dropped
+  // one more than every table id this process had: ids are never reused in a process
+  private final java.util.concurrent.atomic.AtomicInteger nextTableId =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final List<Retired> retired = new ArrayList<>(); // guarded by itself
   private final java.util.Set<Long> freeing = new java.util.HashSet<>(); // guarded by retired
 
@@ -162,6 +182,78 @@ final class CacheCore {
   void addTable(OffHeapTable<?, ?> table) {
     tables.add(table);
     usedBytes.addAndGet(table.index.entryBytes() + table.index.regionBytes());
+    nextTableId.accumulateAndGet(table.descriptor().id() + 1, Math::max);
+    tableChanges.incrementAndGet();
+  }
+
+  /** A number that moves whenever a table is added or dropped. */
+  long tableChanges() {
+    return tableChanges.get();
+  }
+
+  /**
+   * The ids of the tables a checkpoint's state lists as dropped, for a checkpoint that has just
+   * begun (see the note: Dropped tables); forgets the ones no checkpoint needs any more.
+   */
+  java.util.Set<Integer> droppedIds() {
+    long begun = checkpointsBegun.get();
+    java.util.Set<Integer> ids = new java.util.TreeSet<>();
+    dropped.values().removeIf(droppedAt -> begun > droppedAt + 2);
+    ids.addAll(dropped.keySet());
+    return ids;
+  }
+
+  /**
+   * The id of a new table, under the cache's table lock: one more than any id a table had since the
+   * open, so that no id is reused in a process (see Dropped tables).
+   *
+   * @throws CacheException if this process made {@value #MAX_TABLE_ID} table ids
+   */
+  int newTableId() {
+    int id = nextTableId.get(); // a table takes it when it is added (addTable)
+    if (id > MAX_TABLE_ID) {
+      throw new CacheException(
+          "no table id left: "
+              + (MAX_TABLE_ID + 1)
+              + " tables were created since the cache was opened; close and reopen it");
+    }
+    return id;
+  }
+
+  /**
+   * Logs the drop of {@code table}, whose entries are gone (OffHeapTable T7): in one record, the
+   * table leaves the list and its index's regions are retired, freed as a growth's old regions are
+   * (see the note), so that a replay of records before the drop still finds them.
+   */
+  void dropTable(OffHeapTable<?, ?> table) {
+    HashIndex index = table.index;
+    log.append(
+        RECORD_DROP,
+        new EntryLog.Change() {
+          @Override
+          public MemorySegment apply(long pointer) {
+            IndexRecord record = Scratch.get().record.begin(table.descriptor().id());
+            long entryBytes = index.entryBytes(); // 0: the drop removed every entry first
+            index.drop(record, CacheCore.this::retireLocked);
+            usedBytes.addAndGet(-entryBytes);
+            tables.remove(table);
+            if (replayable) {
+              dropped.put(table.descriptor().id(), checkpointsBegun.get());
+            }
+            tableChanges.incrementAndGet();
+            return record.bytes();
+          }
+
+          @Override
+          public void logged() {
+            index.unlockDropped(); // HashIndex D1: held until the record is logged (I4)
+          }
+
+          @Override
+          public void afterLog() {
+            index.unlockDropped();
+          }
+        });
   }
 
   /**

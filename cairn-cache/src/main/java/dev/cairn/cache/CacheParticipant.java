@@ -23,6 +23,13 @@ import java.util.List;
  *   REGION  an index region put, with the resize that moved a shard into it (IndexRecord)
  *   TABLE   a table created, or its options changed (CacheState's Descriptor)
  *   RETIRE  a retired region freed: Region:u64, little-endian
+ *   DROP    a table dropped (IndexRecord: a Retire op for each of its regions)
+ * Dropped tables: a checkpoint's state may be newer than its LSN (LogParticipant P2) and no
+ * longer hold a table whose records replay meets; the state lists the ids dropped lately
+ * (CacheCore's note), and replay skips the records of those, keeping only their Retire ops (a
+ * growth that raced the drop retired the region it made), so that every region is still in a
+ * shard or among the retired; a table record of one is skipped too (an options change before
+ * the drop). An id neither held nor dropped is damage.
  * Open: open() installs the checkpoint's tables and shards without viewing their regions
  * (their puts may be replayed after it, LogParticipant P6); replay() applies the records in LSN
  * order, viewing a region when a record first needs it; the other regions are viewed at their
@@ -41,6 +48,7 @@ final class CacheParticipant implements LogParticipant {
   private ParticipantLog log;
   private final List<CacheState.Table> tables = new ArrayList<>();
   private final List<CacheCore.Retired> retired = new ArrayList<>();
+  private final java.util.Set<Integer> dropped = new java.util.TreeSet<>();
   private volatile CacheCore core;
 
   /** The tables recovered at open, in creation order. */
@@ -72,6 +80,7 @@ final class CacheParticipant implements LogParticipant {
       tables.add(new CacheState.Table(t.descriptor(), index));
     }
     retired.addAll(image.retired());
+    dropped.addAll(image.dropped());
   }
 
   /** The regions as the index sees them during replay: the participant log's. */
@@ -98,22 +107,30 @@ final class CacheParticipant implements LogParticipant {
   @Override
   public void replay(long lsn, int type, MemorySegment payload) {
     switch (type) {
-      case CacheCore.RECORD_ENTRY, CacheCore.RECORD_REGION -> {
+      case CacheCore.RECORD_ENTRY, CacheCore.RECORD_REGION, CacheCore.RECORD_DROP -> {
         int id = IndexRecord.tableId(payload);
-        HashIndex index = indexOf(id, lsn);
+        HashIndex.Retirement retirement =
+            (region, capacity) -> {
+              // the state may list it already (HashIndex I5): one entry per region
+              if (retired.stream().noneMatch(r -> r.region() == region)) {
+                retired.add(
+                    new CacheCore.Retired(
+                        region,
+                        log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))),
+                        0));
+              }
+            };
         try {
-          index.replay(
-              payload,
-              (region, capacity) -> {
-                // the state may list it already (HashIndex I5): one entry per region
-                if (retired.stream().noneMatch(r -> r.region() == region)) {
-                  retired.add(
-                      new CacheCore.Retired(
-                          region,
-                          log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))),
-                          0));
-                }
-              });
+          CacheState.Table table = tableOf(id);
+          if (table == null && dropped.contains(id)) {
+            HashIndex.replayRetirements(payload, retirement); // see the note: Dropped tables
+          } else {
+            indexOf(id, lsn).replay(payload, retirement);
+          }
+          if (type == CacheCore.RECORD_DROP && table != null) {
+            tables.remove(table);
+            dropped.add(id);
+          }
         } catch (IllegalArgumentException e) {
           throw new CacheCorruptionException(
               "index record at LSN "
@@ -127,6 +144,9 @@ final class CacheParticipant implements LogParticipant {
       case CacheCore.RECORD_TABLE -> {
         byte[] bytes = payload.toArray(ValueLayout.JAVA_BYTE);
         TableDescriptor d = CacheState.decodeDescriptor(bytes);
+        if (tableOf(d.id()) == null && dropped.contains(d.id())) {
+          return; // see the note: Dropped tables
+        }
         for (int i = 0; i < tables.size(); i++) {
           if (tables.get(i).descriptor().id() == d.id()) {
             tables.set(i, new CacheState.Table(d, tables.get(i).index()));
@@ -153,6 +173,15 @@ final class CacheParticipant implements LogParticipant {
     }
   }
 
+  private CacheState.Table tableOf(int id) {
+    for (CacheState.Table t : tables) {
+      if (t.descriptor().id() == id) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   private HashIndex indexOf(int id, long lsn) {
     for (CacheState.Table t : tables) {
       if (t.descriptor().id() == id) {
@@ -174,13 +203,15 @@ final class CacheParticipant implements LogParticipant {
   public byte[] checkpoint(long checkpointLsn) {
     CacheCore c = core;
     if (c == null) {
-      return CacheState.encode(tables, retired);
+      // the open's own checkpoint: its LSN is past every record replayed, so no record of a
+      // dropped table comes after it, and an id listed here could be reused by a new table
+      return CacheState.encode(tables, retired, java.util.Set.of());
     }
     c.checkpointBegun();
     List<CacheState.Table> current = new ArrayList<>();
     for (OffHeapTable<?, ?> t : c.tables()) {
       current.add(new CacheState.Table(t.descriptor(), t.index));
     }
-    return CacheState.encode(current, c.retiredRegions());
+    return CacheState.encode(current, c.retiredRegions(), c.droppedIds());
   }
 }

@@ -27,7 +27,8 @@ import java.util.List;
  * Numbering: slot n is slot i of shard s of the k-th table, where bases[k*256+s] <= n <
  * bases[k*256+s+1] and i = n - bases[k*256+s]: prefix sums of the shards' capacities, taken
  * when the eviction lock's holder begins (remap) and again when a capacity or the tables
- * changed (HashIndex.capacityChanges). Shards rebuild concurrently; a capacity only grows, so
+ * changed (HashIndex.capacityChanges, CacheCore.tableChanges). Shards rebuild concurrently; a
+ * capacity only grows (or falls to 0 when its table is dropped: then its slots read empty), so
  * every number stays addressable, but it may name another entry after a rebuild: identity is
  * checked at each change (V1). The policy's hash of an entry is tableId<<40 | shard<<32 |
  * hash32: what its ring and the sketch keep, and what find probes for.
@@ -103,7 +104,7 @@ final class CacheSlots implements SlotView {
 
   // the numbering
   private OffHeapTable<?, ?>[] tables = new OffHeapTable<?, ?>[0];
-  private final int[] positionOfId = new int[CacheCore.MAX_TABLES];
+  private int[] positionOfId = new int[0]; // by table id: the table's position, or -1
   private int[] capacities = new int[0];
   private long[] bases = {0};
   private long slotCount;
@@ -122,7 +123,7 @@ final class CacheSlots implements SlotView {
   private boolean readSizeFailed;
 
   // eviction restricted to some tables by their shares
-  private final boolean[] evictable = new boolean[CacheCore.MAX_TABLES];
+  private boolean[] evictable = new boolean[0]; // by position
   private boolean restricted;
   private boolean sharesConfigured;
 
@@ -145,7 +146,6 @@ final class CacheSlots implements SlotView {
 
   CacheSlots(CacheCore core) {
     this.core = core;
-    Arrays.fill(positionOfId, -1);
   }
 
   /** The policy's hash of the entry of {@code hash32} in {@code shard} of table {@code tableId}. */
@@ -185,13 +185,18 @@ final class CacheSlots implements SlotView {
   }
 
   OffHeapTable<?, ?> table(int tableId) {
-    int position = tableId >= 0 && tableId < positionOfId.length ? positionOfId[tableId] : -1;
+    int position = positionOf(tableId);
     return position < 0 ? null : tables[position];
+  }
+
+  /** The position of table {@code tableId} in the numbering, -1 if it has none. */
+  private int positionOf(int tableId) {
+    return tableId >= 0 && tableId < positionOfId.length ? positionOfId[tableId] : -1;
   }
 
   private boolean remapIfChanged() {
     List<OffHeapTable<?, ?>> list = core.tables();
-    long key = (long) list.size() << 48;
+    long key = core.tableChanges() << 40; // a table added or dropped, or a shard's capacity
     for (int i = 0; i < list.size(); i++) { // no iterator: once per drain
       key += list.get(i).index.capacityChanges();
     }
@@ -204,7 +209,14 @@ final class CacheSlots implements SlotView {
     long[] sums = new long[ranges + 1];
     long regions = 0;
     boolean shares = false;
-    Arrays.fill(positionOfId, -1);
+    int maxId = -1;
+    for (OffHeapTable<?, ?> t : snapshot) {
+      maxId = Math.max(maxId, t.descriptor().id());
+    }
+    int[] positions = new int[maxId + 1];
+    Arrays.fill(positions, -1);
+    positionOfId = positions;
+    evictable = new boolean[snapshot.length];
     for (int k = 0; k < snapshot.length; k++) {
       HashIndex index = snapshot[k].index;
       positionOfId[snapshot[k].descriptor().id()] = k;
@@ -297,7 +309,7 @@ final class CacheSlots implements SlotView {
       earliestPinnedExpiry = Math.min(earliestPinnedExpiry, table.slotExpiryMillis(meta));
       return true;
     }
-    return restricted && !evictable[table.descriptor().id()];
+    return restricted && !evictable[locatedTable];
   }
 
   /**
@@ -334,13 +346,17 @@ final class CacheSlots implements SlotView {
     if (address < 0) {
       return -1;
     }
-    int range = positionOfId[table.descriptor().id()] * HashIndex.SHARDS + shard;
+    int range = positionOf(table.descriptor().id()) * HashIndex.SHARDS + shard;
     int slot = HashIndex.slotOfAddress(address);
     if (slot >= capacities[range]) {
       // the shard grew since the numbering: renew it (numbers already handed out are checked
       // at each change, V1)
       remapIfChanged();
-      range = positionOfId[table.descriptor().id()] * HashIndex.SHARDS + shard;
+      int position = positionOf(table.descriptor().id());
+      if (position < 0) {
+        return -1; // dropped meanwhile
+      }
+      range = position * HashIndex.SHARDS + shard;
       if (slot >= capacities[range]) {
         return -1;
       }
@@ -555,11 +571,12 @@ final class CacheSlots implements SlotView {
     long budget = core.budgetBytes();
     boolean someIn = false;
     boolean someOut = false;
-    for (OffHeapTable<?, ?> t : tables) {
+    for (int k = 0; k < tables.length; k++) {
+      OffHeapTable<?, ?> t = tables[k];
       TableOptions o = t.descriptor().options();
       double share = (double) t.index.entryBytes() / budget;
       boolean in = level == OVER_MAX_SHARE ? share > o.maxShare() : share > o.minShare();
-      evictable[t.descriptor().id()] = in;
+      evictable[k] = in;
       someIn |= in;
       someOut |= !in && t.index.size() > 0 && !o.pinned();
     }

@@ -15,13 +15,15 @@ import java.util.List;
  * The cache's state in a checkpoint of its pile, and the payload of a table's record.
  *
  * <pre>{@code
- * State      --> Magic:u32, Version:u16, TableCount:u16, Table*, RetiredCount:u32, Retired*
+ * State      --> Magic:u32, Version:u16, TableCount:u16, Table*, RetiredCount:u32, Retired*,
+ *                DroppedCount:u16, Dropped*
  * Table      --> Descriptor, Shard^256
  * Descriptor --> Id:u16, Name:Str, KeyType:Str, ValueType:Str, Seed:u64, EpochMillis:i64,
  *                ExpireAfterWriteMillis:i64, ExpireAfterAccessMillis:i64, Pinned:u8,
  *                MinShare:f64, MaxShare:f64
  * Shard      --> Region:u64, Capacity:u32, Count:u32, Dead:u32, Bytes:u64
  * Retired    --> Region:u64, Bytes:u64
+ * Dropped    --> Id:u16  (a table dropped since the cache was opened: its records are skipped)
  * Str        --> Length:u16, Utf8:u8^Length
  * }</pre>
  *
@@ -30,7 +32,7 @@ import java.util.List;
  */
 final class CacheState {
   static final int MAGIC = 0x43434845; // "CCHE"
-  static final int FORMAT_VERSION = 2;
+  static final int FORMAT_VERSION = 3;
 
   /** A table's descriptor and shards, as a checkpoint holds them. */
   record TableImage(
@@ -50,14 +52,16 @@ final class CacheState {
   }
 
   /** What a checkpoint holds. */
-  record Image(List<TableImage> tables, List<CacheCore.Retired> retired) {}
+  record Image(
+      List<TableImage> tables, List<CacheCore.Retired> retired, java.util.Set<Integer> dropped) {}
 
   private CacheState() {}
 
   /** A table as a checkpoint writes it: its descriptor and its index. */
   record Table(TableDescriptor descriptor, HashIndex index) {}
 
-  static byte[] encode(List<Table> tables, List<CacheCore.Retired> retired) {
+  static byte[] encode(
+      List<Table> tables, List<CacheCore.Retired> retired, java.util.Collection<Integer> dropped) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
@@ -79,6 +83,10 @@ final class CacheState {
         out.writeLong(r.region());
         out.writeLong(r.bytes());
       }
+      out.writeShort(dropped.size());
+      for (int id : new java.util.TreeSet<>(dropped)) {
+        out.writeShort(id);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail
     }
@@ -88,8 +96,9 @@ final class CacheState {
   static Image decode(byte[] state) {
     List<TableImage> tables = new ArrayList<>();
     List<CacheCore.Retired> retired = new ArrayList<>();
+    java.util.Set<Integer> dropped = new java.util.TreeSet<>();
     if (state.length == 0) {
-      return new Image(tables, retired);
+      return new Image(tables, retired, dropped);
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
       int magic = in.readInt();
@@ -130,6 +139,10 @@ final class CacheState {
       for (int i = 0; i < retiredCount; i++) {
         retired.add(new CacheCore.Retired(in.readLong(), in.readLong(), 0));
       }
+      int droppedCount = in.readUnsignedShort();
+      for (int i = 0; i < droppedCount; i++) {
+        dropped.add(in.readUnsignedShort());
+      }
     } catch (IOException e) {
       throw new CacheCorruptionException(
           "cache state in the pile's checkpoint is truncated ("
@@ -137,7 +150,7 @@ final class CacheState {
               + " bytes): "
               + e.getMessage());
     }
-    return new Image(tables, retired);
+    return new Image(tables, retired, dropped);
   }
 
   static byte[] encodeDescriptor(TableDescriptor d) {

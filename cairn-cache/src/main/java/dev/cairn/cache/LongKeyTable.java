@@ -7,11 +7,9 @@ import java.util.function.LongFunction;
 /** {@link LongCacheTable} over the table's {@link OffHeapTable}: keys encoded without boxing. */
 final class LongKeyTable<V> implements LongCacheTable<V> {
   private final OffHeapTable<Long, V> table;
-  private final CacheCore core;
 
-  LongKeyTable(OffHeapTable<Long, V> table, CacheCore core) {
+  LongKeyTable(OffHeapTable<Long, V> table) {
     this.table = table;
-    this.core = core;
   }
 
   @Override
@@ -21,7 +19,7 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public V get(long key) {
-    core.checkOpen();
+    table.checkLive();
     Scratch sc = Scratch.get();
     return table.getEncoded(sc, table.encodeLong(key, sc), Long.MAX_VALUE);
   }
@@ -39,7 +37,7 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
   @Override
   public PutResult put(long key, V value, EntryOptions options) {
     Objects.requireNonNull(value, "value");
-    core.checkOpen();
+    table.checkLive();
     Scratch sc = Scratch.get();
     return table.writeEncoded(
                 sc, table.encodeLong(key, sc), value, options, OffHeapTable.Mode.ALWAYS, null)
@@ -60,21 +58,21 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public boolean remove(long key) {
-    core.checkOpen();
+    table.checkLive();
     Scratch sc = Scratch.get();
     return table.removeEncoded(sc, table.encodeLong(key, sc), null);
   }
 
   @Override
   public boolean containsKey(long key) {
-    core.checkOpen();
+    table.checkLive();
     Scratch sc = Scratch.get();
     return table.containsEncoded(sc, table.encodeLong(key, sc));
   }
 
   @Override
   public boolean touch(long key) {
-    core.checkOpen();
+    table.checkLive();
     Scratch sc = Scratch.get();
     return table.touchEncoded(sc, table.encodeLong(key, sc));
   }

@@ -49,6 +49,12 @@ import java.util.function.Function;
  *     with its writer, which tries again under it. A write that may insert grows the index
  *     before it takes the key lock (a growth is a write of its own, which waits for its force
  *     too); under the lock it grows only if another insert filled the shard meanwhile.
+ * T7  A drop (Cache.dropTable) sets dropped, then takes and releases every key lock, then
+ *     removes every entry, then logs the drop, which retires the index's regions. A write checks
+ *     dropped under its key lock, so once the drop has passed the locks no write inserts: every
+ *     entry a write made is there for the removal to find, and none is left held by a table that
+ *     is gone. A growth, which takes no key lock, meets the dropped index and retires the region
+ *     it made (HashIndex D1).
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -66,6 +72,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_LOCKS];
   private volatile long expireAfterWriteMillis;
   private volatile long expireAfterAccessMillis;
+  private volatile boolean dropped; // T7: set by drop(), never cleared
 
   final LongAdder hits = new LongAdder();
   final LongAdder misses = new LongAdder();
@@ -135,7 +142,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   private V get(K key, long maxAgeMillis) {
-    core.checkOpen();
+    checkLive();
     Scratch sc = Scratch.get();
     return getEncoded(sc, encode(key, sc), maxAgeMillis);
   }
@@ -290,7 +297,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public boolean containsKey(K key) {
-    core.checkOpen();
+    checkLive();
     Scratch sc = Scratch.get();
     return containsEncoded(sc, encode(key, sc));
   }
@@ -304,7 +311,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public boolean touch(K key) {
-    core.checkOpen();
+    checkLive();
     Scratch sc = Scratch.get();
     return touchEncoded(sc, encode(key, sc));
   }
@@ -410,7 +417,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   private WriteOutcome write(K key, V value, EntryOptions options, Mode mode, Holder<V> holder) {
-    core.checkOpen();
+    checkLive();
     Scratch sc = Scratch.get();
     return writeEncoded(sc, encode(key, sc), value, options, mode, holder);
   }
@@ -438,6 +445,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     }
     lock.lock();
     try {
+      checkNotDropped(); // T7
       while (true) {
         long now = core.nowMillis();
         boolean decode = mode == Mode.IF_ABSENT || mode == Mode.IF_EQUAL;
@@ -543,7 +551,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   }
 
   private boolean removeIf(K key, Object expected) {
-    core.checkOpen();
+    checkLive();
     Scratch sc = Scratch.get();
     return removeEncoded(sc, encode(key, sc), expected);
   }
@@ -590,7 +598,16 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public void clear() {
-    core.checkOpen();
+    checkLive();
+    removeAll(RemovalCause.EXPLICIT);
+  }
+
+  /**
+   * Removes every entry, each under its key's lock, telling the listener of each with {@code cause}
+   * (null: of none). The listener is told shard by shard, so that a large table's keys are not all
+   * queued at once.
+   */
+  private void removeAll(RemovalCause cause) {
     for (int shard = 0; shard < HashIndex.SHARDS; shard++) {
       for (int slot = 0; slot < index.capacityOf(shard); slot++) {
         long address = HashIndex.slotAddress(shard, slot);
@@ -599,18 +616,63 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
           continue;
         }
         int hash32 = SlotLayout.hash32OfMeta(index.metaAt(address));
-        if (removeSlot(shard, hash32, pointer, false, RemovalCause.EXPLICIT) > 0) {
+        if (removeSlot(shard, hash32, pointer, false, cause) > 0) {
           removals.increment();
         }
       }
+      core.deliverRemovals();
     }
-    core.deliverRemovals();
+  }
+
+  /**
+   * Drops the table (T7): once this returns no write of its handles inserts, every entry is gone
+   * from the pile, and the drop is logged (its index regions retired, freed as a growth's are). The
+   * listener is told of no entry. The caller holds the cache's table lock.
+   */
+  void drop() {
+    dropped = true;
+    for (ReentrantLock lock : keyLocks) {
+      lock.lock(); // a write that took it before saw dropped false: wait for it to finish
+      try {
+        core.checkOpen(); // a cache closed meanwhile stops the drop here
+      } finally {
+        lock.unlock();
+      }
+    }
+    removeAll(null);
+    core.dropTable(this);
+  }
+
+  /** Whether {@link #drop} began. */
+  boolean dropped() {
+    return dropped;
+  }
+
+  /**
+   * Checks that the cache is open and this table was not dropped.
+   *
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
+  void checkLive() {
+    core.checkOpen();
+    checkNotDropped();
+  }
+
+  private void checkNotDropped() {
+    if (dropped) {
+      throw new TableDroppedException(
+          "table \""
+              + name()
+              + "\" was dropped; get a new table of that name from the cache (Cache.table)");
+    }
   }
 
   /**
    * Removes the entry of {@code pointer} found in a slot (the evictor's and clear's way in): takes
    * the key's lock (only tries it when {@code tryOnly}), checks that the slot still holds it, and
-   * deletes it. Returns the bytes it freed, 0 if it did not.
+   * deletes it, telling the listener with {@code cause} (null: not at all). Returns the bytes it
+   * freed, 0 if it did not.
    */
   long removeSlot(int shard, int hash32, long pointer, boolean tryOnly, RemovalCause cause) {
     ReentrantLock lock = keyLock(hash32);
@@ -628,7 +690,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       try {
         size = core.log().payloadBytes(pointer);
         KeyCodec<K> codec = keys;
-        if (core.hasListener() && codec != null) {
+        if (cause != null && core.hasListener() && codec != null) {
           key =
               core.log()
                   .readSlice(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, codec));
@@ -801,7 +863,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
    */
   @Override
   public Iterator<Map.Entry<K, V>> iterator() {
-    core.checkOpen();
+    checkLive();
     return new Iterator<>() {
       private int shard;
       private int slot;

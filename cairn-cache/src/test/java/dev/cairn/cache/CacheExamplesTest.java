@@ -48,4 +48,24 @@ class CacheExamplesTest {
       assertThat(thumbnail).containsExactly(1, 2, 3);
     }
   }
+
+  @Test
+  void dropTable_forgetsTheTable() throws IOException {
+    Path directory = temp.resolve("drop");
+    try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
+      cache.table("sessions", String.class, String.class).put("s1", "alice");
+      // @start region="drop-table"
+      CacheTable<String, String> sessions = cache.table("sessions", String.class, String.class);
+      cache.dropTable("sessions"); // entries, index and name: gone, durably
+      // sessions.get("s1") would throw TableDroppedException: the handle is dead
+      CacheTable<Long, byte[]> fresh = cache.table("sessions", Long.class, byte[].class);
+      // @end
+      assertThat(fresh.size()).isZero();
+      assertThat(sessions).isNotNull();
+    }
+    try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
+      assertThat(cache.tableNames()).containsExactly("sessions");
+      assertThat(cache.table("sessions", Long.class, byte[].class).size()).isZero();
+    }
+  }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
- * constants, and golden bytes of version 2, which a change of format must not break silently.
+ * constants, and golden bytes of version 3, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
@@ -103,9 +103,14 @@ class CacheFormatTest {
             42L,
             1_000L,
             TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build());
-    byte[] state = CacheState.encode(List.of(), List.of());
+    byte[] state = CacheState.encode(List.of(), List.of(), List.of());
     assertThat(HexFormat.of().formatHex(state))
-        .isEqualTo("43434845" + "0002" + "0000" + "00000000");
+        .isEqualTo("43434845" + "0003" + "0000" + "00000000" + "0000");
+    byte[] withDropped = CacheState.encode(List.of(), List.of(), List.of(0x0203, 5));
+    assertThat(HexFormat.of().formatHex(withDropped))
+        .as("the dropped ids, in order")
+        .isEqualTo("43434845" + "0003" + "0000" + "00000000" + "0002" + "0005" + "0203");
+    assertThat(CacheState.decode(withDropped).dropped()).containsExactly(5, 0x0203);
     byte[] descriptor = CacheState.encodeDescriptor(d);
     assertThat(HexFormat.of().formatHex(descriptor))
         .startsWith(
@@ -118,10 +123,10 @@ class CacheFormatTest {
                 + "0000000000001388");
     assertThat(CacheState.decodeDescriptor(descriptor)).isEqualTo(d);
     byte[] other = state.clone();
-    other[5] = 1; // version 1: the entries of an earlier build, with 24-byte headers
+    other[5] = 2; // version 2: the state of an earlier build, without the dropped tables
     assertThatThrownBy(() -> CacheState.decode(other))
         .isInstanceOf(CacheCorruptionException.class)
-        .hasMessageContaining("format version 1");
+        .hasMessageContaining("format version 2");
     other[0] = 0;
     assertThatThrownBy(() -> CacheState.decode(other))
         .isInstanceOf(CacheCorruptionException.class)

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kills a JVM writing to a persistent cache ({@link CacheKillWorkload}) with SIGKILL, reopens the
  * cache, and checks after every kill: index and pile agree ({@link Cache#verify}), every
- * acknowledged put and remove holds, and the write in flight on each thread is whole or absent. 3
- * cycles over one directory by default; {@code -Dcairn.soak=true} runs 30.
+ * acknowledged put and remove holds, the write in flight on each thread is whole or absent, and a
+ * table dropped is gone (one in the middle of its drop is gone or holds what it held, some of it
+ * removed). 3 cycles over one directory by default; {@code -Dcairn.soak=true} runs 30.
  */
 class CacheKillNineTest {
   @TempDir Path temp;
@@ -48,6 +49,8 @@ class CacheKillNineTest {
       Path stderr = temp.resolve("child-" + cycle + ".stderr");
       Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
       long acknowledged = 0;
+      String lastDrop = "DD"; // the dropping thread's last line: DP <n>, DW or DD
+      int drops = 0;
       try (BufferedReader lines =
           new BufferedReader(
               new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -73,6 +76,11 @@ class CacheKillNineTest {
               inFlight.remove(f[1]);
               acknowledged++;
             }
+            case "DP", "DW" -> lastDrop = line;
+            case "DD" -> {
+              lastDrop = line;
+              drops++;
+            }
             default -> throw new AssertionError(label + ": not a protocol line: " + line);
           }
           if (System.nanoTime() >= killAt && child.isAlive()) {
@@ -92,7 +100,9 @@ class CacheKillNineTest {
               + acknowledged
               + " acknowledged writes, "
               + inFlight.size()
-              + " in flight at the kill");
+              + " in flight at the kill, "
+              + drops
+              + " drops");
       try (Cache cache = Cache.open(dir, CacheKillWorkload.options())) {
         CacheTable<String, String> t = cache.table("t", String.class, String.class);
         long live = cache.verify();
@@ -118,7 +128,21 @@ class CacheKillNineTest {
             }
           }
         }
-        assertThat(live).as(label + ": entries").isEqualTo(expected);
+        long d =
+            cache.tableNames().contains("d")
+                ? cache.table("d", String.class, String.class).size()
+                : -1;
+        if (lastDrop.equals("DD")) {
+          assertThat(d).as(label + ": a dropped table, or a new one, empty").isLessThanOrEqualTo(0);
+        } else if (lastDrop.equals("DW")) {
+          assertThat(d).as(label + ": a drop cut by the kill").isLessThanOrEqualTo(50);
+        } else {
+          int acknowledgedPuts = Integer.parseInt(lastDrop.substring(3));
+          assertThat(d)
+              .as(label + ": " + lastDrop + ", and maybe the put in flight")
+              .isBetween((long) acknowledgedPuts, acknowledgedPuts + 1L);
+        }
+        assertThat(live).as(label + ": entries").isEqualTo(expected + Math.max(d, 0));
       }
     }
   }

@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * until it is killed, and says on stdout what each thread is doing and what was acknowledged. Each
  * thread owns its keys ({@code <thread>-<n>}), so a key's lines are in the order of its writes.
  * Protocol, one line each: {@code READY}; {@code W <key>} before a write; {@code P <key> <value>}
- * once a put returned; {@code R <key>} once a remove returned.
+ * once a put returned; {@code R <key>} once a remove returned. One more thread fills a table "d"
+ * and drops it, over and over: {@code DP <n>} once its n-th put into the table returned, {@code DW}
+ * before a drop, {@code DD} once the drop returned.
  *
  * <p>Arguments: DIR SEED THREADS.
  */
@@ -71,6 +73,30 @@ public final class CacheKillWorkload {
                     }
                   }));
     }
+    workers.add(
+        Thread.ofPlatform()
+            .unstarted(
+                () -> {
+                  while (true) {
+                    CacheTable<String, String> d = cache.table("d", String.class, String.class);
+                    for (int n = 1; n <= 50; n++) {
+                      d.put("k" + n, "v" + n);
+                      synchronized (out) {
+                        out.println("DP " + n);
+                        out.flush();
+                      }
+                    }
+                    synchronized (out) {
+                      out.println("DW");
+                      out.flush();
+                    }
+                    cache.dropTable("d");
+                    synchronized (out) {
+                      out.println("DD");
+                      out.flush();
+                    }
+                  }
+                }));
     out.println("READY");
     out.flush();
     for (Thread worker : workers) {

@@ -43,8 +43,8 @@ import javax.cache.spi.CachingProvider;
  *
  * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
  * #getCacheNames}, {@link #getCache(String)}), with their entries, under a default configuration
- * (loaders, writers, listeners and expiry policies are code, and are not stored); a destroyed
- * cache's entries are gone.
+ * (loaders, writers, listeners and expiry policies are code, and are not stored); a destroyed cache
+ * is gone, entries and name.
  *
  * <p>Thread-safety: safe from any thread.
  */
@@ -307,8 +307,8 @@ public final class CairnCacheManager implements CacheManager {
       return;
     }
     CairnJCache<?, ?> c = (CairnJCache<?, ?>) cache;
-    store.table(cacheName, byte[].class, Object.class).clear();
     c.closeQuietly();
+    store.dropTable(cacheName); // entries, index and table: gone after a restart too
     unregisterBeans(cacheName);
     caches.remove(cacheName, c);
   }

@@ -60,6 +60,40 @@ class JCacheExamplesTest {
     }
   }
 
+  @Test
+  void aDestroyedCache_isGoneAfterARestart_andItsNameMakesANewOne() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("destroy").toUri();
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      Cache<Long, String> doomed =
+          manager.createCache(
+              "doomed",
+              new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+      Cache<Long, String> kept =
+          manager.createCache(
+              "kept", new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+      for (long i = 0; i < 100; i++) {
+        doomed.put(i, "d" + i);
+        kept.put(i, "k" + i);
+      }
+      manager.destroyCache("doomed");
+      assertThat(doomed.isClosed()).isTrue();
+      assertThat(manager.getCacheNames()).containsExactly("kept");
+    }
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      assertThat(manager.getCacheNames()).as("after a restart").containsExactly("kept");
+      assertThat(manager.getCache("doomed")).isNull();
+      Cache<String, Integer> again =
+          manager.createCache(
+              "doomed",
+              new MutableConfiguration<String, Integer>().setTypes(String.class, Integer.class));
+      assertThat(again.iterator().hasNext()).as("a new, empty cache of other types").isFalse();
+      again.put("one", 1);
+      assertThat(again.get("one")).isEqualTo(1);
+      assertThat(manager.getCache("kept").get(7L)).isEqualTo("k7");
+    }
+  }
+
   /** The TCK and these tests run as later JDKs will by default: without sun.misc.Unsafe. */
   @Test
   void theTestsRunWithUnsafeDenied() {

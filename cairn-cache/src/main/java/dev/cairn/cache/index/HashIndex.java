@@ -65,6 +65,15 @@ import java.util.function.IntUnaryOperator;
  *     then, every other shard at its first view, before the view is published, so no policy
  *     change made in this process is ever reset. The open walks no slot.
  *
+ * Dropping:
+ * D1  drop() takes every shard's lock, in shard order, and keeps them until the drop's record is
+ *     logged (I4; unlockDropped). Under them it marks the index dropped, retires each shard's
+ *     region (a Retire op each, and the caller's retirement, which frees the region once no
+ *     recovery or reader can need it) and empties the shard: its region becomes 0, so lookups
+ *     miss. After it, growthFor() asks for nothing and a rebuild retires the region it was given
+ *     (a growth that began before the drop); the caller has removed every entry and stops its
+ *     writes (the table's key locks) before it drops.
+ *
  * Recovery: every change appends its ops to an IndexRecord that the pile logs with the write
  * (IndexRecord's format). Replay applies them in LSN order over the shards' state of the last
  * checkpoint. A Resize is replayed by rehashing the old region, so the old region must hold, at
@@ -146,6 +155,7 @@ public final class HashIndex {
   private final AtomicLong capacityChanges = new AtomicLong();
   // V2: what a live slot's policy bits become at its shard's first view; null: kept as stored
   private volatile IntUnaryOperator policyAtFirstView;
+  private volatile boolean dropped; // D1
 
   /**
    * An index whose shards are in {@code regions}; each shard starts with no region ({@link
@@ -482,6 +492,9 @@ public final class HashIndex {
    * without the lock: {@link #insert} checks again.
    */
   public int growthFor(int shard) {
+    if (dropped) {
+      return 0; // D1
+    }
     Shard s = shards[shard];
     return neededCapacity(s.capacity, s.count, s.dead);
   }
@@ -670,7 +683,7 @@ public final class HashIndex {
    */
   public long rebuild(int shard, long newRegion, int newCapacity, IndexRecord record) {
     Shard s = lockedShard(shard);
-    int needed = neededCapacity(s.capacity, s.count, s.dead);
+    int needed = dropped ? 0 : neededCapacity(s.capacity, s.count, s.dead); // D1
     if (needed == 0 || newCapacity < needed) {
       record.retire(newRegion, newCapacity); // unused: the caller retires it, replay too
       return -1;
@@ -720,7 +733,78 @@ public final class HashIndex {
     VERSION.setRelease(s, s.version + 1);
   }
 
+  // ------------------------------------------------------------------------------------ drop
+
+  /**
+   * Drops the index (D1): takes every shard's lock, retires every region into {@code record} and
+   * through {@code retired}, and empties every shard. The caller releases the locks with {@link
+   * #unlockDropped} once the record is logged.
+   */
+  public void drop(IndexRecord record, Retirement retired) {
+    for (Shard s : shards) {
+      s.lock.lock();
+    }
+    dropped = true;
+    for (Shard s : shards) {
+      if (s.region != 0) {
+        record.retire(s.region, s.capacity);
+        retired.retired(s.region, s.capacity);
+      }
+      VERSION.setOpaque(s, s.version + 1); // I3: a lookup that misses meanwhile retries
+      VarHandle.storeStoreFence();
+      s.slots = null;
+      s.region = 0;
+      s.capacity = 0;
+      s.count = 0;
+      s.dead = 0;
+      s.bytes = 0;
+      VERSION.setRelease(s, s.version + 1);
+    }
+    capacityChanges.incrementAndGet();
+  }
+
+  /** Releases the locks {@link #drop} took, once its record is logged; idempotent. */
+  public void unlockDropped() {
+    for (Shard s : shards) {
+      if (s.lock.isHeldByCurrentThread()) {
+        s.lock.unlock();
+      }
+    }
+  }
+
+  /** Whether the index was dropped (D1). */
+  public boolean isDropped() {
+    return dropped;
+  }
+
   // --------------------------------------------------------------------------------- replay
+
+  /**
+   * Replays only the Retire ops of a record of a table that is gone (a checkpoint's state newer
+   * than the record: the cache's dropped tables); its other ops changed nothing that is left.
+   *
+   * @throws IllegalArgumentException if the record is damaged
+   */
+  public static void replayRetirements(MemorySegment record, Retirement retired) {
+    long at = IndexRecord.OPS_OFFSET;
+    long end = record.byteSize();
+    while (at < end) {
+      byte op = record.get(ValueLayout.JAVA_BYTE, at);
+      switch (op) {
+        case IndexRecord.OP_SET -> at += IndexRecord.SET_BYTES;
+        case IndexRecord.OP_RESIZE -> at += IndexRecord.RESIZE_BYTES;
+        case IndexRecord.OP_RETIRE -> {
+          IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
+          retired.retired(record.get(IndexRecord.U64, at + 1), record.get(IndexRecord.U32, at + 9));
+          at += IndexRecord.RETIRE_BYTES;
+        }
+        default ->
+            throw new IllegalArgumentException(
+                "unknown index op " + op + " at byte " + at + " of an index record");
+      }
+    }
+    IndexRecord.checkLength(record, at);
+  }
 
   /**
    * Applies one record's ops at recovery (single-threaded). Returns the regions its resizes
