@@ -182,6 +182,26 @@ public final class Cache implements AutoCloseable {
     return new LongKeyTable<>(tableOf(name, Long.class, valueType, null));
   }
 
+  /**
+   * A view of {@code table}, a table of {@code byte[]} keys, that takes {@code long} keys with no
+   * boxing and no array: the key {@code k} is the 8-byte array of {@code k} in big-endian order,
+   * the same key as that array through {@code table}. For a table whose keys are ids under a codec
+   * of the caller's own (JCache's), where most keys are longs. Its {@link LongCacheTable#boxed}
+   * throws: {@code table} is the boxed form.
+   *
+   * @throws IllegalArgumentException if {@code table} is not a table of this cache with {@code
+   *     byte[]} keys
+   */
+  @SuppressWarnings("unchecked")
+  public <V> LongCacheTable<V> longKeys(CacheTable<byte[], V> table) {
+    Objects.requireNonNull(table, "table");
+    if (!(table instanceof OffHeapTable<?, ?> t) || !t.belongsTo(core) || !t.bytesKeys()) {
+      throw new IllegalArgumentException(
+          "not a table of byte[] keys of this cache: " + table.name());
+    }
+    return new LongKeyTable<>((OffHeapTable<?, V>) t);
+  }
+
   private static Class<?> boxed(Class<?> type) {
     if (!type.isPrimitive()) {
       return type;

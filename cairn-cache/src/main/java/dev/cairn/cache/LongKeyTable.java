@@ -4,11 +4,16 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongFunction;
 
-/** {@link LongCacheTable} over the table's {@link OffHeapTable}: keys encoded without boxing. */
+/**
+ * {@link LongCacheTable} over a table's {@link OffHeapTable}: keys encoded without boxing, as their
+ * 8 big-endian bytes. The table's keys are {@code Long}s ({@link Cache#longTable}), or {@code
+ * byte[]}s, of which a {@code long} is the 8-byte one ({@link Cache#longKeys}): both codecs encode
+ * a key to the same bytes, so every path here is the encoded one.
+ */
 final class LongKeyTable<V> implements LongCacheTable<V> {
-  private final OffHeapTable<Long, V> table;
+  private final OffHeapTable<?, V> table;
 
-  LongKeyTable(OffHeapTable<Long, V> table) {
+  LongKeyTable(OffHeapTable<?, V> table) {
     this.table = table;
   }
 
@@ -26,7 +31,10 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public V get(long key, Duration maxAge) {
-    return table.get(key, maxAge);
+    long maxAgeMillis = OffHeapTable.maxAgeMillis(maxAge);
+    table.checkLive();
+    Scratch sc = Scratch.get();
+    return table.getEncoded(sc, table.encodeLong(key, sc), maxAgeMillis);
   }
 
   @Override
@@ -37,10 +45,7 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
   @Override
   public PutResult put(long key, V value, EntryOptions options) {
     Objects.requireNonNull(value, "value");
-    table.checkLive();
-    Scratch sc = Scratch.get();
-    return table.writeEncoded(
-                sc, table.encodeLong(key, sc), value, options, OffHeapTable.Mode.ALWAYS, null)
+    return write(key, value, options, OffHeapTable.Mode.ALWAYS, null)
             == OffHeapTable.WriteOutcome.INSERTED
         ? PutResult.INSERTED
         : PutResult.REPLACED;
@@ -48,12 +53,24 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public V putIfAbsent(long key, V value) {
-    return table.putIfAbsent(key, value);
+    Objects.requireNonNull(value, "value");
+    OffHeapTable.Holder<V> existing = new OffHeapTable.Holder<>();
+    write(key, value, null, OffHeapTable.Mode.IF_ABSENT, existing);
+    return existing.value;
   }
 
   @Override
   public boolean replace(long key, V value) {
-    return table.replace(key, value);
+    Objects.requireNonNull(value, "value");
+    return write(key, value, null, OffHeapTable.Mode.IF_PRESENT, null)
+        == OffHeapTable.WriteOutcome.REPLACED;
+  }
+
+  private OffHeapTable.WriteOutcome write(
+      long key, V value, EntryOptions options, OffHeapTable.Mode mode, OffHeapTable.Holder<V> h) {
+    table.checkLive();
+    Scratch sc = Scratch.get();
+    return table.writeEncoded(sc, table.encodeLong(key, sc), value, options, mode, h);
   }
 
   @Override
@@ -80,7 +97,17 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
   @Override
   public V computeIfAbsent(long key, LongFunction<? extends V> loader) {
     Objects.requireNonNull(loader, "loader");
-    return table.computeIfAbsent(key, k -> loader.apply(k));
+    V value = get(key);
+    if (value != null) {
+      return value;
+    }
+    V loaded = table.load(() -> loader.apply(key)); // no lock held: it may call the cache
+    if (loaded == null) {
+      return null;
+    }
+    OffHeapTable.Holder<V> existing = new OffHeapTable.Holder<>();
+    write(key, loaded, null, OffHeapTable.Mode.IF_ABSENT, existing); // the key encoded again
+    return existing.value != null ? existing.value : loaded;
   }
 
   @Override
@@ -98,8 +125,21 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
     return table.stats();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws UnsupportedOperationException for a view of a table of {@code byte[]} keys ({@link
+   *     Cache#longKeys}): that table is the caller's already
+   */
   @Override
+  @SuppressWarnings("unchecked")
   public CacheTable<Long, V> boxed() {
-    return table;
+    if (!table.longKeys()) {
+      throw new UnsupportedOperationException(
+          "table \""
+              + name()
+              + "\" has byte[] keys: use the CacheTable<byte[], V> this view was made from");
+    }
+    return (CacheTable<Long, V>) table;
   }
 }

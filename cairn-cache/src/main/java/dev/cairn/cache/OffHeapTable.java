@@ -120,6 +120,21 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return keys != null;
   }
 
+  /** Whether the table's keys are {@code Long}s. */
+  boolean longKeys() {
+    return keys == KeyCodec.LongKeys.INSTANCE;
+  }
+
+  /** Whether the table's keys are {@code byte[]}s. */
+  boolean bytesKeys() {
+    return keys == KeyCodec.BytesKeys.INSTANCE;
+  }
+
+  /** Whether the table is one of {@code cache}'s. */
+  boolean belongsTo(CacheCore cache) {
+    return core == cache;
+  }
+
   @Override
   public String name() {
     return descriptor.name();
@@ -134,11 +149,16 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public V get(K key, Duration maxAge) {
+    return get(key, maxAgeMillis(maxAge));
+  }
+
+  /** A get's maximum age in milliseconds, checked. */
+  static long maxAgeMillis(Duration maxAge) {
     Objects.requireNonNull(maxAge, "maxAge");
     if (maxAge.isNegative()) {
       throw new IllegalArgumentException("maxAge must not be negative: " + maxAge);
     }
-    return get(key, saturatedMillis(maxAge));
+    return saturatedMillis(maxAge);
   }
 
   private V get(K key, long maxAgeMillis) {
@@ -387,16 +407,22 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (value != null) {
       return value;
     }
-    long start = System.nanoTime();
-    V loaded = loader.apply(key); // no lock held, the scratch is re-encoded after (Scratch)
-    loadNanos.add(System.nanoTime() - start);
-    loads.increment();
+    V loaded = load(() -> loader.apply(key)); // the scratch is re-encoded after (Scratch)
     if (loaded == null) {
       return null;
     }
     Holder<V> existing = new Holder<>();
     write(key, loaded, null, Mode.IF_ABSENT, existing);
     return existing.value != null ? existing.value : loaded;
+  }
+
+  /** Runs a loader, with no lock held, and counts it: computeIfAbsent's load. */
+  V load(java.util.function.Supplier<? extends V> loader) {
+    long start = System.nanoTime();
+    V loaded = loader.get();
+    loadNanos.add(System.nanoTime() - start);
+    loads.increment();
+    return loaded;
   }
 
   enum Mode {
@@ -777,7 +803,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   // ---------------------------------------------------------------------------------- helpers
 
-  /** Encodes a {@code long} key into {@code sc} (tables of {@code long} keys); its hash. */
+  /**
+   * Encodes a {@code long} key into {@code sc}, as its 8 big-endian bytes (tables of {@code long}
+   * keys, and of {@code byte[]} keys through {@link Cache#longKeys}); its hash.
+   */
   long encodeLong(long key, Scratch sc) {
     sc.keyLength = KeyCodec.LongKeys.encodeLong(key, sc.key);
     return KeyHash.hash(sc.key.segment(), sc.keyLength, descriptor.seed());

@@ -235,7 +235,8 @@ public final class CairnCacheManager implements CacheManager {
             .build();
     CacheTable<byte[], Object> table = store.table(name, byte[].class, Object.class, options);
     CairnJCache<K, V> cache =
-        new CairnJCache<>(this, name, configuration, table, marshaller, loads);
+        new CairnJCache<>(
+            this, name, configuration, table, store.longKeys(table), marshaller, loads);
     if (configuration.isManagementEnabled()) {
       MBeans.register(cache.configurationBean(), mbeanName(MBeans.CONFIGURATION, name));
     }

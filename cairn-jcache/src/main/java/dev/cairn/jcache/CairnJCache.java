@@ -2,6 +2,7 @@ package dev.cairn.jcache;
 
 import dev.cairn.cache.CacheTable;
 import dev.cairn.cache.EntryOptions;
+import dev.cairn.cache.LongCacheTable;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
@@ -75,17 +76,25 @@ import javax.cache.processor.EntryProcessorResult;
  *    eternal policy, creation and update store the same expiry.
  * J7 Under an EternalExpiryPolicy a get that finds a live entry takes no lock and makes no event
  *    list: its read moves no expiry (J2). Timing is read only while statistics are enabled.
+ * J8 A Long key's bytes are its 8 big-endian bytes (Marshaller), the key of the table's long view
+ *    (Cache.longKeys) and the key of lockOf(long): J7's get and J6's blind put of a Long key go
+ *    through the view with no key array, to the same entry and under the same lock as every
+ *    other operation on that key.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread.
  */
 public final class CairnJCache<K, V> implements Cache<K, V> {
   private static final int LOCKS = 1024;
+  private static final java.lang.invoke.VarHandle BE64 =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
   private final CairnCacheManager manager;
   private final String name;
   private final CairnConfiguration<K, V> configuration;
   private final CacheTable<byte[], Object> table;
+  private final LongCacheTable<Object> longTable; // J8: the same table, by Long key
   private final Marshaller marshaller;
   private final JCacheStatistics statistics = new JCacheStatistics();
   private final JCacheConfigurationBean configurationBean = new JCacheConfigurationBean(this);
@@ -106,12 +115,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       String name,
       CairnConfiguration<K, V> configuration,
       CacheTable<byte[], Object> table,
+      LongCacheTable<Object> longTable,
       Marshaller marshaller,
       ExecutorService loads) {
     this.manager = manager;
     this.name = name;
     this.configuration = configuration;
     this.table = table;
+    this.longTable = longTable;
     this.marshaller = marshaller;
     this.loads = loads;
     this.listeners = new Listeners<>(name);
@@ -152,6 +163,15 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     Objects.requireNonNull(key, "key");
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
+    if (eternal && key instanceof Long l) { // J7, J8: no array for the key
+      Object stored = longTable.get(l);
+      if (stored != null && Marshaller.liveAt(Marshaller.expireAt(stored))) {
+        V value = decodeFresh(stored);
+        statistics.hits(1);
+        statistics.getTime(start);
+        return value;
+      }
+    }
     byte[] k = marshaller.key(key);
     if (eternal) { // J7: a live entry's read changes nothing, so it needs no lock and no event
       Object stored = table.get(k);
@@ -414,6 +434,18 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     requireKeyValue(key, value);
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
+    if (blindPuts && key instanceof Long l) { // J6, J8: store() of an eternal blind put
+      ReentrantLock lock = lockOf(l.longValue());
+      lock.lock();
+      try {
+        longTable.put(l, marshaller.stored(value, Marshaller.ETERNAL));
+      } finally {
+        lock.unlock();
+      }
+      statistics.puts(1);
+      statistics.putTime(start);
+      return;
+    }
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     ReentrantLock lock = lockOf(k);
@@ -1183,8 +1215,16 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     return (V) marshaller.copy(value);
   }
 
+  /** The lock of the key of bytes {@code k}: a Long key's is {@link #lockOf(long)} (J8). */
   private ReentrantLock lockOf(byte[] k) {
+    if (k.length == Long.BYTES) {
+      return lockOf((long) BE64.get(k, 0));
+    }
     return locks[((Arrays.hashCode(k) * 0x9E3779B9) >>> 22) & (LOCKS - 1)];
+  }
+
+  private ReentrantLock lockOf(long key) {
+    return locks[(int) ((key * 0x9E3779B97F4A7C15L) >>> 54) & (LOCKS - 1)];
   }
 
   private void checkOpen() {

@@ -28,12 +28,18 @@ import javax.cache.CacheException;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Key bytes:    Tag:u8 Payload          (two keys are the same key when their bytes are)
+ * Key bytes:    I64be                   (a Long: 8 bytes, no tag; the table's long view's key)
+ *             | Tag:u8 Payload          (any other key, never 8 bytes long:
+ *             | 7:u8 Tag:u8 Payload      one that would be is padded with tag 7 in front)
+ *               Two keys are the same key when their bytes are.
  * Value:        the value itself        (eternal byte[], String, Long, Integer: stored natively)
  *             | StoredValue             (ExpireAt:i64le Tag:u8 Payload: the others)
  * Tags: 1 String (UTF-8), 2 byte[], 3 Long (8 bytes LE), 4 Integer (4 bytes LE),
  *       5 Java serialization (ObjectOutputStream), 6 the same with each class descriptor
- *       replaced by its id in the manager's ClassDescriptors (8 bytes), the form written.
+ *       replaced by its id in the manager's ClassDescriptors (8 bytes), the form written;
+ *       7 in a key only: the padding above.
+ * A Long key is the 8 bytes of Cache.longKeys, so that a get or put of one goes through the
+ * table's long view with no array (CairnJCache J8).
  * A class is resolved by name once per marshaller (the manager's class loader does not change).
  * }</pre>
  *
@@ -58,9 +64,12 @@ final class Marshaller {
   private static final byte INT = 4;
   private static final byte SERIALIZED = 5;
   private static final byte COMPACT = 6;
+  private static final byte PADDED = 7;
 
   private static final VarHandle I64 =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle BE64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle I32 =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -76,16 +85,33 @@ final class Marshaller {
   /** The bytes of key {@code key}. */
   byte[] key(Object key) {
     if (key instanceof Long l) { // the commonest key, tested first: no type switch on the way
-      byte[] out = new byte[1 + Long.BYTES];
-      out[0] = LONG;
-      I64.set(out, 1, l.longValue());
-      return out;
+      return longKey(l);
     }
-    return encode(key);
+    byte[] out = encode(key);
+    if (out.length == Long.BYTES) { // would read as a Long: padded
+      byte[] padded = new byte[Long.BYTES + 1];
+      padded[0] = PADDED;
+      System.arraycopy(out, 0, padded, 1, out.length);
+      return padded;
+    }
+    return out;
+  }
+
+  /** The bytes of the Long key {@code key}: its 8 bytes, big-endian, as Cache.longKeys has it. */
+  static byte[] longKey(long key) {
+    byte[] out = new byte[Long.BYTES];
+    BE64.set(out, 0, key);
+    return out;
   }
 
   /** The key of bytes {@code bytes}. */
   Object keyOf(byte[] bytes) {
+    if (bytes.length == Long.BYTES) {
+      return (long) BE64.get(bytes, 0);
+    }
+    if (bytes.length > 1 && bytes[0] == PADDED) {
+      return decode(Arrays.copyOfRange(bytes, 1, bytes.length));
+    }
     return decode(bytes);
   }
 

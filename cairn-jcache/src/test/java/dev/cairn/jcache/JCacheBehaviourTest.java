@@ -239,6 +239,35 @@ class JCacheBehaviourTest {
     assertThat(cache.get("k")).containsExactly(1, 2, 3);
   }
 
+  @Test
+  void longKeys_andOtherKeysOfEightBytes_areDistinct_throughEveryPath() {
+    Cache<Object, Object> cache = manager.createCache("mixed", new MutableConfiguration<>());
+    // "abcdefg" and a 7-byte array encode to 8 bytes with their tag: padded, never a Long
+    long asLong =
+        java.nio.ByteBuffer.wrap(new byte[] {1, 'a', 'b', 'c', 'd', 'e', 'f', 'g'}).getLong();
+    cache.put("abcdefg", "the string");
+    cache.put(asLong, "the long"); // the fast path (J8)
+    cache.put(new byte[] {1, 2, 3, 4, 5, 6, 7}, "the array");
+    cache.put(7L, "seven");
+    assertThat(cache.get("abcdefg")).isEqualTo("the string");
+    assertThat(cache.get(asLong)).isEqualTo("the long");
+    assertThat(cache.get(7L)).isEqualTo("seven");
+    assertThat(cache.getAndPut(7L, "SEVEN")).as("the slow path, same entry").isEqualTo("seven");
+    assertThat(cache.get(7L)).isEqualTo("SEVEN");
+    assertThat(cache.remove(asLong)).isTrue();
+    assertThat(cache.get(asLong)).isNull();
+    java.util.Map<Object, Object> all = new java.util.HashMap<>();
+    for (Cache.Entry<Object, Object> e : cache) {
+      all.put(
+          e.getKey() instanceof byte[] b ? java.util.Arrays.toString(b) : e.getKey(), e.getValue());
+    }
+    assertThat(all)
+        .containsOnly(
+            java.util.Map.entry("abcdefg", "the string"),
+            java.util.Map.entry("[1, 2, 3, 4, 5, 6, 7]", "the array"),
+            java.util.Map.entry(7L, "SEVEN"));
+  }
+
   // ---------------------------------------------------------------------------------- helpers
 
   private static MutableConfiguration<String, String> config(Policy policy) {
