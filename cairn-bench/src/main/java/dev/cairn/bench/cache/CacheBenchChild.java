@@ -19,10 +19,11 @@ import java.util.SplittableRandom;
  * <p>Without a budget: the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's
  * RSS across it, each end after a System.gc()), a short unmeasured mix to warm the JIT, then the
  * uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every get of
- * both), and the longest GC pause of all that. With {@code reopen}: the store is closed (closeMs),
- * the page cache dropped if allowed, and the store reopened and timed to its first hit
- * (reopenFirstHitMs). With a budget: only the bounded workload, after an unmeasured phase as long
- * that fills the cache (boundedOpsPerSec, hitRatio).
+ * both), and the longest GC pause of all that, but for the bench's own System.gc() between the load
+ * and the mixes (a full collection made to measure the RSS, not a pause of the store's). With
+ * {@code reopen}: the store is closed (closeMs), the page cache dropped if allowed, and the store
+ * reopened and timed to its first hit (reopenFirstHitMs). With a budget: only the bounded workload,
+ * after an unmeasured phase as long that fills the cache (boundedOpsPerSec, hitRatio).
  *
  * <p>Arguments: {@code name=value} pairs, see {@link CacheBench#childArguments}.
  */
@@ -55,6 +56,7 @@ public final class CacheBenchChild {
       System.gc();
       long rssBefore = ProcessMemory.residentBytes();
       GcPauseMonitor.Window window = gc.begin();
+      GcPauses closed = new GcPauses(0, 0, 0); // the pauses of the windows closed so far
       CacheStore store = kind.open(spec);
       CachePhases phases = new CachePhases(store, n, threads, valueBytes, seed, keys);
       if (spec.bounded()) {
@@ -68,8 +70,10 @@ public final class CacheBenchChild {
         long start = System.nanoTime();
         PhaseStats load = phases.load();
         result("loadPerSec", load.operations / ((System.nanoTime() - start) / 1e9));
-        System.gc();
+        closed = gc.end(window);
+        System.gc(); // the bench's, for the RSS: outside the windows of the store's pauses
         result("bytesPerEntry", (ProcessMemory.residentBytes() - rssBefore) / (double) n);
+        window = gc.begin();
         phases.mixed(Math.min(2, seconds / 5), null); // the JIT's turn, unmeasured
         PhaseStats uniform = phases.mixed(seconds, null);
         result("mixedUniformOpsPerSec", uniform.operations / seconds);
@@ -77,7 +81,7 @@ public final class CacheBenchChild {
         result("mixedZipfOpsPerSec", skewed.operations / seconds);
         latencies(uniform.add(skewed));
       }
-      GcPauses pauses = gc.end(window);
+      GcPauses pauses = closed.plus(gc.end(window));
       result("gcMaxPauseMs", pauses.maxMillis());
       result("gcTotalPauseMs", pauses.totalMillis());
       long closeStart = System.nanoTime();
