@@ -163,8 +163,9 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     Objects.requireNonNull(key, "key");
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
-    if (eternal && key instanceof Long l) { // J7, J8: no array for the key
-      Object stored = longTable.get(l);
+    byte[] k = key instanceof Long ? null : marshaller.key(key); // J8: a Long needs no array
+    if (eternal) { // J7: a live entry's read changes nothing, so it needs no lock and no event
+      Object stored = k == null ? longTable.get((Long) key) : table.get(k);
       if (stored != null && Marshaller.liveAt(Marshaller.expireAt(stored))) {
         V value = decodeFresh(stored);
         statistics.hits(1);
@@ -172,15 +173,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return value;
       }
     }
-    byte[] k = marshaller.key(key);
-    if (eternal) { // J7: a live entry's read changes nothing, so it needs no lock and no event
-      Object stored = table.get(k);
-      if (stored != null && Marshaller.liveAt(Marshaller.expireAt(stored))) {
-        V value = decodeFresh(stored);
-        statistics.hits(1);
-        statistics.getTime(start);
-        return value;
-      }
+    if (k == null) {
+      k = marshaller.key(key);
     }
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V value = readLive(key, k, events, true);

@@ -779,6 +779,13 @@ public final class HashIndex {
 
   // --------------------------------------------------------------------------------- replay
 
+  /** Replays the Retire op at {@code at}; returns where the next op begins. */
+  private static long replayRetire(MemorySegment record, long at, Retirement retired) {
+    IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
+    retired.retired(record.get(IndexRecord.U64, at + 1), record.get(IndexRecord.U32, at + 9));
+    return at + IndexRecord.RETIRE_BYTES;
+  }
+
   /**
    * Replays only the Retire ops of a record of a table that is gone (a checkpoint's state newer
    * than the record: the cache's dropped tables); its other ops changed nothing that is left.
@@ -793,11 +800,7 @@ public final class HashIndex {
       switch (op) {
         case IndexRecord.OP_SET -> at += IndexRecord.SET_BYTES;
         case IndexRecord.OP_RESIZE -> at += IndexRecord.RESIZE_BYTES;
-        case IndexRecord.OP_RETIRE -> {
-          IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
-          retired.retired(record.get(IndexRecord.U64, at + 1), record.get(IndexRecord.U32, at + 9));
-          at += IndexRecord.RETIRE_BYTES;
-        }
+        case IndexRecord.OP_RETIRE -> at = replayRetire(record, at, retired);
         default ->
             throw new IllegalArgumentException(
                 "unknown index op " + op + " at byte " + at + " of an index record");
@@ -885,11 +888,7 @@ public final class HashIndex {
           }
           at += IndexRecord.RESIZE_BYTES;
         }
-        case IndexRecord.OP_RETIRE -> {
-          IndexRecord.checkLength(record, at + IndexRecord.RETIRE_BYTES);
-          retired.retired(record.get(IndexRecord.U64, at + 1), record.get(IndexRecord.U32, at + 9));
-          at += IndexRecord.RETIRE_BYTES;
-        }
+        case IndexRecord.OP_RETIRE -> at = replayRetire(record, at, retired);
         default ->
             throw new IllegalArgumentException(
                 "unknown index op "
