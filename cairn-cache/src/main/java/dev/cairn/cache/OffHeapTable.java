@@ -669,11 +669,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     core.dropTable(this);
   }
 
-  /** Whether {@link #drop} began. */
-  boolean dropped() {
-    return dropped;
-  }
-
   /**
    * Checks that the cache is open and this table was not dropped.
    *

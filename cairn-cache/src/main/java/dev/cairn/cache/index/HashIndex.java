@@ -772,11 +772,6 @@ public final class HashIndex {
     }
   }
 
-  /** Whether the index was dropped (D1). */
-  public boolean isDropped() {
-    return dropped;
-  }
-
   // --------------------------------------------------------------------------------- replay
 
   /** Replays the Retire op at {@code at}; returns where the next op begins. */
