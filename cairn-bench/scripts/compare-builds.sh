@@ -43,14 +43,6 @@ run() { # build label pair
   fi
 }
 
-i=1
-while [ "$i" -le "$pairs" ]; do
-  if [ $((i % 2)) -eq 1 ]; then
-    run "$before" before "$i"; run "$after" after "$i"
-  else
-    run "$after" after "$i"; run "$before" before "$i"
-  fi
-  echo "pair $i of $pairs done" >&2
-  i=$((i + 1))
-done
+. "$(dirname "$0")/pairs.sh"
+run_pairs "$before" "$after" "$pairs"
 python3 "$(dirname "$0")/compare-builds.py" "$out"

@@ -25,16 +25,8 @@ run() { # jar label pair
     -rf json -rff "$out/$2-$3.json" > "$out/$2-$3.log"
 }
 
-i=1
-while [ "$i" -le "$pairs" ]; do
-  if [ $((i % 2)) -eq 1 ]; then
-    run "$before" before "$i"; run "$after" after "$i"
-  else
-    run "$after" after "$i"; run "$before" before "$i"
-  fi
-  echo "pair $i of $pairs done" >&2
-  i=$((i + 1))
-done
+. "$(dirname "$0")/pairs.sh"
+run_pairs "$before" "$after" "$pairs"
 python3 - "$out" "$pairs" <<'PY'
 import json, statistics, sys
 out, pairs = sys.argv[1], int(sys.argv[2])

@@ -86,9 +86,6 @@ import javax.cache.processor.EntryProcessorResult;
  */
 public final class CairnJCache<K, V> implements Cache<K, V> {
   private static final int LOCKS = 1024;
-  private static final java.lang.invoke.VarHandle BE64 =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-          long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
   private final CairnCacheManager manager;
   private final String name;
@@ -1211,8 +1208,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
 
   /** The lock of the key of bytes {@code k}: a Long key's is {@link #lockOf(long)} (J8). */
   private ReentrantLock lockOf(byte[] k) {
-    if (k.length == Long.BYTES) {
-      return lockOf((long) BE64.get(k, 0));
+    if (Marshaller.isLongKey(k)) {
+      return lockOf(Marshaller.longOf(k));
     }
     return locks[((Arrays.hashCode(k) * 0x9E3779B9) >>> 22) & (LOCKS - 1)];
   }

@@ -104,10 +104,20 @@ final class Marshaller {
     return out;
   }
 
+  /** Whether {@code bytes} are a Long key's ({@link #longKey}): the only keys of 8 bytes. */
+  static boolean isLongKey(byte[] bytes) {
+    return bytes.length == Long.BYTES;
+  }
+
+  /** The long of a Long key's bytes ({@link #isLongKey}). */
+  static long longOf(byte[] bytes) {
+    return (long) BE64.get(bytes, 0);
+  }
+
   /** The key of bytes {@code bytes}. */
   Object keyOf(byte[] bytes) {
-    if (bytes.length == Long.BYTES) {
-      return (long) BE64.get(bytes, 0);
+    if (isLongKey(bytes)) {
+      return longOf(bytes);
     }
     if (bytes.length > 1 && bytes[0] == PADDED) {
       return decode(Arrays.copyOfRange(bytes, 1, bytes.length));
