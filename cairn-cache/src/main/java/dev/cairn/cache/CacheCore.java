@@ -52,11 +52,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * that checked the version just before the rebuild: only a reader preempted for longer than
  * that between its check and its CAS, whose region was freed and its block reused by a value
  * holding the slot's exact expected meta word at that offset, could change a value's bits.
+ * Why 100 ms and not longer: a load retires half the index at each doubling, and the regions
+ * it retired are held, resident, for the grace; with a second, a 10M-entry load ended with its
+ * last doubling's regions still held or freed too late for its own inserts to reuse them
+ * (cairn bench --workload cache: 121-130 bytes of RSS per entry, 99-103 with 100 ms and the
+ * pile giving back the pages of large freed blocks). 100 ms is still thousands of time slices
+ * for the few instructions between a reader's check and its CAS, which then also needs the
+ * reused block to hold that slot's exact 64-bit meta word at that offset.
  *
  * Checking costs a clock read (about 20 ns), and a load retires regions all the time, so an
  * insert that does not grow its shard checks one time in RETIRED_CHECK_ODDS (a thread-local
  * random draw, no shared counter): a due region waits a few dozen inserts more, next to its
- * second of grace. A write that needs room, and a growth, always check. With no grace (a test's
+ * grace. A write that needs room, and a growth, always check. With no grace (a test's
  * setting) nothing is read from the clock and every insert checks, as the tests that count the
  * budget's room need.
  * }</pre>
@@ -121,7 +128,7 @@ final class CacheCore {
    * a hit's hint (policy bits, time-to-idle) is a compare-and-set on the slot it found, which must
    * not land in a block the pile has reused (see the note).
    */
-  static final long RETIRED_GRACE_NANOS = 1_000_000_000L;
+  static final long RETIRED_GRACE_NANOS = 100_000_000L;
 
   /**
    * The grace in force: {@link #RETIRED_GRACE_NANOS}, which a test of the policy's hit ratios sets

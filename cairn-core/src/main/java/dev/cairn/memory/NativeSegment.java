@@ -66,6 +66,7 @@ public final class NativeSegment {
   private final MemorySegment memory;
   private final MemorySegment readOnlyMemory; // memory.asReadOnly(), made once
   private final int index;
+  private final boolean anonymous; // mapped by OsMemory.mapAnonymous: pages can be given back
 
   @SuppressWarnings("unused") // accessed through SEQUENCE
   private volatile long sequence;
@@ -88,8 +89,9 @@ public final class NativeSegment {
   // saw can tell whether that boundary may be gone. Touched only under the owning stripe's lock.
   private long merges;
 
-  private NativeSegment(Arena arena, MemorySegment memory, int index) {
+  private NativeSegment(Arena arena, MemorySegment memory, int index, boolean anonymous) {
     this.arena = arena;
+    this.anonymous = anonymous;
     this.memory = memory;
     this.readOnlyMemory = memory.asReadOnly();
     this.index = index;
@@ -107,12 +109,13 @@ public final class NativeSegment {
     Arena arena = Arena.ofShared();
     boolean success = false;
     try {
+      boolean anonymous = OsMemory.available();
       MemorySegment memory =
-          OsMemory.available()
+          anonymous
               ? OsMemory.mapAnonymous(sizeBytes, arena, hugePages)
               : arena.allocate(sizeBytes, 4096);
       success = true;
-      return new NativeSegment(arena, memory, index);
+      return new NativeSegment(arena, memory, index, anonymous);
     } finally {
       if (!success) {
         arena.close();
@@ -125,7 +128,22 @@ public final class NativeSegment {
    * {@link #release()} closes the arena.
    */
   public static NativeSegment of(int index, Arena arena, MemorySegment memory) {
-    return new NativeSegment(arena, memory, index);
+    return new NativeSegment(arena, memory, index, false);
+  }
+
+  /**
+   * Gives the whole pages inside {@code [offset, offset + length)} back to the OS, if this
+   * segment's memory is anonymous ({@link #allocate} where {@link OsMemory} is available): they
+   * read as zeros from now on and cost no resident memory until written again. A no-op for other
+   * memory (a file mapping, or memory from {@link Arena#allocate}), whose bytes stay as they are.
+   * For the interior of a free extent, which nothing reads but a stale reader, who then finds a
+   * zero word where a block header was: tag 0, which no pointer has.
+   *
+   * @return the bytes given back (0 if none)
+   * @throws IndexOutOfBoundsException if the range is not inside the segment
+   */
+  public long releasePages(long offset, long length) {
+    return anonymous ? OsMemory.releasePages(memory, offset, length) : 0;
   }
 
   /** The segment's bytes; bounds-checked like every {@link MemorySegment}. */

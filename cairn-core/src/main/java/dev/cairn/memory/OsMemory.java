@@ -5,6 +5,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Objects;
 
 /**
  * Memory mapped straight from the OS ({@code mmap} of anonymous pages), where Cairn may call native
@@ -36,8 +37,14 @@ import java.lang.invoke.MethodHandle;
  * the tail are unmapped again, and the rest is advised MADV_HUGEPAGE, so that each 2 MiB of it
  * can be one transparent huge page. Advice only: a kernel that refuses it leaves small pages.
  *
- * Constants: PROT_READ|PROT_WRITE = 3, MAP_PRIVATE|MAP_ANONYMOUS = 0x22 and MADV_HUGEPAGE = 14
- * are those of Linux on x86-64 and AArch64 (the generic ABI); other systems are not attempted.
+ * Giving pages back (releasePages): MADV_DONTNEED on whole pages of the OS's page size
+ * (getpagesize, 4 KiB or 64 KiB), never a partial page: the kernel rounds a length up to a
+ * page, which would clear bytes past the range. A private anonymous page so advised reads as
+ * zeros at its next touch. A racing reader of the range sees old bytes or zeros, never a fault.
+ *
+ * Constants: PROT_READ|PROT_WRITE = 3, MAP_PRIVATE|MAP_ANONYMOUS = 0x22, MADV_DONTNEED = 4 and
+ * MADV_HUGEPAGE = 14 are those of Linux on x86-64 and AArch64 (the generic ABI); other systems
+ * are not attempted.
  * }</pre>
  */
 public final class OsMemory {
@@ -51,17 +58,20 @@ public final class OsMemory {
   private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
   private static final long MAP_FAILED = -1L;
   private static final int MADV_HUGEPAGE = 14;
+  private static final int MADV_DONTNEED = 4;
   private static final long HUGE_PAGE_BYTES = 2L << 20;
 
   private static final MethodHandle MMAP;
   private static final MethodHandle MUNMAP;
   private static final MethodHandle MADVISE;
+  private static final long PAGE_BYTES;
   private static final String UNAVAILABLE_BECAUSE;
 
   static {
     MethodHandle mmap = null;
     MethodHandle munmap = null;
     MethodHandle madvise = null;
+    long pageBytes = 0;
     String why = NativeCalls.unavailableBecause();
     if (!Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY, "true"))) {
       why = "turned off by -D" + DISABLE_PROPERTY + "=false";
@@ -91,13 +101,17 @@ public final class OsMemory {
                     ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_INT));
-      } catch (RuntimeException | Error e) {
+        MethodHandle getpagesize =
+            NativeCalls.bind("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        pageBytes = (int) getpagesize.invokeExact();
+      } catch (Throwable e) {
         why = "mmap could not be bound: " + e;
         mmap = null;
         munmap = null;
         madvise = null;
       }
     }
+    PAGE_BYTES = pageBytes;
     MMAP = mmap;
     MUNMAP = munmap;
     MADVISE = madvise;
@@ -166,6 +180,33 @@ public final class OsMemory {
         MemorySegment.ofAddress(address)
             .reinterpret(sizeBytes, arena, ignored -> unmap(start, sizeBytes));
     return mapping;
+  }
+
+  /**
+   * Gives the pages lying wholly inside {@code [offset, offset + length)} of {@code memory} back to
+   * the OS ({@code madvise(MADV_DONTNEED)}): they stay mapped, read as zeros from now on, and are
+   * resident again only once written. The bytes of the range around those pages are untouched.
+   *
+   * <p>{@code memory} must come from {@link #mapAnonymous}: a private file mapping would read as
+   * its file again, not as zeros.
+   *
+   * @return the bytes given back, a whole number of pages (0 if the range holds no whole page)
+   * @throws IllegalStateException if {@link #available()} is false
+   * @throws IndexOutOfBoundsException if the range is not inside {@code memory}
+   */
+  public static long releasePages(MemorySegment memory, long offset, long length) {
+    if (!available()) {
+      throw new IllegalStateException("OS memory is not available: " + UNAVAILABLE_BECAUSE);
+    }
+    Objects.checkFromIndexSize(offset, length, memory.byteSize());
+    long address = memory.address();
+    long from = (address + offset + PAGE_BYTES - 1) & -PAGE_BYTES;
+    long to = (address + offset + length) & -PAGE_BYTES;
+    if (to <= from) {
+      return 0;
+    }
+    advise(from, to - from, MADV_DONTNEED);
+    return to - from;
   }
 
   private static long map(long sizeBytes) {

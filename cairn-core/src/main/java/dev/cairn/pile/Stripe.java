@@ -44,6 +44,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * space freed by one thread's deletes is reused by another thread's puts before the pile grows.
  * Reusing free space before bumping keeps the footprint flat under delete-and-refill.
  *
+ * Giving back (volatile piles): freeing a block of RELEASE_MIN_BYTES (64 KiB) or more gives the
+ * pages inside the free extent it ends in back to the OS, when the stripe's listed free bytes
+ * are at least a sixteenth of its segments' (RELEASE_FREE_SHARE). Header, Next, Prev and footer
+ * stay; the rest reads as zeros and is resident again only when reused. Why: an index that
+ * doubles frees its old regions, hundreds of MiB at 10M entries, and the pile would otherwise
+ * keep them resident, used or not (cairn bench --workload cache, bytesPerEntry). Why the two
+ * conditions: a page given back costs a fault and a zeroing when reused, so small blocks, and
+ * the churn of a full pile (little free, all reused soon), keep their pages. A persistent pile
+ * keeps them too: its segments are private file mappings, whose pages would read as the file
+ * again, and its dirty-page tracking and page checks assume bytes change only by writes.
+ *
  * Invariants (checked by verify()):
  *   S1 blocks tile [SEGMENT_HEADER_BYTES, segment end) of every segment, except that the bump
  *      region [bumpStart, bumpEnd) of the bump segment is one free extent with no header;
@@ -64,6 +75,18 @@ final class Stripe extends StripePadding {
 
   /** Tries before {@link #lock} queues; a few critical sections' worth of spinning. */
   private static final int LOCK_SPINS = 128;
+
+  /** A freed block at least this large may give its pages back to the OS (see Giving back). */
+  static final long RELEASE_MIN_BYTES = 64 << 10;
+
+  /**
+   * ... when the stripe's listed free bytes, this block's included, reach at least one part in this
+   * many of its segments' bytes.
+   */
+  static final int RELEASE_FREE_SHARE = 16;
+
+  /** The words of a free block a release keeps: header, Next and Prev. */
+  private static final long FREE_HEAD_BYTES = PREV_OFFSET + WORD.byteSize();
 
   final int id;
   private final SegmentTable table;
@@ -382,7 +405,8 @@ final class Stripe extends StripePadding {
     long start = Pointers.offsetBytes(address);
     long header = memory.get(WORD, start);
     long size = BlockLayout.sizeGranules(header);
-    allocatedBytes -= size << GRANULE_SHIFT;
+    long freedBytes = size << GRANULE_SHIFT;
+    allocatedBytes -= freedBytes;
     segment.countMerge(); // a free may merge neighbours: boundaries a scan saw may be gone
     // stamp the header first: whatever happens to this extent, a stale reader sees F
     memory.set(WORD, start, BlockLayout.freeHeader(size));
@@ -407,6 +431,9 @@ final class Stripe extends StripePadding {
       start = prevStart;
       size += prevSize;
     }
+    if (freedBytes >= RELEASE_MIN_BYTES) {
+      giveBack(segment, start, end);
+    }
     if (joinsBumpRegion) {
       bumpStart = start;
       if (bumpStart == SEGMENT_HEADER_BYTES && journal == null) { // the whole segment is free
@@ -423,6 +450,21 @@ final class Stripe extends StripePadding {
       return;
     }
     writeFreeBlock(memory, segment.index(), start, size);
+  }
+
+  /**
+   * Gives the pages inside the free extent {@code [start, end)} back to the OS, in a volatile pile
+   * whose free bytes, the extent's included, are a large share of its stripe's (see Giving back).
+   */
+  private void giveBack(NativeSegment segment, long start, long end) {
+    if (journal != null) {
+      return;
+    }
+    long free = listedFreeBytes + (end - start);
+    long held = (long) segments.size() * table.segmentBytes();
+    if (free >= held / RELEASE_FREE_SHARE) {
+      segment.releasePages(start + FREE_HEAD_BYTES, end - FOOTER_LENGTH - start - FREE_HEAD_BYTES);
+    }
   }
 
   /** Writes a free block's header and footer, marks its successor, and lists it. */

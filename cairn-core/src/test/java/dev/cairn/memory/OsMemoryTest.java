@@ -101,6 +101,81 @@ class OsMemoryTest {
         .isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void releasedPagesReadAsZeros_andTheBytesAroundThemStay() {
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+      memory.fill((byte) 0x5A);
+      long from = 4096 + 100; // inside page 1: pages 2, 3 and 4 lie wholly in the range
+      long length = 4 * 4096 - 100 + 50; // ends 50 bytes into page 5
+
+      long released = OsMemory.releasePages(memory, from, length);
+
+      assertThat(released).isEqualTo(3 * 4096);
+      for (long at = 0; at < 6 * 4096; at++) {
+        byte expected = at >= 2 * 4096 && at < 5 * 4096 ? 0 : (byte) 0x5A;
+        assertThat(memory.get(ValueLayout.JAVA_BYTE, at)).as("byte %d", at).isEqualTo(expected);
+      }
+      memory.set(ValueLayout.JAVA_LONG, 3 * 4096, 7L); // usable again
+      assertThat(memory.get(ValueLayout.JAVA_LONG, 3 * 4096)).isEqualTo(7L);
+    }
+  }
+
+  @Test
+  void aRangeHoldingNoWholePageReleasesNothing() {
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+      memory.fill((byte) 1);
+
+      assertThat(OsMemory.releasePages(memory, 10, 4096)).isZero();
+      assertThat(OsMemory.releasePages(memory, 4096, 4095)).isZero();
+      assertThat(memory.get(ValueLayout.JAVA_BYTE, 4096 + 4094)).isEqualTo((byte) 1);
+    }
+  }
+
+  @Test
+  void releasingOutsideTheSegmentIsRefused() {
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+
+      assertThatThrownBy(() -> OsMemory.releasePages(memory, MIB - 4096, 8192))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> OsMemory.releasePages(memory, -4096, 8192))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+  }
+
+  @Test
+  void releasedPagesLeaveTheResidentSet() throws IOException {
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(128 * MIB, arena);
+      memory.fill((byte) 1);
+      long touched = residentBytes();
+
+      OsMemory.releasePages(memory, 0, 128 * MIB);
+
+      assertThat(touched - residentBytes()).isGreaterThan(96 * MIB);
+    }
+  }
+
+  @Test
+  void onlyAnonymousSegmentsGiveTheirPagesBack() {
+    NativeSegment anonymous = NativeSegment.allocate(1, MIB, false);
+    try (Arena arena = Arena.ofShared()) {
+      anonymous.memory().fill((byte) 3);
+      MemorySegment other = arena.allocate(MIB, 4096);
+      other.fill((byte) 3);
+      NativeSegment wrapped = NativeSegment.of(2, arena, other);
+
+      assertThat(anonymous.releasePages(0, MIB)).isEqualTo(MIB);
+      assertThat(wrapped.releasePages(0, MIB)).isZero();
+      assertThat(anonymous.memory().get(ValueLayout.JAVA_BYTE, 5000)).isZero();
+      assertThat(other.get(ValueLayout.JAVA_BYTE, 5000)).isEqualTo((byte) 3);
+    } finally {
+      anonymous.release();
+    }
+  }
+
   private static long residentBytes() throws IOException {
     // /proc/self/statm: size resident shared ... in pages
     String[] fields = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");

@@ -66,6 +66,17 @@ class PileConcurrencyStressTest {
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
   private final LongAdder reads = new LongAdder();
   private final LongAdder staleReads = new LongAdder();
+
+  /**
+   * Reads of a deleted pointer whose memory was reused by a value whose random bytes at the
+   * pointer's offset carry the pointer's sealed tag, so that the read fails the header's other
+   * checks ("not a block start") instead of its tag check: the odds the tags leave by design, 1 in
+   * 2^23 per read of reused memory (docs/ARCHITECTURE.md, "A read racing a reuse"). A run makes a
+   * few thousand such reads, so even one is rare; more than {@link #MAX_TAG_COINCIDENCES} is a bug.
+   */
+  private final LongAdder tagCoincidences = new LongAdder();
+
+  private static final int MAX_TAG_COINCIDENCES = 2;
   private final LongAdder mutations = new LongAdder();
 
   @Test
@@ -121,8 +132,20 @@ class PileConcurrencyStressTest {
         }
       }
       System.out.printf(
-          "[stress] seed=%d mutations=%d reads=%d staleReads=%d stats=%s%n",
-          seed, mutations.sum(), reads.sum(), staleReads.sum(), pile.stats());
+          "[stress] seed=%d mutations=%d reads=%d staleReads=%d tagCoincidences=%d stats=%s%n",
+          seed,
+          mutations.sum(),
+          reads.sum(),
+          staleReads.sum(),
+          tagCoincidences.sum(),
+          pile.stats());
+      if (tagCoincidences.sum() > MAX_TAG_COINCIDENCES) {
+        failures.add(
+            tagCoincidences.sum()
+                + " reads of handed-out pointers found no block start (seed="
+                + seed
+                + "): more than the tags' odds allow");
+      }
       try {
         pile.verify();
       } catch (PileCorruptionException e) {
@@ -416,6 +439,21 @@ class PileConcurrencyStressTest {
     } catch (StalePointerException expected) {
       staleReads.increment();
       return;
+    } catch (InvalidPointerException e) {
+      if (isTagCoincidence(e)) {
+        tagCoincidences.increment();
+        return;
+      }
+      failures.add(
+          "read of "
+              + Long.toHexString(slot.pointer())
+              + " (entry "
+              + slot.entryId()
+              + ", method "
+              + method
+              + "), a pointer that was handed out, threw "
+              + e);
+      return;
     } catch (PointerException e) {
       failures.add(
           "read of "
@@ -492,6 +530,13 @@ class PileConcurrencyStressTest {
     };
   }
 
+  /** Whether {@code e} is the failure a tag coincidence makes ({@link #tagCoincidences}). */
+  private static boolean isTagCoincidence(InvalidPointerException e) {
+    // NOT_A_BLOCK_START and SIZE_OUT_OF_RANGE: the tag matched, the rest of the word did not
+    String message = e.getMessage();
+    return message != null && message.startsWith("not a block start");
+  }
+
   private void checkValue(byte[] bytes, long entryId, long sequence, String what) {
     String problem = checkedValueProblem(bytes, entryId, sequence);
     if (problem != null) {
@@ -528,6 +573,12 @@ class PileConcurrencyStressTest {
           }
         } catch (StalePointerException deletedSince) {
           staleReads.increment();
+        } catch (InvalidPointerException e) {
+          if (isTagCoincidence(e)) {
+            tagCoincidences.increment();
+          } else {
+            failures.add("read of a visited (so handed-out) pointer threw " + e);
+          }
         } catch (PointerException e) {
           // the pointer was handed out, so once deleted it is stale, never invalid
           failures.add("read of a visited (so handed-out) pointer threw " + e);
