@@ -149,7 +149,7 @@ final class BlockWriter {
       long offset = Pointers.offsetBytes(address);
       boolean success = false;
       try {
-        payload.writeTo(memory.asSlice(offset + HEADER_BYTES, length), 0);
+        compose(payload, memory, offset + HEADER_BYTES, length);
         success = true;
       } finally {
         if (!success) { // as a throwing codec: the block goes back
@@ -165,6 +165,23 @@ final class BlockWriter {
       if (!published) {
         stripe.unlockAndLog(WriteContext.PLAIN);
       }
+    }
+  }
+
+  /**
+   * Has {@code payload} write its {@code length} bytes at {@code [at, at + length)} of {@code
+   * memory}: composed in the thread's staging buffer and copied, up to {@link
+   * Scratch#STAGING_BYTES}, so that a small write allocates nothing; a longer payload is written
+   * through a view of the block bounded to it. Either way, bytes written past {@code length} never
+   * reach a neighbour: they stay in the staging buffer, or throw IndexOutOfBoundsException.
+   */
+  private static void compose(PayloadWriter payload, MemorySegment memory, long at, int length) {
+    if (length <= Scratch.STAGING_BYTES) {
+      MemorySegment staging = Scratch.forThread().staging;
+      payload.writeTo(staging, 0);
+      MemorySegment.copy(staging, 0, memory, at, length);
+    } else {
+      payload.writeTo(memory.asSlice(at, length), 0);
     }
   }
 
@@ -691,7 +708,7 @@ final class BlockWriter {
     long targetOffset = Pointers.offsetBytes(address);
     boolean success = false;
     try {
-      payload.writeTo(targetMemory.asSlice(targetOffset + HEADER_BYTES, length), 0);
+      compose(payload, targetMemory, targetOffset + HEADER_BYTES, length);
       success = true;
     } finally {
       if (!success) { // unreachable yet: freed as a throwing codec's block is
@@ -733,7 +750,7 @@ final class BlockWriter {
     }
     boolean success = false;
     try {
-      payload.writeTo(memory.asSlice(offset + HEADER_BYTES, length), 0);
+      compose(payload, memory, offset + HEADER_BYTES, length);
       success = true;
     } finally {
       if (!success) {

@@ -2,6 +2,7 @@ package dev.cairn.pile;
 
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +17,21 @@ final class Scratch {
   private static final int KEEP_BYTES = 64 * 1024;
   private static final int ONE_PASS_CHARS = 4096;
 
+  /** The largest payload a {@link dev.cairn.pile.participant.PayloadWriter} composes in staging. */
+  static final int STAGING_BYTES = 4096;
+
   byte[] bytes = new byte[256];
   // the value encoded by BlockWriter.encodeForRewrite
   int kind;
   byte[] source;
   int length;
+
+  /**
+   * Native memory a payload writer composes a payload of up to {@link #STAGING_BYTES} in, which
+   * BlockWriter then copies into the block: one buffer per thread instead of one bounded view of
+   * the block per write (a 40-byte object on every cache put). Freed with the thread's scratch.
+   */
+  final MemorySegment staging = Arena.ofAuto().allocate(STAGING_BYTES, Long.BYTES);
 
   private Scratch() {}
 

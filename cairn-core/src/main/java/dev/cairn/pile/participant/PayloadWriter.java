@@ -36,11 +36,15 @@ public interface PayloadWriter {
 
   /**
    * Writes the payload, exactly {@link #sizeBytes} bytes, at {@code [offset, offset + sizeBytes())}
-   * of {@code target}: every byte, since the block's memory holds whatever it held before. The pile
-   * passes a view bounded to the payload, with {@code offset} 0 (writing outside it throws {@link
-   * IndexOutOfBoundsException} instead of damaging a neighbour); the offset is there so that the
-   * same writer can compose into memory of its own, and codecs, which write at an offset, can be
-   * called with it directly. The view is valid only during the call.
+   * of {@code target}: every byte, since the memory holds whatever it held before. The pile passes
+   * {@code offset} 0 and either a staging buffer of its own, at least {@code sizeBytes()} long,
+   * which it copies the first {@code sizeBytes()} bytes of into the block once this returns (for a
+   * payload of up to 4 KiB, so that a write allocates nothing), or a view of the block bounded to
+   * the payload. Either way a byte written past {@code sizeBytes()} never reaches a neighbour: it
+   * stays in the staging buffer, or the write throws {@link IndexOutOfBoundsException}. So a writer
+   * must not read {@code target} (it is not the block's old bytes) nor rely on its size. The offset
+   * is there so that the same writer can compose into memory of its own, and codecs, which write at
+   * an offset, can be called with it directly. {@code target} is valid only during the call.
    *
    * @throws RuntimeException anything, to abandon the write: see the method that called it
    */
