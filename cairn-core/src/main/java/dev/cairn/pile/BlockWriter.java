@@ -177,7 +177,7 @@ final class BlockWriter {
    */
   private static void compose(PayloadWriter payload, MemorySegment memory, long at, int length) {
     if (length <= Scratch.STAGING_BYTES) {
-      MemorySegment staging = Scratch.forThread().staging;
+      MemorySegment staging = Scratch.forThread().staging();
       payload.writeTo(staging, 0);
       MemorySegment.copy(staging, 0, memory, at, length);
     } else {

@@ -26,12 +26,8 @@ final class Scratch {
   byte[] source;
   int length;
 
-  /**
-   * Native memory a payload writer composes a payload of up to {@link #STAGING_BYTES} in, which
-   * BlockWriter then copies into the block: one buffer per thread instead of one bounded view of
-   * the block per write (a 40-byte object on every cache put). Freed with the thread's scratch.
-   */
-  final MemorySegment staging = Arena.ofAuto().allocate(STAGING_BYTES, Long.BYTES);
+  // see staging(); null until the thread's first payload write
+  private MemorySegment staging;
 
   private Scratch() {}
 
@@ -67,6 +63,21 @@ final class Scratch {
     TypeIds.write(view, typeId);
     codec.encode(value, view, idBytes);
     return length;
+  }
+
+  /**
+   * Native memory of {@link #STAGING_BYTES} that a payload writer composes a payload of up to that
+   * size in, which BlockWriter then copies into the block: one buffer per thread instead of one
+   * bounded view of the block per write (a 40-byte object on every cache put). Made at the thread's
+   * first payload write, so that threads that only put and get plain values never pay for it (a
+   * thread that writes cache entries holds a record buffer of the same size already); freed with
+   * the thread's scratch.
+   */
+  MemorySegment staging() {
+    if (staging == null) {
+      staging = Arena.ofAuto().allocate(STAGING_BYTES, Long.BYTES);
+    }
+    return staging;
   }
 
   String decodeString(MemorySegment memory, long at, int length) {
