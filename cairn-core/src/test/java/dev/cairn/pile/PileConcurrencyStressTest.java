@@ -441,7 +441,7 @@ class PileConcurrencyStressTest {
       return;
     } catch (PointerException e) {
       if (isTagCoincidence(e)) {
-        tagCoincidences.increment();
+        noteTagCoincidence(pile, slot.pointer(), e);
         return;
       }
       failures.add(
@@ -519,6 +519,29 @@ class PileConcurrencyStressTest {
     };
   }
 
+  /**
+   * Counts a tag coincidence and prints the word now at the pointer's offset, for a diagnosis: a
+   * coincidence finds random payload bytes there (if no writer has changed them since), a bug a
+   * header or pile metadata.
+   */
+  private void noteTagCoincidence(Pile pile, long pointer, PointerException e) {
+    tagCoincidences.increment();
+    long word;
+    try {
+      word =
+          ((OffHeapPile) pile)
+              .segmentTable()
+              .segmentAt(Pointers.segment(pointer))
+              .memory()
+              .get(ValueLayout.JAVA_LONG, Pointers.offsetBytes(pointer));
+    } catch (RuntimeException gone) { // the segment was released since
+      word = 0;
+    }
+    System.out.printf(
+        "[stress] tag coincidence (seed=%d): %s; the word at its offset now: 0x%016x%n",
+        seed, e.getMessage(), word);
+  }
+
   /** Whether {@code e} is the failure a tag coincidence makes ({@link #tagCoincidences}). */
   private static boolean isTagCoincidence(PointerException e) {
     // NOT_A_BLOCK_START and SIZE_OUT_OF_RANGE: the tag matched, the rest of the word did not
@@ -568,7 +591,7 @@ class PileConcurrencyStressTest {
           // the pointer was handed out, so once deleted it is stale, never invalid (but for the
           // tags' odds)
           if (isTagCoincidence(e)) {
-            tagCoincidences.increment();
+            noteTagCoincidence(pile, p, e);
           } else {
             failures.add("read of a visited (so handed-out) pointer threw " + e);
           }
