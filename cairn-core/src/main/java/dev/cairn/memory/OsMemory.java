@@ -125,6 +125,14 @@ public final class OsMemory {
     return MMAP != null;
   }
 
+  /**
+   * The OS's page size in bytes ({@code getpagesize}), the unit of {@link #releasePages}; 0 if
+   * {@link #available()} is false.
+   */
+  public static long pageBytes() {
+    return PAGE_BYTES;
+  }
+
   /** Why {@link #available()} is false, or null if it is true; for diagnostics. */
   public static String unavailableBecause() {
     return UNAVAILABLE_BECAUSE;

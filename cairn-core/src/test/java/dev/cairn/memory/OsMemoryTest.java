@@ -103,33 +103,35 @@ class OsMemoryTest {
 
   @Test
   void releasedPagesReadAsZeros_andTheBytesAroundThemStay() {
+    long page = OsMemory.pageBytes();
     try (Arena arena = Arena.ofShared()) {
-      MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+      MemorySegment memory = OsMemory.mapAnonymous(8 * page, arena);
       memory.fill((byte) 0x5A);
-      long from = 4096 + 100; // inside page 1: pages 2, 3 and 4 lie wholly in the range
-      long length = 4 * 4096 - 100 + 50; // ends 50 bytes into page 5
+      long from = page + 100; // inside page 1: pages 2, 3 and 4 lie wholly in the range
+      long length = 4 * page - 100 + 50; // ends 50 bytes into page 5
 
       long released = OsMemory.releasePages(memory, from, length);
 
-      assertThat(released).isEqualTo(3 * 4096);
-      for (long at = 0; at < 6 * 4096; at++) {
-        byte expected = at >= 2 * 4096 && at < 5 * 4096 ? 0 : (byte) 0x5A;
+      assertThat(released).isEqualTo(3 * page);
+      for (long at = 0; at < 6 * page; at++) {
+        byte expected = at >= 2 * page && at < 5 * page ? 0 : (byte) 0x5A;
         assertThat(memory.get(ValueLayout.JAVA_BYTE, at)).as("byte %d", at).isEqualTo(expected);
       }
-      memory.set(ValueLayout.JAVA_LONG, 3 * 4096, 7L); // usable again
-      assertThat(memory.get(ValueLayout.JAVA_LONG, 3 * 4096)).isEqualTo(7L);
+      memory.set(ValueLayout.JAVA_LONG, 3 * page, 7L); // usable again
+      assertThat(memory.get(ValueLayout.JAVA_LONG, 3 * page)).isEqualTo(7L);
     }
   }
 
   @Test
   void aRangeHoldingNoWholePageReleasesNothing() {
+    long page = OsMemory.pageBytes();
     try (Arena arena = Arena.ofShared()) {
-      MemorySegment memory = OsMemory.mapAnonymous(MIB, arena);
+      MemorySegment memory = OsMemory.mapAnonymous(4 * page, arena);
       memory.fill((byte) 1);
 
-      assertThat(OsMemory.releasePages(memory, 10, 4096)).isZero();
-      assertThat(OsMemory.releasePages(memory, 4096, 4095)).isZero();
-      assertThat(memory.get(ValueLayout.JAVA_BYTE, 4096 + 4094)).isEqualTo((byte) 1);
+      assertThat(OsMemory.releasePages(memory, 10, page)).isZero();
+      assertThat(OsMemory.releasePages(memory, page, page - 1)).isZero();
+      assertThat(memory.get(ValueLayout.JAVA_BYTE, 2 * page - 2)).isEqualTo((byte) 1);
     }
   }
 
