@@ -105,8 +105,7 @@ class OsMemoryTest {
   void releasedPagesReadAsZeros_andTheBytesAroundThemStay() {
     long page = OsMemory.pageBytes();
     try (Arena arena = Arena.ofShared()) {
-      MemorySegment memory = OsMemory.mapAnonymous(8 * page, arena);
-      memory.fill((byte) 0x5A);
+      MemorySegment memory = filledPages(arena, 8, (byte) 0x5A);
       long from = page + 100; // inside page 1: pages 2, 3 and 4 lie wholly in the range
       long length = 4 * page - 100 + 50; // ends 50 bytes into page 5
 
@@ -126,8 +125,7 @@ class OsMemoryTest {
   void aRangeHoldingNoWholePageReleasesNothing() {
     long page = OsMemory.pageBytes();
     try (Arena arena = Arena.ofShared()) {
-      MemorySegment memory = OsMemory.mapAnonymous(4 * page, arena);
-      memory.fill((byte) 1);
+      MemorySegment memory = filledPages(arena, 4, (byte) 1);
 
       assertThat(OsMemory.releasePages(memory, 10, page)).isZero();
       assertThat(OsMemory.releasePages(memory, page, page - 1)).isZero();
@@ -176,6 +174,13 @@ class OsMemoryTest {
     } finally {
       anonymous.release();
     }
+  }
+
+  /** {@code pages} pages of anonymous memory, every byte {@code fill}. */
+  private static MemorySegment filledPages(Arena arena, int pages, byte fill) {
+    MemorySegment memory = OsMemory.mapAnonymous(pages * OsMemory.pageBytes(), arena);
+    memory.fill(fill);
+    return memory;
   }
 
   private static long residentBytes() throws IOException {
