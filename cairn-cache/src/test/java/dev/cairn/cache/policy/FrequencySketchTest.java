@@ -67,7 +67,7 @@ class FrequencySketchTest {
 
   @Test
   void ageing_halvesEveryCounter_onceAPeriod() {
-    FrequencySketch sketch = new FrequencySketch(100);
+    FrequencySketch sketch = new FrequencySketch(100, 512); // 8 blocks: 1,000 / 8 steps exactly
     for (int i = 0; i < 12; i++) {
       sketch.increment(hash(1));
     }
@@ -89,6 +89,27 @@ class FrequencySketchTest {
     assertThat(sketch.blocks()).isEqualTo((1 << 20) / 64);
     assertThat(sketch.sizeBytes()).isEqualTo(1 << 20); // 1 byte per expected entry
     assertThat(sketch.incrementsPerAgeing()).isEqualTo(FrequencySketch.SAMPLE_FACTOR * 64L);
+  }
+
+  @Test
+  void aSmallSketch_hasTheFloor_andALargeOne_oneBytePerEntry() {
+    assertThat(new FrequencySketch(0).sizeBytes()).isEqualTo(FrequencySketch.MIN_BYTES);
+    assertThat(new FrequencySketch(300).sizeBytes()).isEqualTo(FrequencySketch.MIN_BYTES);
+    assertThat(new FrequencySketch(16_384).sizeBytes()).isEqualTo(FrequencySketch.MIN_BYTES);
+    assertThat(new FrequencySketch(16_385).sizeBytes()).isEqualTo(2 * FrequencySketch.MIN_BYTES);
+    // without the floor (the simulator's comparison): 1 byte per entry, in whole blocks
+    assertThat(new FrequencySketch(300, 512).sizeBytes()).isEqualTo(512);
+    assertThat(new FrequencySketch(3_000, 512).sizeBytes()).isEqualTo(4_096);
+    assertThat(new FrequencySketch(0, 0).sizeBytes()).isEqualTo(64);
+  }
+
+  @Test
+  void aGrownSmallSketch_keepsItsFloor() {
+    FrequencySketch sketch = new FrequencySketch(10);
+    sketch.ensureCapacity(20);
+    assertThat(sketch.sizeBytes()).isEqualTo(FrequencySketch.MIN_BYTES);
+    sketch.ensureCapacity(40_000);
+    assertThat(sketch.sizeBytes()).isEqualTo(65_536);
   }
 
   @Test
@@ -142,6 +163,13 @@ class FrequencySketchTest {
     }
     assertThat(failures).isEmpty();
     assertThat(sketch.sizeBytes()).isGreaterThanOrEqualTo(1 << 20);
+  }
+
+  @Test
+  void constructor_rejectsANegativeFloor() {
+    assertThatThrownBy(() -> new FrequencySketch(10, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("minBytes=-1");
   }
 
   @Test

@@ -25,10 +25,21 @@ public final class ClockSimulation implements CachePolicy {
       long expectedEntries,
       int distinctKeys,
       TinyLfuClock.Options options) {
+    this(name, budgetBytes, expectedEntries, distinctKeys, options, FrequencySketch.MIN_BYTES);
+  }
+
+  /** As above, with a sketch of at least {@code sketchMinBytes} instead of the cache's floor. */
+  public ClockSimulation(
+      String name,
+      long budgetBytes,
+      long expectedEntries,
+      int distinctKeys,
+      TinyLfuClock.Options options,
+      long sketchMinBytes) {
     this.name = name;
     this.budgetBytes = budgetBytes;
     table = new SlotTable(expectedEntries, distinctKeys);
-    sketch = new FrequencySketch(expectedEntries);
+    sketch = new FrequencySketch(expectedEntries, sketchMinBytes);
     policy = new TinyLfuClock(table, sketch, budgetBytes, options);
   }
 

@@ -21,27 +21,28 @@ import org.junit.jupiter.params.provider.MethodSource;
  * docs/CACHE-POLICY.md, and checks the policy against Caffeine's reference figures from the traces'
  * README.
  *
- * <p>Tolerance: {@value #TOLERANCE_POINTS} points below Caffeine, except at the five points of
- * {@link #WIDER}, where it is {@value #WIDER_TOLERANCE_POINTS} (measured: 3.0 to 5.2 below). Why:
- * the policy's sketch has 1 byte per entry where Caffeine's has 8, and an exact-list W-TinyLFU
- * model over the same 1-byte sketch loses about as much at those sizes of the LIRS multi traces and
- * sprite (docs/CACHE-POLICY.md has the figures); at the 39 other points the policy is within 3
- * points, and at 14 of them at or above Caffeine. Caffeine's own runs move by up to 1.5 points from
- * one run to the next on the small LIRS traces (its sketch and admission are randomly seeded),
- * which 3 points covers. The replay is deterministic (fixed hashes and seed), so a failure is a
- * real change.
+ * <p>Tolerance: {@value #TOLERANCE_POINTS} points below Caffeine, except at the four points of
+ * {@link #WIDER}, where it is {@value #WIDER_TOLERANCE_POINTS} (measured: 2.8 to 4.1 below): two
+ * sizes of the LIRS multi traces and two of sprite, where recency wins (LRU is ahead of both
+ * policies at sprite's larger sizes). Caffeine's sketch has 8 bytes per entry where this one has 1
+ * (with a 16 KiB floor); an exact-list W-TinyLFU model over a 1-byte sketch lost about as much at
+ * those points as the policy does, and over 8 bytes per entry, 1 to 3 points less
+ * (docs/CACHE-POLICY.md). At the 40 other points the policy is within 2 points, and at 17 of them
+ * at or above Caffeine. Caffeine's own runs move by up to 1.5 points from one run to the next on
+ * the small LIRS traces (its sketch and admission are randomly seeded). The replay is deterministic
+ * (fixed hashes and seed), so a failure is a real change.
  *
  * <p>The whole trace is replayed, cache2k-orm-night's 5 million references included: the simulator
  * does about 20 million references a second, so all 44 runs of three policies take a few seconds.
  */
 class PolicyTraceTest {
-  static final double TOLERANCE_POINTS = 3.0;
-  static final double WIDER_TOLERANCE_POINTS = 6.0;
+  static final double TOLERANCE_POINTS = 2.0;
+  static final double WIDER_TOLERANCE_POINTS = 5.0;
 
   /** Trace and size where the tolerance is wider, with the reason in the class comment. */
   static final Map<String, Set<Long>> WIDER =
       Map.of(
-          "lirs-multi2", Set.of(284L, 568L),
+          "lirs-multi2", Set.of(284L),
           "lirs-multi3", Set.of(372L),
           "lirs-sprite", Set.of(353L, 707L));
 
@@ -70,6 +71,7 @@ class PolicyTraceTest {
           new ClockSimulation("ours", size, size, trace.distinct(), TinyLfuClock.Options.DEFAULT);
       double ours = Simulator.hitPercent(trace, sim);
       sim.validate();
+      double oneByte = Simulator.hitPercent(trace, oneBytePerEntry(size, trace));
       double lru = Simulator.hitPercent(trace, LinkedPolicy.lru(size, trace.distinct()));
       double fifo = Simulator.hitPercent(trace, LinkedPolicy.fifo(size, trace.distinct()));
       oursTotal += ours;
@@ -81,12 +83,13 @@ class PolicyTraceTest {
               : TOLERANCE_POINTS;
       System.out.printf(
           Locale.ROOT,
-          "| %s | %,d | %.2f | %.2f | %+.2f | %.2f | %.2f |%n",
+          "| %s | %,d | %.2f | %.2f | %+.2f | %.2f | %.2f | %.2f |%n",
           row.trace(),
           size,
           ours,
           caffeine,
           ours - caffeine,
+          oneByte,
           lru,
           fifo);
       if (ours < caffeine - tolerance) {
@@ -121,6 +124,47 @@ class PolicyTraceTest {
     }
     assertThat(failures).as(row.trace()).isEmpty();
   }
+
+  /**
+   * Over all 44 points, the policy's mean hit ratio is at least Caffeine's (measured: 0.09 points
+   * above). With 1 byte of sketch per entry at every size, as a cache of more than 16,384 entries
+   * has, it is 0.68 points below: the floor of the sketch is what lifts the small sizes of the
+   * traces (FrequencySketch, Size), and this test holds it there.
+   */
+  @Test
+  void meanHitRatio_overEveryTraceAndSize_isAtLeastCaffeines() {
+    double difference = 0;
+    int points = 0;
+    for (ReferenceFigures row : ReferenceFigures.all()) {
+      Trace trace = Trace.load(row.trace());
+      for (int i = 0; i < 4; i++) {
+        long size = row.sizes()[i];
+        double ours =
+            Simulator.hitPercent(
+                trace,
+                new ClockSimulation(
+                    "ours", size, size, trace.distinct(), TinyLfuClock.Options.DEFAULT));
+        difference += ours - row.caffeinePercent()[i];
+        points++;
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "mean over %d points: %+.3f points against Caffeine%n",
+        points,
+        difference / points);
+    assertThat(points).isEqualTo(44);
+    assertThat(difference / points).isGreaterThanOrEqualTo(0.0);
+  }
+
+  /** The policy with 1 byte of sketch per entry at every size (no 16 KiB floor). */
+  static ClockSimulation oneBytePerEntry(long size, Trace trace) {
+    return new ClockSimulation(
+        "one byte", size, size, trace.distinct(), TinyLfuClock.Options.DEFAULT, ONE_BYTE_FLOOR);
+  }
+
+  /** A sketch floor of 8 blocks: 1 byte per entry from 512 entries up. */
+  static final long ONE_BYTE_FLOOR = 512;
 
   /**
    * Byte-weighted entries (log-uniform 16 B to 4 KiB): the budget holds after every insert's
