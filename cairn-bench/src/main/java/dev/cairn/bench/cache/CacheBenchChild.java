@@ -17,13 +17,14 @@ import java.util.SplittableRandom;
  * {@code RESULT name value}; the parent reads them.
  *
  * <p>Without a budget: the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's
- * RSS across it, each end after a System.gc()), a short unmeasured mix to warm the JIT, then the
- * uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every get of
- * both), and the longest GC pause of all that, but for the bench's own System.gc() between the load
- * and the mixes (a full collection made to measure the RSS, not a pause of the store's). With
- * {@code reopen}: the store is closed (closeMs), the page cache dropped if allowed, and the store
- * reopened and timed to its first hit (reopenFirstHitMs). With a budget: only the bounded workload,
- * after an unmeasured phase as long that fills the cache (boundedOpsPerSec, hitRatio).
+ * RSS across it, each end after a System.gc() and once the RSS has settled), a short unmeasured mix
+ * to warm the JIT, then the uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency
+ * percentiles over every get of both), and the longest GC pause of all that, but for the bench's
+ * own System.gc() between the load and the mixes (a full collection made to measure the RSS, not a
+ * pause of the store's). With {@code reopen}: the store is closed (closeMs), the page cache dropped
+ * if allowed, and the store reopened and timed to its first hit (reopenFirstHitMs). With a budget:
+ * only the bounded workload, after an unmeasured phase as long that fills the cache
+ * (boundedOpsPerSec, hitRatio).
  *
  * <p>Arguments: {@code name=value} pairs, see {@link CacheBench#childArguments}.
  */
@@ -54,7 +55,7 @@ public final class CacheBenchChild {
     ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
       System.gc();
-      long rssBefore = ProcessMemory.residentBytes();
+      long rssBefore = ProcessMemory.settledResidentBytes();
       GcPauseMonitor.Window window = gc.begin();
       GcPauses closed = new GcPauses(0, 0, 0); // the pauses of the windows closed so far
       CacheStore store = kind.open(spec);
@@ -72,7 +73,7 @@ public final class CacheBenchChild {
         result("loadPerSec", load.operations / ((System.nanoTime() - start) / 1e9));
         closed = gc.end(window);
         System.gc(); // the bench's, for the RSS: outside the windows of the store's pauses
-        result("bytesPerEntry", (ProcessMemory.residentBytes() - rssBefore) / (double) n);
+        result("bytesPerEntry", (ProcessMemory.settledResidentBytes() - rssBefore) / (double) n);
         window = gc.begin();
         phases.mixed(Math.min(2, seconds / 5), null); // the JIT's turn, unmeasured
         PhaseStats uniform = phases.mixed(seconds, null);

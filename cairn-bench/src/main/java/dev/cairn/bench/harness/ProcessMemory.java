@@ -33,6 +33,47 @@ public final class ProcessMemory {
   }
 
   /**
+   * The resident set size in bytes once it has stopped moving, for a reading after a {@code
+   * System.gc()}; -1 as {@link #residentBytes}. HotSpot's G1 gives the heap that a full collection
+   * shrank back to the OS on a background thread, some time after the collection, mostly within 200
+   * ms but at times later: a reading taken at once may still count the young space that the run
+   * before it touched, about 100 MB after a 10M-entry load of the cache workload. So this reads the
+   * RSS every {@value #SETTLE_STEP_MILLIS} ms until {@value #SETTLED_READINGS} readings in a row
+   * are within {@value #SETTLED_KIB} KiB of each other, for at most {@value #SETTLE_LIMIT_MILLIS}
+   * ms, and returns the last one.
+   *
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static long settledResidentBytes() throws InterruptedException {
+    long low = residentBytes();
+    if (low < 0) {
+      return -1;
+    }
+    long high = low;
+    long now = low;
+    int steady = 1;
+    long deadline = System.nanoTime() + SETTLE_LIMIT_MILLIS * 1_000_000L;
+    while (steady < SETTLED_READINGS && System.nanoTime() < deadline) {
+      Thread.sleep(SETTLE_STEP_MILLIS);
+      now = residentBytes();
+      low = Math.min(low, now);
+      high = Math.max(high, now);
+      if (high - low < SETTLED_KIB * 1024L) {
+        steady++;
+      } else {
+        low = high = now;
+        steady = 1;
+      }
+    }
+    return now;
+  }
+
+  static final int SETTLE_STEP_MILLIS = 100;
+  static final int SETTLED_READINGS = 10;
+  static final int SETTLED_KIB = 1024;
+  static final int SETTLE_LIMIT_MILLIS = 5000;
+
+  /**
    * Heap bytes in use after a full collection, i.e. live data. {@code System.gc()} is a full,
    * stop-the-world collection on HotSpot's collectors unless -XX:+DisableExplicitGC is set, in
    * which case this figure includes garbage.
