@@ -35,7 +35,7 @@ import java.util.List;
  * whatever else is there: an existing pile opens as before); an interrupted create (the marker,
  * no pile.sb); an empty directory; pile files without pile.sb; foreign files only.
  *
- * Creating (PersistentStore.create) happens only in a missing or empty directory, or over an
+ * Creating (PileCreation.create) happens only in a missing or empty directory, or over an
  * interrupted create of its own:
  *   C1. The marker is written, forced, and its name made durable, before any other file.
  *   C2. Then pile-meta.0, types.cat and the log (wal/), each forced and its name durable.

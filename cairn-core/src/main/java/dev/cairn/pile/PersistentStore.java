@@ -9,7 +9,6 @@ import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.LogLayout;
 import dev.cairn.durability.log.LogOptions;
 import dev.cairn.durability.log.LogRecovery;
-import dev.cairn.durability.log.LogSync;
 import dev.cairn.durability.log.ScanResult;
 import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
@@ -17,10 +16,7 @@ import dev.cairn.pile.PileFiles.Geometry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.FileSystemException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -60,7 +56,7 @@ import java.util.function.BooleanSupplier;
  * this class and PileRecovery hold the pile; the checkpointer sees it as a Checkpointer.Memory
  * (the stripes' locks, the segment table, the tag clock), given by PileMemory below.
  *
- * Lifecycle. open: lock the directory; create the pile if there is none (create); read the
+ * Lifecycle. open: lock the directory; create the pile if there is none (PileCreation); read the
  * superblock; load the checkpoint and replay the log (PileRecovery); undo unfinished
  * transactions; checkpoint (in the background when the log, forced by its open, holds the
  * recovered state); start the checkpointer. close: stop the checkpointer and tag reservations,
@@ -219,7 +215,7 @@ final class PersistentStore implements WriteHooks {
     DirectoryContents found = DirectoryContents.of(layer, directory);
     found.check(mode, readOnly);
     if (found.kind() == DirectoryContents.Kind.MISSING) {
-      createDirectoriesDurably(layer, directory);
+      PileCreation.createDirectoriesDurably(layer, directory);
     }
     DirectoryLock lock = layer instanceof RealFileLayer ? DirectoryLock.acquire(directory) : null;
     Superblock superblock = null;
@@ -232,7 +228,7 @@ final class PersistentStore implements WriteHooks {
       contents.check(mode, readOnly);
       if (contents.kind() != DirectoryContents.Kind.PILE) { // empty, or a create of ours crashed
         contents.removeLeftoversOfACreate(layer);
-        create(layer, directory, options);
+        PileCreation.create(layer, directory, options);
       } else if (!readOnly) {
         contents.removeLeftoversOfACreate(layer); // a marker a finished create left
       }
@@ -310,120 +306,6 @@ final class PersistentStore implements WriteHooks {
   }
 
   /**
-   * A new pile in {@code directory}, which is empty (DirectoryContents checked it under the lock):
-   * the marker first, then the metadata, the type catalog and the log, the superblock last (see
-   * DirectoryContents, C1-C4). A failure removes everything this create made.
-   *
-   * @throws FileSystemException if a file cannot be created (a full disk, say): the message names
-   *     the directory, the cause and the bytes a new pile needs
-   */
-  private static void create(FileLayer layer, Path directory, PileOptions options)
-      throws IOException {
-    boolean success = false;
-    boolean creatingLog = false;
-    try {
-      DirectoryContents.writeMarker(layer, directory);
-      long tagKey = new SecureRandom().nextLong() | 1;
-      Geometry geometry =
-          new Geometry(
-              options.stripes(),
-              options.segmentBytes(),
-              tagKey,
-              0,
-              0,
-              0,
-              System.currentTimeMillis(),
-              TagClock.randomOrigin());
-      MemorySegment meta = MetaImage.empty(options.stripes(), options.segmentBytes());
-      Checkpointer.writeMetaFile(layer, PileFiles.metaFile(directory, 0), meta);
-      PileTypeCatalog.create(layer, directory);
-      geometry =
-          geometry.withMeta(
-              0, (int) meta.byteSize(), PileFiles.crc(meta), geometry.checkpointMillis());
-      layer.syncDirectory(directory);
-      if (options.durability() != Durability.NONE) {
-        creatingLog = true; // its exception names the log's bytes itself
-        WriteAheadLog.create(
-            layer, directory.resolve(PileFiles.LOG_DIRECTORY), logOptions(options));
-      }
-      Superblock.create(layer, directory.resolve(PileFiles.SUPERBLOCK), 0, true, geometry.encode())
-          .close();
-      success = true;
-    } catch (IOException e) {
-      String removed = removeCreated(layer, directory);
-      long logBytes = options.logFileBytes() * options.logFileCount();
-      String advice =
-          options.durability() == Durability.NONE
-              ? ""
-              : (creatingLog
-                      ? ""
-                      : " A new pile needs about "
-                          + logBytes
-                          + " bytes there, nearly"
-                          + " all of it for its write-ahead log ("
-                          + options.logFileCount()
-                          + " files of "
-                          + options.logFileBytes()
-                          + " bytes).")
-                  + " Free disk space, or make the log smaller with PileOptions.logFileBytes and"
-                  + " logFileCount.";
-      FileSystemException failed =
-          new FileSystemException(
-              directory.toString(),
-              null,
-              "could not create a pile: " + e.getMessage() + ". " + removed + advice);
-      failed.initCause(e);
-      throw failed;
-    } finally {
-      if (!success) {
-        removeCreated(layer, directory); // a no-op after the catch above
-      }
-    }
-    DirectoryContents.removeMarker(layer, directory); // the pile exists from here on
-  }
-
-  /** After a failed create: deletes what it made; says whether that worked. */
-  private static String removeCreated(FileLayer layer, Path directory) {
-    try {
-      if (layer.exists(directory.resolve(DirectoryContents.CREATE_MARKER))) {
-        DirectoryContents.removeMadeByCreate(layer, directory);
-      }
-      return "Everything this create made was removed.";
-    } catch (IOException | RuntimeException e) {
-      return "Removing what this create made failed too ("
-          + e.getMessage()
-          + "); the next open"
-          + " removes it and creates the pile again.";
-    }
-  }
-
-  /** Creates the missing directories of {@code directory}, each one's name durable. */
-  private static void createDirectoriesDurably(FileLayer layer, Path directory) throws IOException {
-    Path absolute = directory.toAbsolutePath();
-    List<Path> missing = new ArrayList<>();
-    for (Path p = absolute; p != null && !layer.exists(p); p = p.getParent()) {
-      missing.add(p);
-    }
-    layer.createDirectories(absolute);
-    for (Path p : missing) {
-      if (p.getParent() != null) {
-        layer.syncDirectory(p.getParent());
-      }
-    }
-  }
-
-  /** The log's settings for a pile's options. */
-  private static LogOptions logOptions(PileOptions options) {
-    return LogOptions.builder()
-        .fileBytes(options.logFileBytes())
-        .fileCount(options.logFileCount())
-        .bufferBytes(16 << 20)
-        .mode(options.durability() == Durability.SYNC ? LogSync.ON_COMMIT : LogSync.PERIODIC)
-        .period(options.syncIntervalMillis(), TimeUnit.MILLISECONDS)
-        .build();
-  }
-
-  /**
    * Recovery at open, after PileRecovery loaded the checkpoint: replays the log if there is one,
    * undoes the transactions it left unfinished, checkpoints, and starts the checkpointer.
    */
@@ -451,7 +333,7 @@ final class PersistentStore implements WriteHooks {
       return;
     }
     if (logging || logExists) {
-      LogOptions logOptions = logOptions(options);
+      LogOptions logOptions = PileCreation.logOptions(options);
       useLog(
           recovery.openLog(logDirectory, logOptions, state, logRecovery),
           logOptions.maxPayloadBytes());
