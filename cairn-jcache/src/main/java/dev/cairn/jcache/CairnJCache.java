@@ -1,14 +1,11 @@
 package dev.cairn.jcache;
 
 import dev.cairn.cache.CacheTable;
-import dev.cairn.cache.EntryOptions;
 import dev.cairn.cache.LongCacheTable;
 import java.io.Closeable;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,11 +27,8 @@ import javax.cache.configuration.Configuration;
 import javax.cache.event.EventType;
 import javax.cache.expiry.Duration;
 import javax.cache.expiry.EternalExpiryPolicy;
-import javax.cache.expiry.ExpiryPolicy;
-import javax.cache.integration.CacheLoader;
 import javax.cache.integration.CacheLoaderException;
 import javax.cache.integration.CacheWriter;
-import javax.cache.integration.CacheWriterException;
 import javax.cache.integration.CompletionListener;
 import javax.cache.processor.EntryProcessor;
 import javax.cache.processor.EntryProcessorException;
@@ -47,13 +41,18 @@ import javax.cache.processor.EntryProcessorResult;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
+ * Parts: KeyLocks (the key locks, and the delivery of events as one is released), Expiries (the
+ * ExpiryPolicy and the instants it gives), Integration (the loader and the writer), Listeners,
+ * JCacheStatistics, Marshaller. This class is the JSR-107 surface over them: each operation's
+ * own rules of locking, statistics and events, spelled out per method.
+ *
  * Storage: the table maps key bytes to stored bytes (Marshaller): the value, and its expiry
  * as JCache's ExpiryPolicy set it. The table's own expiry is set to the same instant, so that
  * Cairn reclaims an expired entry by itself; this class also checks the instant on every read,
  * so an expired entry is never returned even before Cairn reclaims it.
  *
  * J1 Every operation that changes a key, or reads it and may change it (an access that moves its
- *    expiry, a conditional write), holds the key's lock (one of LOCKS, by the key bytes' hash)
+ *    expiry, a conditional write), holds the key's lock (KeyLocks: one of 1,024, by the key's hash)
  *    for its read, its writer call and its change: so a key's changes are one at a time, a
  *    writer sees them in order, and events are collected in that order (Listeners L1).
  * J2 A plain get reads without the lock; it takes the lock only to move the expiry of an entry
@@ -77,7 +76,7 @@ import javax.cache.processor.EntryProcessorResult;
  * J7 Under an EternalExpiryPolicy a get that finds a live entry takes no lock and makes no event
  *    list: its read moves no expiry (J2). Timing is read only while statistics are enabled.
  * J8 A Long key's bytes are its 8 big-endian bytes (Marshaller), the key of the table's long view
- *    (Cache.longKeys) and the key of lockOf(long): J7's get and J6's blind put of a Long key go
+ *    (Cache.longKeys) and the key of KeyLocks.of(long): J7's get and J6's blind put of a Long key go
  *    through the view with no key array, to the same entry and under the same lock as every
  *    other operation on that key.
  * }</pre>
@@ -85,7 +84,6 @@ import javax.cache.processor.EntryProcessorResult;
  * <p>Thread-safety: safe from any thread.
  */
 public final class CairnJCache<K, V> implements Cache<K, V> {
-  private static final int LOCKS = 1024;
 
   private final CairnCacheManager manager;
   private final String name;
@@ -96,14 +94,12 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   private final JCacheStatistics statistics = new JCacheStatistics();
   private final JCacheConfigurationBean configurationBean = new JCacheConfigurationBean(this);
   private final Listeners<K, V> listeners;
-  private final ExpiryPolicy expiry;
-  private final CacheLoader<K, V> loader; // null if none
-  private final CacheWriter<K, V> writer; // null if none
-  private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
+  private final KeyLocks<K, V> locks;
+  private final Expiries expiries;
+  private final Integration<K, V> integration;
   private final ExecutorService loads;
   // J6: nothing needs the value a put replaces: no listener, no writer, an eternal policy
   private volatile boolean blindPuts;
-  private final boolean eternal; // J7: the policy is EternalExpiryPolicy
   private volatile boolean closed;
 
   @SuppressWarnings("unchecked")
@@ -123,34 +119,33 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     this.marshaller = marshaller;
     this.loads = loads;
     this.listeners = new Listeners<>(name);
-    this.expiry =
-        configuration.getExpiryPolicyFactory() == null
-            ? new EternalExpiryPolicy()
-            : configuration.getExpiryPolicyFactory().create();
-    this.loader =
-        configuration.getCacheLoaderFactory() == null
-            ? null
-            : configuration.getCacheLoaderFactory().create();
-    this.writer =
-        configuration.getCacheWriterFactory() == null
-            ? null
-            : (CacheWriter<K, V>) configuration.getCacheWriterFactory().create();
-    for (int i = 0; i < LOCKS; i++) {
-      locks[i] = new ReentrantLock();
-    }
+    this.locks = new KeyLocks<>(listeners);
+    this.expiries =
+        new Expiries(
+            configuration.getExpiryPolicyFactory() == null
+                ? new EternalExpiryPolicy()
+                : configuration.getExpiryPolicyFactory().create());
+    this.integration =
+        new Integration<>(
+            name,
+            configuration,
+            configuration.getCacheLoaderFactory() == null
+                ? null
+                : configuration.getCacheLoaderFactory().create(),
+            configuration.getCacheWriterFactory() == null
+                ? null
+                : (CacheWriter<K, V>) configuration.getCacheWriterFactory().create());
     for (CacheEntryListenerConfiguration<K, V> l :
         configuration.getCacheEntryListenerConfigurations()) {
       listeners.register(l);
     }
     statistics.enabled(configuration.isStatisticsEnabled());
-    eternal = expiry.getClass() == EternalExpiryPolicy.class;
     updateBlindPuts();
   }
 
   /** J6: whether a put may skip reading the value it replaces. */
   private void updateBlindPuts() {
-    blindPuts =
-        listeners.isEmpty() && !(configuration.isWriteThrough() && writer != null) && eternal;
+    blindPuts = listeners.isEmpty() && !integration.writesThrough() && expiries.eternal();
   }
 
   // ------------------------------------------------------------------------------------- reads
@@ -161,7 +156,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
     byte[] k = key instanceof Long ? null : marshaller.key(key); // J8: a Long needs no array
-    if (eternal) { // J7: a live entry's read changes nothing, so it needs no lock and no event
+    // J7: a live entry's read changes nothing, so it needs no lock and no event
+    if (expiries.eternal()) {
       Object stored = k == null ? longTable.get((Long) key) : table.get(k);
       if (stored != null && Marshaller.liveAt(Marshaller.expireAt(stored))) {
         V value = decodeFresh(stored);
@@ -181,7 +177,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       return value;
     }
     statistics.misses(1);
-    if (configuration.isReadThrough() && loader != null) {
+    if (integration.readsThrough()) {
       value = loadAndStore(key, k);
     }
     statistics.getTime(start);
@@ -199,12 +195,12 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     }
     long now = System.currentTimeMillis();
     if (Marshaller.expireAt(stored) <= now) {
-      ReentrantLock lock = lockOf(k);
+      ReentrantLock lock = locks.of(k);
       lock.lock();
       try {
         expireIfStill(key, k, events);
       } finally {
-        release(lock, events);
+        locks.release(lock, events);
       }
       return null;
     }
@@ -231,16 +227,11 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
 
   /** Moves the expiry of a live entry just read, as the policy's access duration says (J2, J5). */
   private void accessed(K key, byte[] k, Object stored, long now, List<CairnEntryEvent<K, V>> ev) {
-    Duration d;
-    try {
-      d = expiry.getExpiryForAccess();
-    } catch (RuntimeException e) {
-      return;
-    }
+    Duration d = expiries.access();
     if (d == null) {
       return;
     }
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object current = table.get(k);
@@ -255,26 +246,26 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         }
         return;
       }
-      long expireAt = expireAt(d, now);
-      table.put(k, marshaller.withExpiry(current, expireAt), options(expireAt));
+      long expireAt = Expiries.expireAt(d, now);
+      table.put(k, marshaller.withExpiry(current, expireAt), Expiries.options(expireAt));
     } finally {
-      release(lock, ev);
+      locks.release(lock, ev);
     }
   }
 
   /** Read-through of a missed key: loads it, and stores what the loader returns (J3). */
   private V loadAndStore(K key, byte[] k) {
-    V value = load(key);
+    V value = integration.load(key);
     if (value == null) {
       return null;
     }
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       storeLoaded(key, k, value, events, false);
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     return value;
   }
@@ -287,16 +278,6 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       return;
     }
     store(key, k, value, old, events);
-  }
-
-  private V load(K key) {
-    try {
-      return loader.load(key);
-    } catch (CacheLoaderException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new CacheLoaderException("the loader of cache " + name + " failed on a key", e);
-    }
   }
 
   @Override
@@ -317,15 +298,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     }
     statistics.hits(found.size());
     statistics.misses(missing.size());
-    if (!missing.isEmpty() && configuration.isReadThrough() && loader != null) {
-      Map<K, V> loaded;
-      try {
-        loaded = loader.loadAll(missing);
-      } catch (CacheLoaderException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw new CacheLoaderException("the loader of cache " + name + " failed", e);
-      }
+    if (!missing.isEmpty() && integration.readsThrough()) {
+      Map<K, V> loaded = integration.loadAll(missing);
       if (loaded != null) {
         List<CairnEntryEvent<K, V>> loadEvents = new ArrayList<>();
         RuntimeException failure = null;
@@ -334,12 +308,12 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
             continue;
           }
           byte[] k = marshaller.key(e.getKey());
-          ReentrantLock lock = lockOf(k);
+          ReentrantLock lock = locks.of(k);
           lock.lock();
           try {
             storeLoaded(e.getKey(), k, e.getValue(), loadEvents, false);
           } finally {
-            failure = release(lock, loadEvents, failure);
+            failure = locks.release(lock, loadEvents, failure);
           }
           found.put(e.getKey(), e.getValue());
         }
@@ -366,7 +340,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     requireNoNulls(keys);
     CompletionListener done = completion == null ? new NoCompletionListener() : completion;
-    if (loader == null) {
+    if (!integration.hasLoader()) {
       done.onCompletion();
       return;
     }
@@ -380,7 +354,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
                 wanted.add(key);
               }
             }
-            Map<K, V> loaded = wanted.isEmpty() ? Map.of() : loader.loadAll(wanted);
+            Map<K, V> loaded = wanted.isEmpty() ? Map.of() : integration.loadAll(wanted);
             List<CairnEntryEvent<K, V>> events = new ArrayList<>();
             RuntimeException failure = null;
             if (loaded != null) {
@@ -389,12 +363,12 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
                   continue;
                 }
                 byte[] k = marshaller.key(e.getKey());
-                ReentrantLock lock = lockOf(k);
+                ReentrantLock lock = locks.of(k);
                 lock.lock();
                 try {
                   storeLoaded(e.getKey(), k, e.getValue(), events, replaceExistingValues);
                 } finally {
-                  failure = release(lock, events, failure);
+                  failure = locks.release(lock, events, failure);
                 }
               }
             }
@@ -426,7 +400,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     requireKeyValue(key, value);
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
     if (blindPuts && key instanceof Long l) { // J6, J8: store() of an eternal blind put
-      ReentrantLock lock = lockOf(l.longValue());
+      ReentrantLock lock = locks.of(l.longValue());
       lock.lock();
       try {
         longTable.put(l, marshaller.stored(value, Marshaller.ETERNAL));
@@ -439,16 +413,16 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     }
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = blindPuts ? null : liveStored(k); // J6
-      write(key, value);
+      integration.write(key, value);
       if (store(key, k, value, old, events)) {
         statistics.puts(1);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.putTime(start);
   }
@@ -461,17 +435,17 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
       previous = old == null ? null : decode(old);
-      write(key, value);
+      integration.write(key, value);
       if (store(key, k, value, old, events)) {
         statistics.puts(1);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.lookup(previous != null);
     statistics.getTime(start);
@@ -489,18 +463,13 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     long start = System.nanoTime();
     Map<K, V> toStore = new LinkedHashMap<>(entries);
     RuntimeException failure = null; // the writer's, else the first listener's
-    if (configuration.isWriteThrough() && writer != null) {
+    if (integration.writesThrough()) {
       List<Cache.Entry<? extends K, ? extends V>> batch = new ArrayList<>();
       for (Map.Entry<K, V> e : toStore.entrySet()) {
         batch.add(new CairnEntry<>(e.getKey(), e.getValue()));
       }
-      try {
-        writer.writeAll(batch);
-      } catch (RuntimeException e) {
-        failure =
-            e instanceof CacheWriterException w
-                ? w
-                : new CacheWriterException("the writer of cache " + name + " failed", e);
+      failure = integration.writeAll(batch);
+      if (failure != null) {
         for (Cache.Entry<? extends K, ? extends V> notWritten : batch) {
           toStore.remove(notWritten.getKey()); // what the writer left was not written
         }
@@ -509,14 +478,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>();
     for (Map.Entry<K, V> e : toStore.entrySet()) {
       byte[] k = marshaller.key(e.getKey());
-      ReentrantLock lock = lockOf(k);
+      ReentrantLock lock = locks.of(k);
       lock.lock();
       try {
         if (store(e.getKey(), k, e.getValue(), blindPuts ? null : liveStored(k), events)) {
           statistics.puts(1);
         }
       } finally {
-        failure = release(lock, events, failure);
+        failure = locks.release(lock, events, failure);
       }
     }
     statistics.putTime(start);
@@ -533,18 +502,18 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean stored = false;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       if (liveStored(k) == null) {
-        write(key, value);
+        integration.write(key, value);
         if (store(key, k, value, null, events)) {
           statistics.puts(1);
         }
         stored = true;
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.lookup(!stored); // putIfAbsent of an absent key is a miss
     statistics.putTime(start);
@@ -559,14 +528,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean removed;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
-      delete(key);
+      integration.delete(key);
       removed = old != null && removeStored(key, k, old, events);
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     if (removed) {
       statistics.removals(1);
@@ -585,19 +554,19 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean removed = false;
     boolean found;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
       found = old != null;
       if (found && marshaller.sameValue(old, expected)) {
-        delete(key);
+        integration.delete(key);
         removed = removeStored(key, k, old, events);
       } else if (found) {
         accessed(key, k, old, System.currentTimeMillis(), events);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.lookup(found);
     if (removed) {
@@ -616,17 +585,17 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous = null;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
-      delete(key);
+      integration.delete(key);
       if (old != null) {
         previous = decode(old);
         removeStored(key, k, old, events);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.lookup(previous != null);
     if (previous != null) {
@@ -648,20 +617,20 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean replaced = false;
     boolean found;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
       found = old != null;
       if (found && marshaller.sameValue(old, expected)) {
-        write(key, newValue);
+        integration.write(key, newValue);
         store(key, k, newValue, old, events);
         replaced = true;
       } else if (found) {
         accessed(key, k, old, System.currentTimeMillis(), events);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     statistics.lookup(found);
     if (replaced) {
@@ -689,17 +658,17 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous = null;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
       if (old != null) {
         previous = decode(old);
-        write(key, value);
+        integration.write(key, value);
         store(key, k, value, old, events);
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     if (previous != null) {
       statistics.hits(1);
@@ -735,15 +704,10 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     long start = System.nanoTime();
     List<K> toRemove = new ArrayList<>(keys);
     RuntimeException failure = null; // the writer's, else the first listener's
-    if (configuration.isWriteThrough() && writer != null && !toRemove.isEmpty()) {
+    if (integration.writesThrough() && !toRemove.isEmpty()) {
       List<Object> batch = new ArrayList<>(toRemove);
-      try {
-        writer.deleteAll(batch);
-      } catch (RuntimeException e) {
-        failure =
-            e instanceof CacheWriterException w
-                ? w
-                : new CacheWriterException("the writer of cache " + name + " failed", e);
+      failure = integration.deleteAll(batch);
+      if (failure != null) {
         toRemove.removeAll(new HashSet<>(batch)); // what the writer left was not deleted
       }
     }
@@ -751,7 +715,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     int removed = 0;
     for (K key : toRemove) {
       byte[] k = marshaller.key(key);
-      ReentrantLock lock = lockOf(k);
+      ReentrantLock lock = locks.of(k);
       lock.lock();
       try {
         Object old = liveStored(k);
@@ -759,7 +723,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
           removed++;
         }
       } finally {
-        failure = release(lock, events, failure);
+        failure = locks.release(lock, events, failure);
       }
     }
     statistics.removals(removed);
@@ -787,7 +751,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     T result;
     CairnMutableEntry<K, V> entry;
-    ReentrantLock lock = lockOf(k);
+    ReentrantLock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -795,7 +759,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
           new CairnMutableEntry<>(
               key,
               old == null ? null : decode(old),
-              configuration.isReadThrough() && loader != null ? this::load : null);
+              integration.readsThrough() ? integration::load : null);
       try {
         result = processor.process(entry, arguments);
       } catch (EntryProcessorException e) {
@@ -811,13 +775,13 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         }
         case LOADED -> store(key, k, entry.value(), null, events);
         case SET -> {
-          write(key, entry.value());
+          integration.write(key, entry.value());
           store(key, k, entry.value(), old, events);
           statistics.puts(1);
           statistics.putTime(start);
         }
         case REMOVED -> {
-          delete(key);
+          integration.delete(key);
           if (old != null && removeStored(key, k, old, events)) {
             statistics.removals(1);
             statistics.removeTime(start);
@@ -825,7 +789,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         }
       }
     } finally {
-      release(lock, events);
+      locks.release(lock, events);
     }
     // the lookup of the key counts, whatever the processor does with the entry (JSR-107 TCK)
     statistics.lookup(entry.existed());
@@ -980,18 +944,22 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     closed = true;
     manager.released(this);
     listeners.close();
-    closeIfCloseable(expiry);
-    closeIfCloseable(loader);
-    closeIfCloseable(writer);
+    closeParts();
   }
 
   /** Closes the cache without telling its manager (the manager is closing or destroying it). */
   void closeQuietly() {
     closed = true;
     listeners.close();
-    closeIfCloseable(expiry);
-    closeIfCloseable(loader);
-    closeIfCloseable(writer);
+    closeParts();
+  }
+
+  /** Closes the expiry policy, the loader and the writer, those that are closeable. */
+  private void closeParts() {
+    closeIfCloseable(expiries.policy());
+    for (Object part : integration.parts()) {
+      closeIfCloseable(part);
+    }
   }
 
   private static void closeIfCloseable(Object o) {
@@ -1027,36 +995,6 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
 
   // --------------------------------------------------------------------------------- helpers
 
-  /**
-   * Delivers the events an operation collected under the key's lock, then releases the lock
-   * (Listeners L1): listeners see a key's changes in their order.
-   */
-  private void release(ReentrantLock lock, List<CairnEntryEvent<K, V>> events) {
-    try {
-      if (!events.isEmpty()) {
-        listeners.deliver(events);
-      }
-    } finally {
-      events.clear();
-      lock.unlock();
-    }
-  }
-
-  /**
-   * As {@link #release(ReentrantLock, List)} for one key of several: a listener's exception is
-   * kept, not thrown, so that the other keys are still written; returns {@code first} if not null,
-   * else the exception, if any.
-   */
-  private RuntimeException release(
-      ReentrantLock lock, List<CairnEntryEvent<K, V>> events, RuntimeException first) {
-    try {
-      release(lock, events);
-      return first;
-    } catch (RuntimeException e) {
-      return first != null ? first : e;
-    }
-  }
-
   /** Under the key's lock: the stored bytes of {@code k} if live, else null (expired: dropped). */
   private Object liveStored(byte[] k) {
     Object stored = table.get(k);
@@ -1073,7 +1011,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   private boolean store(K key, byte[] k, V value, Object old, List<CairnEntryEvent<K, V>> events) {
     long expireAt;
     if (old == null) {
-      Duration d = duration(true);
+      Duration d = expiries.creation();
       if (d == null) {
         d = Duration.ETERNAL;
       }
@@ -1085,10 +1023,10 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         }
         return false; // not stored, not counted as a put
       }
-      expireAt = expireAt(d);
+      expireAt = Expiries.expireAt(d);
     } else {
-      Duration d = duration(false);
-      expireAt = d == null ? Marshaller.expireAt(old) : expireAt(d);
+      Duration d = expiries.update();
+      expireAt = d == null ? Marshaller.expireAt(old) : Expiries.expireAt(d);
       if (d != null && d.isZero()) {
         table.remove(k); // updated, then expired at once
         if (listeners.wants(EventType.UPDATED)) {
@@ -1102,7 +1040,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return true;
       }
     }
-    table.put(k, marshaller.stored(value, expireAt), options(expireAt));
+    table.put(k, marshaller.stored(value, expireAt), Expiries.options(expireAt));
     if (!listeners.isEmpty()) {
       if (old == null) {
         if (listeners.wants(EventType.CREATED)) {
@@ -1128,68 +1066,6 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     return true;
   }
 
-  /** The policy's creation or update duration; null (unchanged) if it throws (J5). */
-  private Duration duration(boolean creation) {
-    try {
-      return creation ? expiry.getExpiryForCreation() : expiry.getExpiryForUpdate();
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
-
-  /** When an entry given duration {@code d} now expires; the clock is read only if it ever does. */
-  private static long expireAt(Duration d) {
-    if (d.isEternal()) {
-      return Marshaller.ETERNAL;
-    }
-    return expireAt(d, System.currentTimeMillis());
-  }
-
-  private static long expireAt(Duration d, long now) {
-    if (d.isEternal()) {
-      return Marshaller.ETERNAL;
-    }
-    if (d.isZero()) {
-      return now;
-    }
-    long millis = d.getTimeUnit().toMillis(d.getDurationAmount());
-    return millis >= Marshaller.ETERNAL - now ? Marshaller.ETERNAL - 1 : now + Math.max(1, millis);
-  }
-
-  private static EntryOptions options(long expireAt) {
-    return expireAt == Marshaller.ETERNAL
-        ? null
-        : EntryOptions.expireAt(Instant.ofEpochMilli(expireAt));
-  }
-
-  /** Write-through of one entry (J3). */
-  private void write(K key, V value) {
-    if (!configuration.isWriteThrough() || writer == null) {
-      return;
-    }
-    try {
-      writer.write(new CairnEntry<>(key, value));
-    } catch (CacheWriterException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new CacheWriterException("the writer of cache " + name + " failed", e);
-    }
-  }
-
-  /** Write-through of one removal (J3). */
-  private void delete(K key) {
-    if (!configuration.isWriteThrough() || writer == null) {
-      return;
-    }
-    try {
-      writer.delete(key);
-    } catch (CacheWriterException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new CacheWriterException("the writer of cache " + name + " failed", e);
-    }
-  }
-
   @SuppressWarnings("unchecked")
   private V decode(Object stored) {
     return (V) marshaller.valueOf(stored);
@@ -1204,18 +1080,6 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
   @SuppressWarnings("unchecked")
   private V copy(V value) {
     return (V) marshaller.copy(value);
-  }
-
-  /** The lock of the key of bytes {@code k}: a Long key's is {@link #lockOf(long)} (J8). */
-  private ReentrantLock lockOf(byte[] k) {
-    if (Marshaller.isLongKey(k)) {
-      return lockOf(Marshaller.longOf(k));
-    }
-    return locks[((Arrays.hashCode(k) * 0x9E3779B9) >>> 22) & (LOCKS - 1)];
-  }
-
-  private ReentrantLock lockOf(long key) {
-    return locks[(int) ((key * 0x9E3779B97F4A7C15L) >>> 54) & (LOCKS - 1)];
   }
 
   private void checkOpen() {
