@@ -7,6 +7,7 @@ import static dev.cairn.durability.log.LogLayout.EPOCH_OFFSET;
 import static dev.cairn.durability.log.LogLayout.FILE_HEADER_BYTES;
 import static dev.cairn.durability.log.LogLayout.FIRST_USER_TYPE;
 import static dev.cairn.durability.log.LogLayout.LENGTH_OFFSET;
+import static dev.cairn.durability.log.LogLayout.LSN_LENGTH;
 import static dev.cairn.durability.log.LogLayout.LSN_OFFSET;
 import static dev.cairn.durability.log.LogLayout.MAX_PAYLOAD_BYTES;
 import static dev.cairn.durability.log.LogLayout.PAYLOAD_OFFSET;
@@ -74,6 +75,7 @@ final class LogScanner implements AutoCloseable {
   private CorruptLogException damage;
   private MemorySegment spill; // survey: a record that runs past the chunk
   private final Arena arena = Arena.ofConfined();
+  private MemorySegment zeros; // PROBE_CHUNK_BYTES of zeros, made at the first probe that needs it
   private final CRC32C crc = new CRC32C();
   private MemorySegment window;
   private long windowStart = -1;
@@ -456,6 +458,12 @@ final class LogScanner implements AutoCloseable {
       for (; q + RECORD_HEADER_BYTES <= chunkEnd; q += ALIGNMENT) {
         long at = q - chunkStart;
         long lsn = chunk.get(LONG, at + LSN_OFFSET);
+        if (lsn == 0) {
+          // never a proof (a proof's lsn is above p >= 0): jump over the zeros, as a log file's
+          // unwritten space is, to the first offset whose lsn field holds a byte that is not
+          q = afterZeros(chunk, chunkStart, q, chunkEnd) - ALIGNMENT; // the loop adds it back
+          continue;
+        }
         if (baseLsn >= 0) {
           if (lsn != baseLsn + q - FILE_HEADER_BYTES) {
             continue;
@@ -476,6 +484,26 @@ final class LogScanner implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * The first offset after {@code q} (whose lsn field, in {@code chunk} read from {@code
+   * chunkStart}, is zero) whose lsn field may hold a byte that is not zero: every offset before it
+   * has an lsn field of zeros. If the chunk holds only zeros from there, the first offset whose
+   * record header this chunk does not hold whole, where the next chunk starts.
+   */
+  private long afterZeros(MemorySegment chunk, long chunkStart, long q, long chunkEnd) {
+    if (zeros == null) {
+      zeros = arena.allocate(PROBE_CHUNK_BYTES, ALIGNMENT); // an arena zeroes what it allocates
+    }
+    long from = q - chunkStart + LSN_OFFSET;
+    long to = chunkEnd - chunkStart;
+    long mismatch = MemorySegment.mismatch(chunk, from, to, zeros, 0, to - from);
+    long next =
+        mismatch < 0
+            ? chunkEnd - RECORD_HEADER_BYTES + 1 // no header held whole here has a non-zero lsn
+            : chunkStart + from + mismatch - (LSN_OFFSET + LSN_LENGTH - 1); // fields ending there
+    return Math.max(q + ALIGNMENT, (next + ALIGNMENT - 1) & -ALIGNMENT);
   }
 
   private Proof check(

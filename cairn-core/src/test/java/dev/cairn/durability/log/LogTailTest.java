@@ -153,6 +153,47 @@ class LogTailTest {
         .isInstanceOf(CorruptFileException.class);
   }
 
+  /**
+   * The proof may lie far behind the damage, past unwritten (zeroed) space that the scan for it
+   * skips: here more than a megabyte of zeros, across the scanner's 1 MiB chunks, with stray bytes
+   * in it that start no record, each at an offset of its own within an lsn field.
+   */
+  @Test
+  void damageWhereTheLogWasDurable_isFound_pastZerosAndStrayBytes() throws IOException {
+    LogOptions big =
+        LogOptions.builder()
+            .fileBytes(4 << 20)
+            .fileCount(2)
+            .bufferBytes(64 << 10)
+            .mode(LogSync.ON_COMMIT)
+            .build();
+    List<Rec> appended = new ArrayList<>();
+    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, big, 0, collect(new ArrayList<>()))) {
+      for (int i = 0; i < 6_000; i++) {
+        byte[] p = payload(1, i, 300);
+        long start = log.endLsn();
+        long end = log.append(30, p);
+        appended.add(new Rec(start, end, 30, p));
+        log.syncTo(end); // each record proves the ones before it
+      }
+    }
+    Rec victim = appended.get(7);
+    Rec proof = appended.get(5_001);
+    long zeroFrom = appended.get(8).lsn();
+    byte[] zeros = new byte[(int) (proof.lsn() - zeroFrom)];
+    assertThat(zeros.length).isGreaterThan(1 << 20);
+    for (int i = 0; i < 16; i++) { // stray bytes, at each offset within an 8-byte word
+      zeros[100_000 * (i + 1) + 8 * i + i % 8] = (byte) (0x40 + i);
+    }
+    overwrite(zeroFrom, zeros);
+    overwrite(victim.lsn() + 100, new byte[] {0x01});
+    assertThatThrownBy(() -> scan(new ArrayList<>()))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining(
+            "the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
+        .hasMessageContaining("but the valid record at lsn " + proof.lsn());
+  }
+
   @Test
   void damagedHeaderOfAFileInTheMiddle_isCorruptFileException() throws IOException {
     List<Rec> appended = append(0, 100, 300, true, 1); // spans all three files
