@@ -41,8 +41,11 @@ import java.util.zip.CRC32C;
  * invalid or names a sequence after p's (slots holding an older sequence, or none, cannot
  * hold a record after p). In a slot with a valid header a candidate's Lsn must equal its
  * position's; elsewhere the Lsn must map to the very slot and offset it sits at. Only then
- * is the checksum computed, so the probe costs one 8-byte compare per 8 bytes read. A
- * candidate must lie wholly in one file. Proof found: CorruptFileException at p. No proof:
+ * is the checksum computed, so the probe costs one 8-byte compare per 8 bytes read, and less
+ * over zeros (a file's unwritten space): a position whose Lsn field is zero is no candidate
+ * (a proof's Lsn is above p), and the probe jumps from there to the first position whose Lsn
+ * field holds a byte that is not zero, found by one vectorized compare of the chunk with zeros
+ * (afterZeros). A candidate must lie wholly in one file. Proof found: CorruptFileException at p. No proof:
  * p is the end (a torn, zeroed, stale or never-written tail).
  *
  * Salvage (LogRecovery.SALVAGE): where a strict scan throws CorruptLogException, a salvaging
