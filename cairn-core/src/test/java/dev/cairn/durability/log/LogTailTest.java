@@ -38,9 +38,15 @@ class LogTailTest {
   /** Appends {@code count} records of {@code length} bytes; syncs after each if asked. */
   private List<Rec> append(long from, int count, int length, boolean syncEach, int writer)
       throws IOException {
+    return append(OPTIONS, from, count, length, syncEach, writer);
+  }
+
+  private List<Rec> append(
+      LogOptions options, long from, int count, int length, boolean syncEach, int writer)
+      throws IOException {
     List<Rec> appended = new ArrayList<>();
     try (WriteAheadLog log =
-        WriteAheadLog.open(disk, DIR, OPTIONS, from, collect(new ArrayList<>()))) {
+        WriteAheadLog.open(disk, DIR, options, from, collect(new ArrayList<>()))) {
       for (int i = 0; i < count; i++) {
         byte[] p = payload(writer, i, length);
         long start = log.endLsn();
@@ -167,16 +173,7 @@ class LogTailTest {
             .bufferBytes(64 << 10)
             .mode(LogSync.ON_COMMIT)
             .build();
-    List<Rec> appended = new ArrayList<>();
-    try (WriteAheadLog log = WriteAheadLog.open(disk, DIR, big, 0, collect(new ArrayList<>()))) {
-      for (int i = 0; i < 6_000; i++) {
-        byte[] p = payload(1, i, 300);
-        long start = log.endLsn();
-        long end = log.append(30, p);
-        appended.add(new Rec(start, end, 30, p));
-        log.syncTo(end); // each record proves the ones before it
-      }
-    }
+    List<Rec> appended = append(big, 0, 6_000, 300, true, 1); // each proves the ones before it
     Rec victim = appended.get(7);
     Rec proof = appended.get(5_001);
     long zeroFrom = appended.get(8).lsn();
