@@ -5,9 +5,7 @@ import dev.cairn.bench.harness.GcPauseMonitor;
 import dev.cairn.bench.harness.GcPauses;
 import dev.cairn.bench.harness.PageCache;
 import dev.cairn.bench.harness.ProcessMemory;
-import dev.cairn.pile.Durability;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -50,7 +48,7 @@ public final class CacheBenchChild {
             valueBytes,
             budget,
             dir.isEmpty() ? null : Path.of(dir),
-            Durability.valueOf(arguments.get("durability").toUpperCase(Locale.ROOT)));
+            StoreSpec.durability(arguments.get("durability")));
 
     ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
     try (GcPauseMonitor gc = new GcPauseMonitor()) {

@@ -1,10 +1,8 @@
 package dev.cairn.bench.cache;
 
 import dev.cairn.bench.harness.ChildArguments;
-import dev.cairn.pile.Durability;
 import dev.cairn.pile.DurabilityStats;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -33,7 +31,7 @@ public final class RestartProbe {
             valueBytes,
             0,
             Path.of(arguments.get("dir")),
-            Durability.valueOf(arguments.get("durability").toUpperCase(Locale.ROOT)));
+            StoreSpec.durability(arguments.get("durability")));
     SplittableRandom random = new SplittableRandom(seed);
     byte[] buffer = new byte[valueBytes];
     switch (arguments.get("mode")) {

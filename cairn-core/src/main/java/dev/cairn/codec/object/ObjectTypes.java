@@ -81,7 +81,9 @@ public final class ObjectTypes {
   private final AtomicReferenceArray<TypeSchema> schemas = new AtomicReferenceArray<>(MAX + 1);
   private final AtomicReferenceArray<Entry> entries = new AtomicReferenceArray<>(MAX + 1);
   private final AtomicReferenceArray<ValueCodec[]> skippers = new AtomicReferenceArray<>(MAX + 1);
-  private final ValueCodec[] builtIns = new ValueCodec[Refs.FIRST_USER_TAG];
+  // the codecs of the built-in tags, made at the first any value: a pile that stores no objects
+  // never loads them (nor the JDK value types they name), which keeps its open short
+  private volatile ValueCodec[] builtIns;
 
   private final Object lock = new Object();
   private final Map<Class<?>, Entry> current = new HashMap<>(); // guarded by lock
@@ -144,19 +146,6 @@ public final class ObjectTypes {
         Desc.parse(f.type()); // fail now, not at the first read, if the catalog is corrupt
       }
     }
-    ValueCodec anyCodec = new Refs.AnyCodec(this, Object.class, "an any value");
-    for (Desc.Prim p : Desc.Prim.values()) {
-      builtIns[Refs.boxTag(p)] = ValueCodecs.prim(p);
-      builtIns[Refs.primArrayTag(p)] = ValueCodecs.primArray(p);
-    }
-    builtIns[Refs.TAG_STRING] = ValueCodecs.STRING;
-    // the JDK value types' codecs are left to builtInCodec: built on first use
-    builtIns[Refs.TAG_COLLECTION] =
-        new Containers.CollectionCodec(anyCodec, Object.class, "a collection in an any value");
-    builtIns[Refs.TAG_MAP] =
-        new Containers.MapCodec(anyCodec, anyCodec, Object.class, "a map in an any value");
-    builtIns[Refs.TAG_OPTIONAL] = new Containers.OptionalCodec(anyCodec);
-    builtIns[Refs.TAG_OBJECT_ARRAY] = new Containers.ArrayCodec(anyCodec, Object.class);
     synchronized (lock) {
       for (Class<?> c : classes) {
         if (!explicitIds.containsKey(c) && Refs.builtInTagOf(c) == 0) {
@@ -656,15 +645,38 @@ public final class ObjectTypes {
   }
 
   ValueCodec builtInCodec(int tag) {
-    if (tag <= 0 || tag >= builtIns.length) {
+    if (tag <= 0 || tag >= Refs.FIRST_USER_TAG) {
       return null;
     }
-    ValueCodec codec = builtIns[tag];
+    ValueCodec[] codecs = builtIns;
+    if (codecs == null) {
+      codecs = makeBuiltIns();
+      builtIns = codecs; // racing threads make equal tables; either may win
+    }
+    ValueCodec codec = codecs[tag];
     if (codec == null) {
       JdkValueType kind = JdkValueType.byTag(tag);
       codec = kind == null ? null : ValueCodecs.value(kind);
     }
     return codec;
+  }
+
+  private ValueCodec[] makeBuiltIns() {
+    ValueCodec[] codecs = new ValueCodec[Refs.FIRST_USER_TAG];
+    ValueCodec anyCodec = new Refs.AnyCodec(this, Object.class, "an any value");
+    for (Desc.Prim p : Desc.Prim.values()) {
+      codecs[Refs.boxTag(p)] = ValueCodecs.prim(p);
+      codecs[Refs.primArrayTag(p)] = ValueCodecs.primArray(p);
+    }
+    codecs[Refs.TAG_STRING] = ValueCodecs.STRING;
+    // the JDK value types' codecs are left to builtInCodec: built on first use
+    codecs[Refs.TAG_COLLECTION] =
+        new Containers.CollectionCodec(anyCodec, Object.class, "a collection in an any value");
+    codecs[Refs.TAG_MAP] =
+        new Containers.MapCodec(anyCodec, anyCodec, Object.class, "a map in an any value");
+    codecs[Refs.TAG_OPTIONAL] = new Containers.OptionalCodec(anyCodec);
+    codecs[Refs.TAG_OBJECT_ARRAY] = new Containers.ArrayCodec(anyCodec, Object.class);
+    return codecs;
   }
 
   /** The registered (user) codec id of {@code type}, or -1. */
