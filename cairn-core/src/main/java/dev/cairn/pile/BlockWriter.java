@@ -17,11 +17,11 @@ import dev.cairn.memory.NativeSegment;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The pile's block writes: which stripe a put allocates in, and how a block is written, rewritten,
- * turned into a link and freed, each under the lock of the stripe that owns its segment.
+ * The pile's block writes: how a block is written, rewritten, turned into a link and freed, each
+ * under the lock of the stripe that owns its segment. Which stripe a put allocates in is its {@link
+ * StripeAllocator}'s choice.
  *
  * <h2>Implementation note</h2>
  *
@@ -53,28 +53,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class BlockWriter {
 
-  private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
-
-  /**
-   * A thread's probe: its low bits name its home stripe, and a contended lock moves it on by {@link
-   * #rehash}, a xorshift, which maps 0 to 0 and is otherwise one-to-one. So a probe is never 0 (a
-   * thread there would never move), and each thread's starts apart from every other's in its high
-   * bits (the thread count times an odd constant: the low bits still take every stripe in turn),
-   * which a move to a stripe keeps ({@link #movedTo}): two threads that meet in one stripe then
-   * rehash to different ones. With probes 0, 1, 2... and a move that set the probe to the stripe's
-   * id, two threads could come to share a probe, and then every stripe after: JMH
-   * PileBenchmark.TwoThreads.putThenDelete_bytes fell from about 40M to 4-6M puts and deletes a
-   * second for whole runs, in about one fork of three.
-   */
-  private static final ThreadLocal<int[]> PROBE =
-      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.incrementAndGet() * 0x9E3779B9});
-
   private final SegmentTable table;
   private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
   private final long tagKey; // the clock's key (TagClock.key), copied: puts seal with no load
   private final ValueReads reads;
   private final Stripe[] stripes;
-  private final int stripeMask;
+  private final StripeAllocator allocator;
   private final CodecRegistry codecs;
   private final WriteHooks writes;
   private final long maxPayloadBytes;
@@ -91,7 +75,7 @@ final class BlockWriter {
     this.tagKey = tags.key();
     this.reads = reads;
     this.stripes = stripes;
-    this.stripeMask = stripes.length - 1;
+    this.allocator = new StripeAllocator(table, stripes);
     this.codecs = codecs;
     this.writes = writes;
     this.maxPayloadBytes = table.segmentBytes() - SEGMENT_HEADER_BYTES - HEADER_BYTES;
@@ -99,7 +83,7 @@ final class BlockWriter {
 
   /** The calling thread's stripe, for a write that allocates nothing (a participant's record). */
   Stripe homeStripe() {
-    return stripes[PROBE.get()[0] & stripeMask];
+    return allocator.homeStripe();
   }
 
   /** Whether the calling thread holds a stripe's lock (it is inside a write). */
@@ -140,7 +124,7 @@ final class BlockWriter {
    */
   Stripe writeNew(PayloadWriter payload, int length) {
     long granules = granulesFor(length, 0);
-    Stripe stripe = lockForAllocation(granules);
+    Stripe stripe = allocator.lockForAllocation(granules);
     boolean published = false;
     try {
       long address = stripe.lastAddress;
@@ -206,7 +190,7 @@ final class BlockWriter {
 
   private Stripe putRaw(int kind, byte[] source, int length, int extra) {
     long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
+    Stripe stripe = allocator.lockForAllocation(granules);
     boolean success = false;
     try {
       long address = stripe.lastAddress;
@@ -240,7 +224,7 @@ final class BlockWriter {
     }
     long length = (long) idBytes + encoded;
     long granules = granulesFor(length, extra);
-    Stripe stripe = lockForAllocation(granules);
+    Stripe stripe = allocator.lockForAllocation(granules);
     boolean published = false;
     try {
       long address = stripe.lastAddress;
@@ -327,137 +311,6 @@ final class BlockWriter {
               + " use durability NONE for larger values)");
     }
     return BlockLayout.granulesFor(payload);
-  }
-
-  /**
-   * Returns a locked stripe whose {@link Stripe#lastAddress} holds a fresh block of {@code
-   * granules}. In order: the caller's stripe, from its free space; another stripe's free space (the
-   * thread then moves to that stripe, so free space left by deletes anywhere is reused before the
-   * pile grows); the caller's stripe grown by a segment; any stripe at all, waiting for its lock,
-   * before giving up with {@link PileFullException}.
-   */
-  private Stripe lockForAllocation(long granules) {
-    int[] probe = PROBE.get();
-    Stripe home = stripes[probe[0] & stripeMask];
-    if (!home.tryLock()) {
-      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
-      home = stripes[probe[0] & stripeMask];
-      home.lock();
-    }
-    if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
-      return home;
-    }
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.tryLock()) {
-        boolean found;
-        try {
-          found = allocateIn(other, granules, Stripe.Reach.FREE_LISTS);
-        } catch (RuntimeException | Error e) {
-          home.unlock();
-          throw e;
-        }
-        if (found) {
-          home.unlock();
-          probe[0] = movedTo(probe[0], other.id);
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    Stripe helper = waitForFreeSpace(home, granules);
-    if (helper != null) {
-      probe[0] = movedTo(probe[0], helper.id);
-      return helper;
-    }
-    if (allocateIn(home, granules, Stripe.Reach.GROW)) {
-      return home;
-    }
-    home.unlock();
-    for (Stripe other : stripes) {
-      if (other != home) {
-        other.lock();
-        if (allocateIn(other, granules, Stripe.Reach.NO_GROWTH)) {
-          return other;
-        }
-        other.unlock();
-      }
-    }
-    throw new PileFullException(
-        "memory budget exhausted: requested="
-            + (granules << GRANULE_SHIFT)
-            + " bytes maxMemoryBytes="
-            + table.maxMemoryBytes()
-            + " capacityBytes="
-            + table.capacityBytes()
-            + " (free space is too fragmented or the budget is spent; delete values or raise"
-            + " maxMemoryBytes)");
-  }
-
-  /**
-   * Before the pile grows: waits for the lock of each other stripe whose free lists hold enough
-   * bytes, and allocates there. Returns that stripe locked, or null with {@code home} locked again.
-   *
-   * <p>Why: the pass above only tries locks, and under churn the stripe holding the freed space is
-   * often busy at that moment, so without this the pile would take a new segment for every such
-   * miss and keep growing under delete-and-refill churn. Growth is rare (a segment serves a million
-   * small puts), so a wait here costs little. {@code home} is released first: a thread holds one
-   * stripe lock at a time, so two threads helping each other cannot deadlock. The free-byte count
-   * is read without the lock; it is only a hint.
-   */
-  private Stripe waitForFreeSpace(Stripe home, long granules) {
-    long bytes = granules << GRANULE_SHIFT;
-    boolean released = false;
-    for (int i = 1; i < stripes.length; i++) {
-      Stripe other = stripes[(home.id + i) & stripeMask];
-      if (other.listedFreeBytes < bytes) {
-        continue;
-      }
-      if (!released) {
-        home.unlock();
-        released = true;
-      }
-      other.lock();
-      if (allocateIn(other, granules, Stripe.Reach.FREE_LISTS)) {
-        return other;
-      }
-      other.unlock();
-    }
-    if (released) {
-      home.lock();
-      if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) { // it may have freed meanwhile
-        return home;
-      }
-    }
-    return null;
-  }
-
-  /** Allocates in a locked stripe; unlocks it if this throws. */
-  private boolean allocateIn(Stripe stripe, long granules, Stripe.Reach reach) {
-    boolean success = false;
-    try {
-      table.checkOpen();
-      stripe.lastAddress = stripe.allocate(granules, reach);
-      success = true;
-      return stripe.lastAddress != NIL;
-    } finally {
-      if (!success) {
-        stripe.unlock();
-      }
-    }
-  }
-
-  /** {@code probe} with its home moved to stripe {@code id}, keeping the thread's own high bits. */
-  private int movedTo(int probe, int id) {
-    int moved = (probe & ~stripeMask) | id;
-    return moved != 0 ? moved : stripeMask + 1; // never 0: see PROBE
-  }
-
-  private static int rehash(int probe) {
-    probe ^= probe << 13;
-    probe ^= probe >>> 17;
-    probe ^= probe << 5;
-    return probe;
   }
 
   // =========================================================================================

@@ -4,12 +4,8 @@ import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.memory.NativeSegment;
-import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.InPlaceReader;
-import dev.cairn.pile.participant.LogParticipant;
-import dev.cairn.pile.participant.PayloadWriter;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
@@ -35,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
  *   ValueReads             the lock-free optimistic reads, and every pointer check
  *   BlockWriter            allocation, and block writes under the owning stripe's lock
  *   TransactionCoordinator transactions' allocations, commit and rollback
+ *   ParticipantWrites      participants' changes logged with a put, update or delete
  *   Regions                participants' blocks written in place (region, written)
  *
  * A write: admitted (WriteHooks.admit: a persistent pile reserves log room), made under one
@@ -102,6 +99,9 @@ final class OffHeapPile implements Pile {
   /** The participants sharing this pile's log (see {@link ParticipantRegistry}). */
   private final ParticipantRegistry participants;
 
+  /** The participants' writes beside the pile's own (see {@link ParticipantWrites}). */
+  private final ParticipantWrites participantWrites;
+
   /** The participants' regions, values they write in place (see {@link Regions}). */
   private final Regions regions;
 
@@ -161,6 +161,7 @@ final class OffHeapPile implements Pile {
     this.writer = new BlockWriter(table, tags, reads, stripes, options.codecs(), writes);
     this.transactions =
         new TransactionCoordinator(table, reads, writer, stripes, writes, persistence);
+    this.participantWrites = new ParticipantWrites(table, writer, writes);
     this.regions = new Regions(table, reads, writer, writes, store != null);
     this.codecs = options.codecs();
   }
@@ -313,7 +314,7 @@ final class OffHeapPile implements Pile {
       try {
         checkOpen();
         for (NativeSegment segment : stripe.segments) {
-          reads.requireIntactPages(segment, 0, segment.sizeBytes());
+          reads.pages().requireIntactPages(segment, 0, segment.sizeBytes());
           stripe.forEachBlock(
               segment,
               (offset, header) -> {
@@ -421,7 +422,7 @@ final class OffHeapPile implements Pile {
     lockAll();
     try {
       checkOpen();
-      reads.checkEveryPage();
+      reads.pages().checkEveryPage();
       for (Stripe stripe : stripes) {
         new PileVerifier(table, tags, stripe).verify();
       }
@@ -521,183 +522,9 @@ final class OffHeapPile implements Pile {
     return participants;
   }
 
-  /** ParticipantLog.put: a put and the participant's change, in one record. */
-  long putWith(Object value, int participant, int type, Attachment attachment) {
-    Objects.requireNonNull(value, "value");
-    return putWith(
-        BlockWriter.recordBytesFor(value), value, null, 0, participant, type, attachment);
-  }
-
-  /** ParticipantLog.put of a payload: a put of bytes written in place, and the change. */
-  long putWith(PayloadWriter payload, int participant, int type, Attachment attachment) {
-    Objects.requireNonNull(payload, "payload");
-    checkOpen();
-    int length = BlockWriter.payloadSize(payload);
-    return putWith(
-        Journal.SMALL_RECORD_BYTES + (long) length,
-        null,
-        payload,
-        length,
-        participant,
-        type,
-        attachment);
-  }
-
-  /**
-   * A put (of {@code payload}, {@code length} bytes, when it is not null, else of {@code value})
-   * and the participant's change under the same lock, logged as one record of at most {@code
-   * recordBytes} besides the participant's. The two kinds of value are told apart here rather than
-   * by a supplier of the write: a capturing lambda would be one more allocation on every put.
-   */
-  private long putWith(
-      long recordBytes,
-      Object value,
-      PayloadWriter payload,
-      int length,
-      int participant,
-      int type,
-      Attachment attachment) {
-    Objects.requireNonNull(attachment, "attachment");
-    checkOpen();
-    long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
-    long pointer;
-    long lsn;
-    try {
-      Stripe stripe =
-          payload != null ? writer.writeNew(payload, length) : writer.writeNew(value, 0);
-      pointer = stripe.lastPointer;
-      MemorySegment record;
-      try {
-        try {
-          record = ParticipantRegistry.checked(type, attachment.apply(pointer));
-        } catch (RuntimeException | Error e) {
-          try {
-            writer.deleteLocked(pointer); // nested: logged with the put, as one operation
-          } finally {
-            stripe.unlockAndLog(WriteContext.PLAIN);
-          }
-          throw e;
-        }
-        lsn = stripe.unlockAndLog(participant, type, record);
-      } finally {
-        attachment.logged(); // P5: before the wait for durability
-      }
-    } finally {
-      writes.release(reserved);
-    }
-    writes.awaitDurable(lsn);
-    return pointer;
-  }
-
-  /** ParticipantLog.delete: a delete and the participant's change, in one record. */
-  void deleteWith(long pointer, int participant, int type, Attachment attachment) {
-    Objects.requireNonNull(attachment, "attachment");
-    checkOpen();
-    long reserved = writes.admit(Journal.SMALL_RECORD_BYTES + LogParticipant.MAX_RECORD_BYTES);
-    long lsn = 0;
-    try {
-      Stripe stripe = writer.lockOwner(pointer);
-      boolean applied = false;
-      boolean logged = false;
-      try {
-        // the participant's change before the free, so that an attachment that throws leaves the
-        // value where it was, and nothing logged; the checks the free makes come first, under
-        // the same lock, so that the free cannot fail once the participant changed
-        writer.checkLive(pointer);
-        applied = true;
-        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
-        writer.deleteLocked(pointer); // nested: logged below, with the participant's record
-        logged = true;
-        lsn = stripe.unlockAndLog(participant, type, record);
-      } finally {
-        if (!logged) {
-          stripe.unlockAndLog(WriteContext.PLAIN);
-        }
-        if (applied) {
-          attachment.logged(); // P5: before the wait for durability
-        }
-      }
-    } finally {
-      writes.release(reserved);
-    }
-    writes.awaitDurable(lsn);
-  }
-
-  /**
-   * ParticipantLog.update: an update whose payload is written in place and, if {@code attachment}
-   * is not null, the participant's change, in one record.
-   */
-  void updateWith(
-      long pointer, PayloadWriter payload, int participant, int type, Attachment attachment) {
-    Objects.requireNonNull(payload, "payload");
-    checkOpen();
-    int length = BlockWriter.payloadSize(payload);
-    long recordBytes = Journal.SMALL_RECORD_BYTES + (long) length;
-    if (attachment == null) {
-      long reserved = writes.admit(recordBytes);
-      long lsn;
-      try {
-        lsn = writer.updateLocked(pointer, payload, length);
-      } finally {
-        writes.release(reserved);
-      }
-      writes.awaitDurable(lsn);
-      return;
-    }
-    ParticipantRegistry.checkType(type); // before the update, which a bad type could not log
-    long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
-    long lsn = 0;
-    try {
-      Stripe stripe = writer.lockOwner(pointer);
-      boolean applied = false;
-      boolean logged = false;
-      try {
-        writer.updateLocked(pointer, payload, length); // nested: logged below, with the record
-        applied = true;
-        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(pointer));
-        logged = true;
-        lsn = stripe.unlockAndLog(participant, type, record);
-      } finally {
-        if (!logged) {
-          stripe.unlockAndLog(WriteContext.PLAIN);
-        }
-        if (applied) {
-          attachment.logged(); // P5: before the wait for durability
-        }
-      }
-    } finally {
-      writes.release(reserved);
-    }
-    writes.awaitDurable(lsn);
-  }
-
-  /**
-   * ParticipantLog.append: a change of the participant's own, applied and logged under the calling
-   * thread's stripe lock, so that a checkpoint (under every stripe lock) never sees it half done.
-   */
-  long appendParticipant(int participant, int type, Attachment attachment) {
-    checkOpen();
-    long reserved =
-        writes.admit(ParticipantRegistry.HEADER_BYTES + LogParticipant.MAX_RECORD_BYTES);
-    long lsn;
-    try {
-      Stripe stripe = writer.homeStripe();
-      stripe.lock();
-      boolean logged = false;
-      try {
-        MemorySegment record = ParticipantRegistry.checked(type, attachment.apply(NULL));
-        logged = true;
-        lsn = stripe.unlockAndLog(participant, type, record);
-      } finally {
-        if (!logged) {
-          stripe.unlock();
-        }
-        attachment.logged(); // P5
-      }
-    } finally {
-      writes.release(reserved);
-    }
-    return lsn;
+  /** The participants' writes: a pile write and a participant's change as one record. */
+  ParticipantWrites participantWrites() {
+    return participantWrites;
   }
 
   /** Waits for {@code lsn} as the pile's durability says. */

@@ -29,7 +29,7 @@ final class PileParticipantLog implements ParticipantLog {
   public long append(int type, Attachment attachment) {
     Objects.requireNonNull(attachment, "attachment");
     registry.requireWritable("append");
-    return pile.appendParticipant(id, type, attachment);
+    return pile.participantWrites().append(id, type, attachment);
   }
 
   @Override
@@ -40,25 +40,25 @@ final class PileParticipantLog implements ParticipantLog {
   @Override
   public long put(Object value, int type, Attachment attachment) {
     registry.requireWritable("put");
-    return pile.putWith(value, id, type, attachment);
+    return pile.participantWrites().put(value, id, type, attachment);
   }
 
   @Override
   public long put(PayloadWriter payload, int type, Attachment attachment) {
     registry.requireWritable("put");
-    return pile.putWith(payload, id, type, attachment);
+    return pile.participantWrites().put(payload, id, type, attachment);
   }
 
   @Override
   public void update(long pointer, PayloadWriter payload, int type, Attachment attachment) {
     registry.requireWritable("update");
-    pile.updateWith(pointer, payload, id, type, attachment);
+    pile.participantWrites().update(pointer, payload, id, type, attachment);
   }
 
   @Override
   public void delete(long pointer, int type, Attachment attachment) {
     registry.requireWritable("delete");
-    pile.deleteWith(pointer, id, type, attachment);
+    pile.participantWrites().delete(pointer, id, type, attachment);
   }
 
   @Override

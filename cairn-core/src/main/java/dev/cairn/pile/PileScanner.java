@@ -104,9 +104,9 @@ final class PileScanner {
             segment == stripe.bumpSegment && stripe.bumpStart > offset ? stripe.bumpStart : end;
         // the pages the chunk may span, checked against their checksums before any header on
         // them is believed (a segment born in memory, or already read, costs a bit test)
-        reads.requireIntactPages(segment, offset, Math.min(limit - offset, CHUNK_BYTES));
+        reads.pages().requireIntactPages(segment, offset, Math.min(limit - offset, CHUNK_BYTES));
         while (at < limit) {
-          reads.requireIntactPages(segment, at, HEADER_BYTES);
+          reads.pages().requireIntactPages(segment, at, HEADER_BYTES);
           long size = blockBytes(segment, memory.get(WORD, at), at);
           if (at + size - offset > CHUNK_BYTES) {
             break;
@@ -115,7 +115,7 @@ final class PileScanner {
         }
         if (at == offset) { // one block larger than the buffer
           at = offset + blockBytes(segment, memory.get(WORD, offset), offset);
-          reads.requireIntactPages(segment, offset, at - offset);
+          reads.pages().requireIntactPages(segment, offset, at - offset);
           large = MemorySegment.ofArray(new long[Math.toIntExact((at - offset) / 8)]);
           MemorySegment.copy(memory, offset, large, 0, at - offset);
         } else {

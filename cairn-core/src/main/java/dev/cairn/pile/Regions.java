@@ -145,7 +145,9 @@ final class Regions {
       boolean defer = replaying && trustRewritten;
       boolean trustAll = hinted && cutRecovery; // RG6
       if (!defer && !trustAll) {
-        reads.requireIntactValue(pointer, segment, offset, HEADER_BYTES); // R2: then the header
+        reads
+            .pages()
+            .requireIntactValue(pointer, segment, offset, HEADER_BYTES); // R2: then the header
       }
       long header = writer.lockedUserHeader(pointer, memory, offset);
       requireBytes(pointer, header);
@@ -156,7 +158,7 @@ final class Regions {
       } else if (defer) {
         deferred.add(new Deferred(segment, offset, blockBytes));
       } else {
-        reads.requireIntactValue(pointer, segment, offset, blockBytes); // RG2
+        reads.pages().requireIntactValue(pointer, segment, offset, blockBytes); // RG2
       }
       return memory.asSlice(offset + HEADER_BYTES, BlockLayout.length(header, memory, offset));
     } finally {

@@ -32,7 +32,7 @@ import java.util.List;
  * by the thread holding the owning stripe's lock (or by recovery, before the pile is used) and
  * read without any lock by gets, which validate what they read against the segment's write
  * sequence and its arena's liveness (ValueReads R1, R4); owners[] is read without the lock only by
- * those who lock the owner and then check again (BlockWriter.lockOwner, ValueReads.checkPages).
+ * those who lock the owner and then check again (BlockWriter.lockOwner, PageChecks.checkPages).
  * closed is set once, under every stripe lock.
  *
  * Lifecycle: a volatile pile's emptied segment becomes the spare or goes back to the OS at

@@ -36,7 +36,7 @@ import java.nio.channels.WritableByteChannel;
  * Invariants:
  *   R1 a value is returned, or a problem reported, only after every segment it came from
  *      validates: a torn read is retried, never seen;
- *   R2 a header is believed only once its page matches its file's checksum (PageCheck); a page
+ *   R2 a header is believed only once its page matches its file's checksum (PageChecks); a page
  *      is checked under its owner's lock, so no write changes it meanwhile (PageCheck I2);
  *   R3 a block answers a pointer only if it is live, a block start, not a link target, within
  *      its segment, and holds the pointer's tag sealed with its address (TagClock.seal);
@@ -72,7 +72,7 @@ final class ValueReads {
   private final TagClock tags;
   private final long tagKey; // the clock's key (TagClock.key), copied: gets seal with no load
   private final CodecRegistry codecs;
-  private final PersistenceHooks persistence;
+  private final PageChecks pages;
 
   ValueReads(
       SegmentTable table, TagClock tags, CodecRegistry codecs, PersistenceHooks persistence) {
@@ -81,7 +81,12 @@ final class ValueReads {
     this.tags = tags;
     this.tagKey = tags.key();
     this.codecs = codecs;
-    this.persistence = persistence;
+    this.pages = new PageChecks(table, persistence);
+  }
+
+  /** The checks of mapped pages against their files' checksums (R2). */
+  PageChecks pages() {
+    return pages;
   }
 
   // =========================================================================================
@@ -414,17 +419,17 @@ final class ValueReads {
           Thread.onSpinWait();
           continue;
         }
-        long damaged = damagedPage(segment, offset, HEADER_BYTES);
+        long damaged = pages.damagedPage(segment, offset, HEADER_BYTES);
         long header = memory.get(WORD, offset);
         PointerProblem problem =
             damaged >= 0 ? null : userBlockProblem(header, pointer, offset, memory.byteSize());
         if (problem == null && damaged < 0) {
-          damaged = damagedPage(segment, offset, BlockLayout.sizeBytes(header));
+          damaged = pages.damagedPage(segment, offset, BlockLayout.sizeBytes(header));
         }
         if (problem != null || damaged >= 0) {
           if (segment.validate(sequence)) {
             throw damaged >= 0
-                ? damagedValue(pointer, segment, damaged)
+                ? pages.damagedValue(pointer, segment, damaged)
                 : pointerProblem(pointer, problem);
           }
           continue;
@@ -447,9 +452,9 @@ final class ValueReads {
                 && dataSegment != null
                 && (dataSequence & 1) == 0
                 && dataSegment.validate(dataSequence)) {
-              long damagedTarget = damagedPage(dataSegment, dataOffset, HEADER_BYTES);
+              long damagedTarget = pages.damagedPage(dataSegment, dataOffset, HEADER_BYTES);
               throw damagedTarget >= 0
-                  ? damagedValue(pointer, dataSegment, damagedTarget)
+                  ? pages.damagedValue(pointer, dataSegment, damagedTarget)
                   : new PileCorruptionException(
                       "broken link at " + Pointers.describe(pointer) + ": " + linkProblem);
             }
@@ -466,10 +471,10 @@ final class ValueReads {
             continue;
           }
           long damagedTarget =
-              damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
+              pages.damagedPage(dataSegment, dataOffset, BlockLayout.sizeBytes(dataHeader));
           if (damagedTarget >= 0) {
             if (segment.validate(sequence) && dataSegment.validate(dataSequence)) {
-              throw damagedValue(pointer, dataSegment, damagedTarget);
+              throw pages.damagedValue(pointer, dataSegment, damagedTarget);
             }
             continue;
           }
@@ -611,7 +616,7 @@ final class ValueReads {
     if (offset < SEGMENT_HEADER_BYTES || offset + BlockLayout.MIN_BLOCK_BYTES > memory.byteSize()) {
       return "target offset out of range";
     }
-    long damaged = damagedPage(segment, offset, HEADER_BYTES);
+    long damaged = pages.damagedPage(segment, offset, HEADER_BYTES);
     if (damaged >= 0) {
       return "target page " + damaged + " is damaged";
     }
@@ -658,114 +663,6 @@ final class ValueReads {
     return problem == PointerProblem.TAG_NEVER_HANDED_OUT
         ? problem.exception(pointer, Pointers.tag(pointer))
         : problem.exception(pointer);
-  }
-
-  // =========================================================================================
-  // page checks (R2)
-
-  /**
-   * -1 if every page of {@code [offset, offset + length)} of {@code segment} matches the checksum
-   * its file recorded, checking those not checked yet; else the first damaged page. Pages of a
-   * segment born in memory, or already checked, cost one bit test (see {@link PageCheck}).
-   */
-  private long damagedPage(NativeSegment segment, long offset, long length) {
-    PageCheck check = segment.pageCheck();
-    if (check == null || check.allChecked(offset, length)) {
-      return -1;
-    }
-    return checkPages(segment, check, offset, Math.min(length, segment.sizeBytes() - offset));
-  }
-
-  /** Checks pages under the lock of the segment's owner, so that no write changes them (R2). */
-  private long checkPages(NativeSegment segment, PageCheck check, long offset, long length) {
-    int index = segment.index();
-    while (true) {
-      Stripe owner = table.ownerOf(index);
-      if (owner == null || segments[index] != segment) {
-        return -1; // released meanwhile: the read that asked finds that out itself
-      }
-      owner.lock();
-      try {
-        if (table.ownerOf(index) == owner && segments[index] == segment) {
-          return check.checkRange(offset, length);
-        }
-      } finally {
-        owner.unlock();
-      }
-    }
-  }
-
-  /**
-   * For walks over a segment's blocks (scan, forEach; the caller may hold the owner's lock): checks
-   * the pages of {@code [offset, offset + length)} not checked yet.
-   *
-   * @throws CorruptValueException if one of them is damaged
-   */
-  void requireIntactPages(NativeSegment segment, long offset, long length) {
-    long damaged = damagedPage(segment, offset, length);
-    if (damaged >= 0) {
-      throw new CorruptValueException(
-          "page "
-              + damaged
-              + " of "
-              + persistence.segmentName(segment)
-              + " does not match the checksum its last checkpoint recorded: the file was damaged on"
-              + " disk, and the blocks on that page cannot be walked. Gets of values on other pages"
-              + " still work; `cairn verify` lists every damaged page");
-    }
-  }
-
-  /**
-   * For a participant's region (Regions): checks the pages of {@code [offset, offset + length)} of
-   * the block {@code pointer} names not checked yet.
-   *
-   * @throws CorruptValueException if one of them is damaged, naming the value and the page
-   */
-  void requireIntactValue(long pointer, NativeSegment segment, long offset, long length) {
-    long damaged = damagedPage(segment, offset, length);
-    if (damaged >= 0) {
-      throw damagedValue(pointer, segment, damaged);
-    }
-  }
-
-  /**
-   * Checks every page of every segment mapped from a file that no read has checked yet against its
-   * checksum; all stripe locks held ({@link Pile#verify}).
-   *
-   * @throws dev.cairn.durability.CorruptFileException naming the file and the first damaged page
-   */
-  void checkEveryPage() {
-    for (NativeSegment segment : segments) {
-      PageCheck check = segment == null ? null : segment.pageCheck();
-      if (check == null) {
-        continue;
-      }
-      long pages = segment.sizeBytes() / NativeSegment.PAGE_BYTES;
-      for (long page = 0; page < pages; page++) {
-        if (!check.check(page)) {
-          throw ((SegmentChecksums) check.source()).damaged(page);
-        }
-      }
-    }
-  }
-
-  /** A read met a page whose bytes do not match the checksum its file recorded. */
-  private CorruptValueException damagedValue(long pointer, NativeSegment segment, long page) {
-    String file = persistence.segmentName(segment);
-    return new CorruptValueException(
-        "the value at "
-            + Pointers.describe(pointer)
-            + " lies on page "
-            + page
-            + " (bytes "
-            + page * NativeSegment.PAGE_BYTES
-            + "-"
-            + ((page + 1) * NativeSegment.PAGE_BYTES - 1)
-            + ") of "
-            + file
-            + ", whose bytes do not match the checksum its last checkpoint recorded: the file was"
-            + " damaged on disk. Values on other pages stay readable; `cairn verify` lists every"
-            + " damaged page");
   }
 
   // =========================================================================================
