@@ -47,7 +47,9 @@ final class CacheParticipant implements LogParticipant {
 
   private ParticipantLog log;
   private final List<CacheState.Table> tables = new ArrayList<>();
-  private final List<CacheCore.Retired> retired = new ArrayList<>();
+  // by region, in the order retired: a replay meets as many RETIRE records as the log holds
+  // frees, each of which looks its region up (a list made that quadratic)
+  private final java.util.Map<Long, CacheCore.Retired> retired = new java.util.LinkedHashMap<>();
   private final java.util.Set<Integer> dropped = new java.util.TreeSet<>();
   private volatile CacheCore core;
 
@@ -58,7 +60,7 @@ final class CacheParticipant implements LogParticipant {
 
   /** The retired regions recovered at open. */
   List<CacheCore.Retired> recoveredRetired() {
-    return retired;
+    return List.copyOf(retired.values());
   }
 
   void attach(CacheCore core) {
@@ -79,7 +81,9 @@ final class CacheParticipant implements LogParticipant {
       t.installInto(index);
       tables.add(new CacheState.Table(t.descriptor(), index));
     }
-    retired.addAll(image.retired());
+    for (CacheCore.Retired r : image.retired()) {
+      retired.putIfAbsent(r.region(), r);
+    }
     dropped.addAll(image.dropped());
   }
 
@@ -112,8 +116,9 @@ final class CacheParticipant implements LogParticipant {
         HashIndex.Retirement retirement =
             (region, capacity) -> {
               // the state may list it already (HashIndex I5): one entry per region
-              if (retired.stream().noneMatch(r -> r.region() == region)) {
-                retired.add(
+              if (!retired.containsKey(region)) {
+                retired.put(
+                    region,
                     new CacheCore.Retired(
                         region,
                         log.allocatedBytes(Math.toIntExact(HashIndex.regionBytes(capacity))),
@@ -161,7 +166,7 @@ final class CacheParticipant implements LogParticipant {
               "retire record at LSN " + lsn + " of " + payload.byteSize() + " bytes, needs 8");
         }
         long region = payload.get(U64, 0);
-        retired.removeIf(r -> r.region() == region);
+        retired.remove(region);
       }
       default ->
           throw new CacheCorruptionException(
@@ -205,7 +210,7 @@ final class CacheParticipant implements LogParticipant {
     if (c == null) {
       // the open's own checkpoint: its LSN is past every record replayed, so no record of a
       // dropped table comes after it, and an id listed here could be reused by a new table
-      return CacheState.encode(tables, retired, java.util.Set.of());
+      return CacheState.encode(tables, List.copyOf(retired.values()), java.util.Set.of());
     }
     c.checkpointBegun();
     List<CacheState.Table> current = new ArrayList<>();

@@ -12,8 +12,8 @@ import java.util.Set;
  * Checks that a cache's index and its pile agree, on a quiet cache (no concurrent writes): every
  * slot names a live entry whose key hashes to that slot's hash bits and shard, each shard's counts
  * and bytes are what its slots add up to, every value in the pile is an entry some slot names or a
- * region of the index (no orphan), and the eviction policy's totals are the sums over the slots it
- * counts (Evictor E1).
+ * region of the index (no orphan), every retired region is still in the pile, and the eviction
+ * policy's totals are the sums over the slots it counts (Evictor E1).
  */
 final class CacheVerifier {
   private CacheVerifier() {}
@@ -111,6 +111,16 @@ final class CacheVerifier {
       }
     }
     for (CacheCore.Retired r : core.retiredRegions()) {
+      try {
+        pile.sizeOf(r.region());
+      } catch (StalePointerException | InvalidPointerException e) {
+        throw new CacheCorruptionException(
+            "a retired index region (pointer 0x"
+                + Long.toHexString(r.region())
+                + ") is no longer in the pile: it was freed, yet the cache would free it again ("
+                + e.getMessage()
+                + ")");
+      }
       named.add(r.region());
     }
     long[] values = new long[1];

@@ -133,7 +133,11 @@ class CacheKillNineTest {
                 ? cache.table("d", String.class, String.class).size()
                 : -1;
         if (lastDrop.equals("DD")) {
-          assertThat(d).as(label + ": a dropped table, or a new one, empty").isLessThanOrEqualTo(0);
+          // after the drop the thread makes the table again and puts into it: that first put may
+          // be in flight at the kill, as the put after any DP line may be
+          assertThat(d)
+              .as(label + ": a dropped table, or a new one, empty but for the put in flight")
+              .isLessThanOrEqualTo(1);
         } else if (lastDrop.equals("DW")) {
           assertThat(d).as(label + ": a drop cut by the kill").isLessThanOrEqualTo(50);
         } else {
