@@ -138,6 +138,11 @@ class CacheKillNineTest {
           assertThat(d)
               .as(label + ": a dropped table, or a new one, empty but for the put in flight")
               .isLessThanOrEqualTo(1);
+          if (d == 1) {
+            assertThat(cache.table("d", String.class, String.class).get("k1"))
+                .as(label + ": the new table's one entry is its first put, not a dropped one's")
+                .isEqualTo("v1");
+          }
         } else if (lastDrop.equals("DW")) {
           assertThat(d).as(label + ": a drop cut by the kill").isLessThanOrEqualTo(50);
         } else {
