@@ -140,7 +140,7 @@ class CacheKillNineTest {
               .isLessThanOrEqualTo(1);
           if (d == 1) {
             assertThat(cache.table("d", String.class, String.class).get("k1"))
-                .as(label + ": the new table's one entry is its first put, not a dropped one's")
+                .as(label + ": the one entry is k1, the first put of the new table")
                 .isEqualTo("v1");
           }
         } else if (lastDrop.equals("DW")) {
