@@ -284,7 +284,7 @@ final class CacheSlots implements SlotView {
       return false;
     }
     long meta = table.index.metaAt(locatedAddress);
-    if (table.slotExpiredAt(meta, nowMillis)) {
+    if (table.expiry().hintPassed(meta, nowMillis)) {
       if (reaps < NOTES) {
         reapTables[reaps] = locatedTable;
         reapShards[reaps] = locatedShard;
@@ -306,7 +306,7 @@ final class CacheSlots implements SlotView {
     OffHeapTable<?, ?> table = tables[locatedTable];
     long meta = table.index.metaAt(locatedAddress);
     if ((SlotLayout.policyOfMeta(meta) & PINNED) != 0) {
-      earliestPinnedExpiry = Math.min(earliestPinnedExpiry, table.slotExpiryMillis(meta));
+      earliestPinnedExpiry = Math.min(earliestPinnedExpiry, table.expiry().hintMillis(meta));
       return true;
     }
     return restricted && !evictable[locatedTable];

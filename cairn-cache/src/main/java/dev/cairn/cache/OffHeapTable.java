@@ -5,19 +5,18 @@ import dev.cairn.cache.index.SlotLayout;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
 import java.time.Duration;
-import java.util.AbstractMap;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * A table: its index, its key locks and its counters, over the cache's pile.
+ * A table: its index, its key locks and its counters, over the cache's pile. When entries expire is
+ * its {@link ExpiryRules}' arithmetic; its iteration is a {@link TableIterator}.
  *
  * <h2>Implementation note</h2>
  *
@@ -70,8 +69,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean expires; // some entry was written with an expiry
   private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_LOCKS];
-  private volatile long expireAfterWriteMillis;
-  private volatile long expireAfterAccessMillis;
+  private final ExpiryRules expiry;
   private volatile boolean dropped; // T7: set by drop(), never cleared
 
   final LongAdder hits = new LongAdder();
@@ -90,20 +88,13 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     for (int i = 0; i < KEY_LOCKS; i++) {
       keyLocks[i] = new ReentrantLock();
     }
-    useOptions(descriptor.options());
-  }
-
-  private void useOptions(TableOptions options) {
-    this.expireAfterWriteMillis =
-        options.expireAfterWrite() == null ? 0 : options.expireAfterWrite().toMillis();
-    this.expireAfterAccessMillis =
-        options.expireAfterAccess() == null ? 0 : options.expireAfterAccess().toMillis();
+    this.expiry = new ExpiryRules(descriptor.epochMillis(), descriptor.options());
   }
 
   /** Takes a new descriptor (new options), as a logged table record applies it. */
   void describe(TableDescriptor descriptor) {
     this.descriptor = descriptor;
-    useOptions(descriptor.options());
+    expiry.use(descriptor.options());
   }
 
   TableDescriptor descriptor() {
@@ -149,16 +140,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public V get(K key, Duration maxAge) {
-    return get(key, maxAgeMillis(maxAge));
-  }
-
-  /** A get's maximum age in milliseconds, checked. */
-  static long maxAgeMillis(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative()) {
-      throw new IllegalArgumentException("maxAge must not be negative: " + maxAge);
-    }
-    return saturatedMillis(maxAge);
+    return get(key, ExpiryRules.maxAgeMillis(maxAge));
   }
 
   private V get(K key, long maxAgeMillis) {
@@ -187,7 +169,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       return null;
     }
     Object value = sc.found;
-    if (expireAfterAccessMillis != 0) {
+    if (expiry.expiresAfterAccess()) {
       meta = refreshIdle(slot, meta, sc.foundPointer, sc.now());
     }
     core.evictor().onHit(this, slot, meta);
@@ -195,23 +177,9 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return valueType.cast(value);
   }
 
-  /**
-   * When a slot's expiry hint says its entry expires, in epoch milliseconds: Long.MAX_VALUE for
-   * never, or past the hint's reach.
-   */
-  long slotExpiryMillis(long meta) {
-    int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry == 0 || expiry == SlotLayout.EXPIRY_FAR
-        ? Long.MAX_VALUE
-        : descriptor.epochMillis() + expiry * 1000L;
-  }
-
-  /** Whether a slot's expiry hint says its entry expired by {@code now}. */
-  boolean slotExpiredAt(long meta, long now) {
-    int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry != 0
-        && expiry != SlotLayout.EXPIRY_FAR
-        && now >= descriptor.epochMillis() + expiry * 1000L;
+  /** The table's expiry arithmetic. */
+  ExpiryRules expiry() {
+    return expiry;
   }
 
   /** Removes an expired entry found in a slot, if its key's lock is free; the bytes freed. */
@@ -250,7 +218,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         long meta = index.metaAt(address);
         if (pointer != 0
             && pointer != HashIndex.TOMBSTONE
-            && slotExpiredAt(meta, now)
+            && expiry.hintPassed(meta, now)
             && reap(shard, meta, pointer) > 0) {
           expired++;
         }
@@ -263,19 +231,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** As {@link #slotExpired(long, long, long, long)}, asking {@code sc} the time if needed. */
   private boolean slotExpired(long meta, long pointer, long slot, Scratch sc) {
-    int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry != 0
-        && expiry != SlotLayout.EXPIRY_FAR
-        && slotExpired(meta, pointer, slot, sc.now());
+    return ExpiryRules.hasHint(meta) && slotExpired(meta, pointer, slot, sc.now());
   }
 
   /** Whether the slot's expiry (seconds: time-to-idle, or a write expiry) has passed. */
   private boolean slotExpired(long meta, long pointer, long slot, long now) {
-    int expiry = SlotLayout.expiryOfMeta(meta);
-    return expiry != 0
-        && expiry != SlotLayout.EXPIRY_FAR
-        && now >= descriptor.epochMillis() + expiry * 1000L
-        && index.pointerAt(slot) == pointer;
+    return expiry.hintPassed(meta, now) && index.pointerAt(slot) == pointer;
   }
 
   /**
@@ -283,12 +244,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
    * crash keeps the last written one). Returns the slot's meta word as it now is.
    */
   private long refreshIdle(long slot, long meta, long pointer, long now) {
-    if (expireAfterAccessMillis == 0) {
+    if (!expiry.expiresAfterAccess()) {
       return meta;
     }
-    int expiry =
-        expirySeconds(Math.min(now + expireAfterAccessMillis, expireAtOf(sc().entry.readExpireAt)));
-    long updated = SlotLayout.withExpiry(meta, expiry);
+    long updated = SlotLayout.withExpiry(meta, expiry.hintSeconds(sc().entry.readExpireAt, now));
     if (updated != meta && index.pointerAt(slot) == pointer && index.casMeta(slot, meta, updated)) {
       return updated;
     }
@@ -297,10 +256,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   private static Scratch sc() {
     return Scratch.get();
-  }
-
-  private static long expireAtOf(long entryExpireAt) {
-    return entryExpireAt == 0 ? Long.MAX_VALUE : entryExpireAt;
   }
 
   @Override
@@ -500,7 +455,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         if (existing == 0) {
           core.growIndex(this, shard);
         }
-        long expireAt = expireAt(options, now);
+        long expireAt = expiry.expireAt(options, now);
         boolean pinned = descriptor.options().pinned() || (options != null && options.pinned());
         int flags = pinned ? EntryLayout.FLAG_PINNED : 0;
         // the last encoding on this thread before the write (EntryCodec.prepare)
@@ -509,8 +464,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         long newBytes = core.log().allocatedBytes(entry.sizeBytes());
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
-        int expiry = expirySeconds(expireAt);
-        if (expiry != 0 && !expires) {
+        int hint = expiry.hintSeconds(expireAt, now);
+        if (hint != 0 && !expires) {
           expires = true;
         }
         int policy;
@@ -524,14 +479,14 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
           if (existing == 0) {
             change =
                 core.changes()
-                    .insert(index, hash, expiry, policy, newBytes, sc.record)
+                    .insert(index, hash, hint, policy, newBytes, sc.record)
                     .releasingKeyLock(lock);
             core.log().put(entry, CacheCore.RECORD_ENTRY, change);
             outcome = WriteOutcome.INSERTED;
           } else {
             change =
                 core.changes()
-                    .rewrite(index, shard, hash32, expiry, policy, newBytes - oldBytes, sc.record)
+                    .rewrite(index, shard, hash32, hint, policy, newBytes - oldBytes, sc.record)
                     .releasingKeyLock(lock);
             core.log().update(existing, entry, CacheCore.RECORD_ENTRY, change);
             outcome = WriteOutcome.REPLACED;
@@ -821,47 +776,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return keyLocks[hash32 & (KEY_LOCKS - 1)];
   }
 
-  private long expireAt(EntryOptions options, long now) {
-    long at = 0;
-    if (options != null && options.expireAt() != null) {
-      at = Math.max(1, options.expireAt().toEpochMilli());
-    } else if (options != null && options.expireAfter() != null) {
-      at = saturatedAdd(now, saturatedMillis(options.expireAfter()));
-    } else if (expireAfterWriteMillis != 0) {
-      at = saturatedAdd(now, expireAfterWriteMillis);
-    }
-    return at;
-  }
-
-  /** The slot expiry of an entry that expires at {@code expireAt} (0: never). */
-  int expirySeconds(long expireAt) {
-    if (expireAfterAccessMillis != 0) {
-      long idle = saturatedAdd(core.nowMillis(), expireAfterAccessMillis);
-      expireAt = expireAt == 0 ? idle : Math.min(expireAt, idle);
-    }
-    if (expireAt == 0 || expireAt == Long.MAX_VALUE) {
-      return 0;
-    }
-    long seconds = Math.ceilDiv(expireAt - descriptor.epochMillis(), 1000L);
-    if (seconds <= 0) {
-      return 1;
-    }
-    return seconds >= SlotLayout.EXPIRY_FAR ? SlotLayout.EXPIRY_FAR : (int) seconds;
-  }
-
-  private static long saturatedMillis(Duration d) {
-    try {
-      return d.toMillis();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
-
-  private static long saturatedAdd(long a, long b) {
-    long r = a + b;
-    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-  }
-
   @Override
   public TableStats stats() {
     return new TableStats(
@@ -888,70 +802,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   @Override
   public Iterator<Map.Entry<K, V>> iterator() {
     checkLive();
-    return new Iterator<>() {
-      private int shard;
-      private int slot;
-      private Map.Entry<K, V> next;
-
-      @Override
-      public boolean hasNext() {
-        while (next == null && shard < HashIndex.SHARDS) {
-          if (slot >= index.capacityOf(shard)) {
-            shard++;
-            slot = 0;
-            continue;
-          }
-          long address = HashIndex.slotAddress(shard, slot++);
-          long pointer = index.pointerAt(address);
-          if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
-            continue;
-          }
-          next = read(pointer, address);
-        }
-        return next != null;
-      }
-
-      @Override
-      public Map.Entry<K, V> next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        Map.Entry<K, V> e = next;
-        next = null;
-        return e;
-      }
-    };
-  }
-
-  private Map.Entry<K, V> read(long pointer, long address) {
-    long now = core.nowMillis();
-    Object[] kv;
-    try {
-      kv =
-          core.log()
-              .readSlice(
-                  pointer,
-                  (kind, payload) -> {
-                    if (!EntryLayout.wellFormed(payload)) {
-                      return null;
-                    }
-                    long expireAt = EntryLayout.expireAt(payload, 0);
-                    if (expireAt != 0 && now >= expireAt) {
-                      return null;
-                    }
-                    return new Object[] {
-                      EntryCodec.decodeKey(payload, keys),
-                      EntryCodec.decodeValue(payload, core.codecs())
-                    };
-                  });
-    } catch (StalePointerException | InvalidPointerException e) {
-      return null;
-    }
-    if (kv == null || slotExpired(index.metaAt(address), pointer, address, now)) {
-      return null;
-    }
-    @SuppressWarnings("unchecked")
-    K key = (K) kv[0];
-    return new AbstractMap.SimpleImmutableEntry<>(key, valueType.cast(kv[1]));
+    return new TableIterator<>(core, index, expiry, keys, valueType);
   }
 }

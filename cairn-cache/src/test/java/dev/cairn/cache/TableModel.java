@@ -125,7 +125,7 @@ final class TableModel {
 
   /**
    * When the slot of {@code e} says it expires: its deadline rounded up to the table's whole
-   * seconds (OffHeapTable.expirySeconds), which the eviction hand goes by.
+   * seconds (ExpiryRules.hintSeconds), which the eviction hand goes by.
    */
   private long slotExpiry(Entry e) {
     long idleAt = expireAfterAccessMillis == 0 ? 0 : e.accessedAt() + expireAfterAccessMillis;

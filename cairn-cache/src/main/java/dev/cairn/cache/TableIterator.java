@@ -1,0 +1,97 @@
+package dev.cairn.cache;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.pile.InvalidPointerException;
+import dev.cairn.pile.StalePointerException;
+import java.util.AbstractMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * A table's weakly consistent iterator ({@link CacheTable#iterator}): walks the index shard by
+ * shard and slot by slot, reading each live entry's key and value as it goes. Each live entry
+ * present throughout the iteration is returned once; entries written or removed meanwhile may or
+ * may not be; an expired entry, or one whose block went, is skipped. Takes no lock. Not
+ * thread-safe: one iterator for one thread.
+ */
+final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
+  private final CacheCore core;
+  private final HashIndex index;
+  private final ExpiryRules expiry;
+  private final KeyCodec<K> keys;
+  private final Class<V> valueType;
+  private int shard;
+  private int slot;
+  private Map.Entry<K, V> next;
+
+  TableIterator(
+      CacheCore core, HashIndex index, ExpiryRules expiry, KeyCodec<K> keys, Class<V> valueType) {
+    this.core = core;
+    this.index = index;
+    this.expiry = expiry;
+    this.keys = keys;
+    this.valueType = valueType;
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (next == null && shard < HashIndex.SHARDS) {
+      if (slot >= index.capacityOf(shard)) {
+        shard++;
+        slot = 0;
+        continue;
+      }
+      long address = HashIndex.slotAddress(shard, slot++);
+      long pointer = index.pointerAt(address);
+      if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
+        continue;
+      }
+      next = read(pointer, address);
+    }
+    return next != null;
+  }
+
+  @Override
+  public Map.Entry<K, V> next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    Map.Entry<K, V> e = next;
+    next = null;
+    return e;
+  }
+
+  private Map.Entry<K, V> read(long pointer, long address) {
+    long now = core.nowMillis();
+    Object[] kv;
+    try {
+      kv =
+          core.log()
+              .readSlice(
+                  pointer,
+                  (kind, payload) -> {
+                    if (!EntryLayout.wellFormed(payload)) {
+                      return null;
+                    }
+                    long expireAt = EntryLayout.expireAt(payload, 0);
+                    if (expireAt != 0 && now >= expireAt) {
+                      return null;
+                    }
+                    return new Object[] {
+                      EntryCodec.decodeKey(payload, keys),
+                      EntryCodec.decodeValue(payload, core.codecs())
+                    };
+                  });
+    } catch (StalePointerException | InvalidPointerException e) {
+      return null;
+    }
+    if (kv == null
+        || (expiry.hintPassed(index.metaAt(address), now) && index.pointerAt(address) == pointer)) {
+      return null;
+    }
+    @SuppressWarnings("unchecked")
+    K key = (K) kv[0];
+    return new AbstractMap.SimpleImmutableEntry<>(key, valueType.cast(kv[1]));
+  }
+}
