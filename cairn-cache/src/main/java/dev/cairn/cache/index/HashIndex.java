@@ -15,6 +15,13 @@ import java.util.function.IntUnaryOperator;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
+ * Size: this class is longer than Cairn's 800-line rule of thumb on purpose. Its one job is the
+ * shards: placement, growth, lock-free lookup, replay and drop all read and write the same
+ * shard fields (region, capacity, counts, version) under the invariants below, and split
+ * across classes each part would reach into the others' fields. What it does not need to see
+ * lives elsewhere: the slot's bits (SlotLayout), the record's bytes (IndexRecord), the regions'
+ * memory and files (RegionStore, the cache's), the policy (the cache's CacheSlots).
+ *
  * Placement: the top 8 bits of the 64-bit key hash pick the shard; the next 32 (hash32, kept
  * in the slot) pick the home slot, hash32 & (capacity - 1), and probing is linear. A removed
  * entry leaves a tombstone (pointer TOMBSTONE) that probes pass over and inserts reuse.
