@@ -21,11 +21,14 @@ import java.util.Objects;
  * the lock is released (Stripe.unlockAndLog, with the participant's record), and waited for
  * after the release.
  *
- * Order under the lock: the checks a write makes come before the attachment's change, so that
- * once the participant has changed nothing can fail but the log append; an attachment that
- * throws leaves the pile as it was (a put's new block is deleted again, in the same logged
- * operation). The attachment is told the record is logged (Attachment.logged, LogParticipant
- * P5) before the wait for durability, whatever happened.
+ * An attachment that throws, under the lock:
+ *   put     the new block is deleted again, in the same logged operation: nothing is left;
+ *   delete  the free's checks run before the attachment, and the free after it, so the value
+ *           stays where it was and nothing is logged;
+ *   update  the rewrite came first and stays, logged on its own, without the participant's
+ *           record.
+ * In every case an attachment that was called is told so (Attachment.logged, LogParticipant
+ * P5) before the lock's holder waits for durability, whether it threw or not.
  *
  * Thread safety: as the pile's writes; any thread, any number at once.
  * }</pre>
