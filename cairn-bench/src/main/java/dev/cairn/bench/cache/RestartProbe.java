@@ -31,7 +31,7 @@ public final class RestartProbe {
             valueBytes,
             0,
             Path.of(arguments.get("dir")),
-            StoreSpec.durability(arguments.get("durability")));
+            ChildArguments.durability(arguments.get("durability")));
     SplittableRandom random = new SplittableRandom(seed);
     byte[] buffer = new byte[valueBytes];
     switch (arguments.get("mode")) {

@@ -16,22 +16,6 @@ import java.nio.file.Path;
 record StoreSpec(
     long entries, int valueBytes, long budgetBytes, Path directory, Durability durability) {
 
-  /**
-   * The durability a child's argument names, in any case. A loop over {@code values()}, not {@code
-   * Durability.valueOf}: that one reflects on the enum, whose first use costs a restart probe
-   * milliseconds that are the harness's and not the cache's.
-   *
-   * @throws IllegalArgumentException if it names none
-   */
-  static Durability durability(String name) {
-    for (Durability d : Durability.values()) {
-      if (d.name().equalsIgnoreCase(name)) {
-        return d;
-      }
-    }
-    throw new IllegalArgumentException("no durability named " + name);
-  }
-
   /** Bytes of data per entry, as the budget counts them: the 8-byte key and the value. */
   long dataBytesPerEntry() {
     return (long) Long.BYTES + valueBytes;

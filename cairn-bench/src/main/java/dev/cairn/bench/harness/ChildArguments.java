@@ -1,10 +1,14 @@
 package dev.cairn.bench.harness;
 
+import dev.cairn.pile.Durability;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The {@code name=value} arguments the cache and PetClinic benches pass to their child JVMs. */
+/**
+ * The arguments the benches pass to their child JVMs: the cache and PetClinic benches' {@code
+ * name=value} pairs, and a durability as any child names it.
+ */
 public final class ChildArguments {
   private ChildArguments() {}
 
@@ -23,6 +27,22 @@ public final class ChildArguments {
       map.put(arg.substring(0, eq), arg.substring(eq + 1));
     }
     return map;
+  }
+
+  /**
+   * The durability a child's argument names, in any case. A loop over {@code values()}, not {@code
+   * Durability.valueOf}: that one reflects on the enum, whose first use costs a restart probe
+   * milliseconds that are the harness's and not the store's.
+   *
+   * @throws IllegalArgumentException if it names none
+   */
+  public static Durability durability(String name) {
+    for (Durability d : Durability.values()) {
+      if (d.name().equalsIgnoreCase(name)) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException("no durability named " + name);
   }
 
   /** {@code values} as {@code name=value} arguments, in order. */

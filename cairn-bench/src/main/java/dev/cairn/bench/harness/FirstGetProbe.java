@@ -1,6 +1,5 @@
 package dev.cairn.bench.harness;
 
-import dev.cairn.pile.Durability;
 import dev.cairn.pile.Pile;
 import dev.cairn.pile.PileOptions;
 import java.nio.file.Path;
@@ -100,7 +99,7 @@ public final class FirstGetProbe {
       throws Exception {
     PileOptions.Builder options =
         PileOptions.builder()
-            .durability(Durability.valueOf(args[5]))
+            .durability(ChildArguments.durability(args[5]))
             .codecs(kind.codecs())
             .hugePages(Boolean.parseBoolean(args[7]));
     long logFileBytes = Long.parseLong(args[6]);
