@@ -33,9 +33,6 @@ public final class CacheBench {
   /** Heap per entry given to an on-heap store's JVM: about 110 B live, and room for G1 to work. */
   private static final long HEAP_PER_ENTRY = 400;
 
-  /** How long the writer runs before SIGKILL, so that the restart has a log to replay. */
-  private static final long WRITE_BEFORE_KILL_MILLIS = 1_000;
-
   private static final long CHILD_TIMEOUT_MINUTES = 60;
 
   /** Direct memory beyond Ehcache's tier, for its own buffers and the JDK's. */
@@ -101,7 +98,8 @@ public final class CacheBench {
     notices.accept("writing to cairn's cache in a new JVM, then SIGKILL");
     Child writer = start(RestartProbe.class, List.of(), probeArguments("write"));
     writer.awaitLine("WRITING");
-    Thread.sleep(WRITE_BEFORE_KILL_MILLIS);
+    // how long the writer runs decides how much log the restart replays
+    Thread.sleep(Math.round(config.writeBeforeKillSeconds() * 1000));
     writer.kill();
     notices.accept("restarting cairn's cache after the kill");
     restart(cairn, "restartAfterKill", List.of());

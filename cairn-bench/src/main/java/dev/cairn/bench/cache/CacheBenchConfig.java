@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param durability the persistent cache's durability
  * @param reopen whether to reopen the persistent cache and restart it in new JVMs
  * @param dropCaches whether to drop the page cache before each reopen or restart, when allowed
+ * @param writeBeforeKillSeconds with {@code reopen}: how long a new JVM overwrites random keys
+ *     before SIGKILL, so that the restart after it has that much log to replay
  * @param seed the random sources' seed, printed in the report
  */
 public record CacheBenchConfig(
@@ -37,7 +39,11 @@ public record CacheBenchConfig(
     Durability durability,
     boolean reopen,
     boolean dropCaches,
+    double writeBeforeKillSeconds,
     long seed) {
+
+  /** How long the writer runs before SIGKILL when --write-before-kill is not given. */
+  public static final double DEFAULT_WRITE_BEFORE_KILL_SECONDS = 1;
 
   /** The stores run when --stores is not given. */
   public static final List<CacheStoreKind> DEFAULT_STORES =
@@ -79,6 +85,10 @@ public record CacheBenchConfig(
     }
     if (reopen && directory == null) {
       throw new IllegalArgumentException("--reopen needs --dir");
+    }
+    if (!(writeBeforeKillSeconds > 0)) {
+      throw new IllegalArgumentException(
+          "--write-before-kill must be positive: " + writeBeforeKillSeconds);
     }
     if (reopen && budgetFraction > 0) {
       throw new IllegalArgumentException("--reopen runs without --budget-fraction");

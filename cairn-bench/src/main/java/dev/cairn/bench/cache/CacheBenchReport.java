@@ -45,6 +45,9 @@ public record CacheBenchReport(
       json.field("dir", config.directory().toString());
       json.field("durability", config.durability().name().toLowerCase(Locale.ROOT));
     }
+    if (config.reopen()) {
+      json.field("writeBeforeKillSeconds", config.writeBeforeKillSeconds(), 1);
+    }
     json.field("seed", config.seed());
     json.field("cores", Runtime.getRuntime().availableProcessors());
     json.field("java", Runtime.version().toString());
@@ -93,6 +96,11 @@ public record CacheBenchReport(
       settings.put("directory", config.directory().toString());
       settings.put("durability", config.durability().name().toLowerCase(Locale.ROOT));
     }
+    if (config.reopen()) {
+      settings.put(
+          "writes before SIGKILL",
+          String.format(Locale.ROOT, "%.1f s", config.writeBeforeKillSeconds()));
+    }
     settings.put("seed", Long.toString(config.seed()));
     Map<String, Map<String, Double>> stores = new java.util.LinkedHashMap<>();
     figures.forEach((kind, values) -> stores.put(kind.label(), values));
@@ -140,7 +148,7 @@ public record CacheBenchReport(
         String.format(
             Locale.ROOT,
             "cache workload: n=%,d %s keys, threads=%d value=%d B, %.0f s per phase, Zipf"
-                + " %.2f%s%n%n",
+                + " %.2f%s%s%n%n",
             config.n(),
             config.keys().label(),
             config.threads(),
@@ -153,6 +161,10 @@ public record CacheBenchReport(
                     ", budget %.2f of the data (%,d bytes)",
                     config.budgetFraction(),
                     config.budgetBytes())
+                : "",
+            config.reopen()
+                ? String.format(
+                    Locale.ROOT, ", writes before SIGKILL %.1f s", config.writeBeforeKillSeconds())
                 : ""));
     List<CacheStoreKind> kinds = new ArrayList<>(figures.keySet());
     Set<String> names = new LinkedHashSet<>();

@@ -302,6 +302,16 @@ public final class BenchCommand implements Callable<Integer> {
   private boolean reopen;
 
   @Option(
+      names = "--write-before-kill",
+      paramLabel = "S",
+      description =
+          "With --workload cache --reopen: how long the JVM that is killed with SIGKILL overwrites"
+              + " random keys first, in seconds (default: 1); the longer, the more log the restart"
+              + " after it replays (restartAfterKillRecordsReplayed), up to what a checkpoint"
+              + " leaves (a quarter of the log).")
+  private Double writeBeforeKill;
+
+  @Option(
       names = "--drop-caches",
       negatable = true,
       defaultValue = "true",
@@ -586,6 +596,9 @@ public final class BenchCommand implements Callable<Integer> {
       if (directory == null && (fresh || durability != null)) {
         throw new IllegalArgumentException("--fresh and --durability need --dir");
       }
+      if (writeBeforeKill != null && !reopen) {
+        throw new IllegalArgumentException("--write-before-kill needs --reopen");
+      }
       config =
           new CacheBenchConfig(
               n,
@@ -602,6 +615,9 @@ public final class BenchCommand implements Callable<Integer> {
               durability == null ? Durability.PERIODIC : durability,
               reopen,
               dropCaches,
+              writeBeforeKill == null
+                  ? CacheBenchConfig.DEFAULT_WRITE_BEFORE_KILL_SECONDS
+                  : writeBeforeKill,
               seed != null ? seed : new java.util.Random().nextLong());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -631,6 +647,10 @@ public final class BenchCommand implements Callable<Integer> {
         if (given(option)) {
           throw new IllegalArgumentException(option + " does not apply to --workload petclinic");
         }
+      }
+      if (writeBeforeKill != null) {
+        throw new IllegalArgumentException(
+            "--write-before-kill does not apply to --workload petclinic");
       }
       int owners = given("--n") ? n : DEFAULT_PETCLINIC_OWNERS;
       if (owners < 1) {
@@ -677,9 +697,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (directory == null && (fresh || durability != null)) {
       throw new IllegalArgumentException("--fresh and --durability need --dir");
     }
-    if (budgetFraction != null || seed != null || keys != null) {
+    if (budgetFraction != null || seed != null || keys != null || writeBeforeKill != null) {
       throw new IllegalArgumentException(
-          "--budget-fraction, --keys and --seed apply to --workload cache");
+          "--budget-fraction, --keys, --seed and --write-before-kill apply to --workload cache");
     }
     if (!commits && !latencyDuringCheckpoint && seconds != null) {
       throw new IllegalArgumentException(

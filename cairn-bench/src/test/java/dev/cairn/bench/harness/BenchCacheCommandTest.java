@@ -84,11 +84,14 @@ class BenchCacheCommandTest {
             "--dir",
             dir.resolve("b").toString(),
             "--reopen",
+            "--write-before-kill",
+            "0.5",
             "--no-drop-caches");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
+        .contains("writes before SIGKILL 0.5 s")
         .contains("scattered keys")
         .doesNotContain("skipped");
     assertThat(dir.resolve("b/cache")).isDirectory();
@@ -130,5 +133,26 @@ class BenchCacheCommandTest {
     CliRun budget = cairn("bench", "--budget-fraction", "0.5");
     assertThat(budget.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(budget.err()).contains("apply to --workload cache");
+
+    CliRun kill = cairn("bench", "--workload", "cache", "--write-before-kill", "5");
+    assertThat(kill.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(kill.err()).contains("--write-before-kill needs --reopen");
+
+    CliRun killLoad = cairn("bench", "--write-before-kill", "5");
+    assertThat(killLoad.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(killLoad.err()).contains("--write-before-kill apply to --workload cache");
+
+    CliRun zero =
+        cairn(
+            "bench",
+            "--workload",
+            "cache",
+            "--dir",
+            "/nonexistent-cairn-dir",
+            "--reopen",
+            "--write-before-kill",
+            "0");
+    assertThat(zero.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(zero.err()).contains("--write-before-kill must be positive: 0.0");
   }
 }
