@@ -12,8 +12,10 @@ package dev.cairn.cache.policy;
  *          against the budget (stored and not counted yet, or chosen as a victim)
  *   R      referenced: set by a hit (one compare-and-set, no lock); cleared by the policy when
  *          it acts on it (the window's second chance, a promotion, a protected entry's refresh)
- *   age    protected entries only, 0..AGE_MAX: turns of the hand left before the entry may be
- *          demoted to probation; a reference resets it to AGE_MAX
+ *   age    protected entries, 0..AGE_MAX: turns of the hand left before the entry may be
+ *          demoted to probation; a reference resets it to AGE_MAX. Probation entries: the
+ *          passes of the hand left before the entry may be a victim (its grace,
+ *          TinyLfuClock.Options#probationGrace; 0 for entries demoted or counted again)
  *   spare  not the policy's: it never reads them (SlotView#bits gives them as 0) and a
  *          SlotView keeps them across its compare-and-set. The cache keeps its pinned flag and
  *          what to do with an uncounted entry there (CacheSlots).

@@ -69,10 +69,12 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *                     table per miss; the ring costs 8 bytes per window entry: 0.08 B per entry
  *                     of the cache at the 1% start, at most 2 B at the climber's 25% cap (plus
  *                     the slack of stale records, compacted once they outnumber live ones). It
- *                     pays off by up to 21 points of hit ratio on the recency-heavy traces
+ *                     pays off by up to 19 points of hit ratio on the recency-heavy traces
  *                     (docs/CACHE-POLICY.md).
  *   - probation    -> slots whose segment is PROBATION; the hand's next unreferenced one is the
- *                     victim (random order, as the slot order is a hash order).
+ *                     victim (random order, as the slot order is a hash order), once it has
+ *                     spent its grace (one pass of the hand, given while the sketch is wide:
+ *                     GRACE_MIN_SKETCH_BYTES_PER_ENTRY), which stands in for the LRU turn.
  *   - protected    -> slots whose segment is PROTECTED; the referenced bit and the age give a
  *                     CLOCK approximation of LRU: a pass of the hand turns a reference into age
  *                     AGE_MAX and otherwise takes one off; at age 0 the entry is demoted to
@@ -97,8 +99,10 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  * Lifecycle of an entry's bits:
  *   stored by the index -> LEAVING: not counted yet
  *   onInsert           -> WINDOW, age 0 (onCounted: the segment the index chose)
- *   window over share  -> PROBATION (a candidate), or back in the ring once if referenced
- *   hand, PROBATION    -> referenced: PROTECTED, age AGE_MAX; else a victim
+ *   window over share  -> PROBATION (a candidate) with its grace as age (0 with a narrow
+ *                         sketch), or back in the ring once if referenced
+ *   hand, PROBATION    -> referenced: PROTECTED, age AGE_MAX; else age > 0: age - 1 (the
+ *                         grace); else a victim
  *   hand, PROTECTED    -> referenced: age AGE_MAX; else age - 1; at 0 and protected over its
  *                         share: PROBATION
  *   chosen as victim   -> LEAVING (bytes already taken off the totals); onRemove of a LEAVING
@@ -140,12 +144,23 @@ public final class TinyLfuClock {
 
   /**
    * The hill climber's cap on the window's share. Caffeine has none; here it bounds the ring at 8
-   * bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 2.5 points on
-   * one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains 1.7
-   * at the next size; over all 44 points, 0.03 points of the mean (VariantReport with this set to
-   * 1.0).
+   * bytes per window entry, so at most about 2 bytes per entry of the cache. It costs 2.4 points on
+   * one point of the traces (cache2k-orm-night at 1%, where the climber goes to 80%) and gains 2.1
+   * and 1.6 at two others (lirs-sprite at 70, cache2k-orm-night at 5%); over all 44 points, it
+   * gains 0.02 points of the mean (VariantReport with this set to 1.0).
    */
   static final double MAX_WINDOW_PERCENT = 0.25;
+
+  /**
+   * The sketch's bytes per counted entry from which an entry that leaves the window gets its
+   * probation grace. Why a grace: the hand's order is the slots' (a hash order), so a new probation
+   * entry just ahead of the hand would be the very next victim, where Caffeine's probation LRU
+   * gives it a whole turn; one pass of grace makes every new entry wait about a turn. Why only with
+   * a wide sketch: the grace also keeps whatever admission let in, and a narrow sketch (1 byte per
+   * entry, a large cache's) lets scans and loops in that the grace then protects. Figures:
+   * docs/CACHE-POLICY.md (ProbationGraceReport).
+   */
+  static final int GRACE_MIN_SKETCH_BYTES_PER_ENTRY = 4;
 
   /**
    * Tuning, for the simulator's comparisons.
@@ -153,16 +168,35 @@ public final class TinyLfuClock {
    * @param percentMain the main space's initial share of the budget (1.0: no window)
    * @param adaptive whether the hill climber moves the window's share
    * @param seed the seed of the admission's randomness
+   * @param probationGrace how many passes of the hand an entry that left the window survives in
+   *     probation before it may be a victim, while the sketch is wide (see {@link
+   *     #GRACE_MIN_SKETCH_BYTES_PER_ENTRY}), 0 to {@link PolicyBitsLayout#AGE_MAX} (kept in the age
+   *     bits, which probation entries do not otherwise use); out of range, the constructor throws
+   *     IllegalArgumentException
    */
-  public record Options(double percentMain, boolean adaptive, long seed) {
-    /** Caffeine's starting point: a 1% window, adaptive. */
-    public static final Options DEFAULT = new Options(PERCENT_MAIN, true, 0x5DEE_CE66DL);
+  public record Options(double percentMain, boolean adaptive, long seed, int probationGrace) {
+    /** Caffeine's starting point (a 1% window, adaptive), with a grace of one pass. */
+    public static final Options DEFAULT = new Options(PERCENT_MAIN, true, 0x5DEE_CE66DL, 1);
+
+    /** Checks the grace. */
+    public Options {
+      if (probationGrace < 0 || probationGrace > AGE_MAX) {
+        throw new IllegalArgumentException(
+            "probationGrace must be 0 to " + AGE_MAX + ": probationGrace=" + probationGrace);
+      }
+    }
+
+    /** These options with a probation grace of {@code passes}. */
+    public Options withProbationGrace(int passes) {
+      return new Options(percentMain, adaptive, seed, passes);
+    }
   }
 
   private final SlotView view;
   private final FrequencySketch sketch;
   private final double percentMain;
   private final boolean adaptive;
+  private final int probationGrace;
 
   private long budgetBytes;
   private long usedBytes;
@@ -208,6 +242,7 @@ public final class TinyLfuClock {
     this.sketch = sketch;
     this.percentMain = options.percentMain();
     this.adaptive = options.adaptive();
+    this.probationGrace = options.probationGrace();
     this.random = options.seed() | 1;
     setBudget(budgetBytes);
   }
@@ -513,6 +548,8 @@ public final class TinyLfuClock {
             if (view.compareAndSetBits(slot, bits, bits(PROTECTED, AGE_MAX))) {
               protectedBytes += size;
             }
+          } else if (age(bits) > 0) {
+            view.compareAndSetBits(slot, bits, withAge(bits, age(bits) - 1)); // the grace
           } else if (!isCandidate(slot)) {
             return slot;
           }
@@ -619,7 +656,7 @@ public final class TinyLfuClock {
         continue;
       }
       long size = view.sizeBytes(slot);
-      if (!view.compareAndSetBits(slot, bits, bits(PROBATION, 0))) {
+      if (!view.compareAndSetBits(slot, bits, bits(PROBATION, graceNow()))) {
         ringPush(hash); // hit meanwhile, or moved: look again on a later turn
         continue;
       }
@@ -631,6 +668,13 @@ public final class TinyLfuClock {
         candidateHashes[at] = hash;
       }
     }
+  }
+
+  /** The grace of an entry leaving the window now: none while the sketch is narrow. */
+  private int graceNow() {
+    return sketch.sizeBytes() >= GRACE_MIN_SKETCH_BYTES_PER_ENTRY * Math.max(entries, 1)
+        ? probationGrace
+        : 0;
   }
 
   private void popCandidate() {

@@ -76,6 +76,52 @@ class TinyLfuClockTest {
   }
 
   @Test
+  void probationGrace_spendsOnePassOfTheHandBeforeAnEntryMayBeAVictim() {
+    policy =
+        new TinyLfuClock(
+            table,
+            new FrequencySketch(64),
+            100,
+            TinyLfuClock.Options.DEFAULT.withProbationGrace(1));
+    for (int id = 0; id < 100; id++) {
+      access(id, 1, false);
+    }
+    long graced = probationEntriesAged(1);
+    assertThat(graced).as("entries that left the window carry the grace").isGreaterThan(90);
+    assertThat(probationEntriesAged(0)).isZero();
+
+    access(100, 1, false); // over budget: the hand passes every graced entry before a victim
+
+    assertThat(policy.usedBytes()).isEqualTo(100);
+    assertThat(probationEntriesAged(1))
+        .as("graces left after a victim was found: at most the entries that left the window since")
+        .isLessThanOrEqualTo(2);
+    validate();
+  }
+
+  @Test
+  void probationGrace_outsideTheAgeBits_isRefused() {
+    assertThatThrownBy(() -> TinyLfuClock.Options.DEFAULT.withProbationGrace(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("probationGrace must be 0 to 3");
+    assertThatThrownBy(() -> TinyLfuClock.Options.DEFAULT.withProbationGrace(4))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("probationGrace=4");
+  }
+
+  private long probationEntriesAged(int age) {
+    long count = 0;
+    for (long slot = 0; slot < table.slotCount(); slot++) {
+      if (table.occupied(slot)
+          && PolicyBitsLayout.segment(table.bits(slot)) == PolicyBitsLayout.PROBATION
+          && PolicyBitsLayout.age(table.bits(slot)) == age) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  @Test
   void nextVictim_whenOnlyPinnedEntriesAreLeft_returnsNothing() {
     for (int id = 0; id < 100; id++) {
       access(id, 1, true);

@@ -23,8 +23,8 @@ public final class VariantReport {
   static TinyLfuClock.Options options(String variant) {
     return switch (variant) {
       case "adaptive" -> TinyLfuClock.Options.DEFAULT;
-      case "fixed 1%" -> new TinyLfuClock.Options(0.99, false, 42);
-      case "no window" -> new TinyLfuClock.Options(1.0, false, 42);
+      case "fixed 1%" -> new TinyLfuClock.Options(0.99, false, 42, 1);
+      case "no window" -> new TinyLfuClock.Options(1.0, false, 42, 1);
       default -> throw new IllegalArgumentException("no such variant: " + variant);
     };
   }
