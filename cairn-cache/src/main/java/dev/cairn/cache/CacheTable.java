@@ -38,6 +38,25 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    */
   V get(K key, Duration maxAge);
 
+  /**
+   * Copies the value of {@code key} into {@code into} and returns its length, or returns -1 if it
+   * has none or it expired: a get that makes no garbage, for a table of {@code byte[]} values (or
+   * {@code String}, whose UTF-8 bytes it copies). At most {@code into.length} bytes are copied; a
+   * result larger than that says the array was too short, and how long it must be. Counted as a get
+   * (hit or miss) and, like a get, a hit for the eviction policy and time-to-idle. The bytes of
+   * {@code into} past the value's, and all of them when the result is -1, are unspecified.
+   *
+   * {@snippet class=dev.cairn.cache.CacheExamplesTest region=get-into}
+   *
+   * <p>Thread-safety: as {@link #get}; {@code into} is the caller's to share or not.
+   *
+   * @throws IllegalStateException if the table's values are neither {@code byte[]} nor {@code
+   *     String}
+   * @throws NullPointerException if {@code key} or {@code into} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   */
+  int getInto(K key, byte[] into);
+
   /** The values of those keys that have one, in the order of {@code keys}. */
   Map<K, V> getAll(Collection<? extends K> keys);
 

@@ -163,6 +163,33 @@ final class EntryCodec implements PayloadWriter {
     };
   }
 
+  /**
+   * Copies the value's stored bytes of the entry at {@code at} (of {@code length} bytes) into
+   * {@code into}, as many as fit, and returns how many it has: a byte[] value's bytes, a String's
+   * UTF-8. Bounds-checked on both sides, so torn bytes read by an optimistic reader fail cleanly
+   * and the read is retried.
+   *
+   * @throws CorruptValueException if the value is an object's encoding: the caller checked that its
+   *     table holds byte[] or String values, so the entry is damaged
+   */
+  static int copyValue(MemorySegment memory, long at, long length, byte[] into) {
+    long valueOffset = EntryLayout.valueOffset(memory, at);
+    int valueLength = (int) (length - valueOffset);
+    int kind = EntryLayout.kind(memory, at);
+    if (kind != EntryLayout.KIND_BYTES && kind != EntryLayout.KIND_STRING) {
+      throw new CorruptValueException(
+          "cache entry of value kind " + kind + " in a table of raw values: the entry is damaged");
+    }
+    MemorySegment.copy(
+        memory,
+        ValueLayout.JAVA_BYTE,
+        at + valueOffset,
+        into,
+        0,
+        Math.min(valueLength, into.length));
+    return valueLength;
+  }
+
   /** The value of {@code entry}, a slice of exactly a well-formed entry. */
   static Object decodeValue(MemorySegment entry, CodecRegistry codecs) {
     return decodeValue(entry, 0, entry.byteSize(), codecs);

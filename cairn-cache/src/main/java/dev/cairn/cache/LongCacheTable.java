@@ -23,6 +23,9 @@ public interface LongCacheTable<V> {
   /** See {@link CacheTable#get(Object, Duration)}. */
   V get(long key, Duration maxAge);
 
+  /** See {@link CacheTable#getInto(Object, byte[])}: a get with no boxing and no garbage. */
+  int getInto(long key, byte[] into);
+
   /** See {@link CacheTable#put(Object, Object)}. */
   PutResult put(long key, V value);
 

@@ -38,6 +38,13 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
   }
 
   @Override
+  public int getInto(long key, byte[] into) {
+    table.checkLive();
+    Scratch sc = Scratch.get();
+    return table.getEncodedInto(sc, table.encodeLong(key, sc), into);
+  }
+
+  @Override
   public PutResult put(long key, V value) {
     return put(key, value, null);
   }

@@ -151,30 +151,66 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** A get of the key in {@code sc}, whose hash is {@code hash}. */
   V getEncoded(Scratch sc, long hash, long maxAgeMillis) {
+    return hit(sc, hash, maxAgeMillis, null) ? valueType.cast(sc.found) : null;
+  }
+
+  @Override
+  public int getInto(K key, byte[] into) {
+    checkLive();
+    Scratch sc = Scratch.get();
+    return getEncodedInto(sc, encode(key, sc), into);
+  }
+
+  /** A {@link #getInto} of the key in {@code sc}, whose hash is {@code hash}. */
+  int getEncodedInto(Scratch sc, long hash, byte[] into) {
+    Objects.requireNonNull(into, "into");
+    if (valueType != byte[].class && valueType != String.class) {
+      throw new IllegalStateException(
+          "getInto copies byte[] and String values; the values of table '"
+              + name()
+              + "' are "
+              + valueType.getName()
+              + ": use get");
+    }
+    return hit(sc, hash, Long.MAX_VALUE, into) ? sc.valueLength : -1;
+  }
+
+  /**
+   * Looks the key in {@code sc} up as a get does, counting the hit or the miss: true if found, its
+   * value in {@code sc.found}, or, with {@code into}, its bytes copied there and its length in
+   * {@code sc.valueLength}.
+   */
+  private boolean hit(Scratch sc, long hash, long maxAgeMillis, byte[] into) {
     // the clock is read only when the entry, its slot or the call has a time to compare with
-    long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), true, core.clock()));
+    sc.lookup(core.log(), core.codecs(), true, core.clock());
+    long slot;
+    sc.copyInto(into);
+    try {
+      slot = index.find(hash, sc);
+    } finally {
+      sc.copyInto(null); // before anything below can call user code (a removal listener)
+    }
     if (slot < 0) {
       misses.increment();
-      return null;
+      return false;
     }
     long meta = index.metaAt(slot);
     if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, sc)) {
       expireFound(hash, sc.foundPointer, sc.entry.readSize);
       misses.increment();
       core.deliverRemovals();
-      return null;
+      return false;
     }
     if (maxAgeMillis != Long.MAX_VALUE && sc.now() - sc.entry.readWrittenAt > maxAgeMillis) {
       misses.increment();
-      return null;
+      return false;
     }
-    Object value = sc.found;
     if (expiry.expiresAfterAccess()) {
       meta = refreshIdle(slot, meta, sc.foundPointer, sc.now());
     }
     core.evictor().onHit(this, slot, meta);
     hits.increment();
-    return valueType.cast(value);
+    return true;
   }
 
   /** The table's expiry arithmetic. */

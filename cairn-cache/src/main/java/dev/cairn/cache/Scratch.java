@@ -47,6 +47,10 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   Object found;
   long foundPointer;
 
+  // a read into the caller's array (getInto): set for the lookup only, cleared before user code
+  private byte[] into;
+  int valueLength;
+
   static Scratch get() {
     return CURRENT.get();
   }
@@ -74,6 +78,16 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
     lookup(log, codecs, decode, 0L);
     this.clock = clock;
     return this;
+  }
+
+  /**
+   * Makes the lookup set up last copy a found value's bytes into {@code into} (as many as fit) and
+   * note their count in {@link #valueLength}, instead of decoding it; null turns that off. The
+   * caller clears it as soon as the lookup returns, before anything can call user code, which may
+   * use this scratch for a lookup of its own.
+   */
+  void copyInto(byte[] into) {
+    this.into = into;
   }
 
   /** The lookup's time in epoch milliseconds: read from its clock once, on the first call. */
@@ -112,6 +126,10 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
     long expireAt = entry.readExpireAt;
     if (expireAt != 0 && now() >= expireAt) {
       return EXPIRED;
+    }
+    if (into != null) {
+      valueLength = EntryCodec.copyValue(memory, offset, length, into);
+      return EntryCodec.MATCH;
     }
     return decode ? EntryCodec.decodeValue(memory, offset, length, codecs) : EntryCodec.MATCH;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,25 @@ class CacheExamplesTest {
       byte[] thumbnail = thumbnails.get(42L);
       // @end
       assertThat(thumbnail).containsExactly(1, 2, 3);
+    }
+  }
+
+  @Test
+  void getInto_readsWithoutGarbage() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      LongCacheTable<byte[]> thumbnails = cache.longTable("thumbnails", byte[].class);
+      thumbnails.put(42L, new byte[] {1, 2, 3});
+      // @start region="get-into"
+      byte[] buffer = new byte[4096]; // one per thread, reused for every read
+      int length = thumbnails.getInto(42L, buffer);
+      if (length > buffer.length) {
+        buffer = new byte[length]; // too short: the result says how long it must be
+        length = thumbnails.getInto(42L, buffer);
+      }
+      // length == -1: no such key (or it expired); else buffer[0..length) is the value
+      // @end
+      assertThat(length).isEqualTo(3);
+      assertThat(Arrays.copyOf(buffer, length)).containsExactly(1, 2, 3);
     }
   }
 
