@@ -81,10 +81,10 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   }
 
   /**
-   * Makes the lookup set up last copy a found value's bytes into {@code into} (as many as fit) and
-   * note their count in {@link #valueLength}, instead of decoding it; null turns that off. The
-   * caller clears it as soon as the lookup returns, before anything can call user code, which may
-   * use this scratch for a lookup of its own.
+   * Makes the lookup set up last copy the value it finds into {@code into} (as many bytes as fit)
+   * and note the value's length in {@link #valueLength}, instead of decoding it; null turns that
+   * off. The caller clears it as soon as the lookup returns, before anything can call user code,
+   * which may use this scratch for a lookup of its own.
    */
   void copyInto(byte[] into) {
     this.into = into;

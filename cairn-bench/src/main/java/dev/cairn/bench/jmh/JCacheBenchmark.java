@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar
  * JCacheBenchmark}. Scores are operations per second; a JCache score over the table's is the ratio
- * the JCache issue sets its target on.
+ * the JCache issue sets its target on. {@code table_getInto} is the table's get into the caller's
+ * array ({@code LongCacheTable.getInto}), beside {@code table_get}, which makes an array per get.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -83,11 +84,13 @@ public class JCacheBenchmark {
   @State(Scope.Thread)
   public static class Cursor {
     byte[] value;
+    byte[] into;
     BenchValues.ScatteredIndex keys;
 
     @Setup(Level.Trial)
     public void start() {
       value = BenchValues.bytes(-1);
+      into = new byte[value.length];
       keys = new BenchValues.ScatteredIndex(7, BenchValues.HOT_VALUES);
     }
   }
@@ -96,6 +99,12 @@ public class JCacheBenchmark {
   @Benchmark
   public byte[] table_get(Stores stores, Cursor cursor) {
     return stores.table.get(cursor.keys.next());
+  }
+
+  /** A get through Cairn's own table into the thread's array ({@code getInto}): no garbage. */
+  @Benchmark
+  public int table_getInto(Stores stores, Cursor cursor) {
+    return stores.table.getInto(cursor.keys.next(), cursor.into);
   }
 
   /** The same get through JCache. */
