@@ -199,8 +199,17 @@ final class CacheParticipant implements LogParticipant {
 
   @Override
   public void recovered() {
+    boolean cut = log.recoveredFromCutCheckpoint();
     for (CacheState.Table t : tables) {
       t.index().recovered();
+      if (cut) {
+        t.index().viewAll(); // ParticipantLog#recoveredFromCutCheckpoint: every hinted region now
+      }
+    }
+    if (cut) {
+      for (CacheCore.Retired r : retired.values()) {
+        log.hintedRegion(r.region()); // hinted until retired: its pages are taken as they are
+      }
     }
   }
 

@@ -329,6 +329,7 @@ final class PersistentStore implements WriteHooks {
       unfinishedTransactions = recovery.undoUnfinished();
       pile.regions().replayEnded();
       pile.participants().recovered();
+      pile.regions().participantsRecovered();
       opened(state, records, bytes, started);
       return;
     }
@@ -355,6 +356,7 @@ final class PersistentStore implements WriteHooks {
     }
     pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
     pile.participants().recovered();
+    pile.regions().participantsRecovered(); // Regions RG6: hinted regions are checked from now on
     tags.resume(bound);
     if (recovery.cutBehind()) {
       // before the checkpoint below overwrites the metadata slot that told of the cut

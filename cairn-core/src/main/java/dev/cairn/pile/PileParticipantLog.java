@@ -104,6 +104,11 @@ final class PileParticipantLog implements ParticipantLog {
   }
 
   @Override
+  public boolean recoveredFromCutCheckpoint() {
+    return pile.regions().recoveredFromCutCheckpoint();
+  }
+
+  @Override
   public void written(long pointer, long offset, long length) {
     pile.regions().written(pointer, offset, length);
   }

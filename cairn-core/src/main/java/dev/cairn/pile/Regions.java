@@ -55,13 +55,19 @@ import java.util.Objects;
  *       marked as RG3 says, so the next checkpoint takes its page; if that checkpoint is cut
  *       short, the page matches neither its checksum nor a record after the checkpoint the
  *       replay starts from. So after a recovery from such a cut (cutRecovery: set with
- *       trustRewritten, kept after the replay, as a participant may view its regions once the
- *       replay is over) a hinted region's unchecked pages are trusted as they are, instead of
- *       checked; the records rewrite what they logged, and the hinted bytes stay in whichever
- *       state reached the disk. The trusted pages are also marked written, so that the next
- *       checkpoint records their checksums anew: else, once it completes (and the evidence of
- *       the cut is gone), a later open would check them against the stale ones. Trusting takes
- *       the owner's lock, as a check does (PageCheck I2).
+ *       trustRewritten, kept after the replay until the participants' recovered() returns) a
+ *       hinted region's unchecked pages are trusted as they are, instead of checked; the
+ *       records rewrite what they logged, and the hinted bytes stay in whichever state reached
+ *       the disk. The trusted pages are also marked written, so that the next checkpoint
+ *       records their checksums anew: else, once it completes (and the evidence of the cut is
+ *       gone), a later open would check them against the stale ones. Trusting takes the
+ *       owner's lock, as a check does (PageCheck I2).
+ *       Why every hinted region must be viewed in recovered() (ParticipantLog
+ *       recoveredFromCutCheckpoint), not at its first use: a value of another owner may share
+ *       a page with a hinted region, and a read of it checks the page; and the open's own
+ *       checkpoint, requested once recovered() returns, must find the trusted pages marked, or
+ *       it completes, the evidence of the cut goes, and their stale checksums stay. So the
+ *       trust ends there (participantsRecovered): a hinted region first viewed later is checked.
  *       And hinted() marks the pile in use before its first hint after a clean reopen
  *       (WriteHooks.hintWritten), so that a cut checkpoint after hints alone is recovered as a
  *       crash, not taken for a clean close whose pages must match their checksums.
@@ -81,7 +87,8 @@ final class Regions {
   private final WriteHooks writes;
   private volatile boolean replaying;
   private boolean trustRewritten; // replay only: the opening thread's
-  private volatile boolean cutRecovery; // RG6: this open recovered from a cut checkpoint
+  private volatile boolean cutRecovery; // RG6: trust hinted regions (until recovered() returns)
+  private volatile boolean recoveredFromCut; // this open recovered from a cut checkpoint
   private final List<Deferred> deferred = new ArrayList<>(); // replay only
 
   Regions(
@@ -104,6 +111,20 @@ final class Regions {
   void trustRewrittenPages(boolean trust) {
     trustRewritten = trust;
     cutRecovery = trust;
+    recoveredFromCut = trust;
+  }
+
+  /** Whether this open recovered from a cut checkpoint (see {@link #trustRewrittenPages}). */
+  boolean recoveredFromCutCheckpoint() {
+    return recoveredFromCut;
+  }
+
+  /**
+   * The participants' recovered() returned: hinted regions viewed from now on are checked (RG6), as
+   * every region they hint was viewed and trusted by then.
+   */
+  void participantsRecovered() {
+    cutRecovery = false;
   }
 
   /**

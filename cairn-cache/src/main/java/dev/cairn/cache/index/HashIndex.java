@@ -65,7 +65,9 @@ import java.util.function.IntUnaryOperator;
  *     an attachment must not take. A change to an unviewed shard is refused (lockedShard), and
  *     no rebuild comes before the first view. The first view is taken under the shard's monitor,
  *     so racing first uses wait for one view. Replay views a region when a record first needs it
- *     (replayView), as one thread.
+ *     (replayView), as one thread. Exception: an open that recovered from a checkpoint cut short
+ *     views every shard (viewAll), since the pile takes hinted pages as they are only then; that
+ *     view marks the pages, so it costs no read of them and no checksum.
  * V2  What a process knows of a slot's policy bits does not outlive it (the cache's policy
  *     counts entries in totals that start at zero at each open). The cache says at open what
  *     every live slot's bits become (resetPolicyAtFirstView): shards replay viewed are reset
@@ -212,6 +214,19 @@ public final class HashIndex {
       if (s.slots != null && s.region != 0) {
         s.slots = checkedView(i, s.region, s.capacity);
       }
+    }
+  }
+
+  /**
+   * Views every shard's region now, not at first use (V1): after a recovery from a cut checkpoint,
+   * whose hinted pages the pile takes as they are only while the participant recovers ({@link
+   * dev.cairn.pile.participant.ParticipantLog#recoveredFromCutCheckpoint}).
+   *
+   * @throws IllegalArgumentException if a region is smaller than its shard's capacity needs
+   */
+  public void viewAll() {
+    for (int i = 0; i < SHARDS; i++) {
+      view(i);
     }
   }
 

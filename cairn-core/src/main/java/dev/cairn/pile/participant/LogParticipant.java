@@ -97,7 +97,10 @@ public interface LogParticipant {
    * At open, after the last {@link #replay}, before the pile is returned: the pile now holds
    * exactly what the log says, and {@link ParticipantLog#region} sees every region the state and
    * the records name (call it again for views taken during replay, which checks, in the rare replay
-   * that had to defer them, the pages it had not checked yet).
+   * that had to defer them, the pages it had not checked yet). If {@link
+   * ParticipantLog#recoveredFromCutCheckpoint} says so, view here every region the participant
+   * views with {@link ParticipantLog#hintedRegion}: their pages are taken as they are only until
+   * this returns.
    */
   default void recovered() {}
 

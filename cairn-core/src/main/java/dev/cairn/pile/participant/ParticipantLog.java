@@ -225,4 +225,16 @@ public interface ParticipantLog {
    * @throws dev.cairn.pile.PileClosedException if the pile is closed
    */
   void hinted(long pointer, long offset, long length);
+
+  /**
+   * Whether this open recovered from a checkpoint cut short while it wrote pages in place (a crash
+   * during a checkpoint). Then a page that held hints may match neither its checksum nor a record,
+   * and values of other owners may share it: so {@link LogParticipant#recovered} must view every
+   * region it views with {@link #hintedRegion} (each region it holds, retired ones included), which
+   * takes their pages as they are and has the open's checkpoint record their checksums anew. A
+   * hinted region first viewed after {@code recovered} returns is checked as {@link #region}
+   * checks. False on a clean reopen, after an ordinary crash, and in a volatile pile; constant for
+   * the open.
+   */
+  boolean recoveredFromCutCheckpoint();
 }
