@@ -72,7 +72,8 @@ import java.util.function.IntUnaryOperator;
  *     counts entries in totals that start at zero at each open). The cache says at open what
  *     every live slot's bits become (resetPolicyAtFirstView): shards replay viewed are reset
  *     then, every other shard at its first view, before the view is published, so no policy
- *     change made in this process is ever reset. The open walks no slot.
+ *     change made in this process is ever reset. The open walks no slot, except after a cut
+ *     checkpoint, whose recovery views every shard (V1): then it resets them all.
  *
  * Dropping:
  * D1  drop() takes every shard's lock, in shard order, and keeps them until the drop's record is
