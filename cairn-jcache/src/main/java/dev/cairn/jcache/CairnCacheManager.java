@@ -42,9 +42,11 @@ import javax.cache.spi.CachingProvider;
  * </ul>
  *
  * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
- * #getCacheNames}, {@link #getCache(String)}), with their entries, under a default configuration
- * (loaders, writers, listeners and expiry policies are code, and are not stored); a destroyed cache
- * is gone, entries and name.
+ * #getCacheNames}, {@link #getCache(String)}), with their entries and the configuration they were
+ * made with: key and value types (so a typed {@link #getCache(String, Class, Class)} finds them),
+ * store by value, statistics and management as created, and Cairn's settings (pinned, shares).
+ * Loaders, writers, listeners and expiry policies are code, and are not stored: they come back as
+ * the defaults. A destroyed cache is gone, entries, name and configuration.
  *
  * <p>Thread-safety: safe from any thread.
  */
@@ -67,6 +69,7 @@ public final class CairnCacheManager implements CacheManager {
   private final Properties properties;
   private final dev.cairn.cache.Cache store;
   private final Marshaller marshaller;
+  private final StoredConfigurations configurations;
   private final ConcurrentMap<String, CairnJCache<?, ?>> caches = new ConcurrentHashMap<>();
   private final Set<String> recovered = ConcurrentHashMap.newKeySet();
   private final ExecutorService loads;
@@ -89,8 +92,10 @@ public final class CairnCacheManager implements CacheManager {
                     byte[].class,
                     TableOptions.builder().pinned(true).build()), // never evicted: D1
                 classLoader));
+    this.configurations = new StoredConfigurations(store);
     this.recovered.addAll(store.tableNames());
-    this.recovered.remove(ClassDescriptors.TABLE); // not a JCache cache
+    this.recovered.remove(ClassDescriptors.TABLE); // not JCache caches
+    this.recovered.remove(StoredConfigurations.TABLE);
     this.store.removalListener(
         (String table, Object key, RemovalCause cause) -> {
           CairnJCache<?, ?> cache = caches.get(table);
@@ -203,14 +208,19 @@ public final class CairnCacheManager implements CacheManager {
     Objects.requireNonNull(cacheName, "cacheName");
     Objects.requireNonNull(configuration, "configuration");
     synchronized (caches) {
-      if (cacheName.equals(ClassDescriptors.TABLE)) {
+      if (cacheName.equals(ClassDescriptors.TABLE)
+          || cacheName.equals(StoredConfigurations.TABLE)) {
         throw new CacheException(
-            "cache name " + cacheName + " is reserved: the manager keeps class descriptors there");
+            "cache name "
+                + cacheName
+                + " is reserved: the manager keeps class descriptors and configurations there");
       }
       if (caches.containsKey(cacheName) || recovered.contains(cacheName)) {
         throw new CacheException("cache " + cacheName + " exists already in " + uri);
       }
-      CairnJCache<K, V> cache = newCache(cacheName, copy(configuration));
+      CairnConfiguration<K, V> c = copy(configuration);
+      CairnJCache<K, V> cache = newCache(cacheName, c, true);
+      configurations.save(cacheName, c); // after the table: see StoredConfigurations
       caches.put(cacheName, cache);
       return cache;
     }
@@ -226,14 +236,22 @@ public final class CairnCacheManager implements CacheManager {
     return c;
   }
 
-  private <K, V> CairnJCache<K, V> newCache(String name, CairnConfiguration<K, V> configuration) {
+  /**
+   * A cache over table {@code name}, made or found; {@code setOptions}: the table takes the
+   * configuration's settings, else it keeps its own (a cache found with no kept configuration).
+   */
+  private <K, V> CairnJCache<K, V> newCache(
+      String name, CairnConfiguration<K, V> configuration, boolean setOptions) {
     TableOptions options =
         TableOptions.builder()
             .pinned(configuration.isPinned())
             .minShare(configuration.getMinShare())
             .maxShare(configuration.getMaxShare())
             .build();
-    CacheTable<byte[], Object> table = store.table(name, byte[].class, Object.class, options);
+    CacheTable<byte[], Object> table =
+        setOptions
+            ? store.table(name, byte[].class, Object.class, options)
+            : store.table(name, byte[].class, Object.class);
     CairnJCache<K, V> cache =
         new CairnJCache<>(
             this, name, configuration, table, store.longKeys(table), marshaller, loads);
@@ -282,8 +300,13 @@ public final class CairnCacheManager implements CacheManager {
     if (cache == null && recovered.contains(cacheName)) {
       synchronized (caches) {
         cache = caches.get(cacheName);
-        if (cache == null && recovered.remove(cacheName)) {
-          cache = newCache(cacheName, new CairnConfiguration<>());
+        if (cache == null && recovered.contains(cacheName)) {
+          CairnConfiguration<Object, Object> kept = configurations.restore(cacheName, classLoader);
+          cache =
+              kept != null
+                  ? newCache(cacheName, kept, true)
+                  : newCache(cacheName, new CairnConfiguration<>(), false); // an earlier build's
+          recovered.remove(cacheName);
           caches.put(cacheName, cache);
         }
       }
@@ -310,6 +333,7 @@ public final class CairnCacheManager implements CacheManager {
     CairnJCache<?, ?> c = (CairnJCache<?, ?>) cache;
     c.closeQuietly();
     store.dropTable(cacheName); // entries, index and table: gone after a restart too
+    configurations.remove(cacheName);
     unregisterBeans(cacheName);
     caches.remove(cacheName, c);
   }

@@ -94,6 +94,51 @@ class JCacheExamplesTest {
     }
   }
 
+  @Test
+  void aRestartedManager_findsEachCacheWithTheConfigurationItWasMadeWith() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("kept").toUri();
+    Properties small = new Properties();
+    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), small)) {
+      CairnConfiguration<Long, String> pinned =
+          new CairnConfiguration<Long, String>().setPinned(true).setMaxShare(0.5);
+      pinned.setTypes(Long.class, String.class).setStatisticsEnabled(true);
+      Cache<Long, String> cache = manager.createCache("pinned", pinned);
+      for (long i = 0; i < 100; i++) {
+        cache.put(i, "pinned " + i);
+      }
+    }
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), small)) {
+      Cache<Long, String> cache = manager.getCache("pinned", Long.class, String.class);
+      assertThat(cache).as("a typed getCache after a restart").isNotNull();
+      @SuppressWarnings("unchecked")
+      CairnConfiguration<Long, String> c = cache.getConfiguration(CairnConfiguration.class);
+      assertThat(c.isPinned()).isTrue();
+      assertThat(c.getMaxShare()).isEqualTo(0.5);
+      assertThat(c.isStatisticsEnabled()).isTrue();
+      assertThat(c.isStoreByValue()).isTrue();
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> manager.getCache("pinned", String.class, String.class))
+          .isInstanceOf(ClassCastException.class)
+          .hasMessageContaining("java.lang.Long keys");
+      // the table is still pinned: a full budget evicts the other cache's entries, never these
+      Cache<Integer, Order> bulk =
+          manager.createCache(
+              "bulk",
+              new MutableConfiguration<Integer, Order>().setTypes(Integer.class, Order.class));
+      for (int i = 0; i < 20_000; i++) {
+        bulk.put(i, new Order("item" + i, i, java.util.List.of()));
+      }
+      assertThat(manager.unwrap(dev.cairn.cache.Cache.class).stats().evictions()).isPositive();
+      for (long i = 0; i < 100; i++) {
+        assertThat(cache.get(i)).isEqualTo("pinned " + i);
+      }
+    }
+  }
+
   /** The TCK and these tests run as later JDKs will by default: without sun.misc.Unsafe. */
   @Test
   void theTestsRunWithUnsafeDenied() {

@@ -1,0 +1,90 @@
+package dev.cairn.jcache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+import javax.cache.CacheException;
+import org.junit.jupiter.api.Test;
+
+/** The record a persistent manager keeps of each cache's configuration (StoredConfigurations). */
+class StoredConfigurationsTest {
+  private static final ClassLoader LOADER = StoredConfigurationsTest.class.getClassLoader();
+
+  private static CairnConfiguration<Long, String> sample() {
+    CairnConfiguration<Long, String> c =
+        new CairnConfiguration<Long, String>().setPinned(true).setMinShare(0.25);
+    c.setTypes(Long.class, String.class).setStatisticsEnabled(true);
+    return c;
+  }
+
+  /** The bytes of the documented layout, so that a change to them is a change of version. */
+  @Test
+  void theRecord_hasItsDocumentedBytes() {
+    assertThat(HexFormat.of().formatHex(StoredConfigurations.encode(sample())))
+        .isEqualTo(
+            "01" // version
+                + "0b" // store by value | statistics | pinned
+                + "3fd0000000000000" // min share 0.25
+                + "3ff0000000000000" // max share 1.0
+                + "000e"
+                + HexFormat.of().formatHex("java.lang.Long".getBytes(StandardCharsets.UTF_8))
+                + "0010"
+                + HexFormat.of().formatHex("java.lang.String".getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void aRecord_decodesToTheConfiguration_itsCodeTheDefaults() {
+    CairnConfiguration<Object, Object> c =
+        StoredConfigurations.decode("c", StoredConfigurations.encode(sample()), LOADER);
+    assertThat(c.getKeyType()).isEqualTo(Long.class);
+    assertThat(c.getValueType()).isEqualTo(String.class);
+    assertThat(c.isPinned()).isTrue();
+    assertThat(c.getMinShare()).isEqualTo(0.25);
+    assertThat(c.getMaxShare()).isEqualTo(1.0);
+    assertThat(c.isStatisticsEnabled()).isTrue();
+    assertThat(c.isManagementEnabled()).isFalse();
+    assertThat(c.isStoreByValue()).isTrue();
+    assertThat(c.getCacheLoaderFactory()).isNull();
+  }
+
+  @Test
+  void aTypeWhoseClassIsGone_comesBackAsObject() {
+    byte[] record = StoredConfigurations.encode(sample());
+    String hex = HexFormat.of().formatHex(record);
+    String gone =
+        hex.replace(
+            HexFormat.of().formatHex("java.lang.Long".getBytes(StandardCharsets.UTF_8)),
+            HexFormat.of().formatHex("java.lang.Lonk".getBytes(StandardCharsets.UTF_8)));
+    CairnConfiguration<Object, Object> c =
+        StoredConfigurations.decode("c", HexFormat.of().parseHex(gone), LOADER);
+    assertThat(c.getKeyType()).isEqualTo(Object.class);
+    assertThat(c.getValueType()).isEqualTo(String.class);
+  }
+
+  @Test
+  void aLaterVersion_orADamagedRecord_isRefusedNamingTheCache() {
+    byte[] record = StoredConfigurations.encode(sample());
+    byte[] later = record.clone();
+    later[0] = 2;
+    assertThatThrownBy(() -> StoredConfigurations.decode("orders", later, LOADER))
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining("cache orders")
+        .hasMessageContaining("version 2");
+    byte[] cut = Arrays.copyOf(record, record.length - 3);
+    assertThatThrownBy(() -> StoredConfigurations.decode("orders", cut, LOADER))
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining("cache orders");
+    byte[] longer = Arrays.copyOf(record, record.length + 1);
+    assertThatThrownBy(() -> StoredConfigurations.decode("orders", longer, LOADER))
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining("after the record's end");
+    byte[] badShare = record.clone();
+    badShare[2] = 0x40; // min share 2.0 and more
+    assertThatThrownBy(() -> StoredConfigurations.decode("orders", badShare, LOADER))
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining("minShare");
+  }
+}
