@@ -43,10 +43,11 @@ import javax.cache.spi.CachingProvider;
  *
  * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
  * #getCacheNames}, {@link #getCache(String)}), with their entries and the configuration they were
- * made with: key and value types (so a typed {@link #getCache(String, Class, Class)} finds them),
- * store by value, statistics and management as created, and Cairn's settings (pinned, shares).
- * Loaders, writers, listeners and expiry policies are code, and are not stored: they come back as
- * the defaults. A destroyed cache is gone, entries, name and configuration.
+ * made with ({@link StoredConfigurations}): key and value types (so a typed {@link
+ * #getCache(String, Class, Class)} finds them), store by value, statistics and management as
+ * created, read- and write-through and the factories of the expiry policy, loader and writer, and
+ * Cairn's settings (pinned, shares). Listeners are not kept. A destroyed cache is gone, entries,
+ * name and configuration.
  *
  * <p>Thread-safety: safe from any thread.
  */
@@ -81,7 +82,8 @@ public final class CairnCacheManager implements CacheManager {
     this.uri = uri;
     this.classLoader = classLoader;
     this.properties = properties;
-    this.store = openStore(uri, properties);
+    Opened opened = openStore(uri, properties);
+    this.store = opened.store();
     this.marshaller =
         new Marshaller(
             classLoader,
@@ -92,7 +94,7 @@ public final class CairnCacheManager implements CacheManager {
                     byte[].class,
                     TableOptions.builder().pinned(true).build()), // never evicted: D1
                 classLoader));
-    this.configurations = new StoredConfigurations(store);
+    this.configurations = opened.persistent() ? new StoredConfigurations(store) : null;
     this.recovered.addAll(store.tableNames());
     this.recovered.remove(ClassDescriptors.TABLE); // not JCache caches
     this.recovered.remove(StoredConfigurations.TABLE);
@@ -145,7 +147,10 @@ public final class CairnCacheManager implements CacheManager {
     return parent == null ? Path.of(directory) : parent.resolve(directory);
   }
 
-  private static dev.cairn.cache.Cache openStore(URI uri, Properties given) {
+  /** The manager's Cairn cache, and whether it is persistent. */
+  private record Opened(dev.cairn.cache.Cache store, boolean persistent) {}
+
+  private static Opened openStore(URI uri, Properties given) {
     Properties properties = new Properties();
     Path directory = directoryOf(uri, given, properties);
     CacheOptions.Builder options = CacheOptions.builder();
@@ -162,8 +167,10 @@ public final class CairnCacheManager implements CacheManager {
     CodecRegistry codecs =
         CodecRegistry.builder().register(StoredValue.TYPE_ID, StoredValue.CODEC).build();
     if (directory == null) {
-      return dev.cairn.cache.Cache.offHeap(
-          options.pile(PileOptions.builder().codecs(codecs).build()).build());
+      return new Opened(
+          dev.cairn.cache.Cache.offHeap(
+              options.pile(PileOptions.builder().codecs(codecs).build()).build()),
+          false);
     }
     String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
     Durability d;
@@ -175,7 +182,7 @@ public final class CairnCacheManager implements CacheManager {
     }
     options.pile(PileOptions.builder().durability(d).codecs(codecs).build());
     try {
-      return dev.cairn.cache.Cache.open(directory, options.build());
+      return new Opened(dev.cairn.cache.Cache.open(directory, options.build()), true);
     } catch (IOException e) {
       throw new CacheException("cannot open the Cairn cache in " + directory, e);
     }
@@ -219,8 +226,13 @@ public final class CairnCacheManager implements CacheManager {
         throw new CacheException("cache " + cacheName + " exists already in " + uri);
       }
       CairnConfiguration<K, V> c = copy(configuration);
+      // the record first (it refuses a factory that cannot be kept), then the table, then the
+      // record stored: see StoredConfigurations
+      byte[] record = configurations != null ? StoredConfigurations.encode(c) : null;
       CairnJCache<K, V> cache = newCache(cacheName, c, true);
-      configurations.save(cacheName, c); // after the table: see StoredConfigurations
+      if (record != null) {
+        configurations.save(cacheName, record);
+      }
       caches.put(cacheName, cache);
       return cache;
     }
@@ -301,7 +313,8 @@ public final class CairnCacheManager implements CacheManager {
       synchronized (caches) {
         cache = caches.get(cacheName);
         if (cache == null && recovered.contains(cacheName)) {
-          CairnConfiguration<Object, Object> kept = configurations.restore(cacheName, classLoader);
+          CairnConfiguration<Object, Object> kept =
+              configurations != null ? configurations.restore(cacheName, classLoader) : null;
           cache =
               kept != null
                   ? newCache(cacheName, kept, true)
@@ -326,16 +339,24 @@ public final class CairnCacheManager implements CacheManager {
   public void destroyCache(String cacheName) {
     checkOpen();
     Objects.requireNonNull(cacheName, "cacheName");
-    Cache<?, ?> cache = getCache(cacheName);
-    if (cache == null) {
-      return;
+    synchronized (caches) { // as getCache: a recovered cache is destroyed without restoring it
+      CairnJCache<?, ?> c = caches.get(cacheName);
+      if (c == null && !recovered.contains(cacheName)) {
+        return;
+      }
+      if (c != null) {
+        c.closeQuietly();
+      }
+      store.dropTable(cacheName); // entries, index and table: gone after a restart too
+      if (configurations != null) {
+        configurations.remove(cacheName);
+      }
+      unregisterBeans(cacheName);
+      if (c != null) {
+        caches.remove(cacheName, c);
+      }
+      recovered.remove(cacheName);
     }
-    CairnJCache<?, ?> c = (CairnJCache<?, ?>) cache;
-    c.closeQuietly();
-    store.dropTable(cacheName); // entries, index and table: gone after a restart too
-    configurations.remove(cacheName);
-    unregisterBeans(cacheName);
-    caches.remove(cacheName, c);
   }
 
   @Override

@@ -7,30 +7,46 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.UncheckedIOException;
 import javax.cache.CacheException;
+import javax.cache.configuration.Factory;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.integration.CacheLoader;
+import javax.cache.integration.CacheWriter;
 
 /**
- * The data of each JCache cache's configuration, kept in a table of the manager's Cairn cache, so
- * that a persistent manager restarted finds its caches again as they were made: their key and value
- * types (a typed {@code getCache} after a restart works, and a wrong type still fails), store by
- * value, statistics and management at creation, and Cairn's table settings (pinned, shares), which
- * the table would otherwise lose to a default. What is code is not kept: loaders, writers,
- * listeners and expiry policies (their factories) come back as the defaults.
+ * The configuration of each JCache cache, kept in a table of the manager's Cairn cache, so that a
+ * persistent manager restarted finds its caches again as they were made: their key and value types
+ * (a typed {@code getCache} after a restart works, and a wrong type still fails), store by value,
+ * statistics and management at creation, read- and write-through, the factories of the expiry
+ * policy, loader and writer (JSR-107 makes every factory Serializable: they are kept by Java
+ * serialization, and need their classes at the restart), and Cairn's table settings (pinned,
+ * shares), which the table would otherwise lose to a default. Listeners are not kept: an
+ * application registers them again after a restart, and one kept as well would hear each event
+ * twice.
  *
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
  * Table: cache name (String) -> record; pinned, so that a budget never evicts it.
  * Record, big-endian (DataOutputStream):
- *   Version:u8 (1), Flags:u8 (1 store by value, 2 statistics, 4 management, 8 pinned),
- *   MinShare:f64, MaxShare:f64, KeyType:utf, ValueType:utf   (utf: DataOutput.writeUTF)
+ *   Version:u8 (1), Flags:u8 (1 store by value, 2 statistics, 4 management, 8 pinned,
+ *   16 read-through, 32 write-through), MinShare:f64, MaxShare:f64, KeyType:utf,
+ *   ValueType:utf (utf: DataOutput.writeUTF), then the factories of the expiry policy, the
+ *   loader and the writer, each Length:u32 (0: none) and its Java serialization.
  * A record is put after the cache's table is made and removed after it is dropped: a crash
  * between leaves a cache without a record (it comes back with the defaults, as a cache of an
  * earlier build does) or a record without a cache (never read: only the caches the Cairn cache
  * holds are looked up).
  * A record of a later version, or one that cannot be read, is refused with a CacheException that
- * names the cache; a type whose class the manager's class loader cannot load comes back as Object.
+ * names the cache; so is a factory whose class the manager's class loader cannot load (a cache
+ * that silently lost its expiry policy would keep its new entries forever). A key or value type
+ * whose class is gone comes back as Object.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread (the table is).
@@ -44,6 +60,8 @@ final class StoredConfigurations {
   private static final int STATISTICS = 2;
   private static final int MANAGEMENT = 4;
   private static final int PINNED = 8;
+  private static final int READ_THROUGH = 16;
+  private static final int WRITE_THROUGH = 32;
 
   private final CacheTable<String, byte[]> table;
 
@@ -52,9 +70,9 @@ final class StoredConfigurations {
         store.table(TABLE, String.class, byte[].class, TableOptions.builder().pinned(true).build());
   }
 
-  /** Keeps the data of cache {@code name}'s configuration. */
-  void save(String name, CairnConfiguration<?, ?> c) {
-    table.put(name, encode(c));
+  /** Keeps cache {@code name}'s configuration, as {@link #encode} made its record. */
+  void save(String name, byte[] record) {
+    table.put(name, record);
   }
 
   /** Forgets cache {@code name}'s configuration. */
@@ -63,16 +81,22 @@ final class StoredConfigurations {
   }
 
   /**
-   * The configuration cache {@code name} was made with, its code parts the defaults; null if none
-   * is kept (a cache of an earlier build).
+   * The configuration cache {@code name} was made with (listeners aside); null if none is kept (a
+   * cache of an earlier build).
    *
-   * @throws CacheException if the record is of a later version or damaged
+   * @throws CacheException if the record is of a later version or damaged, or a factory's class
+   *     cannot be loaded
    */
   CairnConfiguration<Object, Object> restore(String name, ClassLoader loader) {
     byte[] record = table.get(name);
     return record == null ? null : decode(name, record, loader);
   }
 
+  /**
+   * The record of {@code c}.
+   *
+   * @throws IllegalArgumentException if a factory of it is not serializable
+   */
   static byte[] encode(CairnConfiguration<?, ?> c) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -81,17 +105,35 @@ final class StoredConfigurations {
           (c.isStoreByValue() ? STORE_BY_VALUE : 0)
               | (c.isStatisticsEnabled() ? STATISTICS : 0)
               | (c.isManagementEnabled() ? MANAGEMENT : 0)
-              | (c.isPinned() ? PINNED : 0));
+              | (c.isPinned() ? PINNED : 0)
+              | (c.isReadThrough() ? READ_THROUGH : 0)
+              | (c.isWriteThrough() ? WRITE_THROUGH : 0));
       out.writeDouble(c.getMinShare());
       out.writeDouble(c.getMaxShare());
       out.writeUTF(c.getKeyType().getName());
       out.writeUTF(c.getValueType().getName());
+      writeFactory(out, c.getExpiryPolicyFactory());
+      writeFactory(out, c.getCacheLoaderFactory());
+      writeFactory(out, c.getCacheWriterFactory());
+    } catch (NotSerializableException e) {
+      throw new IllegalArgumentException(
+          "a persistent cache keeps its configuration's factories, which must be Serializable (as"
+              + " JSR-107 asks of every factory): "
+              + e.getMessage()
+              + " is not",
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // not from a byte array
     }
     return bytes.toByteArray();
   }
 
+  /**
+   * The configuration in {@code record}.
+   *
+   * @throws CacheException if the record is of a later version or damaged, or a factory's class
+   *     cannot be loaded
+   */
   static CairnConfiguration<Object, Object> decode(String name, byte[] record, ClassLoader loader) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(record))) {
       int version = in.readUnsignedByte();
@@ -110,6 +152,10 @@ final class StoredConfigurations {
       double maxShare = in.readDouble();
       Class<Object> keyType = typeOf(in.readUTF(), loader);
       Class<Object> valueType = typeOf(in.readUTF(), loader);
+      Factory<ExpiryPolicy> expiry = readFactory(in, loader, "expiry policy");
+      Factory<CacheLoader<Object, Object>> cacheLoader = readFactory(in, loader, "loader");
+      Factory<CacheWriter<? super Object, ? super Object>> writer =
+          readFactory(in, loader, "writer");
       if (in.read() != -1) {
         throw new IOException("bytes after the record's end");
       }
@@ -121,8 +167,23 @@ final class StoredConfigurations {
       c.setPinned((flags & PINNED) != 0);
       c.setMinShare(minShare);
       c.setMaxShare(maxShare);
+      if (expiry != null) {
+        c.setExpiryPolicyFactory(expiry);
+      }
+      c.setCacheLoaderFactory(cacheLoader);
+      c.setCacheWriterFactory(writer);
+      c.setReadThrough((flags & READ_THROUGH) != 0);
+      c.setWriteThrough((flags & WRITE_THROUGH) != 0);
       return c;
-    } catch (IOException | IllegalArgumentException e) {
+    } catch (ClassNotFoundException e) {
+      throw new CacheException(
+          "cache "
+              + name
+              + " was made with a factory whose class cannot be loaded ("
+              + e.getMessage()
+              + "): put it on the cache manager's class path, or destroy the cache",
+          e);
+    } catch (IOException | IllegalArgumentException | ClassCastException e) {
       throw new CacheException(
           "the configuration kept for cache "
               + name
@@ -133,12 +194,66 @@ final class StoredConfigurations {
     }
   }
 
+  private static void writeFactory(DataOutputStream out, Factory<?> factory) throws IOException {
+    if (factory == null) {
+      out.writeInt(0);
+      return;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (ObjectOutputStream o = new ObjectOutputStream(bytes)) {
+      o.writeObject(factory);
+    }
+    out.writeInt(bytes.size());
+    bytes.writeTo(out);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Factory<T> readFactory(DataInputStream in, ClassLoader loader, String what)
+      throws IOException, ClassNotFoundException {
+    int length = in.readInt();
+    if (length == 0) {
+      return null;
+    }
+    if (length < 0 || length > in.available()) {
+      throw new IOException("the " + what + " factory's length " + length + " exceeds the record");
+    }
+    byte[] bytes = in.readNBytes(length);
+    try (ObjectInputStream o = new LoaderInputStream(new ByteArrayInputStream(bytes), loader)) {
+      Object factory = o.readObject();
+      if (!(factory instanceof Factory<?>)) {
+        throw new IOException(
+            "the " + what + " factory is a " + factory.getClass().getName() + ", not a Factory");
+      }
+      return (Factory<T>) factory;
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static Class<Object> typeOf(String className, ClassLoader loader) {
     try {
       return (Class<Object>) Class.forName(className, false, loader);
     } catch (ClassNotFoundException | LinkageError gone) {
       return Object.class; // the class is gone: the cache comes back untyped
+    }
+  }
+
+  /** Resolves classes with the cache manager's class loader first. */
+  private static final class LoaderInputStream extends ObjectInputStream {
+    private final ClassLoader loader;
+
+    LoaderInputStream(InputStream in, ClassLoader loader) throws IOException {
+      super(in);
+      this.loader = loader;
+    }
+
+    @Override
+    protected Class<?> resolveClass(ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      try {
+        return Class.forName(desc.getName(), false, loader);
+      } catch (ClassNotFoundException e) {
+        return super.resolveClass(desc);
+      }
     }
   }
 }

@@ -105,6 +105,7 @@ class JCacheExamplesTest {
       CairnConfiguration<Long, String> pinned =
           new CairnConfiguration<Long, String>().setPinned(true).setMaxShare(0.5);
       pinned.setTypes(Long.class, String.class).setStatisticsEnabled(true);
+      pinned.setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(Duration.ONE_DAY));
       Cache<Long, String> cache = manager.createCache("pinned", pinned);
       for (long i = 0; i < 100; i++) {
         cache.put(i, "pinned " + i);
@@ -120,6 +121,8 @@ class JCacheExamplesTest {
       assertThat(c.getMaxShare()).isEqualTo(0.5);
       assertThat(c.isStatisticsEnabled()).isTrue();
       assertThat(c.isStoreByValue()).isTrue();
+      assertThat(c.getExpiryPolicyFactory().create().getExpiryForCreation())
+          .isEqualTo(Duration.ONE_DAY);
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> manager.getCache("pinned", String.class, String.class))
           .isInstanceOf(ClassCastException.class)
@@ -136,6 +139,52 @@ class JCacheExamplesTest {
       for (long i = 0; i < 100; i++) {
         assertThat(cache.get(i)).isEqualTo("pinned " + i);
       }
+    }
+  }
+
+  @Test
+  void aCacheFoundAfterARestart_canBeDestroyedUnopened() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("unopened").toUri();
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      manager
+          .createCache(
+              "old", new MutableConfiguration<Long, String>().setTypes(Long.class, String.class))
+          .put(1L, "one");
+    }
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      manager.destroyCache("old");
+      assertThat(manager.getCacheNames()).isEmpty();
+    }
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      assertThat(manager.getCacheNames()).isEmpty();
+      Cache<String, String> again =
+          manager.createCache(
+              "old",
+              new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+      assertThat(again.get("1")).isNull();
+    }
+  }
+
+  @Test
+  void aPersistentCache_refusesAFactoryItCannotKeep_andMakesNothing() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("refused").toUri();
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      MutableConfiguration<Long, String> c =
+          new MutableConfiguration<Long, String>().setTypes(Long.class, String.class);
+      c.setExpiryPolicyFactory(new StoredConfigurationsTest.HoldsALock());
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> manager.createCache("c", c))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Serializable");
+      assertThat(manager.getCacheNames()).isEmpty();
+    }
+    try (CacheManager manager = provider.getCacheManager()) { // volatile: nothing to keep
+      MutableConfiguration<Long, String> c =
+          new MutableConfiguration<Long, String>().setTypes(Long.class, String.class);
+      c.setExpiryPolicyFactory(new StoredConfigurationsTest.HoldsALock());
+      manager.createCache("volatile", c).put(1L, "one");
+      manager.destroyCache("volatile");
     }
   }
 

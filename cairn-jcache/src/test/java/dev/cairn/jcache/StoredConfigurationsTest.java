@@ -7,6 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import javax.cache.CacheException;
+import javax.cache.configuration.Factory;
+import javax.cache.configuration.FactoryBuilder;
+import javax.cache.expiry.CreatedExpiryPolicy;
+import javax.cache.expiry.Duration;
+import javax.cache.expiry.EternalExpiryPolicy;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.integration.CacheLoader;
 import org.junit.jupiter.api.Test;
 
 /** The record a persistent manager keeps of each cache's configuration (StoredConfigurations). */
@@ -23,16 +30,96 @@ class StoredConfigurationsTest {
   /** The bytes of the documented layout, so that a change to them is a change of version. */
   @Test
   void theRecord_hasItsDocumentedBytes() {
-    assertThat(HexFormat.of().formatHex(StoredConfigurations.encode(sample())))
-        .isEqualTo(
-            "01" // version
-                + "0b" // store by value | statistics | pinned
-                + "3fd0000000000000" // min share 0.25
-                + "3ff0000000000000" // max share 1.0
-                + "000e"
-                + HexFormat.of().formatHex("java.lang.Long".getBytes(StandardCharsets.UTF_8))
-                + "0010"
-                + HexFormat.of().formatHex("java.lang.String".getBytes(StandardCharsets.UTF_8)));
+    String hex = HexFormat.of().formatHex(StoredConfigurations.encode(sample()));
+    String fixed =
+        "01" // version
+            + "0b" // store by value | statistics | pinned
+            + "3fd0000000000000" // min share 0.25
+            + "3ff0000000000000" // max share 1.0
+            + "000e"
+            + HexFormat.of().formatHex("java.lang.Long".getBytes(StandardCharsets.UTF_8))
+            + "0010"
+            + HexFormat.of().formatHex("java.lang.String".getBytes(StandardCharsets.UTF_8));
+    assertThat(hex).startsWith(fixed);
+    // then the expiry policy's factory (the default, eternal), serialized, and no loader or writer
+    int length = Integer.parseInt(hex.substring(fixed.length(), fixed.length() + 8), 16);
+    assertThat(length).isPositive();
+    assertThat(hex.substring(fixed.length() + 8, fixed.length() + 12)).isEqualTo("aced");
+    assertThat(hex.substring(fixed.length() + 8 + 2 * length)).isEqualTo("00000000" + "00000000");
+  }
+
+  @Test
+  void theFactories_andThroughFlags_comeBack() {
+    CairnConfiguration<Long, String> c = sample();
+    c.setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(Duration.FIVE_MINUTES));
+    c.setCacheLoaderFactory(FactoryBuilder.factoryOf(Loads.class));
+    c.setReadThrough(true);
+    CairnConfiguration<Object, Object> back =
+        StoredConfigurations.decode("c", StoredConfigurations.encode(c), LOADER);
+    assertThat(back.getExpiryPolicyFactory().create().getExpiryForCreation())
+        .isEqualTo(Duration.FIVE_MINUTES);
+    assertThat(back.getCacheLoaderFactory().create()).isInstanceOf(Loads.class);
+    assertThat(back.getCacheWriterFactory()).isNull();
+    assertThat(back.isReadThrough()).isTrue();
+    assertThat(back.isWriteThrough()).isFalse();
+  }
+
+  @Test
+  void aFactoryWhoseClassIsGone_isRefusedNamingTheCache() {
+    CairnConfiguration<Long, String> c = sample();
+    c.setCacheLoaderFactory(FactoryBuilder.factoryOf(new Loads())); // the instance, serialized
+    String hex = HexFormat.of().formatHex(StoredConfigurations.encode(c));
+    String gone =
+        hex.replace(
+            HexFormat.of().formatHex("$Loads".getBytes(StandardCharsets.UTF_8)),
+            HexFormat.of().formatHex("$Loadz".getBytes(StandardCharsets.UTF_8)));
+    assertThat(gone).isNotEqualTo(hex);
+    assertThatThrownBy(
+            () -> StoredConfigurations.decode("orders", HexFormat.of().parseHex(gone), LOADER))
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining("cache orders")
+        .hasMessageContaining("cannot be loaded");
+  }
+
+  @Test
+  void aFactoryThatCannotBeSerialized_isRefused() {
+    CairnConfiguration<Long, String> c = sample();
+    c.setExpiryPolicyFactory(new HoldsALock());
+    assertThatThrownBy(() -> StoredConfigurations.encode(c))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Serializable");
+  }
+
+  /** A factory that holds what cannot be serialized. */
+  static final class HoldsALock implements Factory<ExpiryPolicy> {
+    private static final long serialVersionUID = 1L;
+
+    @SuppressWarnings("serial") // the point: it is not serializable
+    private final Object lock = new Object();
+
+    @Override
+    public ExpiryPolicy create() {
+      synchronized (lock) {
+        return new EternalExpiryPolicy();
+      }
+    }
+  }
+
+  /** A loader whose factory a configuration keeps. */
+  public static final class Loads implements CacheLoader<Long, String>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String load(Long key) {
+      return "loaded " + key;
+    }
+
+    @Override
+    public java.util.Map<Long, String> loadAll(Iterable<? extends Long> keys) {
+      java.util.Map<Long, String> all = new java.util.HashMap<>();
+      keys.forEach(k -> all.put(k, load(k)));
+      return all;
+    }
   }
 
   @Test
