@@ -108,18 +108,7 @@ final class ClassDescriptors {
   }
 
   private ObjectStreamClass load(byte[] bytes) {
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes)) {
-          @Override
-          protected Class<?> resolveClass(ObjectStreamClass desc)
-              throws IOException, ClassNotFoundException {
-            try {
-              return Class.forName(desc.getName(), false, loader);
-            } catch (ClassNotFoundException e) {
-              return super.resolveClass(desc);
-            }
-          }
-        }) {
+    try (ObjectInputStream in = new LoaderInputStream(new ByteArrayInputStream(bytes), loader)) {
       return (ObjectStreamClass) in.readObject();
     } catch (IOException | ClassNotFoundException | ClassCastException e) {
       return null;

@@ -7,11 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.UncheckedIOException;
 import javax.cache.CacheException;
 import javax.cache.configuration.Factory;
@@ -234,26 +232,6 @@ final class StoredConfigurations {
       return (Class<Object>) Class.forName(className, false, loader);
     } catch (ClassNotFoundException | LinkageError gone) {
       return Object.class; // the class is gone: the cache comes back untyped
-    }
-  }
-
-  /** Resolves classes with the cache manager's class loader first. */
-  private static final class LoaderInputStream extends ObjectInputStream {
-    private final ClassLoader loader;
-
-    LoaderInputStream(InputStream in, ClassLoader loader) throws IOException {
-      super(in);
-      this.loader = loader;
-    }
-
-    @Override
-    protected Class<?> resolveClass(ObjectStreamClass desc)
-        throws IOException, ClassNotFoundException {
-      try {
-        return Class.forName(desc.getName(), false, loader);
-      } catch (ClassNotFoundException e) {
-        return super.resolveClass(desc);
-      }
     }
   }
 }
