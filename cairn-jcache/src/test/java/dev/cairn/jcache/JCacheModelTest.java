@@ -57,7 +57,25 @@ class JCacheModelTest {
     long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed) : System.nanoTime();
     System.out.println("[seed] JCacheModelTest seed=" + seed + " (rerun with -Dcairn.seed=...)");
     for (int s = 0; s < SEQUENCES; s++) {
-      new Run(new SplittableRandom(seed + s), dir.resolve("run" + s).toUri(), seed + s).run();
+      new Run(new SplittableRandom(seed + s), dir.resolve("run" + s).toUri(), seed + s, false)
+          .run();
+    }
+  }
+
+  /**
+   * The same with read-through and write-through to a map standing for a database: a get of a key
+   * the cache lacks loads the database's value, every write reaches the database first, and every
+   * entry the cache holds equals the database's after each step, across restarts (the loader and
+   * writer come back with the cache). Events are not compared here (loads make some).
+   */
+  @Test
+  void withReadAndWriteThrough_theCacheAgreesWithItsDatabase_acrossRestarts() {
+    String fixed = System.getProperty("cairn.seed");
+    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed) : System.nanoTime();
+    System.out.println("[seed] JCacheModelTest through seed=" + seed);
+    for (int s = 0; s < SEQUENCES; s++) {
+      new Run(new SplittableRandom(seed + s), dir.resolve("through" + s).toUri(), seed + s, true)
+          .run();
     }
   }
 
@@ -69,14 +87,21 @@ class JCacheModelTest {
     private final Map<String, String> model = new HashMap<>();
     private final List<String> steps = new ArrayList<>();
     private final Events events = new Events();
+    private final boolean through;
+    private final String dbName;
+    private final Map<String, String> db = new HashMap<>(); // the database, as the model has it
+    private final Map<String, String> database; // the one the loader and writer reach
     private CacheManager manager;
     private Cache<String, String> cache;
     private int written;
 
-    Run(SplittableRandom random, URI uri, long seed) {
+    Run(SplittableRandom random, URI uri, long seed, boolean through) {
       this.random = random;
       this.uri = uri;
       this.seed = seed;
+      this.through = through;
+      this.dbName = uri.toString();
+      this.database = Database.named(dbName);
     }
 
     void run() {
@@ -87,7 +112,14 @@ class JCacheModelTest {
           String step = step(expected);
           steps.add(i + ": " + step);
           List<String> seen = events.take();
-          assertThat(sorted(seen)).as(context("events of " + step)).isEqualTo(sorted(expected));
+          if (through) {
+            assertThat(database).as(context("the database after " + step)).isEqualTo(db);
+            model.forEach(
+                (key, value) ->
+                    assertThat(db.get(key)).as(context("the database's " + key)).isEqualTo(value));
+          } else {
+            assertThat(sorted(seen)).as(context("events of " + step)).isEqualTo(sorted(expected));
+          }
         }
         checkContents("at the end");
       } finally {
@@ -104,6 +136,11 @@ class JCacheModelTest {
         MutableConfiguration<String, String> c =
             new MutableConfiguration<String, String>().setTypes(String.class, String.class);
         c.setStatisticsEnabled(true);
+        if (through) {
+          c.setReadThrough(true).setWriteThrough(true);
+          c.setCacheLoaderFactory(FactoryBuilder.factoryOf(new Database(dbName)));
+          c.setCacheWriterFactory(FactoryBuilder.factoryOf(new Database(dbName)));
+        }
         cache = manager.createCache("model", c);
       } else {
         cache = manager.getCache("model", String.class, String.class);
@@ -122,7 +159,11 @@ class JCacheModelTest {
       int choice = random.nextInt(22);
       switch (choice) {
         case 0, 1 -> {
-          assertThat(cache.get(k)).as(context("get " + k)).isEqualTo(old);
+          String want = old != null || !through ? old : db.get(k); // read-through
+          assertThat(cache.get(k)).as(context("get " + k)).isEqualTo(want);
+          if (old == null && want != null) {
+            model.put(k, want);
+          }
           return "get " + k;
         }
         case 2, 3 -> {
@@ -172,6 +213,7 @@ class JCacheModelTest {
         case 9, 10 -> {
           assertThat(cache.remove(k)).as(context("remove " + k)).isEqualTo(old != null);
           removed(expected, k, old);
+          deleted(k); // write-through deletes whether or not the cache held it
           return "remove " + k;
         }
         case 11 -> {
@@ -188,6 +230,7 @@ class JCacheModelTest {
         case 12 -> {
           assertThat(cache.getAndRemove(k)).as(context("getAndRemove " + k)).isEqualTo(old);
           removed(expected, k, old);
+          deleted(k);
           return "getAndRemove " + k;
         }
         case 13 -> {
@@ -207,21 +250,27 @@ class JCacheModelTest {
           Set<String> keys = someKeys();
           Map<String, String> present = new HashMap<>();
           for (String key : keys) {
-            if (model.containsKey(key)) {
-              present.put(key, model.get(key));
+            String value = model.containsKey(key) || !through ? model.get(key) : db.get(key);
+            if (value != null) {
+              present.put(key, value);
             }
           }
           assertThat(cache.getAll(keys)).as(context("getAll " + keys)).isEqualTo(present);
+          model.putAll(present); // what read-through loaded is cached
           return "getAll " + keys;
         }
         case 16 -> {
           Set<String> keys = someKeys();
           cache.removeAll(keys);
           keys.forEach(key -> removed(expected, key, model.get(key)));
+          keys.forEach(this::deleted);
           return "removeAll " + keys;
         }
         case 17 -> {
           int mode = random.nextInt(3);
+          if (through && mode == ReadSetOrRemove.REMOVE && old == null) {
+            mode = ReadSetOrRemove.READ; // what a writer hears of removing nothing is not modelled
+          }
           String result = cache.invoke(k, new ReadSetOrRemove(), mode, v);
           assertThat(result).as(context("invoke " + mode + " on " + k)).isEqualTo(old);
           if (mode == ReadSetOrRemove.SET) {
@@ -264,12 +313,23 @@ class JCacheModelTest {
     private void written(List<String> expected, String k, String old, String v) {
       expected.add(old == null ? "created " + k + "=" + v : "updated " + k + " " + old + "->" + v);
       model.put(k, v);
+      if (through) {
+        db.put(k, v);
+      }
     }
 
     private void removed(List<String> expected, String k, String old) {
       if (old != null) {
         expected.add("removed " + k);
         model.remove(k);
+        deleted(k);
+      }
+    }
+
+    /** What write-through deleted from the database. */
+    private void deleted(String k) {
+      if (through) {
+        db.remove(k);
       }
     }
 
@@ -332,6 +392,69 @@ class JCacheModelTest {
       List<String> out = new ArrayList<>(seen);
       seen.clear();
       return out;
+    }
+  }
+
+  /**
+   * A database for read-through and write-through: a map found by name, so that the loader and
+   * writer a restarted manager deserializes reach the same one. Keeps what it is told; the test
+   * keeps its own model of it.
+   */
+  static final class Database
+      implements javax.cache.integration.CacheLoader<String, String>,
+          javax.cache.integration.CacheWriter<String, String>,
+          Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final Map<String, Map<String, String>> ALL =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private final String name;
+
+    Database(String name) {
+      this.name = name;
+    }
+
+    /** The database's contents, as the test sees them. */
+    static Map<String, String> named(String name) {
+      return ALL.computeIfAbsent(name, n -> new java.util.concurrent.ConcurrentHashMap<>());
+    }
+
+    @Override
+    public String load(String key) {
+      return named(name).get(key);
+    }
+
+    @Override
+    public Map<String, String> loadAll(Iterable<? extends String> keys) {
+      Map<String, String> found = new HashMap<>();
+      for (String key : keys) {
+        String value = load(key);
+        if (value != null) {
+          found.put(key, value);
+        }
+      }
+      return found;
+    }
+
+    @Override
+    public void write(Cache.Entry<? extends String, ? extends String> entry) {
+      named(name).put(entry.getKey(), entry.getValue());
+    }
+
+    @Override
+    public void writeAll(java.util.Collection<Cache.Entry<? extends String, ? extends String>> es) {
+      es.forEach(this::write);
+      es.clear(); // all written
+    }
+
+    @Override
+    public void delete(Object key) {
+      named(name).remove(key);
+    }
+
+    @Override
+    public void deleteAll(java.util.Collection<?> keys) {
+      keys.forEach(this::delete);
+      keys.clear(); // all deleted
     }
   }
 
