@@ -179,12 +179,13 @@ public interface ParticipantLog {
    * hints, bytes that a crash may leave new or old without harm (a cache's policy and idle-time
    * bits). Report such a change with {@link #written}, as any other, so that the next checkpoint
    * takes its pages. If that checkpoint is cut short by a crash, those pages match neither their
-   * recorded checksum nor a record the recovery replays; so in the replay after a checkpoint cut
-   * short while it wrote pages, a hinted region's pages are taken as they are, not checked: its
-   * hinted bytes may be in any mix of the states they had since the checkpoint the recovery starts
-   * from, torn pages included, while every byte a record changed is made exact by the replay, as
-   * for {@link #region}. The price: damage on disk to such a region's pages goes unnoticed in that
-   * one case. Outside that replay it is {@link #region} exactly.
+   * recorded checksum nor a record the recovery replays; so in the open after a checkpoint cut
+   * short while it wrote pages, a hinted region viewed before {@link LogParticipant#recovered}
+   * returns (see {@link #recoveredFromCutCheckpoint}) has its pages taken as they are: its hinted
+   * bytes may be in any mix of the states they had since the checkpoint the recovery starts from,
+   * torn pages included, while every byte a record changed is made exact by the replay, as for
+   * {@link #region}. The price: damage on disk to such a region's pages goes unnoticed in that one
+   * case. Otherwise it is {@link #region} exactly.
    *
    * @throws dev.cairn.pile.StalePointerException if the value is gone
    * @throws dev.cairn.pile.InvalidPointerException if {@code pointer} was never this pile's
