@@ -53,9 +53,7 @@ class JCacheModelTest {
 
   @Test
   void randomOperations_matchAMap_inResultsEventsAndContents_acrossRestarts() {
-    String fixed = System.getProperty("cairn.seed");
-    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed) : System.nanoTime();
-    System.out.println("[seed] JCacheModelTest seed=" + seed + " (rerun with -Dcairn.seed=...)");
+    long seed = seed("randomOperations");
     for (int s = 0; s < SEQUENCES; s++) {
       new Run(new SplittableRandom(seed + s), dir.resolve("run" + s).toUri(), seed + s, false)
           .run();
@@ -70,13 +68,19 @@ class JCacheModelTest {
    */
   @Test
   void withReadAndWriteThrough_theCacheAgreesWithItsDatabase_acrossRestarts() {
-    String fixed = System.getProperty("cairn.seed");
-    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed) : System.nanoTime();
-    System.out.println("[seed] JCacheModelTest through seed=" + seed);
+    long seed = seed("withReadAndWriteThrough");
     for (int s = 0; s < SEQUENCES; s++) {
       new Run(new SplittableRandom(seed + s), dir.resolve("through" + s).toUri(), seed + s, true)
           .run();
     }
+  }
+
+  /** {@code -Dcairn.seed=S}, or a new seed; printed, so that a failure can be replayed. */
+  private static long seed(String test) {
+    String fixed = System.getProperty("cairn.seed");
+    long seed = fixed != null && !fixed.isBlank() ? Long.parseLong(fixed) : System.nanoTime();
+    System.out.println("[seed] JCacheModelTest." + test + " seed=" + seed + " (-Dcairn.seed=S)");
+    return seed;
   }
 
   /** One sequence over one directory: the cache, the map it must equal, what the steps did. */
