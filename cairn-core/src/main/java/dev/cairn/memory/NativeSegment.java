@@ -67,6 +67,7 @@ public final class NativeSegment {
   private final MemorySegment readOnlyMemory; // memory.asReadOnly(), made once
   private final int index;
   private final boolean anonymous; // mapped by OsMemory.mapAnonymous: pages can be given back
+  private final boolean hugePages; // anonymous and advised for huge pages: give back whole ones
 
   @SuppressWarnings("unused") // accessed through SEQUENCE
   private volatile long sequence;
@@ -89,9 +90,11 @@ public final class NativeSegment {
   // saw can tell whether that boundary may be gone. Touched only under the owning stripe's lock.
   private long merges;
 
-  private NativeSegment(Arena arena, MemorySegment memory, int index, boolean anonymous) {
+  private NativeSegment(
+      Arena arena, MemorySegment memory, int index, boolean anonymous, boolean hugePages) {
     this.arena = arena;
     this.anonymous = anonymous;
+    this.hugePages = anonymous && hugePages;
     this.memory = memory;
     this.readOnlyMemory = memory.asReadOnly();
     this.index = index;
@@ -115,7 +118,7 @@ public final class NativeSegment {
               ? OsMemory.mapAnonymous(sizeBytes, arena, hugePages)
               : arena.allocate(sizeBytes, 4096);
       success = true;
-      return new NativeSegment(arena, memory, index, anonymous);
+      return new NativeSegment(arena, memory, index, anonymous, hugePages);
     } finally {
       if (!success) {
         arena.close();
@@ -128,7 +131,7 @@ public final class NativeSegment {
    * {@link #release()} closes the arena.
    */
   public static NativeSegment of(int index, Arena arena, MemorySegment memory) {
-    return new NativeSegment(arena, memory, index, false);
+    return new NativeSegment(arena, memory, index, false, false);
   }
 
   /**
@@ -137,13 +140,14 @@ public final class NativeSegment {
    * read as zeros from now on and cost no resident memory until written again. A no-op for other
    * memory (a file mapping, or memory from {@link Arena#allocate}), whose bytes stay as they are.
    * For the interior of a free extent, which nothing reads but a stale reader, who then finds a
-   * zero word where a block header was: tag 0, which no pointer has.
+   * zero word where a block header was: tag 0, which no pointer has. A segment allocated with huge
+   * pages gives back only the whole 2 MiB pages inside the range, so as not to split them.
    *
    * @return the bytes given back (0 if none)
    * @throws IndexOutOfBoundsException if the range is not inside the segment
    */
   public long releasePages(long offset, long length) {
-    return anonymous ? OsMemory.releasePages(memory, offset, length) : 0;
+    return anonymous ? OsMemory.releasePages(memory, offset, length, hugePages) : 0;
   }
 
   /** The segment's bytes; bounds-checked like every {@link MemorySegment}. */

@@ -47,7 +47,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Giving back (volatile piles): freeing a block of RELEASE_MIN_BYTES (64 KiB) or more gives the
  * pages inside the free extent it ends in back to the OS, when the stripe's listed free bytes
  * are at least a sixteenth of its segments' (RELEASE_FREE_SHARE). Header, Next, Prev and footer
- * stay; the rest reads as zeros and is resident again only when reused. Why: an index that
+ * stay; the rest reads as zeros and is resident again only when reused (in a segment with huge
+ * pages, only the whole 2 MiB pages inside: part of one given back would split it for good,
+ * NativeSegment#releasePages). Why: an index that
  * doubles frees its old regions, hundreds of MiB at 10M entries, and the pile would otherwise
  * keep them resident, used or not (cairn bench --workload cache, bytesPerEntry). Why the two
  * conditions: a page given back costs a fault and a zeroing when reused, so small blocks, and

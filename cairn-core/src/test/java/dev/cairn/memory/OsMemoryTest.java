@@ -176,6 +176,47 @@ class OsMemoryTest {
     }
   }
 
+  @Test
+  void aHugePageMappingGivesBackWholeHugePagesOnly() {
+    long huge = OsMemory.HUGE_PAGE_BYTES;
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(4 * huge, arena, true);
+      assertThat(memory.address() % huge).isZero();
+      memory.fill((byte) 0x5A);
+
+      // [huge / 2, 2.5 huge) holds one whole huge page, the second
+      long released = OsMemory.releasePages(memory, huge / 2, 2 * huge, true);
+
+      assertThat(released).isEqualTo(huge);
+      for (long at = 0; at < 4 * huge; at += 4096) {
+        byte expected = at >= huge && at < 2 * huge ? 0 : (byte) 0x5A;
+        assertThat(memory.get(ValueLayout.JAVA_BYTE, at)).as("byte %d", at).isEqualTo(expected);
+      }
+      assertThat(OsMemory.releasePages(memory, 2 * huge + 4096, huge, true)).isZero();
+      assertThat(memory.get(ValueLayout.JAVA_BYTE, 2 * huge + 8192)).isEqualTo((byte) 0x5A);
+    }
+  }
+
+  @Test
+  void aSegmentWithHugePagesGivesBackWholeHugePagesOnly() {
+    long huge = OsMemory.HUGE_PAGE_BYTES;
+    NativeSegment small = NativeSegment.allocate(1, 4 * huge, false);
+    NativeSegment large = NativeSegment.allocate(2, 4 * huge, true);
+    try {
+      small.memory().fill((byte) 3);
+      large.memory().fill((byte) 3);
+
+      assertThat(small.releasePages(0, MIB)).isEqualTo(MIB);
+      assertThat(large.releasePages(0, MIB)).isZero();
+      assertThat(large.memory().get(ValueLayout.JAVA_BYTE, 5000)).isEqualTo((byte) 3);
+      assertThat(large.releasePages(MIB, 3 * huge)).isEqualTo(2 * huge);
+      assertThat(large.memory().get(ValueLayout.JAVA_BYTE, huge + 5000)).isZero();
+    } finally {
+      small.release();
+      large.release();
+    }
+  }
+
   /** {@code pages} pages of anonymous memory, every byte {@code fill}. */
   private static MemorySegment filledPages(Arena arena, int pages, byte fill) {
     MemorySegment memory = OsMemory.mapAnonymous(pages * OsMemory.pageBytes(), arena);

@@ -169,7 +169,7 @@ public final class CairnCacheManager implements CacheManager {
     if (directory == null) {
       return new Opened(
           dev.cairn.cache.Cache.offHeap(
-              options.pile(PileOptions.builder().codecs(codecs).build()).build()),
+              options.pile(PileOptions.builder().codecs(codecs).hugePages(true).build()).build()),
           false);
     }
     String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
@@ -180,7 +180,7 @@ public final class CairnCacheManager implements CacheManager {
       throw new IllegalArgumentException(
           DURABILITY + " must be NONE, PERIODIC or SYNC: " + durability, e);
     }
-    options.pile(PileOptions.builder().durability(d).codecs(codecs).build());
+    options.pile(PileOptions.builder().durability(d).codecs(codecs).hugePages(true).build());
     try {
       return new Opened(dev.cairn.cache.Cache.open(directory, options.build()), true);
     } catch (IOException e) {

@@ -81,7 +81,7 @@ record CairnSettings(
    * @throws IllegalArgumentException naming the property whose value the cache refuses
    */
   CacheOptions cacheOptions() {
-    PileOptions.Builder pile = PileOptions.builder();
+    PileOptions.Builder pile = PileOptions.builder().hugePages(true); // as CacheOptions' default
     if (durability != null) {
       pile.durability(durability);
     }

@@ -174,7 +174,12 @@ public final class CacheBench {
   /** What the child's stores are opened with (its directory aside). */
   private StoreSpec spec() {
     return new StoreSpec(
-        config.n(), config.valueBytes(), config.budgetBytes(), null, config.durability());
+        config.n(),
+        config.valueBytes(),
+        config.budgetBytes(),
+        null,
+        config.durability(),
+        config.hugePages());
   }
 
   /** The arguments of {@link CacheBenchChild} for {@code kind}. */
@@ -193,6 +198,7 @@ public final class CacheBench {
     arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
     arguments.put("reopen", persistent && config.reopen());
     arguments.put("drop", config.dropCaches());
+    arguments.put("huge", config.hugePages());
     arguments.put("seed", config.seed());
     return ChildArguments.of(arguments);
   }
@@ -204,6 +210,7 @@ public final class CacheBench {
     arguments.put("n", config.n());
     arguments.put("size", config.valueBytes());
     arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
+    arguments.put("huge", config.hugePages());
     arguments.put("seed", config.seed() + 1);
     arguments.put("keys", config.keys().label());
     return ChildArguments.of(arguments);

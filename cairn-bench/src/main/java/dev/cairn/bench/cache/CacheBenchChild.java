@@ -48,7 +48,8 @@ public final class CacheBenchChild {
             valueBytes,
             budget,
             dir.isEmpty() ? null : Path.of(dir),
-            ChildArguments.durability(arguments.get("durability")));
+            ChildArguments.durability(arguments.get("durability")),
+            Boolean.parseBoolean(arguments.get("huge")));
 
     ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
     try (GcPauseMonitor gc = new GcPauseMonitor()) {

@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param dropCaches whether to drop the page cache before each reopen or restart, when allowed
  * @param writeBeforeKillSeconds with {@code reopen}: how long a new JVM overwrites random keys
  *     before SIGKILL, so that the restart after it has that much log to replay
+ * @param hugePages whether Cairn's cache asks for transparent huge pages (its default options do)
  * @param seed the random sources' seed, printed in the report
  */
 public record CacheBenchConfig(
@@ -40,6 +41,7 @@ public record CacheBenchConfig(
     boolean reopen,
     boolean dropCaches,
     double writeBeforeKillSeconds,
+    boolean hugePages,
     long seed) {
 
   /** How long the writer runs before SIGKILL when --write-before-kill is not given. */

@@ -48,6 +48,9 @@ public record CacheBenchReport(
     if (config.reopen()) {
       json.field("writeBeforeKillSeconds", config.writeBeforeKillSeconds(), 1);
     }
+    if (!config.hugePages()) {
+      json.field("hugePages", false);
+    }
     json.field("seed", config.seed());
     json.field("cores", Runtime.getRuntime().availableProcessors());
     json.field("java", Runtime.version().toString());
@@ -101,6 +104,7 @@ public record CacheBenchReport(
           "writes before SIGKILL",
           String.format(Locale.ROOT, "%.1f s", config.writeBeforeKillSeconds()));
     }
+    settings.put("Cairn's huge pages", config.hugePages() ? "asked for" : "off");
     settings.put("seed", Long.toString(config.seed()));
     Map<String, Map<String, Double>> stores = new java.util.LinkedHashMap<>();
     figures.forEach((kind, values) -> stores.put(kind.label(), values));

@@ -28,10 +28,11 @@ final class CairnStore implements CacheStore {
     if (spec.bounded()) {
       options.budgetBytes(spec.budgetBytes());
     }
+    PileOptions.Builder pile = PileOptions.builder().hugePages(spec.hugePages());
     if (spec.directory() == null) {
-      return new CairnStore(Cache.offHeap(options.build()));
+      return new CairnStore(Cache.offHeap(options.pile(pile.build()).build()));
     }
-    options.pile(PileOptions.builder().durability(spec.durability()).build());
+    options.pile(pile.durability(spec.durability()).build());
     try {
       return new CairnStore(Cache.open(spec.directory(), options.build()));
     } catch (IOException e) {

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  * keys. Mode {@code write}: opens it, prints {@code WRITING}, and overwrites random keys until the
  * parent kills it with SIGKILL, so that the next open must recover.
  *
- * <p>Arguments: {@code name=value} pairs: mode, dir, n, size, durability, seed.
+ * <p>Arguments: {@code name=value} pairs: mode, dir, n, size, durability, huge, seed.
  */
 public final class RestartProbe {
   private RestartProbe() {}
@@ -31,7 +31,8 @@ public final class RestartProbe {
             valueBytes,
             0,
             Path.of(arguments.get("dir")),
-            ChildArguments.durability(arguments.get("durability")));
+            ChildArguments.durability(arguments.get("durability")),
+            Boolean.parseBoolean(arguments.get("huge")));
     SplittableRandom random = new SplittableRandom(seed);
     byte[] buffer = new byte[valueBytes];
     switch (arguments.get("mode")) {

@@ -12,9 +12,15 @@ import java.nio.file.Path;
  * @param budgetBytes the store's bound in bytes, or 0 for none
  * @param directory where a persistent store keeps its files, or null for a volatile one
  * @param durability a persistent Cairn cache's durability
+ * @param hugePages whether Cairn's cache asks for transparent huge pages
  */
 record StoreSpec(
-    long entries, int valueBytes, long budgetBytes, Path directory, Durability durability) {
+    long entries,
+    int valueBytes,
+    long budgetBytes,
+    Path directory,
+    Durability durability,
+    boolean hugePages) {
 
   /** Bytes of data per entry, as the budget counts them: the 8-byte key and the value. */
   long dataBytesPerEntry() {

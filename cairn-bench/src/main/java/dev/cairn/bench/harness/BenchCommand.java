@@ -397,12 +397,14 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--huge-pages",
+      negatable = true,
       description =
           "Ask the OS for transparent huge pages (2 MiB) for the piles' segments in memory"
               + " (PileOptions.hugePages): fewer TLB misses for gets in random order. Needs"
               + " Linux, native access (the cairn launcher enables it) and transparent huge pages"
-              + " set to madvise or always.")
-  private boolean hugePages;
+              + " set to madvise or always. Default: off for the pile's load; on for --workload"
+              + " cache, as a cache's default options have them (--no-huge-pages to compare).")
+  private Boolean hugePages;
 
   @Option(
       names = "--latency-during-checkpoint",
@@ -573,7 +575,6 @@ public final class BenchCommand implements Callable<Integer> {
           "--log-gb",
           "--log-file-mib",
           "--warmup",
-          "--huge-pages",
           "--latency-during-checkpoint",
           "--rate",
           "--pace",
@@ -618,6 +619,7 @@ public final class BenchCommand implements Callable<Integer> {
               writeBeforeKill == null
                   ? CacheBenchConfig.DEFAULT_WRITE_BEFORE_KILL_SECONDS
                   : writeBeforeKill,
+              hugePages == null || hugePages,
               seed != null ? seed : new java.util.Random().nextLong());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -779,7 +781,7 @@ public final class BenchCommand implements Callable<Integer> {
             ? Duration.ofSeconds(seconds == null ? DEFAULT_LATENCY_SECONDS : seconds)
             : null,
         logFileMib == null ? 0 : (long) logFileMib << 20,
-        hugePages,
+        hugePages != null && hugePages,
         warmup,
         rate == null ? 0 : rate,
         checkpointEvery == null ? 0 : checkpointEvery,

@@ -41,7 +41,15 @@ class BenchCacheCommandTest {
             "\"cairn/chronicle\": {",
             "\"cairn/ehcache\": {")
         .contains("\"skipped\": {}")
-        .doesNotContain("NaN", "Infinity");
+        .doesNotContain("NaN", "Infinity", "\"hugePages\"");
+  }
+
+  @Test
+  void cacheWorkload_withoutHugePages_saysSo() {
+    CliRun run = smallCacheBench("--stores", "cairn", "--no-huge-pages", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("\"hugePages\": false", "\"loadPerSec\"");
   }
 
   @Test
