@@ -104,9 +104,15 @@ final class PersistentStore implements WriteHooks {
    * @param recordsReplayed log records applied by recovery
    * @param bytesReplayed bytes of log applied
    * @param openMillis time from the start of open until the pile was usable
+   * @param replayMillis the part of it spent reading and applying the log, and undoing unfinished
+   *     transactions
    */
   record Recovery(
-      boolean lastCloseClean, long recordsReplayed, long bytesReplayed, long openMillis) {}
+      boolean lastCloseClean,
+      long recordsReplayed,
+      long bytesReplayed,
+      long openMillis,
+      long replayMillis) {}
 
   private PersistentStore(
       FileLayer layer,
@@ -317,6 +323,7 @@ final class PersistentStore implements WriteHooks {
     long bytes = 0;
     long bound = Geometry.tagBoundOf(directory.resolve(PileFiles.SUPERBLOCK), state.payload());
     tags.onDisk(bound); // what the file says; a read-only open (inspect) stops at that
+    long replayStarted = System.nanoTime();
     if (readOnly) {
       if (logExists) {
         ScanResult scan = recovery.scanLog(logDirectory, state.checkpointLsn());
@@ -327,10 +334,11 @@ final class PersistentStore implements WriteHooks {
       // undone in memory only (nothing is logged or written): the view read-write recovery
       // will produce from the same files
       unfinishedTransactions = recovery.undoUnfinished();
+      long replayNanos = System.nanoTime() - replayStarted;
       pile.regions().replayEnded();
       pile.participants().recovered();
       pile.regions().participantsRecovered();
-      opened(state, records, bytes, started);
+      opened(state, records, bytes, replayNanos, started);
       return;
     }
     if (logging || logExists) {
@@ -354,6 +362,7 @@ final class PersistentStore implements WriteHooks {
     } finally {
       appendsSuppressed = false;
     }
+    long replayNanos = System.nanoTime() - replayStarted;
     pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
     pile.participants().recovered();
     pile.regions().participantsRecovered(); // Regions RG6: hinted regions are checked from now on
@@ -384,7 +393,7 @@ final class PersistentStore implements WriteHooks {
       log.close();
       useLog(null, 0);
     }
-    opened(state, records, bytes, started);
+    opened(state, records, bytes, replayNanos, started);
     if (log != null) {
       checkpointer.start();
     }
@@ -397,13 +406,15 @@ final class PersistentStore implements WriteHooks {
     checkpointer.useLog(log);
   }
 
-  private void opened(Superblock.State state, long records, long bytes, long started) {
+  private void opened(
+      Superblock.State state, long records, long bytes, long replayNanos, long started) {
     recoveryInfo =
         new Recovery(
             state.cleanShutdown() && records == 0,
             records,
             bytes,
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+            TimeUnit.NANOSECONDS.toMillis(replayNanos));
     checkpointer.opened();
   }
 
@@ -762,6 +773,7 @@ final class PersistentStore implements WriteHooks {
         r == null ? 0 : r.recordsReplayed(),
         r == null ? 0 : r.bytesReplayed(),
         r == null ? 0 : r.openMillis(),
+        r == null ? 0 : r.replayMillis(),
         logEndLsn(),
         l == null ? 0 : l.durableLsn(),
         checkpointer.count(),

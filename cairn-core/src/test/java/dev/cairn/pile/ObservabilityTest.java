@@ -47,6 +47,7 @@ class ObservabilityTest {
       DurabilityStats reopened = pile.durabilityStats();
       assertThat(reopened.lastCloseClean()).isTrue();
       assertThat(reopened.recordsReplayed()).isZero();
+      assertThat(reopened.replayMillis()).isBetween(0L, reopened.openMillis());
     }
   }
 

@@ -153,6 +153,7 @@ public final class CacheBench {
     Map<String, Double> own = probe.finish();
     into.put(prefix + "OpenMs", own.get("openMs"));
     into.put(prefix + "RecordsReplayed", own.get("recordsReplayed"));
+    into.put(prefix + "ReplayMs", own.get("replayMs"));
     into.put(prefix + "ColdCache", cold ? 1.0 : 0.0);
   }
 

@@ -50,6 +50,7 @@ public final class RestartProbe {
           DurabilityStats recovery = store.durabilityStats();
           CacheBenchChild.result("recordsReplayed", (double) recovery.recordsReplayed());
           CacheBenchChild.result("bytesReplayed", (double) recovery.bytesReplayed());
+          CacheBenchChild.result("replayMs", (double) recovery.replayMillis());
           for (int i = 0; i < 100_000; i++) {
             long k = keys.key(random.nextLong(n));
             Values.check(buffer, store.get(k, buffer), k, valueBytes);

@@ -99,6 +99,7 @@ class BenchCacheCommandTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
+        .contains("restartAfterKillReplayMs", "restartAfterKillRecordsReplayed")
         .contains("writes before SIGKILL 0.5 s")
         .contains("scattered keys")
         .doesNotContain("skipped");
