@@ -155,6 +155,11 @@ public final class CairnMBeans implements AutoCloseable {
     }
 
     @Override
+    public long getReplayMillis() {
+      return d().replayMillis();
+    }
+
+    @Override
     public long getRecordsReplayed() {
       return d().recordsReplayed();
     }

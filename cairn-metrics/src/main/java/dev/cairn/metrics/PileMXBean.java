@@ -29,6 +29,8 @@ public interface PileMXBean {
 
   long getOpenMillis();
 
+  long getReplayMillis();
+
   long getRecordsReplayed();
 
   boolean isLastCloseClean();

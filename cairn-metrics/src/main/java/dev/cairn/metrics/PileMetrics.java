@@ -73,6 +73,12 @@ public final class PileMetrics implements MeterBinder {
         d -> d.openMillis() / 1000.0);
     durable(
         registry,
+        "cairn.pile.recovery.replay",
+        "Part of the last open spent on the log (its end, its records, unfinished transactions),"
+            + " in seconds",
+        d -> d.replayMillis() / 1000.0);
+    durable(
+        registry,
         "cairn.pile.recovery.records",
         "Log records the last open replayed",
         d -> d.recordsReplayed());

@@ -40,6 +40,8 @@ class MetricsTest {
       pile.checkpoint();
       assertThat(registry.get("cairn.pile.checkpoints").functionCounter().count())
           .isEqualTo(checkpoints + 1);
+      assertThat(registry.get("cairn.pile.recovery.replay").gauge().value())
+          .isBetween(0.0, registry.get("cairn.pile.recovery.duration").gauge().value());
     }
     assertThat(registry.get("cairn.pile.objects").gauge().value()).isNaN();
   }
