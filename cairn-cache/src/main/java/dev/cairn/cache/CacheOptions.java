@@ -17,9 +17,10 @@ import java.util.Objects;
  *     asks for transparent huge pages ({@link PileOptions#hugePages}): a cache reads its index and
  *     its entries in random order, and with one TLB entry per 2 MiB instead of per 4 KiB a large
  *     cache's gets miss the TLB far less (docs/BENCHMARKS.md: the 90/10 mixes of 10M entries ran
- *     1.2-1.6x faster with them). Its resident memory then grows in 2 MiB steps, and pages are
- *     given back to the OS only as whole huge pages. Options built by hand ({@link
- *     PileOptions#builder}) leave them off unless asked: ask with {@code hugePages(true)}
+ *     about a third faster with them in five pairs of runs of six, loads about a tenth slower). Its
+ *     resident memory then grows in 2 MiB steps, and pages are given back to the OS only as whole
+ *     huge pages. Options built by hand ({@link PileOptions#builder}) leave them off unless asked:
+ *     ask with {@code hugePages(true)}
  */
 public record CacheOptions(long budgetBytes, InstantSource clock, PileOptions pile) {
 

@@ -11,8 +11,8 @@ package dev.cairn.pile;
  * @param bytesReplayed bytes of log the open's recovery applied
  * @param openMillis time from the start of the open until the pile was usable
  * @param replayMillis the part of {@code openMillis} spent on the log: finding where it ends,
- *     applying its records since the last checkpoint, undoing unfinished transactions (0 without a
- *     log). What a crash adds to an open, beside the rest, which a clean close's open pays too
+ *     applying its records since the last checkpoint, undoing unfinished transactions. What a crash
+ *     adds to an open, beside the rest, which a clean close's open pays too
  * @param logEndLsn where the log ends: the position the next record is appended at (0 without a
  *     log)
  * @param durableLsn the log position below which every record is on disk (0 without a log)
