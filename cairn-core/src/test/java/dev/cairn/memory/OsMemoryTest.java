@@ -2,6 +2,7 @@ package dev.cairn.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -198,6 +199,29 @@ class OsMemoryTest {
   }
 
   @Test
+  void givingBackInsideAHugePageKeepsItWhole_whereTheSmallPageRuleSplitsIt() throws IOException {
+    long huge = OsMemory.HUGE_PAGE_BYTES;
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment memory = OsMemory.mapAnonymous(4 * huge, arena, true);
+      memory.fill((byte) 1);
+      long before = hugePageBytesAt(memory.address());
+      assumeTrue(
+          before == 4 * huge,
+          "the kernel backed the mapping with small pages, or some of them (transparent huge"
+              + " pages off, or memory fragmented): "
+              + before
+              + " bytes of huge pages");
+
+      assertThat(OsMemory.releasePages(memory, huge + 4096, huge / 2, true)).isZero();
+      assertThat(hugePageBytesAt(memory.address())).isEqualTo(before);
+
+      // what the rule avoids: part of a huge page given back splits it into small pages
+      OsMemory.releasePages(memory, huge + 4096, huge / 2, false);
+      assertThat(hugePageBytesAt(memory.address())).isLessThan(before);
+    }
+  }
+
+  @Test
   void aSegmentWithHugePagesGivesBackWholeHugePagesOnly() {
     long huge = OsMemory.HUGE_PAGE_BYTES;
     NativeSegment small = NativeSegment.allocate(1, 4 * huge, false);
@@ -222,6 +246,24 @@ class OsMemoryTest {
     MemorySegment memory = OsMemory.mapAnonymous(pages * OsMemory.pageBytes(), arena);
     memory.fill(fill);
     return memory;
+  }
+
+  /** The huge-page bytes of the mapping holding {@code address} ({@code /proc/self/smaps}). */
+  private static long hugePageBytesAt(long address) throws IOException {
+    boolean inside = false;
+    for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+      int dash = line.indexOf('-');
+      int space = line.indexOf(' ');
+      if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
+        long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+        long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+        inside =
+            Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;
+      } else if (inside && line.startsWith("AnonHugePages:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new IllegalStateException("no mapping holds 0x" + Long.toHexString(address));
   }
 
   private static long residentBytes() throws IOException {
