@@ -40,10 +40,11 @@ import dev.cairn.codec.CodecRegistry;
  * @param hugePages whether to ask the OS for transparent huge pages (2 MiB) for segments held in
  *     memory (a volatile pile's, and a persistent pile's new ones until a checkpoint maps their
  *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random order
- *     over a large pile; the first touch of each huge page costs more, and resident memory grows in
- *     2 MiB steps. Off by default. Takes effect only where segments come from {@link
- *     dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent huge pages are
- *     {@code madvise} or {@code always}; ignored otherwise.
+ *     over a large pile; the first touch of each huge page costs more, resident memory grows in 2
+ *     MiB steps, and a volatile pile gives freed memory back to the OS only in whole 2 MiB pages.
+ *     Off by default (a cache's default options turn it on). Takes effect only where segments come
+ *     from {@link dev.cairn.memory.OsMemory} (Linux, native access) and the kernel's transparent
+ *     huge pages are {@code madvise} or {@code always}; ignored otherwise.
  * @param openMode for a persistent pile ({@link Pile#open}): whether the open may create a new
  *     pile, must create one, or must find one. Default {@link OpenMode#CREATE_OR_OPEN}. Ignored by
  *     a volatile pile and by {@link PileDirectory#openReadOnly}, which always needs a pile.
