@@ -101,6 +101,7 @@ final class Evictor {
   private final boolean bounded;
   private final ReentrantLock lock = new ReentrantLock();
   private final WriteBuffer buffer = new WriteBuffer(BUFFER_EVENTS);
+  private final ReadBuffer reads = new ReadBuffer(); // hits not yet told to the policy
   private final CacheSlots slots;
   private final FrequencySketch sketch;
   private final TinyLfuClock policy;
@@ -178,11 +179,10 @@ final class Evictor {
     if (!bounded) {
       return;
     }
-    policy.recordHit(
+    reads.add(
         CacheSlots.policyHash(
-            table.descriptor().id(),
-            HashIndex.shardOfAddress(slot),
-            SlotLayout.hash32OfMeta(meta)));
+            table.descriptor().id(), HashIndex.shardOfAddress(slot), SlotLayout.hash32OfMeta(meta)),
+        policy);
     int bits = SlotLayout.policyOfMeta(meta);
     int hit = TinyLfuClock.hitBits(bits & POLICY_MASK) | (bits & ~POLICY_MASK);
     if (hit != bits) {
@@ -308,6 +308,7 @@ final class Evictor {
 
   /** One drain (see the note); returns whether it did anything. */
   private boolean drainLocked(long extraBytes) {
+    reads.flush(policy); // this thread's hits before its decisions
     if (slots.begin(core.nowMillis())) {
       policy.resizeBudget(Math.max(1, budgetBytes - slots.indexBytes()));
     }

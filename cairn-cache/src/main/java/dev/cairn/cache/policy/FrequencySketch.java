@@ -44,7 +44,7 @@ package dev.cairn.cache.policy;
  *
  * Ageing. Caffeine halves the whole table in one pass when its sample is full; here one block is
  * halved every (period / blocks) increments, by a cursor that goes round the table, so no call
- * ever does more than 8 words of ageing. A key's four counters share a block, so they are always
+ * ever does more than 8 words of ageing. The increments are counted per thread (I5). A key's four counters share a block, so they are always
  * halved together (its estimate stays consistent); two keys in different blocks may be half an
  * ageing period apart, which blurs a comparison by at most a factor 2 and did not cost measurable
  * hit ratio on the traces (docs/CACHE-POLICY.md).
@@ -61,6 +61,10 @@ package dev.cairn.cache.policy;
  *   I4. An index is always within the table it indexes: increment, frequency and the ageing step
  *       read the table field once and mask with that table's own block count, so a concurrent
  *       growth never makes them read past the end.
+ *   I5. Each thread counts its own increments to its next ageing step (StripedCounts), so the
+ *       blocks are aged at one step per (period / blocks) increments of all threads together, and
+ *       an increment writes no line that another thread's increments write, but its counters'.
+ *       One thread alone ages exactly as one shared count did (the simulator's runs repeat).
  */
 public final class FrequencySketch {
   /** The largest count a counter holds; increments beyond it are dropped. */
@@ -85,8 +89,11 @@ public final class FrequencySketch {
   // replaced by ensureCapacity while other threads increment: read once per call (I4)
   private volatile long[] table;
   private long incrementsPerAgeing;
-  private long untilAgeing;
+  // each thread's increments until its next ageing step (I5): a field that every increment wrote
+  // passed its cache line between the cores on every hit
+  private final StripedCounts untilAgeing = new StripedCounts();
   private int ageingCursor;
+  private final StripedCounts fetchSink = new StripedCounts(); // incrementAll's first pass
   private final int minBlocks;
 
   /**
@@ -162,8 +169,29 @@ public final class FrequencySketch {
         table[word] += 1L << shift;
       }
     }
-    if (--untilAgeing <= 0) {
+    int stripe = StripedCounts.stripe();
+    if (untilAgeing.add(stripe, -1) <= 0) {
+      untilAgeing.set(stripe, incrementsPerAgeing);
       ageOneBlock(table);
+    }
+  }
+
+  /**
+   * As {@link #increment} for each of the {@code count} hashes of {@code hashes} from {@code from}:
+   * first reads a word of each one's block, so that the processor fetches their lines together
+   * rather than one after the other, then increments.
+   */
+  public void incrementAll(long[] hashes, int from, int count) {
+    long[] table = this.table;
+    int mask = blockMask(table);
+    long fetched = 0;
+    for (int i = from; i < from + count; i++) {
+      fetched += table[(spread(hashes[i]) & mask) * WORDS_PER_BLOCK];
+    }
+    // kept where only this thread writes, so that the compiler cannot drop the reads above
+    fetchSink.set(StripedCounts.stripe(), fetched);
+    for (int i = from; i < from + count; i++) {
+      increment(hashes[i]);
     }
   }
 
@@ -210,13 +238,14 @@ public final class FrequencySketch {
       table[word + i] = (table[word + i] >>> 1) & HALF_MASK;
     }
     ageingCursor = (cursor + 1) & mask;
-    untilAgeing = incrementsPerAgeing;
   }
 
   private void setPeriod(long expectedEntries) {
     long period = Math.max(1, expectedEntries) * SAMPLE_FACTOR;
     incrementsPerAgeing = Math.max(1, period / blocks());
-    untilAgeing = Math.min(Math.max(untilAgeing, 1), incrementsPerAgeing);
+    for (int stripe = 0; stripe < StripedCounts.STRIPES; stripe++) {
+      untilAgeing.set(stripe, Math.min(Math.max(untilAgeing.get(stripe), 1), incrementsPerAgeing));
+    }
   }
 
   private int blocksFor(long expectedEntries) {

@@ -55,8 +55,8 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  *
  * <p>Thread-safety: {@link #onHit}, {@link #recordHit} and {@link #onMiss} may run on any thread
  * with no lock: they increment the sketch, set the slot's referenced bit by one compare-and-set,
- * and bump the climber's sample counters (plain fields; a lost increment only blurs a sample).
- * Every other method must be called under one lock, the cache's eviction lock.
+ * and bump the climber's sample counters (a stripe per thread, plain writes: a lost increment only
+ * blurs a sample). Every other method must be called under one lock, the cache's eviction lock.
  */
 /*
  * Implementation note
@@ -219,8 +219,9 @@ public final class TinyLfuClock {
   private int ringHead;
   private int ringCount;
 
-  private long hitsInSample;
-  private long missesInSample;
+  // bumped on every read by any thread: per thread, off the lines the drain writes
+  private final StripedCounts hitsInSample = new StripedCounts();
+  private final StripedCounts missesInSample = new StripedCounts();
   private double previousHitRate;
   private double stepSize;
 
@@ -327,7 +328,7 @@ public final class TinyLfuClock {
    */
   public void onMiss(long hash) {
     sketch.increment(hash);
-    missesInSample++;
+    missesInSample.add(StripedCounts.stripe(), 1);
   }
 
   /** Records a hit on the entry in {@code slot}. Any thread, no lock. */
@@ -346,7 +347,16 @@ public final class TinyLfuClock {
    */
   public void recordHit(long hash) {
     sketch.increment(hash);
-    hitsInSample++;
+    hitsInSample.add(StripedCounts.stripe(), 1);
+  }
+
+  /**
+   * As {@link #recordHit} for each of the {@code count} hashes of {@code hashes} from {@code from},
+   * in one pass: the sketch's lines for them are fetched together. Any thread, no lock.
+   */
+  public void recordHits(long[] hashes, int from, int count) {
+    sketch.incrementAll(hashes, from, count);
+    hitsInSample.add(StripedCounts.stripe(), count);
   }
 
   /**
@@ -734,12 +744,13 @@ public final class TinyLfuClock {
 
   /** Caffeine's hill climber: moves the window's share by the hit ratio of the last sample. */
   private void climb() {
-    long requests = hitsInSample + missesInSample;
+    long hits = hitsInSample.sum();
+    long requests = hits + missesInSample.sum();
     long sample = FrequencySketch.SAMPLE_FACTOR * Math.max(entries, 16);
     if (requests < sample) {
       return;
     }
-    double hitRate = (double) hitsInSample / requests;
+    double hitRate = (double) hits / requests;
     double change = hitRate - previousHitRate;
     double amount = change >= 0 ? stepSize : -stepSize;
     stepSize =
@@ -747,8 +758,8 @@ public final class TinyLfuClock {
             ? CLIMBER_STEP_PERCENT * budgetBytes * (amount >= 0 ? 1 : -1)
             : CLIMBER_STEP_DECAY_RATE * amount;
     previousHitRate = hitRate;
-    hitsInSample = 0;
-    missesInSample = 0;
+    hitsInSample.reset();
+    missesInSample.reset();
     long adjustment = (long) amount;
     if (adjustment > 0) {
       long room = (long) (MAX_WINDOW_PERCENT * budgetBytes) - windowMaxBytes;

@@ -84,6 +84,61 @@ class FrequencySketchTest {
   }
 
   @Test
+  void ageing_countsTheIncrementsOfEveryThread_I5() throws Exception {
+    FrequencySketch sketch = new FrequencySketch(100, 512);
+    for (int i = 0; i < 12; i++) {
+      sketch.increment(hash(1));
+    }
+    long period = sketch.incrementsPerAgeing() * sketch.blocks();
+    // two threads, one after the other, each half a period: one period of increments in all
+    for (int t = 0; t < 2; t++) {
+      long first = 1_000_000 + t * period;
+      Thread thread =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (long i = 0; i < period / 2; i++) {
+                      sketch.increment(hash(first + i));
+                    }
+                  });
+      thread.join();
+    }
+    assertThat(sketch.frequency(hash(1))).isBetween(3, 7); // halved once, as by one thread
+  }
+
+  @Test
+  void incrementAll_countsAsIncrementingEachInTurn() {
+    FrequencySketch batched = new FrequencySketch(1_000);
+    FrequencySketch single = new FrequencySketch(1_000);
+    SplittableRandom random = new SplittableRandom(11);
+    long[] hashes = new long[32];
+    for (int round = 0; round < 2_000; round++) { // past several ageing steps
+      int count = 1 + random.nextInt(hashes.length);
+      for (int i = 0; i < count; i++) {
+        hashes[i] = hash(random.nextInt(3_000));
+        single.increment(hashes[i]);
+      }
+      batched.incrementAll(hashes, 0, count);
+    }
+    for (int key = 0; key < 3_000; key++) {
+      assertThat(batched.frequency(hash(key)))
+          .as("key %d", key)
+          .isEqualTo(single.frequency(hash(key)));
+    }
+  }
+
+  @Test
+  void incrementAll_countsOnlyTheRangeGiven() {
+    FrequencySketch sketch = new FrequencySketch(1_000);
+    long[] hashes = {hash(1), hash(2), hash(3), hash(4)};
+    sketch.incrementAll(hashes, 1, 2);
+    assertThat(sketch.frequency(hash(1))).isZero();
+    assertThat(sketch.frequency(hash(2))).isEqualTo(1);
+    assertThat(sketch.frequency(hash(3))).isEqualTo(1);
+    assertThat(sketch.frequency(hash(4))).isZero();
+  }
+
+  @Test
   void ageing_stepTouchesOneBlock_notTheTable() {
     FrequencySketch sketch = new FrequencySketch(1 << 20);
     assertThat(sketch.blocks()).isEqualTo((1 << 20) / 64);
