@@ -40,6 +40,9 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   /** Reads the value of {@code pointer} in place ({@link InPlaceReader}). */
   <R> R read(long pointer, InPlaceReader<R> reader);
 
+  /** Reads the first word of the value of {@code pointer}, for its line alone (no check). */
+  long prefetch(long pointer);
+
   /**
    * Reads the value of {@code pointer} as a slice of exactly its payload, for reads off the hot
    * path (a view is made per read).

@@ -60,6 +60,11 @@ final class PileEntryLog implements EntryLog {
   }
 
   @Override
+  public long prefetch(long pointer) {
+    return log.prefetch(pointer);
+  }
+
+  @Override
   public long allocatedBytes(int payloadBytes) {
     return log.allocatedBytes(payloadBytes);
   }

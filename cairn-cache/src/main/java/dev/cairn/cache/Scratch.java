@@ -36,6 +36,12 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   final java.util.ArrayDeque<Removal> removals = new java.util.ArrayDeque<>();
   boolean delivering;
 
+  /** getAll's prefetch: a window's hashes, then the pointers read (OffHeapTable.PREFETCH_KEYS). */
+  final long[] prefetchWords = new long[OffHeapTable.PREFETCH_KEYS];
+
+  /** What getAll's prefetch read, kept only so that the compiler keeps the reads. */
+  long prefetchSink;
+
   // the lookup in progress
   private EntryLog log;
   private CodecRegistry codecs;

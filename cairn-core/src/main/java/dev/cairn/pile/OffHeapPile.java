@@ -260,6 +260,11 @@ final class OffHeapPile implements Pile {
     return reads.read(pointer, reader);
   }
 
+  /** {@link dev.cairn.pile.participant.ParticipantLog#prefetch}. */
+  long prefetch(long pointer) {
+    return reads.prefetch(pointer);
+  }
+
   @Override
   public int sizeOf(long pointer) {
     return reads.sizeOf(pointer);

@@ -79,6 +79,11 @@ final class PileParticipantLog implements ParticipantLog {
   }
 
   @Override
+  public long prefetch(long pointer) {
+    return pile.prefetch(pointer);
+  }
+
+  @Override
   public CodecRegistry codecs() {
     return pile.codecs();
   }

@@ -524,6 +524,24 @@ final class ValueReads {
   // pointer checks (also for writers, under the owning stripe's lock)
 
   /**
+   * The first word of the block {@code pointer} names, with no check but that it lies in a segment
+   * ({@link dev.cairn.pile.participant.ParticipantLog#prefetch}); 0 if it does not.
+   */
+  long prefetch(long pointer) {
+    NativeSegment segment = segments[Pointers.segment(pointer)];
+    if (segment == null) {
+      return 0;
+    }
+    try {
+      MemorySegment memory = segment.memory();
+      long offset = Pointers.offsetBytes(pointer);
+      return offset + Long.BYTES <= memory.byteSize() ? memory.get(WORD, offset) : 0;
+    } catch (IllegalStateException e) { // the segment's arena closed under the call
+      return 0;
+    }
+  }
+
+  /**
    * The segment {@code pointer} names.
    *
    * @throws PointerException if the table holds none at its index

@@ -113,6 +113,22 @@ class ParticipantTest {
   }
 
   @Test
+  void prefetch_readsAValuesFirstWord_andNeverThrows_forAStaleForeignOrClosedPointer() {
+    CounterTable table = new CounterTable(3);
+    Pile pile = Participants.offHeap(PileOptions.defaults(), table);
+    table.attachTo(pile);
+    ParticipantLog log = Participants.log(pile, table);
+    long pointer = table.add("a", item("a", 1));
+    assertThat(log.prefetch(pointer)).isNotZero(); // the block's header
+    table.remove("a", pointer);
+    log.prefetch(pointer); // stale: reads whatever word is there
+    assertThat(log.prefetch(Pointers.pointer(1, Pointers.MAX_SEGMENTS - 1, 64))).isZero();
+    assertThat(log.prefetch(Pointers.pointer(1, 0, Long.MAX_VALUE >>> 30))).isZero();
+    pile.close();
+    assertThat(log.prefetch(pointer)).isZero();
+  }
+
+  @Test
   void aParticipantRegisteredTwiceOrNotAtAll_isACallerError() {
     CounterTable table = new CounterTable(3);
     assertThatThrownBy(

@@ -443,6 +443,26 @@ public final class HashIndex {
     }
   }
 
+  /**
+   * The pointer in the slot where a probe for {@code hash} starts, read once with no ordering and
+   * no check: 0 if the shard has no view yet (this never views one) or holds nothing there. For a
+   * caller that only wants the slot's line, and the entry's, in the processor's caches before a
+   * {@link #find}; the entry named may be another key's, or gone.
+   */
+  public long homePointer(long hash) {
+    Shard s = shards[shardOf(hash)];
+    MemorySegment slots = s.slots;
+    int capacity = s.capacity;
+    if (slots == null || capacity <= 0) {
+      return 0;
+    }
+    long at = (long) (SlotLayout.hash32(hash) & (capacity - 1)) * SlotLayout.SLOT_BYTES;
+    if (at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
+      return 0; // capacity read from the region that replaced this one
+    }
+    return slots.get(WORD, at + SlotLayout.POINTER_OFFSET);
+  }
+
   public static long slotAddress(int shard, int slot) {
     return ((long) shard << 32) | (slot & 0xFFFF_FFFFL);
   }

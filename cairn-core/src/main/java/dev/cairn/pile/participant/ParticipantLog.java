@@ -133,6 +133,17 @@ public interface ParticipantLog {
   <R> R read(long pointer, InPlaceReader<R> reader);
 
   /**
+   * Reads the first word of the block {@code pointer} names, for its line alone: a caller about to
+   * {@link #read} several values reads each one's first word first, so that the processor fetches
+   * their lines together rather than one after the other. Checks nothing but that the word lies in
+   * one of the pile's segments: a stale or foreign pointer reads some other word, or none.
+   *
+   * @return the word read, or 0 if none was; meaningless, for the caller to keep (so that the
+   *     compiler keeps the read)
+   */
+  long prefetch(long pointer);
+
+  /**
    * The codecs the pile encodes and decodes values with: the options' registry, which a persistent
    * pile wraps with its type catalog ({@link CodecRegistry#withCatalog}), so that a payload the
    * participant composes with {@code codecOf(typeIdOf(type))} decodes in any later process as the

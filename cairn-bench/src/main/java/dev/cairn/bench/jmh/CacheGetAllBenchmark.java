@@ -1,0 +1,112 @@
+package dev.cairn.bench.jmh;
+
+import dev.cairn.cache.Cache;
+import dev.cairn.cache.CacheOptions;
+import dev.cairn.cache.CacheTable;
+import dev.cairn.cache.LongCacheTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * A cache's {@code getAll} against the same keys read one {@code get} after another, from memory:
+ * {@code entries} long keys with 32-byte values in a volatile cache (on huge pages, as a cache's
+ * defaults ask), far larger than the processor's caches, and {@value #KEYS} scattered keys a call.
+ * Scores are keys read a second; {@code getAll} over {@code gets} is what reading a window of keys
+ * together gains over two dependent misses per key, one key after another.
+ *
+ * <p>Run: {@code java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar
+ * CacheGetAllBenchmark}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
+@Threads(1)
+public class CacheGetAllBenchmark {
+  /** Keys a call. */
+  static final int KEYS = 64;
+
+  /** The cache and its table of long keys. */
+  @State(Scope.Benchmark)
+  public static class Store {
+    @Param({"4194304"})
+    int entries;
+
+    Cache cache;
+    LongCacheTable<byte[]> table;
+    CacheTable<Long, byte[]> boxed;
+
+    @Setup(Level.Trial)
+    public void fill() {
+      cache = Cache.offHeap(CacheOptions.builder().build());
+      table = cache.longTable("entries", byte[].class);
+      boxed = table.boxed();
+      byte[] value = BenchValues.bytes(1);
+      for (int i = 0; i < entries; i++) {
+        table.put(i, value);
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+      cache.close();
+    }
+  }
+
+  /** The thread's cursor over the keys, and the list a call reads. */
+  @State(Scope.Thread)
+  public static class Cursor {
+    BenchValues.ScatteredIndex order;
+    final List<Long> keys = new ArrayList<>(KEYS);
+
+    @Setup(Level.Trial)
+    public void start(Store store) {
+      order = new BenchValues.ScatteredIndex(7, store.entries);
+    }
+
+    List<Long> next() {
+      keys.clear();
+      for (int i = 0; i < KEYS; i++) {
+        keys.add((long) order.next());
+      }
+      return keys;
+    }
+  }
+
+  /** The keys read together. */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public Map<Long, byte[]> getAll(Store store, Cursor cursor) {
+    return store.boxed.getAll(cursor.next());
+  }
+
+  /** The same keys, one get after another. */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public void gets(Store store, Cursor cursor, Blackhole hole) {
+    for (Long key : cursor.next()) {
+      hole.consume(store.boxed.get(key));
+    }
+  }
+}
