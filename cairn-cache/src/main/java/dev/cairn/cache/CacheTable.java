@@ -57,7 +57,10 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    */
   int getInto(K key, byte[] into);
 
-  /** The values of those keys that have one, in the order of {@code keys}. */
+  /**
+   * The values of those keys that have one, in the order of {@code keys}: as a get of each, but
+   * read several keys at a time, so that their reads from memory overlap.
+   */
   Map<K, V> getAll(Collection<? extends K> keys);
 
   /**
@@ -72,7 +75,13 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   /** {@link #put(Object, Object)} with an expiry or pinning of its own. */
   PutResult put(K key, V value, EntryOptions options);
 
-  /** Puts each entry, one at a time (not atomically). */
+  /**
+   * Puts each entry, one at a time (not atomically: a failure leaves the entries before it put).
+   *
+   * @throws NullPointerException if the map holds a null key or value; then nothing is put
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if an entry alone is larger than the budget
+   */
   void putAll(Map<? extends K, ? extends V> entries);
 
   /** Stores {@code value} if {@code key} has no live entry; returns the value it has, or null. */

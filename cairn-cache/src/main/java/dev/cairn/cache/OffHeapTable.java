@@ -411,8 +411,37 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public void putAll(Map<? extends K, ? extends V> entries) {
+    checkLive();
+    for (Map.Entry<? extends K, ? extends V> e : entries.entrySet()) { // all or nothing: no nulls
+      Objects.requireNonNull(e.getKey(), "putAll's map holds a null key");
+      Objects.requireNonNull(e.getValue(), "putAll's map holds a null value");
+    }
+    Object[] keys = new Object[PREFETCH_KEYS];
+    Object[] values = new Object[PREFETCH_KEYS];
+    int n = 0;
     for (Map.Entry<? extends K, ? extends V> e : entries.entrySet()) {
-      put(e.getKey(), e.getValue());
+      keys[n] = e.getKey();
+      values[n] = e.getValue();
+      if (++n == PREFETCH_KEYS) {
+        putWindow(keys, values, n);
+        n = 0;
+      }
+    }
+    putWindow(keys, values, n);
+  }
+
+  /**
+   * Puts the first {@code n} of {@code keys} and {@code values}, their slots' and entries' lines
+   * read first, as {@link #getAll} does: an insert's first step is the probe of its key's slot.
+   */
+  private void putWindow(Object[] keys, Object[] values, int n) {
+    prefetch(keys, 0, n);
+    for (int i = 0; i < n; i++) {
+      @SuppressWarnings("unchecked") // keys holds Ks
+      K key = (K) keys[i];
+      @SuppressWarnings("unchecked") // values holds Vs
+      V value = (V) values[i];
+      put(key, value);
     }
   }
 

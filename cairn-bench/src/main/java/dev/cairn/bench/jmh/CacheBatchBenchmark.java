@@ -5,6 +5,7 @@ import dev.cairn.cache.CacheOptions;
 import dev.cairn.cache.CacheTable;
 import dev.cairn.cache.LongCacheTable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,14 +27,15 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * A cache's {@code getAll} against the same keys read one {@code get} after another, from memory:
- * {@code entries} long keys with 32-byte values in a volatile cache (on huge pages, as a cache's
- * defaults ask), far larger than the processor's caches, and {@value #KEYS} scattered keys a call.
- * Scores are keys read a second; {@code getAll} over {@code gets} is what reading a window of keys
- * together gains over two dependent misses per key, one key after another.
+ * A cache's {@code getAll} and {@code putAll} against the same keys read or written one {@code get}
+ * or {@code put} after another, from memory: {@code entries} long keys with 32-byte values in a
+ * volatile cache (on huge pages, as a cache's defaults ask), far larger than the processor's
+ * caches, and {@value #KEYS} scattered present keys a call. Scores are keys a second; a batch's
+ * over its loop's is what handling a window of keys together gains over the dependent misses of one
+ * key after another.
  *
  * <p>Run: {@code java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar
- * CacheGetAllBenchmark}.
+ * CacheBatchBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -43,7 +45,7 @@ import org.openjdk.jmh.infra.Blackhole;
     value = 1,
     jvmArgsAppend = {"-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
 @Threads(1)
-public class CacheGetAllBenchmark {
+public class CacheBatchBenchmark {
   /** Keys a call. */
   static final int KEYS = 64;
 
@@ -56,13 +58,14 @@ public class CacheGetAllBenchmark {
     Cache cache;
     LongCacheTable<byte[]> table;
     CacheTable<Long, byte[]> boxed;
+    byte[] value;
 
     @Setup(Level.Trial)
     public void fill() {
       cache = Cache.offHeap(CacheOptions.builder().build());
       table = cache.longTable("entries", byte[].class);
       boxed = table.boxed();
-      byte[] value = BenchValues.bytes(1);
+      value = BenchValues.bytes(1);
       for (int i = 0; i < entries; i++) {
         table.put(i, value);
       }
@@ -79,6 +82,7 @@ public class CacheGetAllBenchmark {
   public static class Cursor {
     BenchValues.ScatteredIndex order;
     final List<Long> keys = new ArrayList<>(KEYS);
+    final Map<Long, byte[]> entries = new LinkedHashMap<>();
 
     @Setup(Level.Trial)
     public void start(Store store) {
@@ -91,6 +95,14 @@ public class CacheGetAllBenchmark {
         keys.add((long) order.next());
       }
       return keys;
+    }
+
+    Map<Long, byte[]> nextEntries(byte[] value) {
+      entries.clear();
+      for (int i = 0; i < KEYS; i++) {
+        entries.put((long) order.next(), value);
+      }
+      return entries;
     }
   }
 
@@ -107,6 +119,22 @@ public class CacheGetAllBenchmark {
   public void gets(Store store, Cursor cursor, Blackhole hole) {
     for (Long key : cursor.next()) {
       hole.consume(store.boxed.get(key));
+    }
+  }
+
+  /** The keys written together, each over its present value. */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public void putAll(Store store, Cursor cursor) {
+    store.boxed.putAll(cursor.nextEntries(store.value));
+  }
+
+  /** The same writes, one put after another. */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public void puts(Store store, Cursor cursor) {
+    for (Map.Entry<Long, byte[]> e : cursor.nextEntries(store.value).entrySet()) {
+      store.boxed.put(e.getKey(), e.getValue());
     }
   }
 }

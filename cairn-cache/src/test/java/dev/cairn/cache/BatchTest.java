@@ -7,6 +7,8 @@ import dev.cairn.pile.PileClosedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -15,10 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CacheTable#getAll}, which reads its keys a window at a time ({@link
- * OffHeapTable#PREFETCH_KEYS}): the same answer as one get after another, whatever the windows.
+ * {@link CacheTable#getAll} and {@link CacheTable#putAll}, which read and write their keys a window
+ * at a time ({@link OffHeapTable#PREFETCH_KEYS}): the same outcome as one get or put after another,
+ * whatever the windows.
  */
-class GetAllTest {
+class BatchTest {
   private final ManualClock clock = new ManualClock();
 
   private static String valueOf(long key) {
@@ -72,6 +75,47 @@ class GetAllTest {
           }
         }
       }
+    }
+  }
+
+  @Test
+  void putAll_putsEveryEntry_acrossWindows_insertingAndReplacing() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      CacheTable<Long, String> t = cache.table("t", Long.class, String.class);
+      for (long key = 0; key < 50; key++) {
+        t.put(key, "old");
+      }
+      Map<Long, String> entries = new LinkedHashMap<>();
+      for (long key = 0; key < 3 * OffHeapTable.PREFETCH_KEYS + 5; key++) {
+        entries.put(key * 2, valueOf(key * 2)); // half of the first 50 replaced, the rest new
+      }
+      t.putAll(entries);
+      entries.forEach((k, v) -> assertThat(t.get(k)).isEqualTo(v));
+      assertThat(t.get(1L)).isEqualTo("old");
+      assertThat(t.size()).isEqualTo(25 + entries.size());
+      t.putAll(Map.of()); // nothing
+      assertThat(t.size()).isEqualTo(25 + entries.size());
+    }
+  }
+
+  @Test
+  void putAll_withANullKeyOrValue_putsNothing() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      CacheTable<Long, String> t = cache.table("t", Long.class, String.class);
+      Map<Long, String> withNullValue = new LinkedHashMap<>();
+      for (long key = 0; key < 40; key++) {
+        withNullValue.put(key, key == 35 ? null : valueOf(key));
+      }
+      assertThatThrownBy(() -> t.putAll(withNullValue))
+          .isInstanceOf(NullPointerException.class)
+          .hasMessageContaining("null value");
+      Map<Long, String> withNullKey = new HashMap<>();
+      withNullKey.put(1L, "a");
+      withNullKey.put(null, "b");
+      assertThatThrownBy(() -> t.putAll(withNullKey))
+          .isInstanceOf(NullPointerException.class)
+          .hasMessageContaining("null key");
+      assertThat(t.size()).isZero();
     }
   }
 
