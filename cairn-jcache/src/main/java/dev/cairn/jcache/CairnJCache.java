@@ -192,7 +192,12 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
    * live one's expiry moved by the policy's access duration if {@code access} (J2).
    */
   private V readLive(K key, byte[] k, List<CairnEntryEvent<K, V>> events, boolean access) {
-    Object stored = table.get(k);
+    return readLive(key, k, table.get(k), events, access);
+  }
+
+  /** {@link #readLive} of what the table held for the key, {@code stored}, read just before. */
+  private V readLive(
+      K key, byte[] k, Object stored, List<CairnEntryEvent<K, V>> events, boolean access) {
     if (stored == null) {
       return null;
     }
@@ -291,8 +296,17 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Map<K, V> found = new HashMap<>();
     List<K> missing = new ArrayList<>();
     List<CairnEntryEvent<K, V>> events = new ArrayList<>();
+    List<byte[]> marshalled = new ArrayList<>(keys.size());
     for (K key : keys) {
-      V value = readLive(key, marshaller.key(key), events, true);
+      marshalled.add(marshaller.key(key));
+    }
+    // the table reads its keys a window at a time, their misses overlapping (CacheTable.getAll);
+    // its map is keyed by these very arrays, so that a lookup by identity finds each
+    Map<byte[], Object> stored = table.getAll(marshalled);
+    int i = 0;
+    for (K key : keys) {
+      byte[] k = marshalled.get(i++);
+      V value = readLive(key, k, stored.get(k), events, true);
       if (value != null) {
         found.put(key, value);
       } else {

@@ -6,9 +6,15 @@ import dev.cairn.cache.CacheTable;
 import dev.cairn.cache.LongCacheTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import javax.cache.CacheManager;
+import javax.cache.Caching;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.spi.CachingProvider;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,9 +36,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * A cache's {@code getAll} and {@code putAll} against the same keys read or written one {@code get}
  * or {@code put} after another, from memory: {@code entries} long keys with 32-byte values in a
  * volatile cache (on huge pages, as a cache's defaults ask), far larger than the processor's
- * caches, and {@value #KEYS} scattered present keys a call. Scores are keys a second; a batch's
- * over its loop's is what handling a window of keys together gains over the dependent misses of one
- * key after another.
+ * caches, and {@value #KEYS} scattered present keys a call; and the reads through Cairn's JCache
+ * provider, over a JCache cache of the same entries (JCache's default configuration). Scores are
+ * keys a second; a batch's over its loop's is what handling a window of keys together gains over
+ * the dependent misses of one key after another.
  *
  * <p>Run: {@code java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar
  * CacheBatchBenchmark}.
@@ -59,6 +66,8 @@ public class CacheBatchBenchmark {
     LongCacheTable<byte[]> table;
     CacheTable<Long, byte[]> boxed;
     byte[] value;
+    CacheManager manager;
+    javax.cache.Cache<Long, byte[]> jcache;
 
     @Setup(Level.Trial)
     public void fill() {
@@ -66,13 +75,23 @@ public class CacheBatchBenchmark {
       table = cache.longTable("entries", byte[].class);
       boxed = table.boxed();
       value = BenchValues.bytes(1);
+      CachingProvider provider =
+          Caching.getCachingProvider("dev.cairn.jcache.CairnCachingProvider");
+      manager =
+          provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader());
+      jcache =
+          manager.createCache(
+              "jcache",
+              new MutableConfiguration<Long, byte[]>().setTypes(Long.class, byte[].class));
       for (int i = 0; i < entries; i++) {
         table.put(i, value);
+        jcache.put((long) i, value);
       }
     }
 
     @TearDown(Level.Trial)
     public void close() {
+      manager.close();
       cache.close();
     }
   }
@@ -83,6 +102,7 @@ public class CacheBatchBenchmark {
     BenchValues.ScatteredIndex order;
     final List<Long> keys = new ArrayList<>(KEYS);
     final Map<Long, byte[]> entries = new LinkedHashMap<>();
+    final Set<Long> set = new LinkedHashSet<>();
 
     @Setup(Level.Trial)
     public void start(Store store) {
@@ -95,6 +115,14 @@ public class CacheBatchBenchmark {
         keys.add((long) order.next());
       }
       return keys;
+    }
+
+    Set<Long> nextSet() {
+      set.clear();
+      for (int i = 0; i < KEYS; i++) {
+        set.add((long) order.next());
+      }
+      return set;
     }
 
     Map<Long, byte[]> nextEntries(byte[] value) {
@@ -119,6 +147,22 @@ public class CacheBatchBenchmark {
   public void gets(Store store, Cursor cursor, Blackhole hole) {
     for (Long key : cursor.next()) {
       hole.consume(store.boxed.get(key));
+    }
+  }
+
+  /** The keys read together through Cairn's JCache provider ({@code Cache.getAll}). */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public Map<Long, byte[]> jcache_getAll(Store store, Cursor cursor) {
+    return store.jcache.getAll(cursor.nextSet());
+  }
+
+  /** The same keys through JCache, one get after another. */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public void jcache_gets(Store store, Cursor cursor, Blackhole hole) {
+    for (Long key : cursor.nextSet()) {
+      hole.consume(store.jcache.get(key));
     }
   }
 

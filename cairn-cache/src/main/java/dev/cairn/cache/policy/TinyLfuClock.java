@@ -53,10 +53,11 @@ import static dev.cairn.cache.policy.PolicyBitsLayout.withAge;
  * #onCounted}, reports a removed entry's segment and size with {@link #onRemoved}, and records a
  * hit with {@link #recordHit} and {@link #hitBits} where it cannot name the slot's number.
  *
- * <p>Thread-safety: {@link #onHit}, {@link #recordHit} and {@link #onMiss} may run on any thread
- * with no lock: they increment the sketch, set the slot's referenced bit by one compare-and-set,
- * and bump the climber's sample counters (a stripe per thread, plain writes: a lost increment only
- * blurs a sample). Every other method must be called under one lock, the cache's eviction lock.
+ * <p>Thread-safety: {@link #onHit}, {@link #recordHit}, {@link #recordHits} and {@link #onMiss} may
+ * run on any thread with no lock: they increment the sketch, set the slot's referenced bit by one
+ * compare-and-set, and bump the climber's sample counters (a stripe per thread, plain writes: a
+ * lost increment only blurs a sample). Every other method must be called under one lock, the
+ * cache's eviction lock.
  */
 /*
  * Implementation note
