@@ -12,9 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.cache.CacheManager;
-import javax.cache.Caching;
-import javax.cache.configuration.MutableConfiguration;
-import javax.cache.spi.CachingProvider;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -75,14 +72,8 @@ public class CacheBatchBenchmark {
       table = cache.longTable("entries", byte[].class);
       boxed = table.boxed();
       value = BenchValues.bytes(1);
-      CachingProvider provider =
-          Caching.getCachingProvider("dev.cairn.jcache.CairnCachingProvider");
-      manager =
-          provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader());
-      jcache =
-          manager.createCache(
-              "jcache",
-              new MutableConfiguration<Long, byte[]>().setTypes(Long.class, byte[].class));
+      manager = CairnJCaches.manager();
+      jcache = CairnJCaches.create(manager, "jcache");
       for (int i = 0; i < entries; i++) {
         table.put(i, value);
         jcache.put((long) i, value);

@@ -6,9 +6,6 @@ import dev.cairn.cache.LongCacheTable;
 import dev.cairn.cache.PutResult;
 import java.util.concurrent.TimeUnit;
 import javax.cache.CacheManager;
-import javax.cache.Caching;
-import javax.cache.configuration.MutableConfiguration;
-import javax.cache.spi.CachingProvider;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -58,14 +55,8 @@ public class JCacheBenchmark {
     public void fill() {
       cache = Cache.offHeap(CacheOptions.builder().build());
       table = cache.longTable("native", byte[].class);
-      CachingProvider provider =
-          Caching.getCachingProvider("dev.cairn.jcache.CairnCachingProvider");
-      manager =
-          provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader());
-      jcache =
-          manager.createCache(
-              "jcache",
-              new MutableConfiguration<Long, byte[]>().setTypes(Long.class, byte[].class));
+      manager = CairnJCaches.manager();
+      jcache = CairnJCaches.create(manager, "jcache");
       for (int i = 0; i < BenchValues.HOT_VALUES; i++) {
         byte[] value = BenchValues.bytes(i);
         table.put(i, value);
