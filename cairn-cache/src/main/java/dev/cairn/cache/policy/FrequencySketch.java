@@ -44,10 +44,10 @@ package dev.cairn.cache.policy;
  *
  * Ageing. Caffeine halves the whole table in one pass when its sample is full; here one block is
  * halved every (period / blocks) increments, by a cursor that goes round the table, so no call
- * ever does more than 8 words of ageing. The increments are counted per thread (I5). A key's four counters share a block, so they are always
- * halved together (its estimate stays consistent); two keys in different blocks may be half an
- * ageing period apart, which blurs a comparison by at most a factor 2 and did not cost measurable
- * hit ratio on the traces (docs/CACHE-POLICY.md).
+ * ever does more than 8 words of ageing; the increments are counted per thread (I5). A key's four
+ * counters share a block, so they are always halved together (its estimate stays consistent); two
+ * keys in different blocks may be half an ageing period apart, which blurs a comparison by at most
+ * a factor 2 and did not cost measurable hit ratio on the traces (docs/CACHE-POLICY.md).
  *
  * Growth. ensureCapacity doubles the table by copying it into both halves: a key's block index
  * gains one hash bit, and both blocks it can now map to hold its old counters, so every estimate
@@ -242,7 +242,11 @@ public final class FrequencySketch {
 
   private void setPeriod(long expectedEntries) {
     long period = Math.max(1, expectedEntries) * SAMPLE_FACTOR;
-    incrementsPerAgeing = Math.max(1, period / blocks());
+    long perAgeing = Math.max(1, period / blocks());
+    if (perAgeing == incrementsPerAgeing) {
+      return; // every drain asks: then no thread's count is written (I5), and none needs to be
+    }
+    incrementsPerAgeing = perAgeing;
     for (int stripe = 0; stripe < StripedCounts.STRIPES; stripe++) {
       untilAgeing.set(stripe, Math.min(Math.max(untilAgeing.get(stripe), 1), incrementsPerAgeing));
     }
