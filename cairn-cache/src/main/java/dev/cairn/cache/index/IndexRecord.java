@@ -61,6 +61,7 @@ public final class IndexRecord {
 
   private final MemorySegment buffer = Arena.ofAuto().allocate(MAX_BYTES, 8);
   private int length;
+  private MemorySegment lastView; // the last view bytes() made, of the buffer's first bytes
 
   /** Starts the record of one change of table {@code tableId}. */
   public IndexRecord begin(int tableId) {
@@ -124,7 +125,12 @@ public final class IndexRecord {
 
   /** The record so far, a view of this buffer valid until the next {@link #begin}. */
   public MemorySegment bytes() {
-    return buffer.asSlice(0, length);
+    MemorySegment view = lastView;
+    if (view == null || view.byteSize() != length) {
+      view = buffer.asSlice(0, length);
+      lastView = view; // most writes log a record of the same length: no view made per write
+    }
+    return view;
   }
 
   /** The table a record belongs to. */
