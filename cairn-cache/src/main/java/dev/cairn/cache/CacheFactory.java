@@ -14,7 +14,7 @@ final class CacheFactory {
   static Cache offHeap(CacheOptions options) {
     CacheParticipant participant = new CacheParticipant();
     Pile pile = Participants.offHeap(options.pile(), participant);
-    return over(pile, participant, options, false);
+    return over(pile, participant, options, false, false);
   }
 
   static Cache open(FileLayer layer, Path directory, CacheOptions options) throws IOException {
@@ -22,7 +22,7 @@ final class CacheFactory {
     Pile pile = Participants.open(layer, directory, options.pile(), participant);
     // with a log, a retired region may be read by a replay until later checkpoints complete
     // (CacheCore's note); without one, no replay reads anything
-    return over(pile, participant, options, options.pile().durability() != Durability.NONE);
+    return over(pile, participant, options, options.pile().durability() != Durability.NONE, true);
   }
 
   /** The cache in {@code directory}, read-only: for inspect and verify. */
@@ -30,14 +30,22 @@ final class CacheFactory {
     CacheParticipant participant = new CacheParticipant();
     CacheOptions options = CacheOptions.defaults();
     Pile pile = Participants.openReadOnly(layer, directory, options.pile(), participant);
-    return over(pile, participant, options, false);
+    return over(pile, participant, options, false, true);
   }
 
+  /**
+   * The cache over {@code pile}; {@code replayable}: the pile has a log, which a replay reads;
+   * {@code persistent}: the pile has files, whose checkpoints need to know what the index wrote.
+   */
   private static Cache over(
-      Pile pile, CacheParticipant participant, CacheOptions options, boolean replayable) {
+      Pile pile,
+      CacheParticipant participant,
+      CacheOptions options,
+      boolean replayable,
+      boolean persistent) {
     boolean success = false;
     try {
-      PileEntryLog log = new PileEntryLog(Participants.log(pile, participant));
+      PileEntryLog log = new PileEntryLog(Participants.log(pile, participant), persistent);
       CacheCore core = new CacheCore(log, options.clock(), options.budgetBytes(), replayable);
       for (CacheState.Table t : participant.recoveredTables()) {
         // the policy's totals start at zero (CacheSlots, Recovery): a bounded cache's slots are
