@@ -9,7 +9,8 @@
  * dev.cairn.cache.policy.SlotView}. {@code docs/CACHE-POLICY.md} says why this policy, with the hit
  * ratios that decided it.
  *
- * <p>Owns: the frequency sketch and the meaning of the policy bits of a slot. Must not touch the
+ * <p>Owns: the frequency sketch and the meaning of the policy bits of a slot; the counts every read
+ * bumps are kept per thread ({@link dev.cairn.cache.policy.StripedCounts}). Must not touch the
  * pile: it sees entries only as slots of the index. Allocates nothing in steady state.
  */
 package dev.cairn.cache.policy;
