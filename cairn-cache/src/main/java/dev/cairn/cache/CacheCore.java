@@ -398,7 +398,9 @@ final class CacheCore {
     Scratch sc = Scratch.get();
     CacheChanges.Resize change =
         sc.changes.resize(index, shard, capacity, sc.record, this::retireLocked);
-    log.put(new Zeros(regionBytes), RECORD_REGION, change);
+    // not waited for: an insert into the region logs after it, and its wait covers both (the log
+    // is durable in order); a crash before that loses the growth whole, and nothing depended on it
+    log.putWithoutWaiting(new Zeros(regionBytes), RECORD_REGION, change);
     added(bytes); // the new region: in the shard, or retired until freed
     freeRetired();
   }

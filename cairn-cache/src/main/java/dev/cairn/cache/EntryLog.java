@@ -28,6 +28,15 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   /** Stores {@code payload} as a new value and applies {@code change}; returns its pointer. */
   long put(PayloadWriter payload, int type, Change change);
 
+  /**
+   * A {@link #put} that does not wait for durability: durable once a later write that waits is, or
+   * at the log's next force (ParticipantLog#putWithoutWaiting). For what no acknowledged write
+   * depends on until a later write does: an index region.
+   */
+  default long putWithoutWaiting(PayloadWriter payload, int type, Change change) {
+    return put(payload, type, change);
+  }
+
   /** Rewrites the value of {@code pointer} (same pointer) and applies {@code change}. */
   void update(long pointer, PayloadWriter payload, int type, Change change);
 

@@ -46,8 +46,9 @@ import java.util.function.Function;
  *     on (reads take no lock, T3); a later write of the key logs after it, so its wait covers
  *     both. A change that was not applied (the shard was full, the entry went) leaves the lock
  *     with its writer, which tries again under it. A write that may insert grows the index
- *     before it takes the key lock (a growth is a write of its own, which waits for its force
- *     too); under the lock it grows only if another insert filled the shard meanwhile.
+ *     before it takes the key lock (a growth is a write of its own, logged but not waited for:
+ *     the insert logs after it, so the insert's wait covers both); under the lock it grows only
+ *     if another insert filled the shard meanwhile.
  * T7  A drop (Cache.dropTable) sets dropped, then takes and releases every key lock, then
  *     removes every entry, then logs the drop, which retires the index's regions. A write checks
  *     dropped under its key lock, so once the drop has passed the locks no write inserts: every
@@ -535,7 +536,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     boolean written = false;
     CacheChanges.ShardChange change = null; // the last change, which may release the lock (T6)
     if (mode == Mode.ALWAYS || mode == Mode.IF_ABSENT) {
-      core.growIndex(this, shard); // before the lock: a SYNC growth waits for its force (T6)
+      core.growIndex(this, shard); // before the key lock, which a shard copy would hold up (T6)
     }
     lock.lock();
     try {

@@ -32,6 +32,15 @@ final class PileEntryLog implements EntryLog {
   }
 
   @Override
+  public long putWithoutWaiting(PayloadWriter payload, int type, Change change) {
+    try {
+      return log.putWithoutWaiting(payload, type, change);
+    } finally {
+      change.afterLog();
+    }
+  }
+
+  @Override
   public void update(long pointer, PayloadWriter payload, int type, Change change) {
     try {
       log.update(pointer, payload, type, change);

@@ -50,7 +50,8 @@ final class ParticipantWrites {
    */
   long put(Object value, int participant, int type, Attachment attachment) {
     Objects.requireNonNull(value, "value");
-    return put(BlockWriter.recordBytesFor(value), value, null, 0, participant, type, attachment);
+    return put(
+        BlockWriter.recordBytesFor(value), value, null, 0, participant, type, attachment, true);
   }
 
   /**
@@ -58,6 +59,19 @@ final class ParticipantWrites {
    * and the change.
    */
   long put(PayloadWriter payload, int participant, int type, Attachment attachment) {
+    return putBytes(payload, participant, type, attachment, true);
+  }
+
+  /**
+   * {@link ParticipantLog#putWithoutWaiting}: {@link #put(PayloadWriter, int, int, Attachment)}
+   * without the wait for durability.
+   */
+  long putWithoutWaiting(PayloadWriter payload, int participant, int type, Attachment attachment) {
+    return putBytes(payload, participant, type, attachment, false);
+  }
+
+  private long putBytes(
+      PayloadWriter payload, int participant, int type, Attachment attachment, boolean await) {
     Objects.requireNonNull(payload, "payload");
     table.checkOpen();
     int length = BlockWriter.payloadSize(payload);
@@ -68,14 +82,16 @@ final class ParticipantWrites {
         length,
         participant,
         type,
-        attachment);
+        attachment,
+        await);
   }
 
   /**
    * A put (of {@code payload}, {@code length} bytes, when it is not null, else of {@code value})
    * and the participant's change under the same lock, logged as one record of at most {@code
-   * recordBytes} besides the participant's. The two kinds of value are told apart here rather than
-   * by a supplier of the write: a capturing lambda would be one more allocation on every put.
+   * recordBytes} besides the participant's, then waited for as the durability says if {@code
+   * await}. The two kinds of value are told apart here rather than by a supplier of the write: a
+   * capturing lambda would be one more allocation on every put.
    */
   private long put(
       long recordBytes,
@@ -84,7 +100,8 @@ final class ParticipantWrites {
       int length,
       int participant,
       int type,
-      Attachment attachment) {
+      Attachment attachment,
+      boolean await) {
     Objects.requireNonNull(attachment, "attachment");
     table.checkOpen();
     long reserved = writes.admit(recordBytes + LogParticipant.MAX_RECORD_BYTES);
@@ -113,7 +130,9 @@ final class ParticipantWrites {
     } finally {
       writes.release(reserved);
     }
-    writes.awaitDurable(lsn);
+    if (await) {
+      writes.awaitDurable(lsn);
+    }
     return pointer;
   }
 

@@ -50,6 +50,12 @@ final class PileParticipantLog implements ParticipantLog {
   }
 
   @Override
+  public long putWithoutWaiting(PayloadWriter payload, int type, Attachment attachment) {
+    registry.requireWritable("put");
+    return pile.participantWrites().putWithoutWaiting(payload, id, type, attachment);
+  }
+
+  @Override
   public void update(long pointer, PayloadWriter payload, int type, Attachment attachment) {
     registry.requireWritable("update");
     pile.participantWrites().update(pointer, payload, id, type, attachment);

@@ -2,6 +2,7 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.pile.participant.CounterTable;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -189,6 +191,63 @@ class ParticipantTest {
       assertThat(afterCleanClose.replayed()).as("a clean close checkpointed it all").isZero();
       assertThat(afterCleanClose.snapshot()).containsEntry("manual", 7L);
       assertThat(itemsByCounter(again)).isEqualTo(Map.of("a", 10L, "b", 1L, "c", 1L));
+    }
+  }
+
+  /**
+   * A put without waiting returns while the log's forces are held (a waited put would block until
+   * they go on); power lost right after it may keep it or not, but whole: the table and the pile
+   * agree, and what was acknowledged before it is there.
+   */
+  @Test
+  void aPutWithoutWaiting_returnsBeforeItsForce_andALossKeepsItWholeOrNotAtAll() {
+    for (long seed = 0; seed < 8; seed++) {
+      String label = "seed " + seed;
+      SimulatedDisk disk = new SimulatedDisk();
+      CounterTable table = new CounterTable(9);
+      OffHeapPile pile = open(disk, table, label);
+      table.attachTo(pile);
+      table.add("a", item("a", 0));
+      disk.holdForces();
+      try {
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(30), () -> table.addWithoutWaiting("b", item("b", 0)), label);
+        disk.powerLoss(seed);
+      } finally {
+        disk.releaseForces();
+      }
+      abandon(pile);
+      disk.reboot();
+      CounterTable reopened = new CounterTable(9);
+      try (OffHeapPile again = open(disk, reopened, label + " reopen")) {
+        Map<String, Long> counted = reopened.snapshot();
+        assertThat(counted).as(label).containsEntry("a", 1L);
+        assertThat(counted).as(label + ": counters against items").isEqualTo(itemsByCounter(again));
+        again.verify();
+      }
+    }
+  }
+
+  /** A waited write after a put without waiting makes both durable: the log is forced in order. */
+  @Test
+  void aWaitedWriteAfterAPutWithoutWaiting_makesBothDurable() {
+    for (long seed = 0; seed < 8; seed++) {
+      String label = "seed " + seed;
+      SimulatedDisk disk = new SimulatedDisk();
+      CounterTable table = new CounterTable(9);
+      OffHeapPile pile = open(disk, table, label);
+      table.attachTo(pile);
+      long unwaited = table.addWithoutWaiting("b", item("b", 0));
+      table.add("c", item("c", 0));
+      disk.powerLoss(seed);
+      abandon(pile);
+      disk.reboot();
+      CounterTable reopened = new CounterTable(9);
+      try (OffHeapPile again = open(disk, reopened, label + " reopen")) {
+        assertThat(reopened.snapshot()).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
+        assertThat(itemsByCounter(again)).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
+        assertThat(again.getBytes(unwaited)).as(label).isEqualTo(item("b", 0));
+      }
     }
   }
 

@@ -76,6 +76,25 @@ public interface ParticipantLog {
   long put(PayloadWriter payload, int type, Attachment attachment);
 
   /**
+   * A {@link #put(PayloadWriter, int, Attachment)} that returns once its record is in the log,
+   * without waiting for it to be durable. For a change that nothing acknowledged depends on yet, a
+   * region that later writes will use, say: the log is made durable in order, so the record is
+   * durable once any later record that a writer waits for is, or at the log's next force; a crash
+   * before either loses it whole (the put and the change), as if it was never made. The default
+   * waits, as a put does.
+   *
+   * @return the new value's pointer
+   * @throws IllegalArgumentException as {@link #put(PayloadWriter, int, Attachment)} does
+   * @throws RuntimeException what the payload or the attachment threw, as {@link
+   *     #put(PayloadWriter, int, Attachment)} says
+   * @throws dev.cairn.pile.PileFullException if the memory budget is spent
+   * @throws IllegalStateException if the pile is still being opened (see the class comment)
+   */
+  default long putWithoutWaiting(PayloadWriter payload, int type, Attachment attachment) {
+    return put(payload, type, attachment);
+  }
+
+  /**
    * Replaces the value of {@code pointer} with a value of kind BYTES that {@code payload} writes
    * straight into the pile's memory, keeping the pointer valid as {@link
    * dev.cairn.pile.Pile#update} does: in place if it fits the block, else through the pile's link

@@ -47,6 +47,26 @@ public final class CounterTable implements LogParticipant {
     return log.put(item, SET, new Change(counter, +1, false));
   }
 
+  /**
+   * {@link #add}, written as bytes the table composes, through {@link
+   * ParticipantLog#putWithoutWaiting}: returns once logged, durable once a later waited write is.
+   */
+  public long addWithoutWaiting(String counter, byte[] item) {
+    PayloadWriter bytes =
+        new PayloadWriter() {
+          @Override
+          public int sizeBytes() {
+            return item.length;
+          }
+
+          @Override
+          public void writeTo(MemorySegment target, long offset) {
+            MemorySegment.copy(MemorySegment.ofArray(item), 0, target, offset, item.length);
+          }
+        };
+    return log.putWithoutWaiting(bytes, SET, new Change(counter, +1, false));
+  }
+
   /** Deletes item {@code pointer} of {@code counter}. */
   public void remove(String counter, long pointer) {
     log.delete(pointer, SET, new Change(counter, -1, false));
