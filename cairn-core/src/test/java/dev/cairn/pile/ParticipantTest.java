@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -203,28 +204,22 @@ class ParticipantTest {
   void aPutWithoutWaiting_returnsBeforeItsForce_andALossKeepsItWholeOrNotAtAll() {
     for (long seed = 0; seed < 8; seed++) {
       String label = "seed " + seed;
-      SimulatedDisk disk = new SimulatedDisk();
-      CounterTable table = new CounterTable(9);
-      OffHeapPile pile = open(disk, table, label);
-      table.attachTo(pile);
-      table.add("a", item("a", 0));
-      disk.holdForces();
-      try {
-        assertTimeoutPreemptively(
-            Duration.ofSeconds(30), () -> table.addWithoutWaiting("b", item("b", 0)), label);
-        disk.powerLoss(seed);
-      } finally {
-        disk.releaseForces();
-      }
-      abandon(pile);
-      disk.reboot();
-      CounterTable reopened = new CounterTable(9);
-      try (OffHeapPile again = open(disk, reopened, label + " reopen")) {
-        Map<String, Long> counted = reopened.snapshot();
-        assertThat(counted).as(label).containsEntry("a", 1L);
-        assertThat(counted).as(label + ": counters against items").isEqualTo(itemsByCounter(again));
-        again.verify();
-      }
+      acrossPowerLoss(
+          seed,
+          (disk, table) -> {
+            table.add("a", item("a", 0));
+            disk.holdForces();
+            assertTimeoutPreemptively(
+                Duration.ofSeconds(30), () -> table.addWithoutWaiting("b", item("b", 0)), label);
+          },
+          (again, reopened) -> {
+            Map<String, Long> counted = reopened.snapshot();
+            assertThat(counted).as(label).containsEntry("a", 1L);
+            assertThat(counted)
+                .as(label + ": counters against items")
+                .isEqualTo(itemsByCounter(again));
+            again.verify();
+          });
     }
   }
 
@@ -233,21 +228,46 @@ class ParticipantTest {
   void aWaitedWriteAfterAPutWithoutWaiting_makesBothDurable() {
     for (long seed = 0; seed < 8; seed++) {
       String label = "seed " + seed;
-      SimulatedDisk disk = new SimulatedDisk();
-      CounterTable table = new CounterTable(9);
-      OffHeapPile pile = open(disk, table, label);
-      table.attachTo(pile);
-      long unwaited = table.addWithoutWaiting("b", item("b", 0));
-      table.add("c", item("c", 0));
+      long[] unwaited = new long[1];
+      acrossPowerLoss(
+          seed,
+          (disk, table) -> {
+            unwaited[0] = table.addWithoutWaiting("b", item("b", 0));
+            table.add("c", item("c", 0));
+          },
+          (again, reopened) -> {
+            assertThat(reopened.snapshot()).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
+            assertThat(itemsByCounter(again)).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
+            assertThat(again.getBytes(unwaited[0])).as(label).isEqualTo(item("b", 0));
+          });
+    }
+  }
+
+  /**
+   * Runs {@code writes} on a new SYNC pile with a {@link CounterTable}, loses power ({@code seed}
+   * decides which unforced pages reach the disk), lets held forces go on, reopens, and runs {@code
+   * check} on the recovered pile and table.
+   */
+  private static void acrossPowerLoss(
+      long seed,
+      BiConsumer<SimulatedDisk, CounterTable> writes,
+      BiConsumer<OffHeapPile, CounterTable> check) {
+    String label = "seed " + seed;
+    SimulatedDisk disk = new SimulatedDisk();
+    CounterTable table = new CounterTable(9);
+    OffHeapPile pile = open(disk, table, label);
+    table.attachTo(pile);
+    try {
+      writes.accept(disk, table);
       disk.powerLoss(seed);
-      abandon(pile);
-      disk.reboot();
-      CounterTable reopened = new CounterTable(9);
-      try (OffHeapPile again = open(disk, reopened, label + " reopen")) {
-        assertThat(reopened.snapshot()).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
-        assertThat(itemsByCounter(again)).as(label).isEqualTo(Map.of("b", 1L, "c", 1L));
-        assertThat(again.getBytes(unwaited)).as(label).isEqualTo(item("b", 0));
-      }
+    } finally {
+      disk.releaseForces();
+    }
+    abandon(pile);
+    disk.reboot();
+    CounterTable reopened = new CounterTable(9);
+    try (OffHeapPile again = open(disk, reopened, label + " reopen")) {
+      check.accept(again, reopened);
     }
   }
 
