@@ -44,8 +44,8 @@ class SyncWriteLockTest {
       while (lockOf(inner, third) != lockOf(inner, first)) {
         third++;
       }
-      // each key's shard gets its region now (a first insert into a shard grows it, a write of
-      // its own that waits for its force too)
+      // each key's shard gets its region now (a first insert into a shard grows it: a write of
+      // its own, which the insert's wait covers)
       table.put(first, "earlier");
       table.put(second, "earlier");
       table.put(third, "to remove");
@@ -82,6 +82,36 @@ class SyncWriteLockTest {
       threads.shutdown();
       assertThat(table.get(first)).isEqualTo("waits for its force");
       assertThat(table.size()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * The index's growths are logged but not waited for (OffHeapTable T6): a load of new keys from
+   * one thread, through the first region of every shard and later doublings (each a write of its
+   * own), costs the disk about one force per put, not one more per growth.
+   */
+  @Test
+  void theIndexGrowths_costNoForceOfTheirOwn() throws Exception {
+    SimulatedDisk disk = new SimulatedDisk();
+    try (Cache cache =
+        CacheFactory.open(
+            disk,
+            DIR,
+            CacheOptions.builder()
+                .pile(PileOptions.builder().durability(Durability.SYNC).build())
+                .build())) {
+      LongCacheTable<String> table = cache.longTable("t", String.class);
+      long regionBytes = table.stats().indexBytes();
+      long before = disk.forceCount(DIR);
+      int puts = 300;
+      for (long key = 0; key < puts; key++) {
+        table.put(key, "v");
+      }
+      long forces = disk.forceCount(DIR) - before;
+      long grown = table.stats().indexBytes() - regionBytes;
+      // a first region of 16 slots in each shard put into: some 175 growths
+      assertThat(grown).as("index bytes grown").isGreaterThanOrEqualTo(150L * 16 * 16);
+      assertThat(forces).as("forces for " + puts + " puts").isBetween((long) puts, puts + 50L);
     }
   }
 
