@@ -6,6 +6,7 @@ import dev.cairn.cache.index.SlotLayout;
 import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.PileOptions;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -25,13 +26,7 @@ class SyncWriteLockTest {
   @Test
   void aWriteWaitingForItsForce_holdsNoKeyLock() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    try (Cache cache =
-        CacheFactory.open(
-            disk,
-            DIR,
-            CacheOptions.builder()
-                .pile(PileOptions.builder().durability(Durability.SYNC).build())
-                .build())) {
+    try (Cache cache = openSync(disk)) {
       LongCacheTable<String> table = cache.longTable("t", String.class);
       @SuppressWarnings("unchecked")
       OffHeapTable<Long, String> inner = (OffHeapTable<Long, String>) table.boxed();
@@ -93,13 +88,7 @@ class SyncWriteLockTest {
   @Test
   void theIndexGrowths_costNoForceOfTheirOwn() throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
-    try (Cache cache =
-        CacheFactory.open(
-            disk,
-            DIR,
-            CacheOptions.builder()
-                .pile(PileOptions.builder().durability(Durability.SYNC).build())
-                .build())) {
+    try (Cache cache = openSync(disk)) {
       LongCacheTable<String> table = cache.longTable("t", String.class);
       long regionBytes = table.stats().indexBytes();
       long before = disk.forceCount(DIR);
@@ -113,6 +102,15 @@ class SyncWriteLockTest {
       assertThat(grown).as("index bytes grown").isGreaterThanOrEqualTo(150L * 16 * 16);
       assertThat(forces).as("forces for " + puts + " puts").isBetween((long) puts, puts + 50L);
     }
+  }
+
+  private static Cache openSync(SimulatedDisk disk) throws IOException {
+    return CacheFactory.open(
+        disk,
+        DIR,
+        CacheOptions.builder()
+            .pile(PileOptions.builder().durability(Durability.SYNC).build())
+            .build());
   }
 
   private static Object lockOf(OffHeapTable<Long, String> table, long key) {
