@@ -21,7 +21,7 @@ public enum KeyOrder {
   private static final long SPREAD = 0x9E3779B97F4A7C15L;
 
   /** The i-th key, for i in 0..n-1. */
-  long key(long i) {
+  public long key(long i) {
     return this == SEQUENTIAL ? i : i * SPREAD;
   }
 
