@@ -132,16 +132,7 @@ public final class Cache implements AutoCloseable {
           OffHeapTable<K, V> table = (OffHeapTable<K, V>) t;
           table.bind(keys, (Class<V>) boxed(valueType));
           if (options != null && !d.options().equals(options)) {
-            core.updateTable(
-                table,
-                new TableDescriptor(
-                    d.id(),
-                    d.name(),
-                    d.keyType(),
-                    d.valueType(),
-                    d.seed(),
-                    d.epochMillis(),
-                    options));
+            core.updateTable(table, d.withOptions(options));
           }
           return table;
         }
@@ -158,7 +149,8 @@ public final class Cache implements AutoCloseable {
               valueName,
               seeds.getAsLong(),
               core.nowMillis(),
-              options != null ? options : TableOptions.defaults());
+              options != null ? options : TableOptions.defaults(),
+              KeyPlacement.RUNS);
       OffHeapTable<K, V> table = new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
       table.bind(keys, (Class<V>) boxed(valueType));
       core.createTable(table);

@@ -20,7 +20,7 @@ import java.util.List;
  * Table      --> Descriptor, Shard^256
  * Descriptor --> Id:u16, Name:Str, KeyType:Str, ValueType:Str, Seed:u64, EpochMillis:i64,
  *                ExpireAfterWriteMillis:i64, ExpireAfterAccessMillis:i64, Pinned:u8,
- *                MinShare:f64, MaxShare:f64
+ *                MinShare:f64, MaxShare:f64, Placement:u8
  * Shard      --> Region:u64, Capacity:u32, Count:u32, Dead:u32, Bytes:u64
  * Retired    --> Region:u64, Bytes:u64
  * Dropped    --> Id:u16  (a table dropped since the cache was opened: its records are skipped)
@@ -28,11 +28,19 @@ import java.util.List;
  * }</pre>
  *
  * Big-endian (Java's DataOutput). Magic {@link #MAGIC}, version {@link #FORMAT_VERSION}: an open
- * refuses another version. An expiry of 0 millis means none.
+ * reads versions {@link #OLDEST_READABLE} and up, and refuses any other. Version 3 has no Placement
+ * (its tables are {@link KeyPlacement#HASHED}); a table record logged by a build of version 3 ends
+ * before it too. An expiry of 0 millis means none. Placement: {@link KeyPlacement#code}.
  */
 final class CacheState {
   static final int MAGIC = 0x43434845; // "CCHE"
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 4;
+
+  /** The earliest version this build reads: version 3 has no key placement (HASHED). */
+  static final int OLDEST_READABLE = 3;
+
+  /** {@link #readDescriptor}'s version for a table record's descriptor. */
+  private static final int IN_RECORD = -1;
 
   /** A table's descriptor and shards, as a checkpoint holds them. */
   record TableImage(
@@ -111,16 +119,18 @@ final class CacheState {
                 + ": the pile's metadata is not a cache's");
       }
       int version = in.readUnsignedShort();
-      if (version != FORMAT_VERSION) {
+      if (version < OLDEST_READABLE || version > FORMAT_VERSION) {
         throw new CacheCorruptionException(
             "cache state of format version "
                 + version
-                + "; this build reads version "
+                + "; this build reads versions "
+                + OLDEST_READABLE
+                + " to "
                 + FORMAT_VERSION);
       }
       int count = in.readUnsignedShort();
       for (int i = 0; i < count; i++) {
-        TableDescriptor d = readDescriptor(in);
+        TableDescriptor d = readDescriptor(in, version);
         long[] regions = new long[HashIndex.SHARDS];
         int[] capacities = new int[HashIndex.SHARDS];
         int[] counts = new int[HashIndex.SHARDS];
@@ -165,7 +175,7 @@ final class CacheState {
 
   static TableDescriptor decodeDescriptor(byte[] payload) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
-      return readDescriptor(in);
+      return readDescriptor(in, IN_RECORD);
     } catch (IOException e) {
       throw new CacheCorruptionException(
           "table record truncated (" + payload.length + " bytes): " + e.getMessage());
@@ -185,9 +195,16 @@ final class CacheState {
     out.writeByte(o.pinned() ? 1 : 0);
     out.writeDouble(o.minShare());
     out.writeDouble(o.maxShare());
+    out.writeByte(d.placement().code());
   }
 
-  private static TableDescriptor readDescriptor(DataInputStream in) throws IOException {
+  /**
+   * A descriptor of a state of format {@code version}, or of a table record ({@link #IN_RECORD}).
+   * Format 3 has no placement byte (its tables hash every key), nor has a record a build of format
+   * 3 logged, which ends before it.
+   */
+  private static TableDescriptor readDescriptor(DataInputStream in, int version)
+      throws IOException {
     int id = in.readUnsignedShort();
     String name = in.readUTF();
     String keyType = in.readUTF();
@@ -199,6 +216,10 @@ final class CacheState {
     boolean pinned = in.readByte() != 0;
     double minShare = in.readDouble();
     double maxShare = in.readDouble();
+    KeyPlacement placement = KeyPlacement.HASHED;
+    if (version > 3 || (version == IN_RECORD && in.available() > 0)) {
+      placement = KeyPlacement.ofCode(in.readUnsignedByte(), name);
+    }
     TableOptions options;
     try {
       options =
@@ -212,6 +233,6 @@ final class CacheState {
       throw new CacheCorruptionException(
           "table \"" + name + "\" has invalid stored options: " + e.getMessage());
     }
-    return new TableDescriptor(id, name, keyType, valueType, seed, epoch, options);
+    return new TableDescriptor(id, name, keyType, valueType, seed, epoch, options, placement);
   }
 }

@@ -32,7 +32,7 @@ final class CacheVerifier {
     for (OffHeapTable<?, ?> table : core.tables()) {
       HashIndex index = table.index;
       String name = table.name();
-      long seed = table.descriptor().seed();
+      TableDescriptor descriptor = table.descriptor();
       for (int s = 0; s < HashIndex.SHARDS; s++) {
         if (index.regionOf(s) != 0) {
           named.add(index.regionOf(s));
@@ -64,10 +64,9 @@ final class CacheVerifier {
                             return null;
                           }
                           long hash =
-                              KeyHash.hash(
+                              descriptor.hash(
                                   payload.asSlice(EntryLayout.keyOffset(payload, 0)),
-                                  EntryLayout.keyLength(payload, 0),
-                                  seed);
+                                  EntryLayout.keyLength(payload, 0));
                           return new long[] {hash, payload.byteSize()};
                         });
           } catch (StalePointerException | InvalidPointerException e) {

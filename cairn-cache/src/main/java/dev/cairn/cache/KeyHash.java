@@ -5,13 +5,16 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The 64-bit hash of a key's bytes under a table's seed. Stable across restarts (the index keeps
+ * The 64-bit hash of a key's bytes under a table's seed ({@link KeyPlacement#HASHED}, and every key
+ * but 8-byte ones under {@link KeyPlacement#RUNS}). Stable across restarts (the index keeps
  * positions derived from it); the seed is random per table, so that keys chosen to collide in one
  * table do not collide in another.
  */
 final class KeyHash {
   private static final ValueLayout.OfLong LE_LONG =
       ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  static final ValueLayout.OfLong BE_LONG =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
   private static final long P1 = 0x9E3779B97F4A7C15L;
   private static final long P2 = 0xC2B2AE3D27D4EB4FL;
 

@@ -62,6 +62,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   private final CacheCore core;
   private volatile TableDescriptor descriptor; // options may change at a later Cache.table()
+  private final long seed; // the descriptor's, which never change
+  private final KeyPlacement placement;
   // bound by Cache.table(); a table found at open is unbound until then (only the evictor sees it)
   private volatile KeyCodec<K> keys;
   private volatile Class<V> valueType;
@@ -85,6 +87,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   OffHeapTable(CacheCore core, TableDescriptor descriptor, HashIndex index) {
     this.core = core;
     this.descriptor = descriptor;
+    this.seed = descriptor.seed();
+    this.placement = descriptor.placement();
     this.index = index;
     for (int i = 0; i < KEY_LOCKS; i++) {
       keyLocks[i] = new ReentrantLock();
@@ -94,6 +98,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** Takes a new descriptor (new options), as a logged table record applies it. */
   void describe(TableDescriptor descriptor) {
+    if (descriptor.seed() != seed || descriptor.placement() != placement) {
+      throw new CacheCorruptionException(
+          "a table record for \""
+              + descriptor.name()
+              + "\" changes the seed or the key placement of its index, which never change");
+    }
     this.descriptor = descriptor;
     expiry.use(descriptor.options());
   }
@@ -873,7 +883,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
    */
   long encodeLong(long key, Scratch sc) {
     sc.keyLength = KeyCodec.LongKeys.encodeLong(key, sc.key);
-    return KeyHash.hash(sc.key.segment(), sc.keyLength, descriptor.seed());
+    return placement.hashLong(key, seed, sc.key.segment());
   }
 
   Class<V> valueType() {
@@ -883,7 +893,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private long encode(K key, Scratch sc) {
     Objects.requireNonNull(key, "key");
     sc.keyLength = keys.encode(key, sc.key);
-    return KeyHash.hash(sc.key.segment(), sc.keyLength, descriptor.seed());
+    return placement.hash(sc.key.segment(), sc.keyLength, seed);
   }
 
   ReentrantLock keyLock(int hash32) {

@@ -12,6 +12,7 @@ package dev.cairn.cache;
  * @param seed the seed of its key hash
  * @param epochMillis the origin of the slots' expiry seconds
  * @param options its options
+ * @param placement how its index places keys (fixed at creation)
  */
 record TableDescriptor(
     int id,
@@ -20,4 +21,17 @@ record TableDescriptor(
     String valueType,
     long seed,
     long epochMillis,
-    TableOptions options) {}
+    TableOptions options,
+    KeyPlacement placement) {
+
+  /** The hash of the key of {@code length} bytes in {@code bytes}. */
+  long hash(java.lang.foreign.MemorySegment bytes, int length) {
+    return placement.hash(bytes, length, seed);
+  }
+
+  /** This descriptor with other options. */
+  TableDescriptor withOptions(TableOptions newOptions) {
+    return new TableDescriptor(
+        id, name, keyType, valueType, seed, epochMillis, newOptions, placement);
+  }
+}

@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.cache.index.SlotLayout;
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
- * constants, and golden bytes of version 3, which a change of format must not break silently.
+ * constants, and golden bytes of version 4, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
@@ -102,14 +103,15 @@ class CacheFormatTest {
             "[B",
             42L,
             1_000L,
-            TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build());
+            TableOptions.builder().expireAfterWrite(Duration.ofSeconds(5)).build(),
+            KeyPlacement.RUNS);
     byte[] state = CacheState.encode(List.of(), List.of(), List.of());
     assertThat(HexFormat.of().formatHex(state))
-        .isEqualTo("43434845" + "0003" + "0000" + "00000000" + "0000");
+        .isEqualTo("43434845" + "0004" + "0000" + "00000000" + "0000");
     byte[] withDropped = CacheState.encode(List.of(), List.of(), List.of(0x0203, 5));
     assertThat(HexFormat.of().formatHex(withDropped))
         .as("the dropped ids, in order")
-        .isEqualTo("43434845" + "0003" + "0000" + "00000000" + "0002" + "0005" + "0203");
+        .isEqualTo("43434845" + "0004" + "0000" + "00000000" + "0002" + "0005" + "0203");
     assertThat(CacheState.decode(withDropped).dropped()).containsExactly(5, 0x0203);
     byte[] descriptor = CacheState.encodeDescriptor(d);
     assertThat(HexFormat.of().formatHex(descriptor))
@@ -120,7 +122,9 @@ class CacheFormatTest {
                 + "00025b42"
                 + "000000000000002a"
                 + "00000000000003e8"
-                + "0000000000001388");
+                + "0000000000001388")
+        .as("the placement, last")
+        .endsWith("01");
     assertThat(CacheState.decodeDescriptor(descriptor)).isEqualTo(d);
     byte[] other = state.clone();
     other[5] = 2; // version 2: the state of an earlier build, without the dropped tables
@@ -131,5 +135,55 @@ class CacheFormatTest {
     assertThatThrownBy(() -> CacheState.decode(other))
         .isInstanceOf(CacheCorruptionException.class)
         .hasMessageContaining("magic");
+  }
+
+  @Test
+  void placements_areGolden() {
+    MemorySegment key = MemorySegment.ofArray(new byte[8]);
+    key.set(KeyHash.BE_LONG, 0, 5L);
+    assertThat(
+            HexFormat.of()
+                .formatHex(
+                    java.nio.ByteBuffer.allocate(32)
+                        .putLong(KeyPlacement.HASHED.hash(key, 8, 42L))
+                        .putLong(KeyPlacement.RUNS.hash(key, 8, 42L))
+                        .putLong(KeyPlacement.RUNS.hash(key, 7, 42L))
+                        .putLong(KeyPlacement.ofLong(-1L, 42L))
+                        .array()))
+        .as("HASHED, RUNS of 8 bytes, RUNS of 7 (hashed), RUNS of -1")
+        .isEqualTo(
+            "2154698fc9a708c9" + "1fc1633ff18cd5e1" + "32b1ebcb03fa87d0" + "4dfe355db3b17ae8");
+  }
+
+  @Test
+  void version3_isReadAsHashedPlacement_inAStateAndInATableRecord() {
+    TableDescriptor d =
+        new TableDescriptor(
+            3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
+    byte[] v4 =
+        CacheState.encode(
+            List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
+    assertThat(CacheState.decode(v4).tables().getFirst().descriptor()).isEqualTo(d);
+
+    // the same state as a build of version 3 wrote it: no placement byte after the descriptor
+    int placementAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length - 1;
+    assertThat(v4[placementAt]).isEqualTo((byte) KeyPlacement.RUNS.code());
+    byte[] v3 = new byte[v4.length - 1];
+    System.arraycopy(v4, 0, v3, 0, placementAt);
+    System.arraycopy(v4, placementAt + 1, v3, placementAt, v4.length - placementAt - 1);
+    v3[5] = 3;
+    CacheState.Image image = CacheState.decode(v3);
+    assertThat(image.tables().getFirst().descriptor().placement()).isEqualTo(KeyPlacement.HASHED);
+    assertThat(image.tables().getFirst().descriptor().name()).isEqualTo("orders");
+
+    byte[] record = CacheState.encodeDescriptor(d);
+    byte[] recordOfVersion3 = java.util.Arrays.copyOf(record, record.length - 1);
+    assertThat(CacheState.decodeDescriptor(recordOfVersion3).placement())
+        .isEqualTo(KeyPlacement.HASHED);
+
+    record[record.length - 1] = 7;
+    assertThatThrownBy(() -> CacheState.decodeDescriptor(record))
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("\"orders\" has key placement 7");
   }
 }

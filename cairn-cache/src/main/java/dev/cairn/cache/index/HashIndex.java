@@ -548,7 +548,7 @@ public final class HashIndex {
     return neededCapacity(s.capacity, s.count, s.dead);
   }
 
-  static int neededCapacity(int capacity, int count, int dead) {
+  public static int neededCapacity(int capacity, int count, int dead) {
     if (capacity == 0) {
       return MIN_CAPACITY;
     }

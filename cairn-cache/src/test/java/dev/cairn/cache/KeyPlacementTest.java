@@ -1,0 +1,202 @@
+package dev.cairn.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.cache.index.HashIndex;
+import dev.cairn.cache.index.SlotLayout;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link KeyPlacement}: neighbouring 8-byte keys share blocks and spread evenly (P1-P4), other keys
+ * hash as before, and keys chosen to crowd one shard's blocks make probes no longer than random
+ * keys make anyway. Probe lengths come from a model of one shard: linear probing over hash32's low
+ * bits, grown by {@code HashIndex.neededCapacity}, as {@code HashIndex} does.
+ */
+class KeyPlacementTest {
+  private static final long SEED = 0x5DEECE66DL;
+
+  @Test
+  void theFourKeysOfAGroup_shareAShardAndABlock_inTheirOwnSlotsOfIt() {
+    for (long group : new long[] {0, 1, 12_345, -7, Long.MAX_VALUE >>> 2}) {
+      long first = KeyPlacement.ofLong(group << 2, SEED);
+      for (int lo = 0; lo < 4; lo++) {
+        long hash = KeyPlacement.ofLong((group << 2) | lo, SEED);
+        assertThat(HashIndex.shardOf(hash)).isEqualTo(HashIndex.shardOf(first));
+        assertThat(SlotLayout.hash32(hash) >>> 2).isEqualTo(SlotLayout.hash32(first) >>> 2);
+        assertThat(SlotLayout.hash32(hash) & 3).isEqualTo(lo);
+      }
+    }
+  }
+
+  @Test
+  void sequentialKeys_fillEveryShardEvenly() {
+    int keys = 1 << 22; // a whole run of groups
+    int[] perShard = new int[HashIndex.SHARDS];
+    for (long k = 0; k < keys; k++) {
+      perShard[HashIndex.shardOf(KeyPlacement.ofLong(k, SEED))]++;
+    }
+    int mean = keys / HashIndex.SHARDS;
+    // golden-ratio steps: a few groups from the mean; a random hash would spread some 3% (±3σ)
+    assertThat(java.util.Arrays.stream(perShard).min().orElseThrow()).isBetween(mean - 16, mean);
+    assertThat(java.util.Arrays.stream(perShard).max().orElseThrow()).isBetween(mean, mean + 16);
+  }
+
+  @Test
+  void sequentialKeys_probeLessThanRandomKeys_inAShard() {
+    Shard sequential = new Shard();
+    Shard random = new Shard();
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    int shard = HashIndex.shardOf(KeyPlacement.ofLong(0, SEED));
+    for (long k = 0; sequential.count < 40_000; k++) {
+      long hash = KeyPlacement.ofLong(k, SEED);
+      if (HashIndex.shardOf(hash) == shard) {
+        sequential.insert(SlotLayout.hash32(hash));
+      }
+    }
+    while (random.count < 40_000) {
+      random.insert(SlotLayout.hash32(KeyPlacement.ofLong(rnd.nextLong(), SEED)));
+    }
+    System.out.printf(
+        "40,000 keys in a shard: lines per insert %.3f sequential, %.3f random; slots %.3f and"
+            + " %.3f; longest %d and %d slots%n",
+        sequential.meanLines(),
+        random.meanLines(),
+        sequential.meanProbe(),
+        random.meanProbe(),
+        sequential.longest,
+        random.longest);
+    assertThat(sequential.meanLines()).isLessThan(random.meanLines());
+    assertThat(sequential.longest).isLessThan(random.longest);
+  }
+
+  /**
+   * Keys whose groups' golden-ratio steps fall in one narrow window, in one run and one shard: the
+   * crowding an attacker can choose (P3, "What it gives up"). Windows of 2^-10 to 2^-18 of the
+   * circle, each at several places, every key of each group. A whole run is walked: some seconds.
+   */
+  @Test
+  void keysChosenToCrowdAShard_probeBoundedly_withinFourTimesWhatRandomKeysReach() {
+    long phi = 0x9E3779B97F4A7C15L;
+    int groups = 1 << KeyPlacement.RUN_BITS;
+    int worst = 0;
+    String worstCase = "";
+    for (int width = 10; width <= 18; width++) {
+      for (long place : new long[] {0, 0x3L << 60, 0x7123_4567_89AB_CDEFL, -1L << 62}) {
+        Shard shard = new Shard();
+        for (long i = 0; i < groups; i++) {
+          if (((i * phi) - place) >>> (64 - width) == 0) {
+            for (int lo = 0; lo < 4; lo++) {
+              shard.insert(SlotLayout.hash32(KeyPlacement.ofLong((i << 2) | lo, SEED)));
+            }
+          }
+        }
+        if (shard.longest > worst) {
+          worst = shard.longest;
+          worstCase = shard.count + " keys in a window of 2^-" + width;
+        }
+      }
+    }
+    // random keys in one shard as large as a run's share of it, filled to three quarters, the
+    // fill at which it doubles: their longest probe
+    int slots = 1 << (KeyPlacement.RUN_BITS - 6);
+    Shard random = new Shard();
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    int randomLongest = 0;
+    while (random.count < 3 * slots / 4 - 1) {
+      random.insert(SlotLayout.hash32(KeyPlacement.ofLong(rnd.nextLong(), SEED)));
+      randomLongest = Math.max(randomLongest, random.lastProbe);
+    }
+    System.out.printf(
+        "longest probe of crafted keys %d slots (%s); of random keys in a shard of %,d slots: %d%n",
+        worst, worstCase, slots, randomLongest);
+    // about 2^((RUN_BITS - 5) / 2) slots by the count in KeyPlacement's note
+    assertThat(worst).isLessThanOrEqualTo(1 << ((KeyPlacement.RUN_BITS - 5) / 2 + 1));
+    assertThat(worst).isLessThanOrEqualTo(4 * randomLongest);
+  }
+
+  @Test
+  void keysOfOtherLengths_andHashedTables_hashAsBefore() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment key = arena.allocate(16);
+      key.set(KeyHash.BE_LONG, 0, 42L);
+      assertThat(KeyPlacement.RUNS.hash(key, 8, SEED)).isEqualTo(KeyPlacement.ofLong(42L, SEED));
+      assertThat(KeyPlacement.RUNS.hashLong(42L, SEED, key))
+          .isEqualTo(KeyPlacement.ofLong(42L, SEED));
+      assertThat(KeyPlacement.HASHED.hash(key, 8, SEED)).isEqualTo(KeyHash.hash(key, 8, SEED));
+      assertThat(KeyPlacement.HASHED.hashLong(42L, SEED, key))
+          .isEqualTo(KeyHash.hash(key, 8, SEED));
+      for (int length : new int[] {0, 1, 7, 9, 16}) {
+        assertThat(KeyPlacement.RUNS.hash(key, length, SEED))
+            .isEqualTo(KeyHash.hash(key, length, SEED));
+      }
+    }
+  }
+
+  @Test
+  void anotherSeed_placesTheSameKeysElsewhere() {
+    int same = 0;
+    for (long k = 0; k < 4096; k += 4) {
+      long a = KeyPlacement.ofLong(k, SEED);
+      long b = KeyPlacement.ofLong(k, SEED + 1);
+      if (HashIndex.shardOf(a) == HashIndex.shardOf(b)) {
+        same++;
+      }
+    }
+    assertThat(same).as("groups in the same shard under both seeds, of 1,024").isLessThan(32);
+  }
+
+  /** One shard as HashIndex keeps it: hash32s in linear-probing slots, grown at 3/4. */
+  private static final class Shard {
+    int[] slots = new int[0];
+    boolean[] used = new boolean[0];
+    int count;
+    long probes;
+    long lines;
+    int longest;
+    int lastProbe;
+
+    void insert(int hash32) {
+      int needed = HashIndex.neededCapacity(used.length, count, 0);
+      if (needed != 0) {
+        int[] old = slots;
+        boolean[] oldUsed = used;
+        slots = new int[needed];
+        used = new boolean[needed];
+        for (int i = 0; i < old.length; i++) {
+          if (oldUsed[i]) {
+            place(old[i]);
+          }
+        }
+      }
+      lastProbe = place(hash32);
+      int first = hash32 & (slots.length - 1);
+      lines += ((first + lastProbe - 1) >> 2) - (first >> 2) + 1; // 4 slots a 64-byte line
+      count++;
+      probes += lastProbe;
+      longest = Math.max(longest, lastProbe);
+    }
+
+    private int place(int hash32) {
+      int mask = slots.length - 1;
+      int probe = 1;
+      for (int i = hash32 & mask; used[i]; i = (i + 1) & mask) {
+        probe++;
+      }
+      int i = (hash32 + probe - 1) & mask;
+      slots[i] = hash32;
+      used[i] = true;
+      return probe;
+    }
+
+    double meanProbe() {
+      return (double) probes / count;
+    }
+
+    double meanLines() {
+      return (double) lines / count;
+    }
+  }
+}
