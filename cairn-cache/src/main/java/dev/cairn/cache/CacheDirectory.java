@@ -27,6 +27,9 @@ public final class CacheDirectory {
    * @param entries its entries (expired ones not yet reclaimed included)
    * @param entryBytes the pile's bytes of its entries
    * @param indexBytes the bytes of its index's regions
+   * @param keyPlacement how its index places keys, fixed when it was created: {@code runs}
+   *     (neighbouring 8-byte keys share lines of slots, docs/CACHE.md "Index") or {@code hashed}
+   *     (every key by a seeded hash: tables created by a build of cache format 3)
    */
   public record Table(
       String name,
@@ -35,7 +38,8 @@ public final class CacheDirectory {
       TableOptions options,
       long entries,
       long entryBytes,
-      long indexBytes) {}
+      long indexBytes,
+      String keyPlacement) {}
 
   /**
    * A cache directory's contents.
@@ -92,7 +96,8 @@ public final class CacheDirectory {
                 d.options(),
                 t.index.size(),
                 t.index.entryBytes(),
-                t.index.regionBytes()));
+                t.index.regionBytes(),
+                d.placement().name().toLowerCase(java.util.Locale.ROOT)));
       }
       return new Inspection(tables, verified);
     }

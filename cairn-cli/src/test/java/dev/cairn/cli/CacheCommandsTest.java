@@ -45,7 +45,8 @@ class CacheCommandsTest {
         .startsWith("pile " + directory)
         .contains("cache: 2 tables")
         .contains("pages (string -> java.lang.String): 500 entries", "expire after write PT1H")
-        .contains("blobs (long -> [B): 200 entries");
+        .contains("blobs (long -> [B): 200 entries")
+        .contains("(keys runs)");
   }
 
   @Test
@@ -57,7 +58,9 @@ class CacheCommandsTest {
     CliRun verifyJson = cairn("verify", "--json", directory.toString());
 
     assertThat(inspect.exitCode()).as(inspect.err()).isZero();
-    assertThat(inspect.out()).contains("\"cache\": {", "\"tableCount\": 2", "\"entries\": 700");
+    assertThat(inspect.out())
+        .contains("\"cache\": {", "\"tableCount\": 2", "\"entries\": 700")
+        .contains("\"keyPlacement\": \"runs\"");
     assertThat(verify.exitCode()).as(verify.err()).isZero();
     assertThat(verify.out())
         .startsWith("OK")

@@ -21,13 +21,14 @@ public final class CacheReport {
       text.append(
           String.format(
               Locale.ROOT,
-              "  %s (%s -> %s): %,d entries, %s, index %s%s%n",
+              "  %s (%s -> %s): %,d entries, %s, index %s (keys %s)%s%n",
               t.name(),
               t.keyType(),
               t.valueType(),
               t.entries(),
               Sizes.binary(t.entryBytes()),
               Sizes.binary(t.indexBytes()),
+              t.keyPlacement(),
               options(t)));
     }
     return text.toString();
@@ -72,6 +73,7 @@ public final class CacheReport {
           .field("entries", t.entries())
           .field("entryBytes", t.entryBytes())
           .field("indexBytes", t.indexBytes())
+          .field("keyPlacement", t.keyPlacement())
           .field("pinned", t.options().pinned())
           .endObject();
     }
