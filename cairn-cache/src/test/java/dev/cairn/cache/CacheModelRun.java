@@ -282,8 +282,13 @@ final class CacheModelRun implements AutoCloseable {
     };
   }
 
+  /**
+   * The key {@code k}: "k3" for even k, and an 8-byte "key00003" for odd k, which the table places
+   * by runs of neighbouring keys (KeyPlacement.RUNS: "key00001" and "key00003" share a block of
+   * slots), so that both placements run every sequence.
+   */
   private static String key(int k) {
-    return "k" + k;
+    return k % 2 == 0 ? "k" + k : String.format(java.util.Locale.ROOT, "key%05d", k);
   }
 
   /** A new value for {@code key}: its name, the write's number, then {@code pad} dots. */

@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * One step of {@link CacheModelPropertyTest}'s sequences: an operation on the table, a move of the
  * clock, or something done to the cache (checkpoint, reopen, power loss). Keys are numbers ({@code
- * 3} is the key {@code "k3"}); values are made when the step runs, unique per write ({@link
- * CacheModelRun}), so that a read names the write it saw. Records, so that jqwik shrinks them and
- * prints them.
+ * 2} is the key {@code "k2"}, {@code 3} the 8-byte {@code "key00003"}); values are made when the
+ * step runs, unique per write ({@link CacheModelRun}), so that a read names the write it saw.
+ * Records, so that jqwik shrinks them and prints them.
  */
 sealed interface CacheOp {
 
