@@ -42,10 +42,12 @@ public final class Cache implements AutoCloseable {
   private final Pile pile;
   private final CacheCore core;
   private final Object tablesLock = new Object();
+  private final KeyPlacement newTablesPlacement; // CacheOptions.hashedKeys
 
-  Cache(Pile pile, CacheCore core) {
+  Cache(Pile pile, CacheCore core, KeyPlacement newTablesPlacement) {
     this.pile = pile;
     this.core = core;
+    this.newTablesPlacement = newTablesPlacement;
   }
 
   /**
@@ -150,7 +152,7 @@ public final class Cache implements AutoCloseable {
               seeds.getAsLong(),
               core.nowMillis(),
               options != null ? options : TableOptions.defaults(),
-              KeyPlacement.RUNS);
+              newTablesPlacement);
       OffHeapTable<K, V> table = new OffHeapTable<>(core, d, new HashIndex(id, core.log()));
       table.bind(keys, (Class<V>) boxed(valueType));
       core.createTable(table);

@@ -58,7 +58,8 @@ final class CacheFactory {
       }
       core.restoreRetired(participant.recoveredRetired());
       participant.attach(core);
-      Cache cache = new Cache(pile, core);
+      Cache cache =
+          new Cache(pile, core, options.hashedKeys() ? KeyPlacement.HASHED : KeyPlacement.RUNS);
       success = true;
       return cache;
     } finally {

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.SlotLayout;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link KeyPlacement}: neighbouring 8-byte keys share blocks and spread evenly (P1-P4), other keys
@@ -17,6 +20,40 @@ import org.junit.jupiter.api.Test;
  */
 class KeyPlacementTest {
   private static final long SEED = 0x5DEECE66DL;
+
+  @TempDir Path temp;
+
+  @Test
+  void hashedKeys_makesNewTablesHash_andEveryTableKeepsItsPlacementAcrossOpens()
+      throws IOException {
+    Path directory = temp.resolve("cache");
+    try (Cache cache = Cache.open(directory, CacheOptions.builder().hashedKeys(true).build())) {
+      LongCacheTable<String> hashed = cache.longTable("hashed", String.class);
+      for (long k = 0; k < 100; k++) {
+        hashed.put(k, "v" + k);
+      }
+    }
+    try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
+      LongCacheTable<String> runs = cache.longTable("runs", String.class);
+      for (long k = 0; k < 100; k++) {
+        runs.put(k, "w" + k);
+      }
+      LongCacheTable<String> hashed = cache.longTable("hashed", String.class);
+      assertThat(hashed.get(42)).isEqualTo("v42");
+      hashed.put(100, "v100"); // placed as the table's other keys
+    }
+    try (Cache cache = Cache.open(directory, CacheOptions.builder().hashedKeys(true).build())) {
+      assertThat(cache.longTable("runs", String.class).get(99)).isEqualTo("w99");
+      assertThat(cache.longTable("hashed", String.class).get(100)).isEqualTo("v100");
+    }
+    CacheDirectory.Inspection inspection = CacheDirectory.verify(directory);
+    assertThat(inspection.tables())
+        .extracting(CacheDirectory.Table::name, CacheDirectory.Table::keyPlacement)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("hashed", "hashed"),
+            org.assertj.core.groups.Tuple.tuple("runs", "runs"));
+    assertThat(inspection.verifiedEntries()).isEqualTo(201);
+  }
 
   @Test
   void theFourKeysOfAGroup_shareAShardAndABlock_inTheirOwnSlotsOfIt() {

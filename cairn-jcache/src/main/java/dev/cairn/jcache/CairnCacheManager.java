@@ -55,6 +55,13 @@ public final class CairnCacheManager implements CacheManager {
   /** Property: the byte budget of all the manager's caches. */
   public static final String BUDGET_BYTES = "cairn.budgetBytes";
 
+  /**
+   * Property, {@code true} or {@code false} (the default): whether the caches the manager creates
+   * place 8-byte keys ({@code Long} ones) by a seeded hash rather than by runs of neighbouring keys
+   * ({@link CacheOptions#hashedKeys}): for keys an adversary picks.
+   */
+  public static final String HASHED_KEYS = "cairn.hashedKeys";
+
   /** Property: the durability of a persistent manager's writes. */
   public static final String DURABILITY = "cairn.durability";
 
@@ -161,6 +168,15 @@ public final class CairnCacheManager implements CacheManager {
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
             BUDGET_BYTES + " must be a number of bytes: " + budget, e);
+      }
+    }
+    String hashed = properties.getProperty(HASHED_KEYS);
+    if (hashed != null) {
+      switch (hashed.trim().toLowerCase(java.util.Locale.ROOT)) {
+        case "true" -> options.hashedKeys(true);
+        case "false" -> options.hashedKeys(false);
+        default ->
+            throw new IllegalArgumentException(HASHED_KEYS + " must be true or false: " + hashed);
       }
     }
     // values that are not stored as themselves are StoredValues, read and written by its codec

@@ -167,6 +167,36 @@ class JCacheExamplesTest {
   }
 
   @Test
+  void hashedKeys_placesTheManagersNewCachesByTheSeededHash() throws Exception {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("hashed").toUri();
+    Properties hashed = new Properties();
+    hashed.setProperty(CairnCacheManager.HASHED_KEYS, "true");
+    try (CacheManager manager =
+        provider.getCacheManager(uri, provider.getDefaultClassLoader(), hashed)) {
+      Cache<Long, String> cache =
+          manager.createCache(
+              "ids", new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+      for (long i = 0; i < 50; i++) {
+        cache.put(i, "id " + i);
+      }
+    }
+    assertThat(dev.cairn.cache.CacheDirectory.verify(dir.resolve("hashed")).tables())
+        .filteredOn(t -> t.name().contains("ids"))
+        .extracting(dev.cairn.cache.CacheDirectory.Table::keyPlacement)
+        .containsExactly("hashed");
+
+    Properties wrong = new Properties();
+    wrong.setProperty(CairnCacheManager.HASHED_KEYS, "yes");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                provider.getCacheManager(
+                    dir.resolve("wrong").toUri(), provider.getDefaultClassLoader(), wrong))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cairn.hashedKeys must be true or false: yes");
+  }
+
+  @Test
   void aPersistentCache_refusesAFactoryItCannotKeep_andMakesNothing() {
     CachingProvider provider = Caching.getCachingProvider();
     URI uri = dir.resolve("refused").toUri();
