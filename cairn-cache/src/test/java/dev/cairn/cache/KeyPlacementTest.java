@@ -154,6 +154,123 @@ class KeyPlacementTest {
     assertThat(worst).isLessThanOrEqualTo(4 * randomLongest);
   }
 
+  /**
+   * Keys in arithmetic progressions, as ids, counters, timestamps and composite keys make them,
+   * placed into all 256 shards as an index holds them: common strides probe less than random keys.
+   */
+  @Test
+  void keysInCommonProgressions_probeLessThanRandomKeys() {
+    Shards random = randomKeys();
+    StringBuilder report = new StringBuilder();
+    for (long stride :
+        new long[] {
+          1,
+          2,
+          3,
+          7,
+          10,
+          16,
+          32,
+          60,
+          64,
+          100,
+          128,
+          256,
+          512,
+          1000,
+          1024,
+          3600,
+          4096,
+          86_400,
+          1_000_000,
+          86_400_000
+        }) {
+      Shards shards = progression(stride);
+      report.append(String.format(" %d: %.2f/%d", stride, shards.meanLines(), shards.longest()));
+      assertThat(shards.meanLines()).as("stride " + stride).isLessThan(random.meanLines());
+      assertThat(shards.longest()).as("stride " + stride).isLessThan(random.longest());
+    }
+    System.out.printf(
+        "lines per insert / longest probe: random %.2f/%d;%s%n",
+        random.meanLines(), random.longest(), report);
+  }
+
+  /**
+   * The weakness of golden-ratio steps (KeyPlacement, "What it gives up"): strides of four times a
+   * Fibonacci number F (F x 2^64/phi is within 2^64/(F sqrt 5) of a multiple of 2^64) nearly repeat
+   * their places within a run. Worse than random keys, as documented, and no worse than that.
+   */
+  @Test
+  void keysInProgressionsOfFourFibonacciNumbers_probeFurther_withinTheDocumentedBound() {
+    Shards random = randomKeys();
+    double worstLines = 0;
+    int worstProbe = 0;
+    StringBuilder report = new StringBuilder();
+    for (long stride : new long[] {4 * 233, 4 * 377, 4 * 610, 8 * 610, 12 * 610, 4 * 10_946}) {
+      Shards shards = progression(stride);
+      report.append(String.format(" %d: %.2f/%d", stride, shards.meanLines(), shards.longest()));
+      worstLines = Math.max(worstLines, shards.meanLines());
+      worstProbe = Math.max(worstProbe, shards.longest());
+    }
+    System.out.printf(
+        "lines per insert / longest probe: random %.2f/%d;%s%n",
+        random.meanLines(), random.longest(), report);
+    assertThat(worstLines).isGreaterThan(random.meanLines()).isLessThan(10);
+    assertThat(worstProbe).isGreaterThan(random.longest()).isLessThan(1024);
+  }
+
+  private static final int PROGRESSION_KEYS = 1 << 19;
+
+  private static Shards randomKeys() {
+    Shards random = new Shards();
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    for (int i = 0; i < PROGRESSION_KEYS; i++) {
+      random.insert(KeyPlacement.ofLong(rnd.nextLong(), SEED));
+    }
+    return random;
+  }
+
+  private static Shards progression(long stride) {
+    Shards shards = new Shards();
+    for (long i = 0; i < PROGRESSION_KEYS; i++) {
+      shards.insert(KeyPlacement.ofLong(-7_000_000_000L + i * stride, SEED));
+    }
+    return shards;
+  }
+
+  /** The 256 shards of an index, each as {@link Shard} models it. */
+  private static final class Shards {
+    final Shard[] shards = new Shard[HashIndex.SHARDS];
+
+    Shards() {
+      for (int i = 0; i < shards.length; i++) {
+        shards[i] = new Shard();
+      }
+    }
+
+    void insert(long hash) {
+      shards[HashIndex.shardOf(hash)].insert(SlotLayout.hash32(hash));
+    }
+
+    double meanLines() {
+      long lines = 0;
+      long count = 0;
+      for (Shard s : shards) {
+        lines += s.lines;
+        count += s.count;
+      }
+      return (double) lines / count;
+    }
+
+    int longest() {
+      int longest = 0;
+      for (Shard s : shards) {
+        longest = Math.max(longest, s.longest);
+      }
+      return longest;
+    }
+  }
+
   @Test
   void keysOfOtherLengths_andHashedTables_hashAsBefore() {
     try (Arena arena = Arena.ofConfined()) {
