@@ -30,23 +30,22 @@ package dev.cairn.cache;
  *     HASHED places them.
  *
  * What it gives up: within a run the relative places of groups are fixed (i * 2^64/phi), so
- * whoever chooses the keys chooses how close their groups fall. Not arbitrarily close: the
- * groups of any narrow window of steps land one block in every so many across the shard (P3),
- * so no choice of keys puts more groups in a block than a whole run would, and the longest
- * probe that crafted keys can cause is bounded (a run of about 2^((RUN_BITS - 5) / 2) slots;
- * KeyPlacementTest crafts the worst windows it knows: 381 slots, where random keys reach 113 in a
- * shard of 2^(RUN_BITS - 6) slots at three quarters full). Why runs of 2^22 groups: shorter
- * runs bound that better (189 slots at 2^20) but a load of sequential keys then crosses more
- * runs, whose groups overlap at random and collide; at 2^22 a load of 10M sequential keys
- * stays in one run. Never a chain that grows with the attacker's keys: crowds chosen in
- * different runs land at unrelated places (P4).
- * The other weakness is the golden ratio's own: F * 2^64/phi is within 2^64/(F sqrt 5) of a
- * multiple of 2^64 for a Fibonacci number F, so keys whose stride is 4F (F from 233 to 610, and
- * small multiples: 932, 1508, 2440, 4880, 7320) nearly repeat their places within a run, and up
- * to five groups share a block: 8.8 lines of slots per insert at worst against 1.56 for random
- * keys (KeyPlacementTest). Other irrational steps tried trade this for worse common strides
- * (sequential keys read 1.4-1.5 lines per insert, as random ones do) or bad strides elsewhere
- * (64, 576); the strides hit here are unusual ones.
+ * keys can crowd some blocks, by choice or by pattern (KeyPlacementTest measures both):
+ * - Chosen: the groups of any narrow window of steps land one block in every so many across the
+ *   shard (P3), so no choice of keys puts more groups in a block than a whole run would; the
+ *   worst windows the test knows give a longest probe of 381 slots (about 2^((RUN_BITS - 5) / 2)),
+ *   where random keys reach 113 in a shard of 2^(RUN_BITS - 6) slots at three quarters full.
+ * - Patterned: F * 2^64/phi is within 2^64/(F sqrt 5) of a multiple of 2^64 for a Fibonacci
+ *   number F (the golden ratio is a Pisot number), so keys whose stride is 4F (F from 233 to
+ *   610, and small multiples: 932, 1508, 2440, 4880, 7320) nearly repeat their places within a
+ *   run, up to five groups to a block: 8.8 lines of slots per insert at worst against 1.56 for
+ *   random keys, and a longest probe of 867 slots against 222. Common strides (1 to 86,400,000
+ *   in the test) read fewer lines than random keys. Other steps tried trade this for worse common
+ *   strides (sequential keys at 1.4-1.5 lines, as random ones) or bad strides elsewhere (64, 576).
+ * Both are crowding bounded by the fill: a shard still doubles at three quarters, and every key
+ * is found by its own stored bytes. Why runs of 2^22 groups: shorter runs bound the chosen case
+ * better (189 slots at 2^20) but a load of sequential keys then crosses more runs, whose groups
+ * overlap at random and collide; at 2^22 a load of 10M sequential keys stays in one run.
  * A collision of the seeded hash cannot be crafted at all; tables whose 8-byte keys an adversary
  * picks are created HASHED (CacheOptions.hashedKeys).
  * }</pre>
