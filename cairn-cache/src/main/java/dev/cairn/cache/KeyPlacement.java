@@ -1,5 +1,7 @@
 package dev.cairn.cache;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * How a table places its keys in its index: the function from a key's bytes to the 64-bit hash
  * whose top 8 bits pick the shard and whose bits 24..55 pick the slot ({@code SlotLayout}). Chosen
@@ -61,7 +63,7 @@ enum KeyPlacement {
   private static final long RUN_MASK = (1L << RUN_BITS) - 1;
 
   /** The hash of the key of {@code length} bytes in {@code bytes}, under {@code seed}. */
-  long hash(java.lang.foreign.MemorySegment bytes, int length, long seed) {
+  long hash(MemorySegment bytes, int length, long seed) {
     if (this == RUNS && length == Long.BYTES) {
       return ofLong(bytes.get(KeyHash.BE_LONG, 0), seed);
     }
@@ -69,7 +71,7 @@ enum KeyPlacement {
   }
 
   /** The hash of the 8-byte key {@code key} (its big-endian bytes), under {@code seed}. */
-  long hashLong(long key, long seed, java.lang.foreign.MemorySegment bytes) {
+  long hashLong(long key, long seed, MemorySegment bytes) {
     return this == RUNS ? ofLong(key, seed) : KeyHash.hash(bytes, Long.BYTES, seed);
   }
 

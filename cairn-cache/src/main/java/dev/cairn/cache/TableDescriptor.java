@@ -1,5 +1,7 @@
 package dev.cairn.cache;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * What defines a table, logged when it is created and kept in every checkpoint of a persistent
  * cache: a reopen checks the key and value types against it.
@@ -25,7 +27,7 @@ record TableDescriptor(
     KeyPlacement placement) {
 
   /** The hash of the key of {@code length} bytes in {@code bytes}. */
-  long hash(java.lang.foreign.MemorySegment bytes, int length) {
+  long hash(MemorySegment bytes, int length) {
     return placement.hash(bytes, length, seed);
   }
 
