@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link KeyPlacement}: neighbouring 8-byte keys share blocks and spread evenly (P1-P4), other keys
- * hash as before, and keys chosen to crowd one shard's blocks make probes no longer than random
- * keys make anyway. Probe lengths come from a model of one shard: linear probing over hash32's low
- * bits, grown by {@code HashIndex.neededCapacity}, as {@code HashIndex} does.
+ * {@link KeyPlacement}: neighbouring 8-byte keys share blocks and spread evenly (P1-P4), common
+ * progressions probe less than random keys, keys crowded by choice or by pattern probe further only
+ * within the bounds its note and CACHE.md state, other keys hash as before, and a table keeps its
+ * placement. Probe lengths come from a model of a shard: linear probing over hash32's low bits,
+ * grown by {@code HashIndex.neededCapacity}, as {@code HashIndex} does; a line is four slots.
  */
 class KeyPlacementTest {
   private static final long SEED = 0x5DEECE66DL;
