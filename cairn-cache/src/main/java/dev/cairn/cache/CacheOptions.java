@@ -23,7 +23,7 @@ import java.util.Objects;
  *     ask with {@code hugePages(true)}
  * @param hashedKeys whether the tables this cache creates place 8-byte keys (a {@code long}, or any
  *     key that encodes to 8 bytes) by a seeded hash, as they place every other key, rather than by
- *     runs of neighbouring keys (the default, false). Runs load sequential ids about a third
+ *     runs of neighbouring keys (the default, false). Runs load sequential ids about a quarter
  *     faster, but keys chosen for it, or in progressions of a few unusual strides (four times a
  *     Fibonacci number from 233 to 610), crowd some slots: probes of up to about a thousand slots
  *     (docs/CACHE.md, "Index"). Hash the keys of a table whose keys an adversary picks. Fixed for a
