@@ -52,19 +52,7 @@ public final class CounterTable implements LogParticipant {
    * ParticipantLog#putWithoutWaiting}: returns once logged, durable once a later waited write is.
    */
   public long addWithoutWaiting(String counter, byte[] item) {
-    PayloadWriter bytes =
-        new PayloadWriter() {
-          @Override
-          public int sizeBytes() {
-            return item.length;
-          }
-
-          @Override
-          public void writeTo(MemorySegment target, long offset) {
-            MemorySegment.copy(MemorySegment.ofArray(item), 0, target, offset, item.length);
-          }
-        };
-    return log.putWithoutWaiting(bytes, SET, new Change(counter, +1, false));
+    return log.putWithoutWaiting(SlotTable.bytesOf(item), SET, new Change(counter, +1, false));
   }
 
   /** Deletes item {@code pointer} of {@code counter}. */

@@ -224,7 +224,8 @@ public final class SlotTable implements LogParticipant {
     record.set(U64, at + 8, value);
   }
 
-  private static PayloadWriter bytesOf(byte[] value) {
+  /** {@code value}'s bytes as a payload. */
+  static PayloadWriter bytesOf(byte[] value) {
     return new PayloadWriter() {
       @Override
       public int sizeBytes() {
