@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a cache's tables share: the pile (through its {@link EntryLog}), the clock, the byte budget
@@ -26,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * yet freed, in the pile's allocated bytes, exactly (each write adds what it stored). The
  * Evictor keeps it within the budget: a write that stays within budget + slack goes ahead and
  * the drain after it evicts; one that would pass it evicts first (OffHeapTable T4). The bound
- * on the overshoot is Evictor E3.
+ * on the overshoot is Evictor E3. Without a budget nothing reads it on a write, so the bytes
+ * writes add go to a striped counter (writesAdded) instead of the one atomic, whose cache line
+ * would otherwise pass between the cores at every put of two threads; usedBytes() sums both.
  *
  * Retired regions (HashIndex, Recovery): replaying a resize reads the region it left, so that
  * region must keep its bytes for as long as a recovery may replay the resize. With k
@@ -92,6 +95,7 @@ final class CacheCore {
   private final boolean replayable;
   private final Evictor evictor;
   private final AtomicLong usedBytes = new AtomicLong();
+  private final LongAdder writesAdded = new LongAdder(); // without a budget (see Budget)
   private final List<OffHeapTable<?, ?>> tables = new CopyOnWriteArrayList<>();
   // the tables dropped lately: id -> checkpoints begun at the drop (see Dropped tables)
   private final java.util.Map<Integer, Long> dropped =
@@ -178,7 +182,7 @@ final class CacheCore {
   }
 
   long usedBytes() {
-    return usedBytes.get();
+    return usedBytes.get() + writesAdded.sum();
   }
 
   List<OffHeapTable<?, ?>> tables() {
@@ -321,6 +325,10 @@ final class CacheCore {
   }
 
   void added(long bytes) {
+    if (budgetBytes == Long.MAX_VALUE) {
+      writesAdded.add(bytes);
+      return;
+    }
     usedBytes.addAndGet(bytes);
   }
 
@@ -566,7 +574,11 @@ final class CacheCore {
 
   /** Tells the listener of this thread's queued removals; at the end of each operation. */
   void deliverRemovals() {
-    Scratch sc = Scratch.get();
+    deliverRemovals(Scratch.get());
+  }
+
+  /** {@link #deliverRemovals()} with the calling thread's scratch, {@code sc}. */
+  void deliverRemovals(Scratch sc) {
     if (sc.removals.isEmpty() || sc.delivering) {
       return;
     }

@@ -209,7 +209,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (sc.found == Scratch.EXPIRED || slotExpired(meta, sc.foundPointer, slot, sc)) {
       expireFound(hash, sc.foundPointer, sc.entry.readSize);
       misses.increment();
-      core.deliverRemovals();
+      core.deliverRemovals(sc);
       return false;
     }
     if (maxAgeMillis != Long.MAX_VALUE && sc.now() - sc.entry.readWrittenAt > maxAgeMillis) {
@@ -602,14 +602,14 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         try {
           if (existing == 0) {
             change =
-                core.changes()
+                sc.changes
                     .insert(index, hash, hint, policy, newBytes, sc.record)
                     .releasingKeyLock(lock);
             core.log().put(entry, CacheCore.RECORD_ENTRY, change);
             outcome = WriteOutcome.INSERTED;
           } else {
             change =
-                core.changes()
+                sc.changes
                     .rewrite(index, shard, hash32, hint, policy, newBytes - oldBytes, sc.record)
                     .releasingKeyLock(lock);
             core.log().update(existing, entry, CacheCore.RECORD_ENTRY, change);
@@ -632,7 +632,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         // the rewrite failed: the entry, if still there, is counted again by a drain
         core.evictor().offer(CacheSlots.policyHash(descriptor.id(), shard, hash32));
       }
-      core.deliverRemovals(); // evictions made room for this write
+      core.deliverRemovals(sc); // evictions made room for this write
     }
     core.added(bytesAdded);
     puts.increment();
@@ -640,7 +640,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     if (expires) {
       sampleExpired();
     }
-    core.deliverRemovals(); // what the drain evicted, and the expired entries sampled
+    core.deliverRemovals(sc); // what the drain evicted, and the expired entries sampled
     return outcome;
   }
 
@@ -675,7 +675,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       if (sc.found == Scratch.EXPIRED
           || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
         expireLocked(hash, sc.foundPointer, sc.entry.readSize);
-        core.deliverRemovals();
+        core.deliverRemovals(sc);
         return false;
       }
       if (expected != null && !Objects.deepEquals(sc.found, expected)) {
@@ -688,7 +688,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
               sc.foundPointer,
               core.log().allocatedBytes(sc.entry.readSize),
               lock);
-      locked = !core.changes().remove.releasedKeyLock();
+      locked = !sc.changes.remove.releasedKeyLock();
       if (!removed) {
         return false;
       }

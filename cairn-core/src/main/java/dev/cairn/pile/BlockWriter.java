@@ -124,22 +124,34 @@ final class BlockWriter {
    */
   Stripe writeNew(PayloadWriter payload, int length) {
     long granules = granulesFor(length, 0);
-    Stripe stripe = allocator.lockForAllocation(granules);
+    Scratch scratch = Scratch.forThread();
+    // a small payload is composed before the stripe's lock is taken, so the lock covers a copy
+    boolean staged = length <= Scratch.STAGING_BYTES;
+    MemorySegment staging = null;
+    if (staged) {
+      staging = scratch.staging();
+      payload.writeTo(staging, 0);
+    }
+    Stripe stripe = allocator.lockForAllocation(granules, scratch);
     boolean published = false;
     try {
       long address = stripe.lastAddress;
       NativeSegment segment = segments[Pointers.segment(address)];
       MemorySegment memory = segment.memory();
       long offset = Pointers.offsetBytes(address);
-      boolean success = false;
-      try {
-        compose(payload, memory, offset + HEADER_BYTES, length);
-        success = true;
-      } finally {
-        if (!success) { // as a throwing codec: the block goes back
-          BlockLayout.writeLive(
-              memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
-          stripe.free(address);
+      if (staged) {
+        MemorySegment.copy(staging, 0, memory, offset + HEADER_BYTES, length);
+      } else {
+        boolean success = false;
+        try {
+          compose(payload, memory, offset + HEADER_BYTES, length); // in place: it is large
+          success = true;
+        } finally {
+          if (!success) { // as a throwing codec: the block goes back
+            BlockLayout.writeLive(
+                memory, offset, 0, KIND_BYTES, stripe.allocatedGranules, 0, false, 0);
+            stripe.free(address);
+          }
         }
       }
       publish(stripe, memory, segment.index(), offset, KIND_BYTES, length);

@@ -21,6 +21,10 @@ final class Scratch {
   static final int STAGING_BYTES = 4096;
 
   byte[] bytes = new byte[256];
+
+  /** The thread's probe of the stripes: its low bits name its home stripe (StripeAllocator). */
+  int stripeProbe = StripeAllocator.newProbe();
+
   // the value encoded by BlockWriter.encodeForRewrite
   int kind;
   byte[] source;

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Each thread has a probe (PROBE) whose low bits name its home stripe. A contended lock moves
+ * Each thread has a probe (Scratch.stripeProbe) whose low bits name its home stripe. A contended lock moves
  * the thread on, as a LongAdder cell does; finding room in another stripe moves it there, so
  * that free space left by deletes anywhere is reused before the pile grows.
  *
@@ -31,18 +31,19 @@ final class StripeAllocator {
   private static final AtomicInteger NEXT_PROBE = new AtomicInteger();
 
   /**
-   * A thread's probe: its low bits name its home stripe, and a contended lock moves it on by {@link
-   * #rehash}, a xorshift, which maps 0 to 0 and is otherwise one-to-one. So a probe is never 0 (a
-   * thread there would never move), and each thread's starts apart from every other's in its high
-   * bits (the thread count times an odd constant: the low bits still take every stripe in turn),
-   * which a move to a stripe keeps ({@link #movedTo}): two threads that meet in one stripe then
-   * rehash to different ones. With probes 0, 1, 2... and a move that set the probe to the stripe's
-   * id, two threads could come to share a probe, and then every stripe after: JMH
-   * PileBenchmark.TwoThreads.putThenDelete_bytes fell from about 40M to 4-6M puts and deletes a
-   * second for whole runs, in about one fork of three.
+   * A new thread's probe (its {@link Scratch} keeps it): its low bits name its home stripe, and a
+   * contended lock moves it on by {@link #rehash}, a xorshift, which maps 0 to 0 and is otherwise
+   * one-to-one. So a probe is never 0 (a thread there would never move), and each thread's starts
+   * apart from every other's in its high bits (the thread count times an odd constant: the low bits
+   * still take every stripe in turn), which a move to a stripe keeps ({@link #movedTo}): two
+   * threads that meet in one stripe then rehash to different ones. With probes 0, 1, 2... and a
+   * move that set the probe to the stripe's id, two threads could come to share a probe, and then
+   * every stripe after: JMH PileBenchmark.TwoThreads.putThenDelete_bytes fell from about 40M to
+   * 4-6M puts and deletes a second for whole runs, in about one fork of three.
    */
-  private static final ThreadLocal<int[]> PROBE =
-      ThreadLocal.withInitial(() -> new int[] {NEXT_PROBE.incrementAndGet() * 0x9E3779B9});
+  static int newProbe() {
+    return NEXT_PROBE.incrementAndGet() * 0x9E3779B9;
+  }
 
   private final SegmentTable table;
   private final Stripe[] stripes;
@@ -56,7 +57,7 @@ final class StripeAllocator {
 
   /** The calling thread's home stripe. */
   Stripe homeStripe() {
-    return stripes[PROBE.get()[0] & stripeMask];
+    return stripes[Scratch.forThread().stripeProbe & stripeMask];
   }
 
   /**
@@ -67,11 +68,16 @@ final class StripeAllocator {
    * before giving up with {@link PileFullException}.
    */
   Stripe lockForAllocation(long granules) {
-    int[] probe = PROBE.get();
-    Stripe home = stripes[probe[0] & stripeMask];
+    return lockForAllocation(granules, Scratch.forThread());
+  }
+
+  /** {@link #lockForAllocation(long)} for the calling thread, whose scratch is {@code thread}. */
+  Stripe lockForAllocation(long granules, Scratch thread) {
+    Stripe home = stripes[thread.stripeProbe & stripeMask];
     if (!home.tryLock()) {
-      probe[0] = rehash(probe[0]); // contended: this thread moves on, as a LongAdder cell does
-      home = stripes[probe[0] & stripeMask];
+      // contended: this thread moves on, as a LongAdder cell does
+      thread.stripeProbe = rehash(thread.stripeProbe);
+      home = stripes[thread.stripeProbe & stripeMask];
       home.lock();
     }
     if (allocateIn(home, granules, Stripe.Reach.NO_GROWTH)) {
@@ -89,7 +95,7 @@ final class StripeAllocator {
         }
         if (found) {
           home.unlock();
-          probe[0] = movedTo(probe[0], other.id);
+          thread.stripeProbe = movedTo(thread.stripeProbe, other.id);
           return other;
         }
         other.unlock();
@@ -97,7 +103,7 @@ final class StripeAllocator {
     }
     Stripe helper = waitForFreeSpace(home, granules);
     if (helper != null) {
-      probe[0] = movedTo(probe[0], helper.id);
+      thread.stripeProbe = movedTo(thread.stripeProbe, helper.id);
       return helper;
     }
     if (allocateIn(home, granules, Stripe.Reach.GROW)) {
@@ -180,7 +186,7 @@ final class StripeAllocator {
   /** {@code probe} with its home moved to stripe {@code id}, keeping the thread's own high bits. */
   private int movedTo(int probe, int id) {
     int moved = (probe & ~stripeMask) | id;
-    return moved != 0 ? moved : stripeMask + 1; // never 0: see PROBE
+    return moved != 0 ? moved : stripeMask + 1; // never 0: see newProbe
   }
 
   private static int rehash(int probe) {

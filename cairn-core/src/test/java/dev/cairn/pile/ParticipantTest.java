@@ -8,7 +8,9 @@ import dev.cairn.durability.file.SimulatedDisk;
 import dev.cairn.pile.participant.CounterTable;
 import dev.cairn.pile.participant.ParticipantLog;
 import dev.cairn.pile.participant.Participants;
+import dev.cairn.pile.participant.PayloadWriter;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -76,6 +78,64 @@ class ParticipantTest {
       assertThat(table.snapshot()).isEqualTo(Map.of("a", 1L, "manual", 42L));
       pile.verify();
     }
+  }
+
+  /**
+   * A payload is composed in a staging buffer (up to 4 KiB) or in the block itself: either way one
+   * that throws leaves no block behind, and bytes written past its size reach no neighbour.
+   */
+  @Test
+  void aPayloadThatThrowsLeavesNoBlock_andBytesPastItsSizeReachNoNeighbour() {
+    CounterTable table = new CounterTable(3);
+    try (Pile pile = Participants.offHeap(PileOptions.defaults(), table)) {
+      table.attachTo(pile);
+      ParticipantLog log = Participants.log(pile, table);
+      for (int size : new int[] {40, 4096, 4097, 20_000}) {
+        long before = pile.stats().objectCount();
+        assertThatThrownBy(() -> log.put(payload(size, true, false), 1, p -> MemorySegment.NULL))
+            .as("size %d", size)
+            .hasMessage("payload refused");
+        assertThat(pile.stats().objectCount()).as("size %d", size).isEqualTo(before);
+        long hole = pile.put(new byte[size]); // the payload's block: freed, reused whole
+        long neighbour = pile.put(new byte[] {7, 7, 7});
+        pile.delete(hole);
+        long pointer;
+        try {
+          pointer = log.put(payload(size, false, true), 1, p -> MemorySegment.NULL);
+        } catch (IndexOutOfBoundsException e) {
+          pointer = 0; // written in the block: the view is bounded to the payload
+        }
+        if (pointer != 0) {
+          byte[] stored = pile.getBytes(pointer);
+          assertThat(stored).as("size %d", size).hasSize(size).containsOnly((byte) 1);
+        }
+        assertThat(pile.getBytes(neighbour)).isEqualTo(new byte[] {7, 7, 7});
+        pile.verify();
+      }
+    }
+  }
+
+  /**
+   * A payload of {@code size} ones; {@code refuse}: throws instead; {@code over}: writes 64 more.
+   */
+  private static PayloadWriter payload(int size, boolean refuse, boolean over) {
+    return new PayloadWriter() {
+      @Override
+      public int sizeBytes() {
+        return size;
+      }
+
+      @Override
+      public void writeTo(MemorySegment target, long offset) {
+        if (refuse) {
+          throw new IllegalStateException("payload refused");
+        }
+        target.asSlice(offset, size).fill((byte) 1);
+        if (over) {
+          target.asSlice(offset + size, 64).fill((byte) 9);
+        }
+      }
+    };
   }
 
   @Test

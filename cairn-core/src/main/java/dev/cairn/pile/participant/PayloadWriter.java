@@ -26,8 +26,9 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  *
  * <p>Thread-safety: the pile calls {@link #sizeBytes} once, then {@link #writeTo} once, on the
- * writing thread, {@code writeTo} under the lock of the stripe the value goes to: it must not call
- * the pile, and should not block.
+ * writing thread, {@code writeTo} just before or under the lock of the stripe the value goes to
+ * (before it for a payload that is staged, see {@link #writeTo}): it must not call the pile, and
+ * should not block.
  */
 public interface PayloadWriter {
 
