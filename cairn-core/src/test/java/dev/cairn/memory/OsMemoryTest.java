@@ -199,7 +199,7 @@ class OsMemoryTest {
   }
 
   @Test
-  void givingBackInsideAHugePageKeepsItWhole_whereTheSmallPageRuleSplitsIt() throws IOException {
+  void givingBackInsideAHugePageKeepsItWhole() throws IOException {
     long huge = OsMemory.HUGE_PAGE_BYTES;
     try (Arena arena = Arena.ofShared()) {
       MemorySegment memory = OsMemory.mapAnonymous(4 * huge, arena, true);
@@ -214,10 +214,9 @@ class OsMemoryTest {
 
       assertThat(OsMemory.releasePages(memory, huge + 4096, huge / 2, true)).isZero();
       assertThat(hugePageBytesAt(memory.address())).isEqualTo(before);
-
-      // what the rule avoids: part of a huge page given back splits it into small pages
-      OsMemory.releasePages(memory, huge + 4096, huge / 2, false);
-      assertThat(hugePageBytesAt(memory.address())).isLessThan(before);
+      // What the rule avoids, part of a huge page given back splitting it, is the kernel's to
+      // do or defer (AnonHugePages still counted it whole in one run of about forty): not
+      // asserted here, where a deferral would fail a build over the kernel's timing.
     }
   }
 

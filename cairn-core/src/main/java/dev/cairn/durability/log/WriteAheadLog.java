@@ -159,7 +159,13 @@ import java.util.zip.CRC32C;
  * before it (appenders already past the CAS finish their copy), stops both threads, and
  * closes the
  * files. The ring is an automatic arena, freed by the GC, so a late appender of a failed log
- * can never touch freed memory. Per-thread scratch (CRC32C, waiter node, a view of the ring)
+ * can never touch freed memory. The first append allocates it (ring()), not the open: zeroing
+ * 16 MiB is about 4,000 page faults, 11 ms of an open that reads nothing else of that size,
+ * and a log that is only read (a cache reopened to serve hits) needs none of it. Allocated by
+ * the flusher as it starts instead, it gained nothing: its page faults held up the open's
+ * mappings of segment files (both take the process's mapping lock). An appender takes the
+ * ring before it reserves, so a reserved LSN implies a published ring, and a scan that finds
+ * none has nothing to scan. Per-thread scratch (CRC32C, waiter node, a view of the ring)
  * is shared by all logs: nothing is allocated per append or per sync.
  * }</pre>
  */
@@ -205,11 +211,13 @@ public final class WriteAheadLog implements AutoCloseable {
   private final LogDamage salvaged;
   private final int maxPayloadBytes;
 
-  private final MemorySegment ring;
+  // allocated by the first append (see Lifecycle): null until ring() publishes it, never reset
+  private volatile MemorySegment ring;
+  private final Object ringLock = new Object();
   private final int ringBytes;
   private final long ringMask;
   private final long writeThreshold;
-  private final ByteBuffer flusherView; // flusher only
+  private ByteBuffer flusherView; // the ring's, made by the first writeOut; under flushLock
 
   // hot fields (appenders CAS reserved; the flusher writes the others)
   @SuppressWarnings("unused") // through RESERVED
@@ -306,8 +314,6 @@ public final class WriteAheadLog implements AutoCloseable {
     this.maxPayloadBytes = options.maxPayloadBytes();
     this.ringBytes = options.bufferBytes();
     this.ringMask = ringBytes - 1L;
-    this.ring = Arena.ofAuto().allocate(ringBytes, 64);
-    this.flusherView = ring.asByteBuffer();
     this.writeThreshold = ringBytes / 4;
     this.dirty = new AtomicIntegerArray(files.fileCount);
     this.firstRetainedSequence = firstRetainedSequence;
@@ -767,6 +773,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     int frame = (int) LogLayout.frameBytes(length);
     Scratch s = SCRATCH.get();
+    MemorySegment ring = ring(); // before the reservation, which then implies it (Lifecycle)
     long start = reserve(frame);
     long end = start + frame;
     if (end - ringBytes > written) {
@@ -796,25 +803,40 @@ public final class WriteAheadLog implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       // the caller's segment failed us (closed, or confined to another thread); the space is
       // reserved and the flusher waits for it, so fill it with a void record before throwing
-      zero(payloadAt, first);
-      zero(0, length - first);
-      publish(s, start, payloadAt, length, LogLayout.TYPE_SKIP);
+      zero(ring, payloadAt, first);
+      zero(ring, 0, length - first);
+      publish(s, ring, start, payloadAt, length, LogLayout.TYPE_SKIP);
       wakeFlusherAfterPublish(end);
       throw e;
     }
-    publish(s, start, payloadAt, length, type);
+    publish(s, ring, start, payloadAt, length, type);
     wakeFlusherAfterPublish(end);
     return end;
   }
 
-  private void zero(long at, long bytes) {
+  /** The ring, allocated by the first caller (see Lifecycle). */
+  private MemorySegment ring() {
+    MemorySegment r = ring;
+    if (r != null) {
+      return r;
+    }
+    synchronized (ringLock) {
+      if (ring == null) {
+        ring = Arena.ofAuto().allocate(ringBytes, 64);
+      }
+      return ring;
+    }
+  }
+
+  private static void zero(MemorySegment ring, long at, long bytes) {
     if (bytes > 0) {
       ring.asSlice(at, bytes).fill((byte) 0);
     }
   }
 
   /** Computes the record's CRC from the ring, stores it, and publishes the Type byte. */
-  private void publish(Scratch s, long start, long payloadAt, long length, int type) {
+  private void publish(
+      Scratch s, MemorySegment ring, long start, long payloadAt, long length, int type) {
     long at = start & ringMask;
     CRC32C crc = s.crc;
     crc.reset();
@@ -1123,6 +1145,11 @@ public final class WriteAheadLog implements AutoCloseable {
 
   // =========================================================================================
   // positions and housekeeping
+
+  /** Whether the ring is allocated yet (the first append allocates it; for tests). */
+  boolean ringAllocated() {
+    return ring != null;
+  }
 
   /** How many times the flusher has forced the log (for measuring group commit). */
   long forceCount() {
@@ -1464,6 +1491,7 @@ public final class WriteAheadLog implements AutoCloseable {
     long word = (long) RESERVED.getVolatile(this);
     boolean closing = (word & CLOSED) != 0;
     long reservedLsn = word & ~FLAGS;
+    MemorySegment ring = this.ring; // not null once anything is reserved (Lifecycle)
     if (scanned < reservedLsn
         && scanned + LogLayout.RECORD_HEADER_BYTES <= written + ringBytes
         && (byte) TYPE_BYTE.getVolatile(ring, (scanned + TYPE_OFFSET) & ringMask) != 0) {
@@ -1485,6 +1513,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * previous lap's unwritten bytes, which could look like a Type byte.
    */
   private long scanPublished(long from, long reservedLsn) {
+    MemorySegment ring = this.ring; // not null if from < reservedLsn, read before it (Lifecycle)
     long p = from;
     long lapEnd = written + ringBytes;
     while (p < reservedLsn && p + LogLayout.RECORD_HEADER_BYTES <= lapEnd) {
@@ -1511,6 +1540,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * byCommitter}: through the committer handles, and only into files already held.
    */
   private void writeOut(long from, long to, boolean byCommitter) throws IOException {
+    MemorySegment ring = this.ring; // not null if from < to: [from, to) was reserved (Lifecycle)
     long p = from;
     while (p < to) {
       long sequence = files.sequenceOf(p);
@@ -1524,6 +1554,9 @@ public final class WriteAheadLog implements AutoCloseable {
       while (p < chunkEnd) {
         int at = (int) (p & ringMask);
         int n = (int) Math.min(chunkEnd - p, ringBytes - at);
+        if (flusherView == null) {
+          flusherView = ring.asByteBuffer();
+        }
         flusherView.limit(at + n).position(at);
         handle.write(flusherView, files.fileOffset(p));
         p += n;

@@ -60,6 +60,60 @@ class WriteAheadLogTest {
     }
   }
 
+  /**
+   * The first append allocates the ring, not the open: an open that only reads leaves the log as it
+   * was, and threads that race to the first append all land.
+   */
+  @Test
+  void theFirstAppendAllocatesTheRing_andAppendersRacingToItAllLand() throws Exception {
+    SimulatedDisk disk = new SimulatedDisk();
+    try (WriteAheadLog log =
+        WriteAheadLog.open(disk, DIR, small(LogSync.PERIODIC), 0, collect(new ArrayList<>()))) {
+      assertThat(log.ringAllocated()).isFalse();
+    }
+    int threads = 4;
+    int each = 100; // 28,800 bytes of records: within the three 16 KiB files, over the 8 KiB ring
+    try (WriteAheadLog log =
+        WriteAheadLog.open(disk, DIR, small(LogSync.PERIODIC), 0, collect(new ArrayList<>()))) {
+      assertThat(log.ringAllocated()).as("after a reopen with nothing appended").isFalse();
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+      List<Thread> appenders = new ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        appenders.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        start.await();
+                        for (int i = 0; i < each; i++) {
+                          log.append(16 + thread, payload(thread, i, 40));
+                        }
+                      } catch (Exception | Error e) {
+                        failures.add(e);
+                      }
+                    }));
+      }
+      for (Thread appender : appenders) {
+        appender.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(log.ringAllocated()).isTrue();
+      log.syncTo(log.endLsn());
+    }
+    List<Rec> records = scanAll(disk, DIR, 0);
+    assertThat(records).hasSize(threads * each);
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      List<byte[]> mine =
+          records.stream().filter(r -> r.type() == 16 + thread).map(Rec::payload).toList();
+      for (int i = 0; i < each; i++) {
+        assertThat(mine.get(i)).as("thread %d record %d", t, i).isEqualTo(payload(thread, i, 40));
+      }
+    }
+  }
+
   @Test
   void emptyPayload_andRecordsSpanningFilesAndTheRingEnd_roundTrip() throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
