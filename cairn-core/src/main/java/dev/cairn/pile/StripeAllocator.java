@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Each thread has a probe (Scratch.stripeProbe) whose low bits name its home stripe. A contended lock moves
- * the thread on, as a LongAdder cell does; finding room in another stripe moves it there, so
- * that free space left by deletes anywhere is reused before the pile grows.
+ * Each thread has a probe (Scratch.stripeProbe) whose low bits name its home stripe. A
+ * contended lock moves the thread on, as a LongAdder cell does; finding room in another stripe
+ * moves it there, so that free space left by deletes anywhere is reused before the pile grows.
  *
  * Locks: a thread holds one stripe lock at a time here, and gives its home stripe up before it
  * waits for another's, so two threads looking for room in each other's stripes cannot
