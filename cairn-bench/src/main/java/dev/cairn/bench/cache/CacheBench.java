@@ -193,9 +193,11 @@ public final class CacheBench {
     arguments.put("seconds", config.seconds());
     arguments.put("theta", config.zipfTheta());
     arguments.put("keys", config.keys().label());
+    arguments.put("warmup", config.warmupKeys());
     arguments.put("budget", config.budgetBytes());
     boolean persistent = kind.persistent() && config.directory() != null;
     arguments.put("dir", persistent ? config.cacheDirectory() : "");
+    arguments.put("warmupDir", persistent ? config.warmupDirectory() : "");
     arguments.put("durability", config.durability().name().toLowerCase(java.util.Locale.ROOT));
     arguments.put("reopen", persistent && config.reopen());
     arguments.put("drop", config.dropCaches());

@@ -1,10 +1,13 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.BenchDirectory;
 import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.GcPauseMonitor;
 import dev.cairn.bench.harness.GcPauses;
 import dev.cairn.bench.harness.PageCache;
 import dev.cairn.bench.harness.ProcessMemory;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -14,15 +17,16 @@ import java.util.SplittableRandom;
  * that no store inherits another's heap, JIT state or native memory. Prints each figure as a line
  * {@code RESULT name value}; the parent reads them.
  *
- * <p>Without a budget: the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's
- * RSS across it, each end after a System.gc() and once the RSS has settled), a short unmeasured mix
- * to warm the JIT, then the uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency
- * percentiles over every get of both), and the longest GC pause of all that, but for the bench's
- * own System.gc() between the load and the mixes (a full collection made to measure the RSS, not a
- * pause of the store's). With {@code reopen}: the store is closed (closeMs), the page cache dropped
- * if allowed, and the store reopened and timed to its first hit (reopenFirstHitMs). With a budget:
- * only the bounded workload, after an unmeasured phase as long that fills the cache
- * (boundedOpsPerSec, hitRatio).
+ * <p>Without a budget: a warm-up (twice, the keys of {@code warmup} loaded into a throwaway store
+ * of the same kind, persistent ones in {@code warmupDir}, deleted after; see {@link #warmUp}), then
+ * the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's RSS across it, each
+ * end after a System.gc() and once the RSS has settled), a short unmeasured mix to warm the JIT,
+ * then the uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every
+ * get of both), and the longest GC pause of all that, but for the bench's own System.gc() between
+ * the load and the mixes (a full collection made to measure the RSS, not a pause of the store's).
+ * With {@code reopen}: the store is closed (closeMs), the page cache dropped if allowed, and the
+ * store reopened and timed to its first hit (reopenFirstHitMs). With a budget: only the bounded
+ * workload, after an unmeasured phase as long that fills the cache (boundedOpsPerSec, hitRatio).
  *
  * <p>Arguments: {@code name=value} pairs, see {@link CacheBench#childArguments}.
  */
@@ -52,6 +56,12 @@ public final class CacheBenchChild {
             Boolean.parseBoolean(arguments.get("huge")));
 
     ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
+    if (!spec.bounded()) {
+      long warmup = Long.parseLong(arguments.get("warmup"));
+      String warmupDir = arguments.get("warmupDir");
+      Path warmupPath = warmupDir.isEmpty() ? null : Path.of(warmupDir);
+      warmUp(kind, spec, warmup, warmupPath, threads, keys, seed);
+    }
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
       System.gc();
       long rssBefore = ProcessMemory.settledResidentBytes();
@@ -92,6 +102,50 @@ public final class CacheBenchChild {
       }
     }
     System.out.flush();
+  }
+
+  /**
+   * Loads {@code count} of the run's keys into a throwaway store of {@code kind}, closes it, and
+   * does it again in a second one. Why: the timed load starts cold otherwise, and the JIT's
+   * compilation of the put path (on 2 cores it competes with the puts) and the first use of the
+   * store's classes land in its rate; a store whose put runs through more code pays more of it. Why
+   * twice: a new store takes some branches once (its first segments), and in the first store they
+   * run before the code is profiled, so C2 compiles them as never taken and the next store runs
+   * them deoptimized (the pile workload's warm-up, BenchRunner, met this). A persistent store warms
+   * up in {@code directory}, deleted before and after each round. The garbage a heap store leaves
+   * is collected before the load's baseline is read.
+   */
+  private static void warmUp(
+      CacheStoreKind kind,
+      StoreSpec spec,
+      long count,
+      Path directory,
+      int threads,
+      KeyOrder keys,
+      long seed)
+      throws InterruptedException, IOException {
+    if (count == 0) {
+      return;
+    }
+    StoreSpec warm =
+        new StoreSpec(
+            count,
+            spec.valueBytes(),
+            0,
+            spec.directory() == null ? null : directory,
+            spec.durability(),
+            spec.hugePages());
+    for (int round = 0; round < 2; round++) {
+      if (warm.directory() != null && Files.exists(warm.directory())) {
+        BenchDirectory.deleteTree(warm.directory());
+      }
+      try (CacheStore store = kind.open(warm)) {
+        new CachePhases(store, count, threads, spec.valueBytes(), seed, keys).load();
+      }
+      if (warm.directory() != null) {
+        BenchDirectory.deleteTree(warm.directory());
+      }
+    }
   }
 
   /** Reopens a closed persistent store, times its first hit, then reads a sample of keys. */

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param seconds each measured phase's length
  * @param zipfTheta the exponent of the Zipfian phases
  * @param keys the n keys: 0..n-1, or as many scattered over the longs
+ * @param warmupKeys keys each store's JVM loads into a throwaway store of the same kind before its
+ *     timed load, twice (at most a tenth of n; 0 for none), so that JIT compilation is not timed
  * @param budgetFraction 0, or the bounded workload with a budget of this fraction of the data's
  *     bytes (n x (8 + valueBytes))
  * @param stores the stores, in the order they run
@@ -34,6 +36,7 @@ public record CacheBenchConfig(
     double seconds,
     double zipfTheta,
     KeyOrder keys,
+    long warmupKeys,
     double budgetFraction,
     List<CacheStoreKind> stores,
     Path directory,
@@ -78,6 +81,10 @@ public record CacheBenchConfig(
     if (!(seconds > 0)) {
       throw new IllegalArgumentException("--seconds must be positive: " + seconds);
     }
+    if (warmupKeys < 0) {
+      throw new IllegalArgumentException("--warmup must not be negative: " + warmupKeys);
+    }
+    warmupKeys = Math.min(warmupKeys, n / 10);
     if (budgetFraction < 0 || budgetFraction >= 1) {
       throw new IllegalArgumentException(
           "--budget-fraction must be above 0 and below 1: " + budgetFraction);
@@ -106,6 +113,14 @@ public record CacheBenchConfig(
   /** The budget each store is bounded by, or 0. */
   public long budgetBytes() {
     return (long) (budgetFraction * n * (Long.BYTES + valueBytes));
+  }
+
+  /**
+   * Where Cairn's throwaway warm-up cache lives, beside the measured one (deleted after each
+   * warm-up), or null.
+   */
+  public Path warmupDirectory() {
+    return directory == null ? null : directory.resolve(BenchDirectory.CACHE_WARMUP_DIRECTORY);
   }
 
   /** Where Cairn's persistent cache lives, or null. */

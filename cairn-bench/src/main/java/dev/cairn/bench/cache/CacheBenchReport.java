@@ -37,6 +37,9 @@ public record CacheBenchReport(
     json.field("seconds", config.seconds(), 1);
     json.field("zipfTheta", config.zipfTheta(), 2);
     json.field("keys", config.keys().label());
+    if (!config.bounded()) {
+      json.field("warmupKeys", config.warmupKeys());
+    }
     if (config.bounded()) {
       json.field("budgetFraction", config.budgetFraction(), 3);
       json.field("budgetBytes", config.budgetBytes());
@@ -84,6 +87,11 @@ public record CacheBenchReport(
     settings.put("keys", "long, " + config.keys().label());
     settings.put("values", config.valueBytes() + " bytes");
     settings.put("threads", Integer.toString(config.threads()));
+    if (!config.bounded()) {
+      settings.put(
+          "warm-up before the load",
+          String.format(Locale.ROOT, "%,d keys in a throwaway store, twice", config.warmupKeys()));
+    }
     settings.put("each mixed phase", String.format(Locale.ROOT, "%.0f s", config.seconds()));
     settings.put("Zipf exponent", String.format(Locale.ROOT, "%.2f", config.zipfTheta()));
     if (config.bounded()) {

@@ -390,9 +390,10 @@ public final class BenchCommand implements Callable<Integer> {
       description =
           "Before each store's timed load, put and read back N values (at most a tenth of --n) in a"
               + " throwaway store of the same kind, so that JIT compilation is not timed; 0 for"
-              + " none (default: ${DEFAULT-VALUE}). With --commits, any N but 0 means commits in"
-              + " throwaway stores first, in rounds of two seconds until the JIT is quiet (at most"
-              + " 30 s; one round of at most 10,000 with --count).")
+              + " none (default: ${DEFAULT-VALUE}). With --workload cache: N keys loaded into a"
+              + " throwaway store of the same kind, twice, in the store's own JVM. With --commits,"
+              + " any N but 0 means commits in throwaway stores first, in rounds of two seconds"
+              + " until the JIT is quiet (at most 30 s; one round of at most 10,000 with --count).")
   private int warmup;
 
   @Option(
@@ -574,7 +575,6 @@ public final class BenchCommand implements Callable<Integer> {
           "--recovery",
           "--log-gb",
           "--log-file-mib",
-          "--warmup",
           "--latency-during-checkpoint",
           "--rate",
           "--pace",
@@ -608,6 +608,7 @@ public final class BenchCommand implements Callable<Integer> {
               seconds == null ? DEFAULT_CACHE_SECONDS : seconds,
               CACHE_ZIPF_THETA,
               keys == null ? KeyOrder.SEQUENTIAL : KeyOrder.of(keys),
+              warmup,
               budgetFraction == null ? 0 : budgetFraction,
               stores == null
                   ? CacheBenchConfig.DEFAULT_STORES

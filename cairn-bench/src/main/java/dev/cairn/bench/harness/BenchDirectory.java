@@ -12,11 +12,11 @@ import java.util.stream.Stream;
 /**
  * The {@code --dir} of a bench run: each store keeps its files in a subdirectory named by its label
  * ({@code pile/}, {@code mapped/}, {@code rocksdb/}; the cache workload's Cairn cache {@code
- * cache/}), and the fsync probe its scratch file beside them. A run starts from an empty directory,
- * so that every figure is of a fresh store; the files stay after the run, for {@code cairn inspect
- * DIR/pile} and the like. A persistent store's warm-up runs in {@code pile-warmup/} (or {@code
- * mapped-warmup/}), and the commit workload's later warm-up rounds in {@code pile-warmup-2/}, each
- * deleted after it.
+ * cache/}, its warm-up {@code cache-warmup/}), and the fsync probe its scratch file beside them. A
+ * run starts from an empty directory, so that every figure is of a fresh store; the files stay
+ * after the run, for {@code cairn inspect DIR/pile} and the like. A persistent store's warm-up runs
+ * in {@code pile-warmup/} (or {@code mapped-warmup/}), and the commit workload's later warm-up
+ * rounds in {@code pile-warmup-2/}, each deleted after it.
  *
  * <p>Why not simply wipe the directory: {@code --dir} is a path the user typed, and a typo must not
  * delete their data. So a run refuses a non-empty directory, and {@code --fresh} deletes only what
@@ -28,6 +28,9 @@ public final class BenchDirectory {
 
   /** Where the cache workload keeps Cairn's persistent cache. */
   public static final String CACHE_DIRECTORY = "cache";
+
+  /** Where the cache workload's warm-up cache lives: deleted after it, but left by a killed run. */
+  public static final String CACHE_WARMUP_DIRECTORY = "cache-warmup";
 
   /**
    * The JVM's ahead-of-time cache that the cache workload's restart trains (see {@code
@@ -65,8 +68,8 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/, cache/, restart.aot, the petclinic configurations' folders)"
-              + " for --fresh to delete: "
+              + " mapped/, rocksdb/, cache/, cache-warmup/, restart.aot, the petclinic"
+              + " configurations' folders) for --fresh to delete: "
               + directory
               + " holds "
               + foreign);
@@ -88,7 +91,7 @@ public final class BenchDirectory {
     if (name.equals(FSYNC_PROBE_FILE) || name.equals(RESTART_AOT_FILE)) {
       return Files.isRegularFile(entry);
     }
-    if (name.equals(CACHE_DIRECTORY)) {
+    if (name.equals(CACHE_DIRECTORY) || name.equals(CACHE_WARMUP_DIRECTORY)) {
       return Files.isDirectory(entry);
     }
     if (Files.isDirectory(entry)
@@ -119,7 +122,7 @@ public final class BenchDirectory {
   }
 
   /** Deletes {@code root} and everything under it. */
-  static void deleteTree(Path root) throws IOException {
+  public static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(path);

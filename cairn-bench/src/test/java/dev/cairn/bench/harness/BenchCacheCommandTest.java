@@ -26,7 +26,8 @@ class BenchCacheCommandTest {
     String json = run.out();
     assertThat(json)
         .contains(
-            "\"workload\": \"cache\"", "\"n\": 20000", "\"seed\": 7", "\"keys\": \"sequential\"");
+            "\"workload\": \"cache\"", "\"n\": 20000", "\"seed\": 7", "\"keys\": \"sequential\"")
+        .contains("\"warmupKeys\": 2000"); // the default 1M, at most a tenth of n
     for (String store : new String[] {"cairn", "chm", "caffeine", "chronicle", "ehcache"}) {
       assertThat(json).as(store).contains("\"" + store + "\": {");
     }
@@ -46,10 +47,10 @@ class BenchCacheCommandTest {
 
   @Test
   void cacheWorkload_withoutHugePages_saysSo() {
-    CliRun run = smallCacheBench("--stores", "cairn", "--no-huge-pages", "--json");
+    CliRun run = smallCacheBench("--stores", "cairn", "--no-huge-pages", "--warmup", "0", "--json");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("\"hugePages\": false", "\"loadPerSec\"");
+    assertThat(run.out()).contains("\"hugePages\": false", "\"loadPerSec\"", "\"warmupKeys\": 0");
   }
 
   @Test
@@ -104,6 +105,7 @@ class BenchCacheCommandTest {
         .contains("scattered keys")
         .doesNotContain("skipped");
     assertThat(dir.resolve("b/cache")).isDirectory();
+    assertThat(dir.resolve("b/cache-warmup")).doesNotExist(); // deleted after the warm-up
     // the tests' class path holds directories (target/classes), which the JVM's AOT cache refuses
     assertThat(run.out()).doesNotContain("restartAotFirstHitMs");
     assertThat(run.err()).contains("no restart with the JVM's ahead-of-time cache", "classes");
