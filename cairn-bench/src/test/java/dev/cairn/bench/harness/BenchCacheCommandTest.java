@@ -82,7 +82,10 @@ class BenchCacheCommandTest {
   }
 
   @Test
-  void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir) {
+  void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir)
+      throws java.io.IOException {
+    // what a killed run's warm-up left: --fresh deletes it, as it deletes the run's own cache
+    java.nio.file.Files.createDirectories(dir.resolve("b/cache-warmup/left-by-a-killed-run"));
     // scattered keys: the restarted JVMs read keys of the same order, or their checks fail
     CliRun run =
         smallCacheBench(
@@ -92,6 +95,7 @@ class BenchCacheCommandTest {
             "cairn",
             "--dir",
             dir.resolve("b").toString(),
+            "--fresh",
             "--reopen",
             "--write-before-kill",
             "0.5",
