@@ -29,8 +29,11 @@ public final class BenchDirectory {
   /** Where the cache workload keeps Cairn's persistent cache. */
   public static final String CACHE_DIRECTORY = "cache";
 
-  /** Where the cache workload's warm-up cache lives: deleted after it, but left by a killed run. */
-  public static final String CACHE_WARMUP_DIRECTORY = "cache-warmup";
+  /**
+   * Where the cache workload's warm-up cache lives: deleted after it, but left by a killed run. The
+   * name the commit workload's cache warm-up uses too, so {@code --fresh} knows it already.
+   */
+  public static final String CACHE_WARMUP_DIRECTORY = warmUpDirectoryName(StoreKind.CACHE);
 
   /**
    * The JVM's ahead-of-time cache that the cache workload's restart trains (see {@code
@@ -68,8 +71,8 @@ public final class BenchDirectory {
     if (!foreign.isEmpty()) {
       throw new IllegalArgumentException(
           "--dir must be empty or absent, or hold only what an earlier cairn bench left (pile/,"
-              + " mapped/, rocksdb/, cache/, cache-warmup/, restart.aot, the petclinic"
-              + " configurations' folders) for --fresh to delete: "
+              + " mapped/, rocksdb/, cache/, restart.aot, the petclinic configurations' folders)"
+              + " for --fresh to delete: "
               + directory
               + " holds "
               + foreign);
@@ -91,7 +94,7 @@ public final class BenchDirectory {
     if (name.equals(FSYNC_PROBE_FILE) || name.equals(RESTART_AOT_FILE)) {
       return Files.isRegularFile(entry);
     }
-    if (name.equals(CACHE_DIRECTORY) || name.equals(CACHE_WARMUP_DIRECTORY)) {
+    if (name.equals(CACHE_DIRECTORY)) {
       return Files.isDirectory(entry);
     }
     if (Files.isDirectory(entry)
