@@ -112,8 +112,8 @@ public final class CacheBenchChild {
    * twice: a new store takes some branches once (its first segments), and in the first store they
    * run before the code is profiled, so C2 compiles them as never taken and the next store runs
    * them deoptimized (the pile workload's warm-up, BenchRunner, met this). A persistent store warms
-   * up in {@code directory}, deleted before and after each round. The garbage a heap store leaves
-   * is collected before the load's baseline is read.
+   * up in {@code directory} (null for a volatile one), deleted before and after each round. The
+   * garbage a heap store leaves is collected before the load's baseline is read.
    */
   private static void warmUp(
       CacheStoreKind kind,
@@ -128,13 +128,7 @@ public final class CacheBenchChild {
       return;
     }
     StoreSpec warm =
-        new StoreSpec(
-            count,
-            spec.valueBytes(),
-            0,
-            spec.directory() == null ? null : directory,
-            spec.durability(),
-            spec.hugePages());
+        new StoreSpec(count, spec.valueBytes(), 0, directory, spec.durability(), spec.hugePages());
     for (int round = 0; round < 2; round++) {
       if (warm.directory() != null && Files.exists(warm.directory())) {
         BenchDirectory.deleteTree(warm.directory());
