@@ -25,13 +25,18 @@ import dev.cairn.codec.CodecRegistry;
  * @param logFileBytes for a persistent pile created with a log: the size of each write-ahead log
  *     file; the log is a ring of {@code logFileCount} of them. A checkpoint starts when a quarter
  *     of it is in use, and writers wait if a checkpoint cannot keep up (three quarters). Applies
- *     when the log is created. Default: 64 MiB with {@link Durability#SYNC}, whose files are filled
- *     with zeros at creation (so that a commit's fdatasync never has new blocks to record), and 256
- *     MiB with {@link Durability#PERIODIC}, whose files are created sparse (its forces are
- *     periodic, so block allocation costs little). Why larger for PERIODIC: its writers do not wait
- *     for forces and can outrun the disk, and a larger log leaves checkpoints more time before
- *     writers must wait for log space.
- * @param logFileCount number of log files in the ring (default 4)
+ *     when the log is created. Default: 64 MiB. With {@link Durability#SYNC} the files are filled
+ *     with zeros at creation (so that a commit's fdatasync never has new blocks to record); with
+ *     {@link Durability#PERIODIC} they are created sparse (its forces are periodic, so block
+ *     allocation costs little).
+ * @param logFileCount number of log files in the ring. Default: 4 with {@link Durability#SYNC} (256
+ *     MiB of log), 16 with {@link Durability#PERIODIC} (1 GiB), and 4 whenever {@code logFileBytes}
+ *     is set. Why a larger log for PERIODIC: its writers do not wait for forces and can outrun the
+ *     disk, and a larger log leaves checkpoints more time before writers must wait for log space.
+ *     Why more files rather than larger ones: after a crash, recovery reads the rest of the log
+ *     file in which the log ends, looking for proof that the damage it found there is a torn tail
+ *     and not lost data (FORMAT.md, "Recovery: where the log ends"), so a file's size bounds that
+ *     read.
  * @param syncIntervalMillis how often {@link Durability#PERIODIC} forces the log (default 10). What
  *     a power loss can lose: the writes of about one interval plus the time of a log force (two
  *     forces when they are slower than the interval). A kill -9 loses less, only what the log had
@@ -93,7 +98,16 @@ public record PileOptions(
   public static final long DEFAULT_SYNC_LOG_FILE_BYTES = 64L << 20;
 
   /** The default log file size of a pile created with {@link Durability#PERIODIC}. */
-  public static final long DEFAULT_PERIODIC_LOG_FILE_BYTES = 256L << 20;
+  public static final long DEFAULT_PERIODIC_LOG_FILE_BYTES = 64L << 20;
+
+  /** The default number of log files of a pile created with {@link Durability#SYNC}. */
+  public static final int DEFAULT_SYNC_LOG_FILE_COUNT = 4;
+
+  /**
+   * The default number of log files of a pile created with {@link Durability#PERIODIC} at the
+   * default file size; with a file size set, {@link #DEFAULT_SYNC_LOG_FILE_COUNT}.
+   */
+  public static final int DEFAULT_PERIODIC_LOG_FILE_COUNT = 16;
 
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
   public static final long MAX_SEGMENT_BYTES = 1L << 30;
@@ -157,7 +171,8 @@ public record PileOptions(
     private CodecRegistry codecs = CodecRegistry.builtIn();
     private Durability durability = Durability.SYNC;
     private long logFileBytes; // 0: the default for the durability
-    private int logFileCount = 4;
+    private int logFileCount;
+    private boolean logFileCountSet; // false: the default for the durability
     private long syncIntervalMillis = 10;
     private boolean hugePages;
     private OpenMode openMode = OpenMode.CREATE_OR_OPEN;
@@ -196,6 +211,7 @@ public record PileOptions(
 
     public Builder logFileCount(int logFileCount) {
       this.logFileCount = logFileCount;
+      this.logFileCountSet = true;
       return this;
     }
 
@@ -222,6 +238,12 @@ public record PileOptions(
               : durability == Durability.SYNC
                   ? DEFAULT_SYNC_LOG_FILE_BYTES
                   : DEFAULT_PERIODIC_LOG_FILE_BYTES;
+      int fileCount =
+          logFileCountSet
+              ? logFileCount
+              : durability != Durability.SYNC && logFileBytes == 0
+                  ? DEFAULT_PERIODIC_LOG_FILE_COUNT
+                  : DEFAULT_SYNC_LOG_FILE_COUNT;
       return new PileOptions(
           segmentBytes,
           maxMemoryBytes,
@@ -229,7 +251,7 @@ public record PileOptions(
           codecs,
           durability,
           fileBytes,
-          logFileCount,
+          fileCount,
           syncIntervalMillis,
           hugePages,
           openMode);

@@ -45,8 +45,8 @@ import java.util.zip.CRC32C;
  * over zeros (a file's unwritten space): a position whose Lsn field is zero is no candidate
  * (a proof's Lsn is above p), and the probe jumps from there to the first position whose Lsn
  * field holds a byte that is not zero, found by one vectorized compare of the chunk with zeros
- * (afterZeros). A candidate must lie wholly in one file. Proof found: CorruptFileException at p. No proof:
- * p is the end (a torn, zeroed, stale or never-written tail).
+ * (afterZeros). A candidate must lie wholly in one file. Proof found: CorruptFileException at
+ * p. No proof: p is the end (a torn, zeroed, stale or never-written tail).
  *
  * Salvage (LogRecovery.SALVAGE): where a strict scan throws CorruptLogException, a salvaging
  * one ends the log there instead and keeps the exception as damage(); every record before it
@@ -56,9 +56,13 @@ import java.util.zip.CRC32C;
  * salvage drops, counted for the report.
  *
  * Cost: a scan reads the log from the checkpoint, then the rest of the last file (at most
- * fileBytes), plus any later-sequence or damaged slot. A caller that knows where the log ended
- * (a clean shutdown's checkpoint at the log's end) passes it as cleanEndLsn: a scan that ends
- * exactly there needs no proof, since nothing after it was ever needed, and reads nothing more.
+ * fileBytes), plus any later-sequence or damaged slot. A reused file's rest is the earlier
+ * pass's records, not zeros, so the probe compares every word of it: each chunk is copied into a
+ * long[] first, because the probe runs in a JVM that has just started, whose interpreter and
+ * first compiled code read an array element at a fraction of the cost of a segment's. A caller
+ * that knows where the log ended (a clean shutdown's checkpoint at the log's end) passes it as
+ * cleanEndLsn: a scan that ends exactly there needs no proof, since nothing after it was ever
+ * needed, and reads nothing more.
  *
  * Lifecycle: one scanner per scan; its confined arena is closed at the end, so a payload
  * view handed to the visitor is valid only during the call.
@@ -78,6 +82,7 @@ final class LogScanner implements AutoCloseable {
   private CorruptLogException damage;
   private MemorySegment spill; // survey: a record that runs past the chunk
   private final Arena arena = Arena.ofConfined();
+  private long[] words; // a probe's chunk, as LSN_OFFSET's alignment reads it (8-byte words)
   private MemorySegment zeros; // PROBE_CHUNK_BYTES of zeros, made at the first probe that needs it
   private final CRC32C crc = new CRC32C();
   private MemorySegment window;
@@ -422,6 +427,7 @@ final class LogScanner implements AutoCloseable {
     long sequence = files.sequenceOf(p);
     int slotOfP = files.slotOf(sequence);
     MemorySegment chunk = arena.allocate(PROBE_CHUNK_BYTES, ALIGNMENT);
+    words = new long[PROBE_CHUNK_BYTES / Long.BYTES];
     for (int slot = 0; slot < files.fileCount; slot++) {
       LogFiles.Header header = files.header(slot);
       long from;
@@ -458,9 +464,11 @@ final class LogScanner implements AutoCloseable {
       if (chunkEnd - q < RECORD_HEADER_BYTES) {
         return null; // the file ended early; LogFiles.open checked sizes, so this is a race
       }
+      // the chunk's words on the heap (see the implementation note, Cost)
+      MemorySegment.copy(chunk, LONG, 0, words, 0, (int) (n / Long.BYTES));
       for (; q + RECORD_HEADER_BYTES <= chunkEnd; q += ALIGNMENT) {
         long at = q - chunkStart;
-        long lsn = chunk.get(LONG, at + LSN_OFFSET);
+        long lsn = words[(int) ((at + LSN_OFFSET) >>> 3)];
         if (lsn == 0) {
           // never a proof (a proof's lsn is above p >= 0): jump over the zeros, as a log file's
           // unwritten space is, to the first offset whose lsn field holds a byte that is not

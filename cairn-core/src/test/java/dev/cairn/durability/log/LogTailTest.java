@@ -191,6 +191,39 @@ class LogTailTest {
         .hasMessageContaining("but the valid record at lsn " + proof.lsn());
   }
 
+  /**
+   * The same behind more than a megabyte of bytes that are not zero, as a log file reused by a
+   * later pass holds the earlier pass's records: the scan for the proof reads every 8-aligned
+   * offset there, across its 1 MiB chunks, and garbage starts no record.
+   */
+  @Test
+  void damageWhereTheLogWasDurable_isFound_pastAMegabyteOfGarbage() throws IOException {
+    LogOptions big =
+        LogOptions.builder()
+            .fileBytes(4 << 20)
+            .fileCount(2)
+            .bufferBytes(64 << 10)
+            .mode(LogSync.ON_COMMIT)
+            .build();
+    List<Rec> appended = append(big, 0, 6_000, 300, true, 1); // each proves the ones before it
+    Rec victim = appended.get(7);
+    Rec proof = appended.get(5_001);
+    long garbageFrom = appended.get(8).lsn();
+    byte[] garbage = new byte[(int) (proof.lsn() - garbageFrom)];
+    assertThat(garbage.length).isGreaterThan(1 << 20);
+    long seed = System.nanoTime();
+    System.out.println("LogTailTest garbage seed " + seed);
+    new java.util.Random(seed).nextBytes(garbage);
+    overwrite(garbageFrom, garbage);
+    overwrite(victim.lsn() + 100, new byte[] {0x01});
+    assertThatThrownBy(() -> scan(new ArrayList<>()))
+        .as("seed %d", seed)
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining(
+            "the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
+        .hasMessageContaining("but the valid record at lsn " + proof.lsn());
+  }
+
   @Test
   void damagedHeaderOfAFileInTheMiddle_isCorruptFileException() throws IOException {
     List<Rec> appended = append(0, 100, 300, true, 1); // spans all three files
