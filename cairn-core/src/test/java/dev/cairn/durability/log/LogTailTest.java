@@ -166,29 +166,13 @@ class LogTailTest {
    */
   @Test
   void damageWhereTheLogWasDurable_isFound_pastZerosAndStrayBytes() throws IOException {
-    LogOptions big =
-        LogOptions.builder()
-            .fileBytes(4 << 20)
-            .fileCount(2)
-            .bufferBytes(64 << 10)
-            .mode(LogSync.ON_COMMIT)
-            .build();
-    List<Rec> appended = append(big, 0, 6_000, 300, true, 1); // each proves the ones before it
-    Rec victim = appended.get(7);
-    Rec proof = appended.get(5_001);
-    long zeroFrom = appended.get(8).lsn();
-    byte[] zeros = new byte[(int) (proof.lsn() - zeroFrom)];
-    assertThat(zeros.length).isGreaterThan(1 << 20);
-    for (int i = 0; i < 16; i++) { // stray bytes, at each offset within an 8-byte word
-      zeros[100_000 * (i + 1) + 8 * i + i % 8] = (byte) (0x40 + i);
-    }
-    overwrite(zeroFrom, zeros);
-    overwrite(victim.lsn() + 100, new byte[] {0x01});
-    assertThatThrownBy(() -> scan(new ArrayList<>()))
-        .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining(
-            "the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
-        .hasMessageContaining("but the valid record at lsn " + proof.lsn());
+    assertProofFoundPast(
+        between -> {
+          for (int i = 0; i < 16; i++) { // stray bytes, at each offset within an 8-byte word
+            between[100_000 * (i + 1) + 8 * i + i % 8] = (byte) (0x40 + i);
+          }
+        },
+        "zeros and stray bytes");
   }
 
   /**
@@ -198,6 +182,19 @@ class LogTailTest {
    */
   @Test
   void damageWhereTheLogWasDurable_isFound_pastAMegabyteOfGarbage() throws IOException {
+    long seed = System.nanoTime();
+    System.out.println("LogTailTest garbage seed " + seed);
+    assertProofFoundPast(
+        between -> new java.util.Random(seed).nextBytes(between), "garbage of seed " + seed);
+  }
+
+  /**
+   * Appends 6,000 synced records, replaces those between the 9th and the 5,002nd with the bytes
+   * {@code fill} writes into a zeroed array (more than a megabyte), damages the 8th, and checks
+   * that the scan reports the 8th as corrupt, proved durable by the 5,002nd.
+   */
+  private void assertProofFoundPast(java.util.function.Consumer<byte[]> fill, String what)
+      throws IOException {
     LogOptions big =
         LogOptions.builder()
             .fileBytes(4 << 20)
@@ -208,16 +205,14 @@ class LogTailTest {
     List<Rec> appended = append(big, 0, 6_000, 300, true, 1); // each proves the ones before it
     Rec victim = appended.get(7);
     Rec proof = appended.get(5_001);
-    long garbageFrom = appended.get(8).lsn();
-    byte[] garbage = new byte[(int) (proof.lsn() - garbageFrom)];
-    assertThat(garbage.length).isGreaterThan(1 << 20);
-    long seed = System.nanoTime();
-    System.out.println("LogTailTest garbage seed " + seed);
-    new java.util.Random(seed).nextBytes(garbage);
-    overwrite(garbageFrom, garbage);
+    long betweenFrom = appended.get(8).lsn();
+    byte[] between = new byte[(int) (proof.lsn() - betweenFrom)];
+    assertThat(between.length).isGreaterThan(1 << 20);
+    fill.accept(between);
+    overwrite(betweenFrom, between);
     overwrite(victim.lsn() + 100, new byte[] {0x01});
     assertThatThrownBy(() -> scan(new ArrayList<>()))
-        .as("seed %d", seed)
+        .as("past %s", what)
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining(
             "the record at lsn " + victim.lsn() + " is invalid (checksum mismatch")
