@@ -13,6 +13,11 @@ package dev.cairn.pile;
  * @param replayMillis the part of {@code openMillis} spent on the log: finding where it ends,
  *     applying its records since the last checkpoint, undoing unfinished transactions. What a crash
  *     adds to an open, beside the rest, which a clean close's open pays too
+ * @param endSearchBytes bytes of log the open read past the log's end, looking for a record that
+ *     proves the end had been durable (which would make it damage, not a torn tail): after a crash,
+ *     the rest of the log file the log ends in, so at most a file's size ({@link
+ *     PileOptions#logFileBytes}); 0 after a clean close, whose end needs no proof
+ * @param endSearchMillis the part of {@code replayMillis} that read took
  * @param logEndLsn where the log ends: the position the next record is appended at (0 without a
  *     log)
  * @param durableLsn the log position below which every record is on disk (0 without a log)
@@ -26,6 +31,8 @@ public record DurabilityStats(
     long bytesReplayed,
     long openMillis,
     long replayMillis,
+    long endSearchBytes,
+    long endSearchMillis,
     long logEndLsn,
     long durableLsn,
     long checkpoints,
@@ -33,5 +40,5 @@ public record DurabilityStats(
 
   /** The figures of a volatile pile. */
   public static final DurabilityStats VOLATILE =
-      new DurabilityStats(false, true, 0, 0, 0, 0, 0, 0, 0, 0);
+      new DurabilityStats(false, true, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

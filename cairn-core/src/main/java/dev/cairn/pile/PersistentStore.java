@@ -106,13 +106,18 @@ final class PersistentStore implements WriteHooks {
    * @param openMillis time from the start of open until the pile was usable
    * @param replayMillis the part of it spent reading and applying the log, and undoing unfinished
    *     transactions
+   * @param endSearchBytes bytes of log read past its end for proof that the end was durable ({@link
+   *     ScanResult#endSearchBytes})
+   * @param endSearchMillis the part of {@code replayMillis} that read took
    */
   record Recovery(
       boolean lastCloseClean,
       long recordsReplayed,
       long bytesReplayed,
       long openMillis,
-      long replayMillis) {}
+      long replayMillis,
+      long endSearchBytes,
+      long endSearchMillis) {}
 
   private PersistentStore(
       FileLayer layer,
@@ -289,6 +294,7 @@ final class PersistentStore implements WriteHooks {
         event.lastCloseClean = r.lastCloseClean();
         event.recordsReplayed = r.recordsReplayed();
         event.bytesReplayed = r.bytesReplayed();
+        event.endSearchBytes = r.endSearchBytes();
         event.commit();
       }
       return pile;
@@ -321,15 +327,16 @@ final class PersistentStore implements WriteHooks {
     boolean logExists = layer.exists(logDirectory.resolve(LogLayout.META_FILE_NAME));
     long records = 0;
     long bytes = 0;
+    ScanResult scanned = null; // how the log's scan went, if there is a log
     long bound = Geometry.tagBoundOf(directory.resolve(PileFiles.SUPERBLOCK), state.payload());
     tags.onDisk(bound); // what the file says; a read-only open (inspect) stops at that
     long replayStarted = System.nanoTime();
     if (readOnly) {
       if (logExists) {
-        ScanResult scan = recovery.scanLog(logDirectory, state.checkpointLsn());
-        records = scan.records();
-        bytes = scan.endLsn() - scan.fromLsn();
-        logEndLsn = scan.endLsn();
+        scanned = recovery.scanLog(logDirectory, state.checkpointLsn());
+        records = scanned.records();
+        bytes = scanned.endLsn() - scanned.fromLsn();
+        logEndLsn = scanned.endLsn();
       }
       // undone in memory only (nothing is logged or written): the view read-write recovery
       // will produce from the same files
@@ -338,7 +345,7 @@ final class PersistentStore implements WriteHooks {
       pile.regions().replayEnded();
       pile.participants().recovered();
       pile.regions().participantsRecovered();
-      opened(state, records, bytes, replayNanos, started);
+      opened(state, records, bytes, replayNanos, scanned, started);
       return;
     }
     if (logging || logExists) {
@@ -347,8 +354,9 @@ final class PersistentStore implements WriteHooks {
           recovery.openLog(logDirectory, logOptions, state, logRecovery),
           logOptions.maxPayloadBytes());
       salvaged = log.salvaged();
-      records = log.recovery().records();
-      bytes = log.recovery().endLsn() - log.recovery().fromLsn();
+      scanned = log.recovery();
+      records = scanned.records();
+      bytes = scanned.endLsn() - scanned.fromLsn();
     }
     // Transactions that never ended: their undo is logged like any write, in the room the
     // undo rule kept for it (see LogAdmission.admitTransaction). A log written without that
@@ -393,7 +401,7 @@ final class PersistentStore implements WriteHooks {
       log.close();
       useLog(null, 0);
     }
-    opened(state, records, bytes, replayNanos, started);
+    opened(state, records, bytes, replayNanos, scanned, started);
     if (log != null) {
       checkpointer.start();
     }
@@ -407,14 +415,21 @@ final class PersistentStore implements WriteHooks {
   }
 
   private void opened(
-      Superblock.State state, long records, long bytes, long replayNanos, long started) {
+      Superblock.State state,
+      long records,
+      long bytes,
+      long replayNanos,
+      ScanResult scanned,
+      long started) {
     recoveryInfo =
         new Recovery(
             state.cleanShutdown() && records == 0,
             records,
             bytes,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-            TimeUnit.NANOSECONDS.toMillis(replayNanos));
+            TimeUnit.NANOSECONDS.toMillis(replayNanos),
+            scanned == null ? 0 : scanned.endSearchBytes(),
+            scanned == null ? 0 : TimeUnit.NANOSECONDS.toMillis(scanned.endSearchNanos()));
     checkpointer.opened();
   }
 
@@ -774,6 +789,8 @@ final class PersistentStore implements WriteHooks {
         r == null ? 0 : r.bytesReplayed(),
         r == null ? 0 : r.openMillis(),
         r == null ? 0 : r.replayMillis(),
+        r == null ? 0 : r.endSearchBytes(),
+        r == null ? 0 : r.endSearchMillis(),
         logEndLsn(),
         l == null ? 0 : l.durableLsn(),
         checkpointer.count(),

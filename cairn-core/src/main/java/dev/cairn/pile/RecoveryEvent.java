@@ -27,4 +27,9 @@ final class RecoveryEvent extends Event {
   @Label("Bytes Replayed")
   @DataAmount
   long bytesReplayed;
+
+  @Label("End Search")
+  @Description("Bytes of log read past its end for proof that the end had been durable")
+  @DataAmount
+  long endSearchBytes;
 }

@@ -2,6 +2,8 @@ package dev.cairn.pile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.durability.file.SimulatedDisk;
+import dev.cairn.durability.log.LogLayout;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,6 +53,51 @@ class ObservabilityTest {
     }
   }
 
+  /**
+   * After a crash the open reads the rest of the log file in which the log ends, from the 8 bytes
+   * past the end's position to the file's end (the other file never held a later sequence), and
+   * says how much; after a clean close it reads nothing past the end.
+   */
+  @Test
+  void durabilityStats_sayHowMuchLogTheOpenReadPastTheEnd() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    Path data = Path.of("/pile");
+    long fileBytes = 1 << 20;
+    PileOptions options =
+        PileOptions.builder()
+            .segmentBytes(64 << 10)
+            .durability(Durability.SYNC)
+            .logFileBytes(fileBytes)
+            .logFileCount(2)
+            .build();
+    OffHeapPile pile = PersistentStore.open(disk, data, options);
+    for (int i = 0; i < 100; i++) {
+      pile.put("value " + i);
+    }
+    long end = pile.durabilityStats().logEndLsn();
+    disk.processCrash();
+    try {
+      pile.close();
+    } catch (RuntimeException expected) {
+      // its files died with the process
+    }
+    long dataBytes = fileBytes - LogLayout.FILE_HEADER_BYTES;
+    long endOffset = LogLayout.FILE_HEADER_BYTES + end % dataBytes;
+    try (OffHeapPile crashed = PersistentStore.open(disk, data, options)) {
+      DurabilityStats recovered = crashed.durabilityStats();
+      assertThat(recovered.lastCloseClean()).isFalse();
+      assertThat(recovered.recordsReplayed()).isPositive();
+      assertThat(recovered.endSearchBytes())
+          .as("the rest of the file after lsn %d (offset %d)", end, endOffset)
+          .isEqualTo(fileBytes - endOffset - LogLayout.ALIGNMENT);
+      assertThat(recovered.endSearchMillis()).isBetween(0L, recovered.replayMillis());
+    }
+    try (OffHeapPile clean = PersistentStore.open(disk, data, options)) {
+      assertThat(clean.durabilityStats().lastCloseClean()).isTrue();
+      assertThat(clean.durabilityStats().endSearchBytes()).isZero();
+    }
+  }
+
   @Test
   void checkpointsRecoveryAndForces_areJfrEvents() throws Exception {
     Path data = dir.resolve("pile");
@@ -79,6 +126,9 @@ class ObservabilityTest {
     List<RecordedEvent> recoveries = of(events, "dev.cairn.Recovery");
     assertThat(recoveries).hasSize(2);
     assertThat(recoveries.getLast().getBoolean("lastCloseClean")).isTrue();
+    assertThat(recoveries.getLast().getLong("endSearchBytes"))
+        .as("a clean close's end needs no proof")
+        .isZero();
     assertThat(of(events, "dev.cairn.FileForce"))
         .anySatisfy(e -> assertThat(e.getString("file")).startsWith(data.toString()));
   }

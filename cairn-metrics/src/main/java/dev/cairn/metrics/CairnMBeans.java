@@ -165,6 +165,11 @@ public final class CairnMBeans implements AutoCloseable {
     }
 
     @Override
+    public long getEndSearchBytes() {
+      return d().endSearchBytes();
+    }
+
+    @Override
     public boolean isLastCloseClean() {
       return d().lastCloseClean();
     }

@@ -33,5 +33,8 @@ public interface PileMXBean {
 
   long getRecordsReplayed();
 
+  /** See {@link dev.cairn.pile.DurabilityStats#endSearchBytes}. */
+  long getEndSearchBytes();
+
   boolean isLastCloseClean();
 }

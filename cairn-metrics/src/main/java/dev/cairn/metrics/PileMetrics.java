@@ -79,6 +79,11 @@ public final class PileMetrics implements MeterBinder {
         d -> d.replayMillis() / 1000.0);
     durable(
         registry,
+        "cairn.pile.recovery.end.search",
+        "Bytes of log the last open read past its end, for proof that the end had been durable",
+        d -> d.endSearchBytes());
+    durable(
+        registry,
         "cairn.pile.recovery.records",
         "Log records the last open replayed",
         d -> d.recordsReplayed());

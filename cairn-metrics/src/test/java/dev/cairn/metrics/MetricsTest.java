@@ -42,6 +42,9 @@ class MetricsTest {
           .isEqualTo(checkpoints + 1);
       assertThat(registry.get("cairn.pile.recovery.replay").gauge().value())
           .isBetween(0.0, registry.get("cairn.pile.recovery.duration").gauge().value());
+      assertThat(registry.get("cairn.pile.recovery.end.search").gauge().value())
+          .as("a new pile: no crash, no end to prove")
+          .isZero();
     }
     assertThat(registry.get("cairn.pile.objects").gauge().value()).isNaN();
   }

@@ -154,6 +154,8 @@ public final class CacheBench {
     into.put(prefix + "OpenMs", own.get("openMs"));
     into.put(prefix + "RecordsReplayed", own.get("recordsReplayed"));
     into.put(prefix + "ReplayMs", own.get("replayMs"));
+    into.put(prefix + "EndSearchMs", own.get("endSearchMs"));
+    into.put(prefix + "EndSearchBytes", own.get("endSearchBytes"));
     into.put(prefix + "ColdCache", cold ? 1.0 : 0.0);
   }
 

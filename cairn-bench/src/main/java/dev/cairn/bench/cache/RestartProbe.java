@@ -51,6 +51,8 @@ public final class RestartProbe {
           CacheBenchChild.result("recordsReplayed", (double) recovery.recordsReplayed());
           CacheBenchChild.result("bytesReplayed", (double) recovery.bytesReplayed());
           CacheBenchChild.result("replayMs", (double) recovery.replayMillis());
+          CacheBenchChild.result("endSearchMs", (double) recovery.endSearchMillis());
+          CacheBenchChild.result("endSearchBytes", (double) recovery.endSearchBytes());
           for (int i = 0; i < 100_000; i++) {
             long k = keys.key(random.nextLong(n));
             Values.check(buffer, store.get(k, buffer), k, valueBytes);

@@ -105,6 +105,7 @@ class BenchCacheCommandTest {
     assertThat(run.out())
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
         .contains("restartAfterKillReplayMs", "restartAfterKillRecordsReplayed")
+        .contains("restartAfterKillEndSearchMs", "restartAfterKillEndSearchBytes")
         .contains("writes before SIGKILL 0.5 s")
         .contains("scattered keys")
         .doesNotContain("skipped");

@@ -83,6 +83,8 @@ final class LogScanner implements AutoCloseable {
   private MemorySegment spill; // survey: a record that runs past the chunk
   private final Arena arena = Arena.ofConfined();
   private long[] words; // a probe's chunk, as LSN_OFFSET's alignment reads it (8-byte words)
+  private long probedBytes; // read by the proof's probes (ScanResult.endSearchBytes)
+  private long endSearchNanos;
   private MemorySegment zeros; // PROBE_CHUNK_BYTES of zeros, made at the first probe that needs it
   private final CRC32C crc = new CRC32C();
   private MemorySegment window;
@@ -153,7 +155,7 @@ final class LogScanner implements AutoCloseable {
       String problem = readRecord(p, previousEpoch);
       if (problem != null) {
         if (p == cleanEndLsn) { // where a clean shutdown ended it: no later record matters
-          return new ScanResult(fromLsn, p, records, previousEpoch, problem);
+          return new ScanResult(fromLsn, p, records, previousEpoch, problem, 0, 0);
         }
         return end(fromLsn, p, records, previousEpoch, problem, knownDurableLsn);
       }
@@ -171,7 +173,9 @@ final class LogScanner implements AutoCloseable {
   private ScanResult end(
       long fromLsn, long p, long records, long lastEpoch, String problem, long knownDurableLsn)
       throws IOException {
+    long searchStarted = System.nanoTime();
     Proof proof = findProofOfDurability(p);
+    endSearchNanos = System.nanoTime() - searchStarted;
     if (proof != null) {
       return damaged(
           new CorruptLogException(
@@ -214,7 +218,7 @@ final class LogScanner implements AutoCloseable {
           records,
           lastEpoch);
     }
-    return new ScanResult(fromLsn, p, records, lastEpoch, problem);
+    return new ScanResult(fromLsn, p, records, lastEpoch, problem, probedBytes, endSearchNanos);
   }
 
   /** Strict: throws {@code damage}. Salvage: ends the log at its LSN and keeps it. */
@@ -224,7 +228,14 @@ final class LogScanner implements AutoCloseable {
       throw found;
     }
     damage = found;
-    return new ScanResult(fromLsn, found.lsn(), records, lastEpoch, "salvaged: " + found.problem());
+    return new ScanResult(
+        fromLsn,
+        found.lsn(),
+        records,
+        lastEpoch,
+        "salvaged: " + found.problem(),
+        probedBytes,
+        endSearchNanos);
   }
 
   /** The damage a salvaging scan ended the log at, or null if there was none. */
@@ -461,6 +472,7 @@ final class LogScanner implements AutoCloseable {
           handle.read(
               chunk.asSlice(0, Math.min(chunk.byteSize(), fileBytes - chunkStart)), chunkStart);
       long chunkEnd = chunkStart + n;
+      probedBytes += n;
       if (chunkEnd - q < RECORD_HEADER_BYTES) {
         return null; // the file ended early; LogFiles.open checked sizes, so this is a race
       }
