@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -68,7 +69,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Concurrency: `lock` makes checkpoints one at a time and guards the geometry (the current
  * metadata slot) and the in-use mark. The checkpointer thread sleeps on the store's signal; a
  * request, close and a failure wake it, and every checkpoint's end wakes writers waiting for
- * log space (LogAdmission) on the same monitor.
+ * log space (LogAdmission) on the same monitor. It also wakes by itself, at least once a second,
+ * and checkpoints when PileOptions.checkpointIntervalMillis has passed since the last checkpoint
+ * ended (or the open) and the log has grown since: an idle pile takes none.
  *
  * What a checkpoint reads of the pile is its Memory: the stripes' locks, the snapshot of step 2,
  * the segment table and the tag clock; never the pile itself.
@@ -152,6 +155,8 @@ final class Checkpointer {
   private volatile SegmentWriter.PageCopyHook pageCopyHook; // tests
   private Thread thread;
   private volatile long lastCheckpointLsn;
+  private final long intervalNanos; // 0: no checkpoint for time alone
+  private volatile long lastCheckpointNanos = System.nanoTime(); // the last one's end, or the open
   private volatile boolean closing;
   private volatile boolean inUseMarked = true;
   private volatile boolean opened;
@@ -162,6 +167,7 @@ final class Checkpointer {
   /**
    * @param geometry the superblock's geometry at open
    * @param checkpointLsn the LSN of the checkpoint the pile opens from
+   * @param intervalMillis the longest time between checkpoints while the log grows; 0 for none
    * @param signal the monitor the store's waiting threads sleep on (see PersistentStore)
    */
   Checkpointer(
@@ -171,6 +177,7 @@ final class Checkpointer {
       boolean readOnly,
       Geometry geometry,
       long checkpointLsn,
+      long intervalMillis,
       Memory memory,
       TagReservations tags,
       StoreFailure failure,
@@ -181,6 +188,7 @@ final class Checkpointer {
     this.readOnly = readOnly;
     this.geometry = geometry;
     this.lastCheckpointLsn = checkpointLsn;
+    this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
     this.memory = memory;
     this.tags = tags;
     this.failure = failure;
@@ -262,9 +270,9 @@ final class Checkpointer {
   private void loop() {
     while (!closing) {
       synchronized (signal) {
-        while (!wanted.get() && !closing) {
+        while (!wanted.get() && !closing && !intervalPassed()) {
           try {
-            signal.wait(1000);
+            signal.wait(waitMillis());
           } catch (InterruptedException e) {
             return;
           }
@@ -281,6 +289,31 @@ final class Checkpointer {
         return;
       }
     }
+  }
+
+  /**
+   * Whether the log grew since the last checkpoint and the interval has passed since it ended (or
+   * since the open, before the first).
+   */
+  private boolean intervalPassed() {
+    WriteAheadLog current = log;
+    return intervalNanos > 0
+        && current != null
+        && current.endLsn() > lastCheckpointLsn
+        && System.nanoTime() - lastCheckpointNanos >= intervalNanos;
+  }
+
+  /**
+   * How long the loop sleeps before it looks again: a second, or less if the interval falls due
+   * sooner. Once it has passed with nothing written (an idle pile), a second: the first write is
+   * then seen within one.
+   */
+  private long waitMillis() {
+    long left = intervalNanos - (System.nanoTime() - lastCheckpointNanos);
+    if (intervalNanos == 0 || left <= 0) {
+      return 1000;
+    }
+    return Math.clamp(TimeUnit.NANOSECONDS.toMillis(left) + 1, 1, 1000);
   }
 
   // =========================================================================================
@@ -411,6 +444,7 @@ final class Checkpointer {
             checkpointLsn, clean && (log == null || checkpointLsn == log.endLsn()), next.encode());
         geometry = next; // only now: a failed write leaves the durable slot untouched next time
         lastCheckpointLsn = checkpointLsn;
+        lastCheckpointNanos = System.nanoTime();
         checkpoints.incrementAndGet();
         if (event != null && event.shouldCommit()) {
           event.directory = directory.toString();

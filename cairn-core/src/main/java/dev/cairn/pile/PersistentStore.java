@@ -151,6 +151,7 @@ final class PersistentStore implements WriteHooks {
             readOnly,
             geometry,
             openedState.checkpointLsn(),
+            options.checkpointIntervalMillis(),
             new PileMemory(),
             tags,
             failure,
@@ -263,6 +264,7 @@ final class PersistentStore implements WriteHooks {
               .logFileBytes(options.logFileBytes())
               .logFileCount(options.logFileCount())
               .syncIntervalMillis(options.syncIntervalMillis())
+              .checkpointIntervalMillis(options.checkpointIntervalMillis())
               .hugePages(options.hugePages())
               .build();
       store =

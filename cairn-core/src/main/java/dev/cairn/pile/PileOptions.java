@@ -42,6 +42,14 @@ import dev.cairn.codec.CodecRegistry;
  *     forces when they are slower than the interval). A kill -9 loses less, only what the log had
  *     not yet handed to the OS, which does not depend on this interval; see {@link
  *     Durability#PERIODIC} for both windows and what they depend on.
+ * @param checkpointIntervalMillis for a persistent pile with a log: the longest time between
+ *     checkpoints while it is written to (default 300,000, five minutes, as PostgreSQL's {@code
+ *     checkpoint_timeout}); 0 for none. A checkpoint also starts when a quarter of the log is in
+ *     use, whatever the time. What it bounds: the log a restart after a crash replays, so that a
+ *     pile written slowly, which takes hours to fill a quarter of its log, does not replay hours of
+ *     writes. What it costs: each checkpoint writes the pages changed since the last one, so a
+ *     shorter interval writes a page changed often more often. A pile not written to since its last
+ *     checkpoint takes none.
  * @param hugePages whether to ask the OS for transparent huge pages (2 MiB) for segments held in
  *     memory (a volatile pile's, and a persistent pile's new ones until a checkpoint maps their
  *     files). One TLB entry then covers 512 times more memory, which speeds up gets in random order
@@ -63,6 +71,7 @@ public record PileOptions(
     long logFileBytes,
     int logFileCount,
     long syncIntervalMillis,
+    long checkpointIntervalMillis,
     boolean hugePages,
     OpenMode openMode) {
 
@@ -109,6 +118,9 @@ public record PileOptions(
    */
   public static final int DEFAULT_PERIODIC_LOG_FILE_COUNT = 16;
 
+  /** The default of {@link #checkpointIntervalMillis}: five minutes. */
+  public static final long DEFAULT_CHECKPOINT_INTERVAL_MILLIS = 5 * 60 * 1000;
+
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
   public static final long MAX_SEGMENT_BYTES = 1L << 30;
 
@@ -149,6 +161,11 @@ public record PileOptions(
       throw new IllegalArgumentException(
           "syncIntervalMillis must be positive: syncIntervalMillis=" + syncIntervalMillis);
     }
+    if (checkpointIntervalMillis < 0) {
+      throw new IllegalArgumentException(
+          "checkpointIntervalMillis must be 0 (none) or positive: checkpointIntervalMillis="
+              + checkpointIntervalMillis);
+    }
     if (openMode == null) {
       throw new IllegalArgumentException("openMode must not be null");
     }
@@ -174,6 +191,7 @@ public record PileOptions(
     private int logFileCount;
     private boolean logFileCountSet; // false: the default for the durability
     private long syncIntervalMillis = 10;
+    private long checkpointIntervalMillis = DEFAULT_CHECKPOINT_INTERVAL_MILLIS;
     private boolean hugePages;
     private OpenMode openMode = OpenMode.CREATE_OR_OPEN;
 
@@ -220,6 +238,11 @@ public record PileOptions(
       return this;
     }
 
+    public Builder checkpointIntervalMillis(long checkpointIntervalMillis) {
+      this.checkpointIntervalMillis = checkpointIntervalMillis;
+      return this;
+    }
+
     public Builder hugePages(boolean hugePages) {
       this.hugePages = hugePages;
       return this;
@@ -253,6 +276,7 @@ public record PileOptions(
           fileBytes,
           fileCount,
           syncIntervalMillis,
+          checkpointIntervalMillis,
           hugePages,
           openMode);
     }

@@ -54,6 +54,17 @@ class PileOptionsTest {
   }
 
   @Test
+  void checkpointInterval_defaultsToFiveMinutes_zeroIsNone_negativeIsRefused() {
+    assertThat(PileOptions.defaults().checkpointIntervalMillis()).isEqualTo(300_000);
+    assertThat(PileOptions.builder().checkpointIntervalMillis(0).build().checkpointIntervalMillis())
+        .isZero();
+    assertThatThrownBy(() -> PileOptions.builder().checkpointIntervalMillis(-1).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "checkpointIntervalMillis must be 0 (none) or positive: checkpointIntervalMillis=-1");
+  }
+
+  @Test
   void aPeriodicPile_createsItsSixteenLogFiles(@TempDir Path dir) throws IOException {
     Path pileDir = dir.resolve("pile");
     try (Pile pile =
