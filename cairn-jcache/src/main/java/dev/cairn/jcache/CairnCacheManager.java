@@ -37,9 +37,20 @@ import javax.cache.spi.CachingProvider;
  *
  * <ul>
  *   <li>{@value #BUDGET_BYTES}: the byte budget of all the manager's caches (default: none);
- *   <li>{@value #DURABILITY}: for a persistent manager, {@code NONE}, {@code PERIODIC} (the
- *       default) or {@code SYNC} ({@link Durability}).
+ *   <li>{@value #HASHED_KEYS}: how the manager's new caches place 8-byte keys (default {@code
+ *       false});
+ *   <li>{@value #HUGE_PAGES}: whether memory is asked for in transparent huge pages (default {@code
+ *       true}, {@link PileOptions#hugePages});
+ *   <li>for a persistent manager (ignored by a volatile one): {@value #DURABILITY}, {@code NONE},
+ *       {@code PERIODIC} (the default) or {@code SYNC} ({@link Durability}); {@value
+ *       #SYNC_INTERVAL_MILLIS}, {@value #CHECKPOINT_INTERVAL_MILLIS}, {@value #LOG_FILE_BYTES} and
+ *       {@value #LOG_FILE_COUNT}, the {@link PileOptions} of the same names (the log's size and
+ *       count apply when the directory's cache is created).
  * </ul>
+ *
+ * <p>Any other property whose name starts with {@code cairn.} is refused ({@link
+ * IllegalArgumentException} naming it and the known ones), so that a misspelt one is not ignored;
+ * so is a value that is malformed or that Cairn refuses, naming the property.
  *
  * <p>After a restart, a persistent manager finds the caches of its directory again ({@link
  * #getCacheNames}, {@link #getCache(String)}), with their entries and the configuration they were
@@ -70,6 +81,37 @@ public final class CairnCacheManager implements CacheManager {
    * relative to the file's folder.
    */
   public static final String DIRECTORY = "cairn.directory";
+
+  /**
+   * Property, {@code true} (the default) or {@code false}: whether the manager's memory is asked
+   * for in transparent huge pages ({@link PileOptions#hugePages}).
+   */
+  public static final String HUGE_PAGES = "cairn.hugePages";
+
+  /**
+   * Property: how often a persistent {@code PERIODIC} manager forces its log, in milliseconds
+   * ({@link PileOptions#syncIntervalMillis}, default 10).
+   */
+  public static final String SYNC_INTERVAL_MILLIS = "cairn.syncIntervalMillis";
+
+  /**
+   * Property: the longest time between a persistent manager's checkpoints while it is written to,
+   * in milliseconds; 0 for none ({@link PileOptions#checkpointIntervalMillis}, default five
+   * minutes). It bounds the log a restart after a crash replays.
+   */
+  public static final String CHECKPOINT_INTERVAL_MILLIS = "cairn.checkpointIntervalMillis";
+
+  /**
+   * Property: the size of each of a persistent manager's log files, when its cache is created
+   * ({@link PileOptions#logFileBytes}, a multiple of 4096, at least 1 MiB).
+   */
+  public static final String LOG_FILE_BYTES = "cairn.logFileBytes";
+
+  /**
+   * Property: how many log files a persistent manager's log has, when its cache is created ({@link
+   * PileOptions#logFileCount}).
+   */
+  public static final String LOG_FILE_COUNT = "cairn.logFileCount";
 
   private final CairnCachingProvider provider;
   private final URI uri;
@@ -129,11 +171,16 @@ public final class CairnCacheManager implements CacheManager {
    */
   private static Path directoryOf(URI uri, Properties given, Properties effective) {
     effective.putAll(given);
-    if (!"file".equals(uri.getScheme())) {
-      return null;
-    }
-    Path path = Path.of(uri);
-    if (!path.getFileName().toString().endsWith(".properties")) {
+    Path path = "file".equals(uri.getScheme()) ? Path.of(uri) : null;
+    if (path == null || !path.getFileName().toString().endsWith(".properties")) {
+      if (given.getProperty(DIRECTORY) != null) {
+        throw new IllegalArgumentException(
+            DIRECTORY
+                + " is read with a configuration file, a file: URI ending in .properties; this"
+                + " manager's URI is "
+                + uri
+                + ": for a persistent manager, pass the file: URI of its directory");
+      }
       return path;
     }
     Properties file = new Properties();
@@ -160,45 +207,15 @@ public final class CairnCacheManager implements CacheManager {
   private static Opened openStore(URI uri, Properties given) {
     Properties properties = new Properties();
     Path directory = directoryOf(uri, given, properties);
-    CacheOptions.Builder options = CacheOptions.builder();
-    String budget = properties.getProperty(BUDGET_BYTES);
-    if (budget != null) {
-      try {
-        options.budgetBytes(Long.parseLong(budget.trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            BUDGET_BYTES + " must be a number of bytes: " + budget, e);
-      }
-    }
-    String hashed = properties.getProperty(HASHED_KEYS);
-    if (hashed != null) {
-      switch (hashed.trim().toLowerCase(java.util.Locale.ROOT)) {
-        case "true" -> options.hashedKeys(true);
-        case "false" -> options.hashedKeys(false);
-        default ->
-            throw new IllegalArgumentException(HASHED_KEYS + " must be true or false: " + hashed);
-      }
-    }
     // values that are not stored as themselves are StoredValues, read and written by its codec
     CodecRegistry codecs =
         CodecRegistry.builder().register(StoredValue.TYPE_ID, StoredValue.CODEC).build();
+    CacheOptions options = ManagerSettings.options(properties, directory != null, codecs);
     if (directory == null) {
-      return new Opened(
-          dev.cairn.cache.Cache.offHeap(
-              options.pile(PileOptions.builder().codecs(codecs).hugePages(true).build()).build()),
-          false);
+      return new Opened(dev.cairn.cache.Cache.offHeap(options), false);
     }
-    String durability = properties.getProperty(DURABILITY, Durability.PERIODIC.name());
-    Durability d;
     try {
-      d = Durability.valueOf(durability.trim().toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          DURABILITY + " must be NONE, PERIODIC or SYNC: " + durability, e);
-    }
-    options.pile(PileOptions.builder().durability(d).codecs(codecs).hugePages(true).build());
-    try {
-      return new Opened(dev.cairn.cache.Cache.open(directory, options.build()), true);
+      return new Opened(dev.cairn.cache.Cache.open(directory, options), true);
     } catch (IOException e) {
       throw new CacheException("cannot open the Cairn cache in " + directory, e);
     }
