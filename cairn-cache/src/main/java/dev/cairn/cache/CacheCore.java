@@ -91,6 +91,7 @@ final class CacheCore {
 
   private final EntryLog log;
   private final InstantSource clock;
+  private final WriteClock writeClock; // null: the cache has a clock of its own
   private final long budgetBytes;
   private final boolean replayable;
   private final Evictor evictor;
@@ -147,6 +148,7 @@ final class CacheCore {
   CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean replayable) {
     this.log = log;
     this.clock = clock;
+    this.writeClock = clock == InstantSource.system() ? WriteClock.SYSTEM : null;
     this.budgetBytes = budgetBytes;
     this.replayable = replayable;
     this.evictor = new Evictor(this, budgetBytes);
@@ -162,6 +164,15 @@ final class CacheCore {
 
   long nowMillis() {
     return clock.millis();
+  }
+
+  /**
+   * An entry's write time, for a write that needs the time for nothing else: the system clock's
+   * {@link WriteClock}, which may be a millisecond early, never late; a clock of the cache's own is
+   * read as it is.
+   */
+  long writeMillis() {
+    return writeClock != null ? writeClock.millis() : clock.millis();
   }
 
   /** The cache's clock, for a read that asks the time only when it needs it. */

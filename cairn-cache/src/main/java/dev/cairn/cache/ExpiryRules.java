@@ -82,6 +82,17 @@ final class ExpiryRules {
   }
 
   /**
+   * Whether a write with {@code options} (null: none) reckons an expiry from the time it is
+   * written: its own duration, or the table's time-to-live or time-to-idle. Such a write reads the
+   * cache's clock; any other takes its write time from {@link WriteClock}.
+   */
+  boolean timed(EntryOptions options) {
+    return afterWriteMillis != 0
+        || afterAccessMillis != 0
+        || (options != null && (options.expireAt() != null || options.expireAfter() != null));
+  }
+
+  /**
    * The slot hint of an entry that expires at {@code expireAt} (0: never), written or read at
    * {@code now}: with a time-to-idle, the earlier of the two.
    */

@@ -55,6 +55,11 @@ import java.util.function.Function;
  *     entry a write made is there for the removal to find, and none is left held by a table that
  *     is gone. A growth, which takes no key lock, meets the dropped index and retires the region
  *     it made (HashIndex D1).
+ * T8  Time: every decision about expiry (is the entry found expired, when does the new one
+ *     expire) is made on the cache's clock, read when the write or what it finds has an expiry.
+ *     The write time an entry records for get(key, maxAge) is that time when the write read
+ *     it, else WriteClock's, which may be a millisecond early and never late: an entry may look
+ *     older than it is to such a get, never younger.
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -552,14 +557,17 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     try {
       checkNotDropped(); // T7
       while (true) {
-        long now = core.nowMillis();
         boolean decode = mode == Mode.IF_ABSENT || mode == Mode.IF_EQUAL;
-        long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), decode, now));
+        // the lookup reads the clock only for an entry whose expiry the clock decides (Scratch)
+        long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), decode, core.clock()));
+        // a write that reckons an expiry reads the clock too (the lookup's time, if it read it);
+        // any other takes its entry's write time from WriteClock: maybe early, never late (T8)
+        long now = expiry.timed(options) ? sc.now() : core.writeMillis();
         long existing = 0;
         int existingSize = 0;
         if (slot >= 0) {
           if (sc.found == Scratch.EXPIRED
-              || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
+              || slotExpired(index.metaAt(slot), sc.foundPointer, slot, sc)) {
             expireLocked(hash, sc.foundPointer, sc.entry.readSize);
           } else {
             existing = sc.foundPointer;
