@@ -675,13 +675,14 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     boolean locked = true; // until deleteLocked hands the lock over (T6)
     lock.lock();
     try {
-      long now = core.nowMillis();
-      long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), expected != null, now));
+      // the clock is read only for an entry or slot with an expiry (Scratch, as a get does)
+      long slot =
+          index.find(hash, sc.lookup(core.log(), core.codecs(), expected != null, core.clock()));
       if (slot < 0) {
         return false;
       }
       if (sc.found == Scratch.EXPIRED
-          || slotExpired(index.metaAt(slot), sc.foundPointer, slot, now)) {
+          || slotExpired(index.metaAt(slot), sc.foundPointer, slot, sc)) {
         expireLocked(hash, sc.foundPointer, sc.entry.readSize);
         core.deliverRemovals(sc);
         return false;
