@@ -91,7 +91,7 @@ final class CacheCore {
 
   private final EntryLog log;
   private final InstantSource clock;
-  private final WriteClock writeClock; // null: the cache has a clock of its own
+  private final boolean systemClock; // write times from WriteClock.system() (see writeMillis)
   private final long budgetBytes;
   private final boolean replayable;
   private final Evictor evictor;
@@ -148,7 +148,7 @@ final class CacheCore {
   CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean replayable) {
     this.log = log;
     this.clock = clock;
-    this.writeClock = clock == InstantSource.system() ? WriteClock.SYSTEM : null;
+    this.systemClock = clock == InstantSource.system();
     this.budgetBytes = budgetBytes;
     this.replayable = replayable;
     this.evictor = new Evictor(this, budgetBytes);
@@ -172,7 +172,7 @@ final class CacheCore {
    * read as it is.
    */
   long writeMillis() {
-    return writeClock != null ? writeClock.millis() : clock.millis();
+    return systemClock ? WriteClock.system().millis() : clock.millis();
   }
 
   /** The cache's clock, for a read that asks the time only when it needs it. */

@@ -58,9 +58,25 @@ final class WriteClock {
     }
   }
 
-  /** The system clock's, shared by every cache that uses the system clock. */
-  static final WriteClock SYSTEM =
-      new WriteClock(System::currentTimeMillis, TICK_NANOS, TICKS_PER_WAKE);
+  /**
+   * The system clock's, shared by every cache that uses the system clock. Made at the first put
+   * that asks for it (a holder), and with no lambda in this class: a cache's open, a restart's path
+   * to its first hit, loads none of it.
+   */
+  static WriteClock system() {
+    return SystemHolder.CLOCK;
+  }
+
+  private static final class SystemHolder {
+    static final WriteClock CLOCK = new WriteClock(new SystemWall(), TICK_NANOS, TICKS_PER_WAKE);
+  }
+
+  private static final class SystemWall implements LongSupplier {
+    @Override
+    public long getAsLong() {
+      return System.currentTimeMillis();
+    }
+  }
 
   private final LongSupplier wall;
   private final long tickNanos;
@@ -95,11 +111,24 @@ final class WriteClock {
 
   private synchronized Thread ticker() {
     if (ticker == null) {
-      ticker = new Thread(this::tick, "cairn-write-clock");
+      ticker = new Thread(new Ticker(this), "cairn-write-clock");
       ticker.setDaemon(true);
       ticker.start();
     }
     return ticker;
+  }
+
+  private static final class Ticker implements Runnable {
+    private final WriteClock clock;
+
+    Ticker(WriteClock clock) {
+      this.clock = clock;
+    }
+
+    @Override
+    public void run() {
+      clock.tick();
+    }
   }
 
   private void tick() {
