@@ -28,15 +28,21 @@ import java.util.function.LongSupplier;
  * Ticking only while used: the ticker refreshes the value TICKS_PER_WAKE times, then marks it
  * STOPPED and parks. The next write that finds STOPPED reads the clock itself, puts that time
  * in (one CAS from STOPPED: the writer that wins it), and unparks the ticker. A cache written
- * without pause thus wakes the ticker about ten times a second (an unpark each); a cache not
- * written costs no wake-up. One ticker serves every cache of the JVM that uses the system clock;
- * a cache with a clock of its own (CacheOptions.clock, as tests set) reads that clock instead.
+ * without pause thus wakes the ticker about ten times a second (an unpark each). A ticker left
+ * STOPPED for IDLE_NANOS (a second) ends its thread, and the next wake-up makes a new one: a
+ * JVM whose caches are not written keeps no thread for this, and an application server that
+ * unloads the application is not kept from collecting its classes by a parked thread. One
+ * ticker serves every cache of the JVM that uses the system clock; a cache with a clock of its
+ * own (CacheOptions.clock, as tests set) reads that clock instead.
  *
  * Invariants:
  * W1 millis is STOPPED or a value the wall clock returned: it only ever holds such a value.
  * W2 While the ticker is parked, millis is STOPPED or a writer has just put a time in and
- *    unparked it (the CAS winner unparks after its CAS), so the ticker never sleeps on a value
- *    nobody refreshes for longer than one wake-up takes.
+ *    unparks it or makes a new one (the CAS winner, after its CAS, in ticker()), so no value
+ *    other than STOPPED goes unrefreshed for longer than a wake-up takes.
+ * W3 The ticker ends only under the monitor, having seen STOPPED there, and clears ticker: a
+ *    writer whose CAS came before that check is seen (the ticker goes on), one whose CAS came
+ *    after finds ticker null in ticker() and makes a new thread.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread.
@@ -47,6 +53,7 @@ final class WriteClock {
 
   static final long TICK_NANOS = 1_000_000;
   static final int TICKS_PER_WAKE = 100;
+  static final long IDLE_NANOS = 1_000_000_000;
 
   private static final VarHandle MILLIS;
 
@@ -68,7 +75,8 @@ final class WriteClock {
   }
 
   private static final class SystemHolder {
-    static final WriteClock CLOCK = new WriteClock(new SystemWall(), TICK_NANOS, TICKS_PER_WAKE);
+    static final WriteClock CLOCK =
+        new WriteClock(new SystemWall(), TICK_NANOS, TICKS_PER_WAKE, IDLE_NANOS);
   }
 
   private static final class SystemWall implements LongSupplier {
@@ -81,13 +89,15 @@ final class WriteClock {
   private final LongSupplier wall;
   private final long tickNanos;
   private final int ticksPerWake;
+  private final long idleNanos;
   private volatile long millis = STOPPED;
-  private Thread ticker; // guarded by this; made at the first wake-up
+  private Thread ticker; // guarded by this; null until a wake-up makes it, and after it ends
 
-  WriteClock(LongSupplier wall, long tickNanos, int ticksPerWake) {
+  WriteClock(LongSupplier wall, long tickNanos, int ticksPerWake, long idleNanos) {
     this.wall = wall;
     this.tickNanos = tickNanos;
     this.ticksPerWake = ticksPerWake;
+    this.idleNanos = idleNanos;
   }
 
   /** A time the wall clock has shown, at most about one tick ago (see the note). */
@@ -99,6 +109,11 @@ final class WriteClock {
   /** Whether the ticker refreshes the value now (tests). */
   boolean ticking() {
     return millis != STOPPED;
+  }
+
+  /** Whether a ticker thread is alive, ticking or parked (tests). */
+  synchronized boolean hasTicker() {
+    return ticker != null;
   }
 
   private long wake() {
@@ -113,6 +128,7 @@ final class WriteClock {
     if (ticker == null) {
       ticker = new Thread(new Ticker(this), "cairn-write-clock");
       ticker.setDaemon(true);
+      ticker.setContextClassLoader(null); // holds no application's class loader
       ticker.start();
     }
     return ticker;
@@ -138,8 +154,19 @@ final class WriteClock {
         millis = wall.getAsLong(); // W1
       }
       millis = STOPPED;
-      while (millis == STOPPED) {
-        LockSupport.park(this); // until a writer puts a time in (W2); spurious returns loop
+      long idleUntil = System.nanoTime() + idleNanos;
+      while (millis == STOPPED) { // until a writer puts a time in (W2), or idle too long
+        long left = idleUntil - System.nanoTime();
+        if (left <= 0) {
+          synchronized (this) {
+            if (millis == STOPPED) { // W3: a writer's CAS after this makes a new ticker
+              ticker = null;
+              return;
+            }
+          }
+        } else {
+          LockSupport.parkNanos(this, left);
+        }
       }
     }
   }

@@ -22,7 +22,8 @@ class WriteClockTest {
   @Test
   void aStoppedClock_readsTheWall_andWakesTheTicker_whichRefreshesIt() throws Exception {
     AtomicLong wall = new AtomicLong(1_000);
-    WriteClock clock = new WriteClock(wall::get, WriteClock.TICK_NANOS, 1_000_000);
+    WriteClock clock =
+        new WriteClock(wall::get, WriteClock.TICK_NANOS, 1_000_000, WriteClock.IDLE_NANOS);
     assertThat(clock.ticking()).isFalse();
     assertThat(clock.millis()).isEqualTo(1_000); // read from the wall by the caller
     assertThat(clock.ticking()).isTrue();
@@ -35,7 +36,7 @@ class WriteClockTest {
   @Test
   void theTicker_stopsAfterItsTicks_andTheNextReadTakesTheWallExactly() throws Exception {
     AtomicLong wall = new AtomicLong(5);
-    WriteClock clock = new WriteClock(wall::get, WriteClock.TICK_NANOS, 3);
+    WriteClock clock = new WriteClock(wall::get, WriteClock.TICK_NANOS, 3, WriteClock.IDLE_NANOS);
     clock.millis();
     awaitTrue(() -> !clock.ticking(), "the ticker to park after its ticks");
     wall.set(77);
@@ -47,9 +48,25 @@ class WriteClockTest {
   }
 
   @Test
+  void anIdleTicker_endsItsThread_andTheNextReadMakesANewOne() throws Exception {
+    AtomicLong wall = new AtomicLong(10);
+    WriteClock clock = new WriteClock(wall::get, WriteClock.TICK_NANOS, 2, 20_000_000);
+    assertThat(clock.hasTicker()).isFalse();
+    clock.millis();
+    assertThat(clock.hasTicker()).isTrue();
+    awaitTrue(() -> !clock.hasTicker(), "the idle ticker to end");
+    wall.set(20);
+    assertThat(clock.millis()).isEqualTo(20);
+    assertThat(clock.hasTicker()).isTrue();
+    wall.set(30);
+    awaitTrue(() -> clock.millis() == 30, "the new ticker's value, or the wall's once it stops");
+  }
+
+  @Test
   void itNeverSaysATimeTheWallHasNotShown() throws Exception {
     AtomicLong wall = new AtomicLong();
-    WriteClock clock = new WriteClock(wall::get, 100_000, 50); // 0.1 ms ticks, parks often
+    WriteClock clock =
+        new WriteClock(wall::get, 100_000, 50, 2_000_000); // 0.1 ms ticks, parks and ends often
     long deadline = System.nanoTime() + 300_000_000L;
     long reads = 0;
     while (System.nanoTime() < deadline) {
@@ -59,6 +76,26 @@ class WriteClockTest {
       reads++;
     }
     assertThat(reads).isPositive();
+    // and never left frozen: after all those ends and new tickers, the value still follows the wall
+    wall.set(Long.MAX_VALUE / 2);
+    awaitTrue(() -> clock.millis() == Long.MAX_VALUE / 2, "the value to follow the wall");
+  }
+
+  @Test
+  void readsAsIdleTickersEnd_neverLeaveTheValueFrozen() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("WriteClockTest seed " + seed);
+    java.util.Random random = new java.util.Random(seed);
+    AtomicLong wall = new AtomicLong();
+    WriteClock clock = new WriteClock(wall::get, 100_000, 2, 1_000_000); // idle: 1 ms
+    for (int i = 0; i < 300; i++) {
+      wall.incrementAndGet();
+      clock.millis();
+      // gaps around the idle time, so that reads meet tickers as they end
+      java.util.concurrent.locks.LockSupport.parkNanos(500_000 + random.nextInt(1_500_000));
+    }
+    wall.set(Long.MAX_VALUE / 2);
+    awaitTrue(() -> clock.millis() == Long.MAX_VALUE / 2, "the value to follow the wall");
   }
 
   @Test
