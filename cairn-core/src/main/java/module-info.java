@@ -30,4 +30,7 @@ module dev.cairn.core {
       dev.cairn.cache;
   exports dev.cairn.durability.log to
       dev.cairn.cli;
+  // a coarse wall clock: the cache's write times
+  exports dev.cairn.time to
+      dev.cairn.cache;
 }

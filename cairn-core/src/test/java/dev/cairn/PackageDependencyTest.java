@@ -89,6 +89,14 @@ class PackageDependencyTest {
   }
 
   @Test
+  void theCoarseClockKnowsNothingOfPilesCodecsOrFiles() {
+    assertThat(USES).containsKey("dev/cairn/time/CoarseClock");
+    assertThat(uses("dev/cairn/time", "dev/cairn/pile/")).isEmpty();
+    assertThat(uses("dev/cairn/time", "dev/cairn/codec/")).isEmpty();
+    assertThat(uses("dev/cairn/time", "dev/cairn/durability/")).isEmpty();
+  }
+
+  @Test
   void codecsKnowNothingOfPilesFilesOrMemory() {
     assertThat(uses("dev/cairn/codec", "dev/cairn/pile/")).isEmpty();
     assertThat(uses("dev/cairn/codec", "dev/cairn/durability/")).isEmpty();

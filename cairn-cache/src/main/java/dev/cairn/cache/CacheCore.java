@@ -5,6 +5,7 @@ import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.PileClosedException;
 import dev.cairn.pile.participant.PayloadWriter;
+import dev.cairn.time.CoarseClock;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -91,7 +92,7 @@ final class CacheCore {
 
   private final EntryLog log;
   private final InstantSource clock;
-  private final boolean systemClock; // write times from WriteClock.system() (see writeMillis)
+  private final boolean systemClock; // write times from CoarseClock (see writeMillis)
   private final long budgetBytes;
   private final boolean replayable;
   private final Evictor evictor;
@@ -167,12 +168,13 @@ final class CacheCore {
   }
 
   /**
-   * An entry's write time, for a write that needs the time for nothing else: the system clock's
-   * {@link WriteClock}, which may be a millisecond early, never late; a clock of the cache's own is
-   * read as it is.
+   * An entry's write time, for a write that needs the time for nothing else: on the system clock,
+   * {@link CoarseClock}'s (the clock as of the kernel's last tick: a few milliseconds early at
+   * most, never late) in the buffer of {@code sc}'s thread; a clock of the cache's own is read as
+   * it is.
    */
-  long writeMillis() {
-    return systemClock ? WriteClock.system().millis() : clock.millis();
+  long writeMillis(Scratch sc) {
+    return systemClock ? CoarseClock.millis(sc.timespec) : clock.millis();
   }
 
   /** The cache's clock, for a read that asks the time only when it needs it. */

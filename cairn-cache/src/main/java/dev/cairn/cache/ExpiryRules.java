@@ -84,7 +84,7 @@ final class ExpiryRules {
   /**
    * Whether a write with {@code options} (null: none) reckons an expiry from the time it is
    * written: its own duration, or the table's time-to-live or time-to-idle. Such a write reads the
-   * cache's clock; any other takes its write time from {@link WriteClock}.
+   * cache's clock; any other takes its write time from the coarse clock (CacheCore.writeMillis).
    */
   boolean timed(EntryOptions options) {
     return afterWriteMillis != 0

@@ -58,8 +58,9 @@ import java.util.function.Function;
  * T8  Time: every decision about expiry (is the entry found expired, when does the new one
  *     expire) is made on the cache's clock, read when the write or what it finds has an expiry.
  *     The write time an entry records for get(key, maxAge) is that time when the write read
- *     it, else WriteClock's, which may be a millisecond early and never late: an entry may look
- *     older than it is to such a get, never younger.
+ *     it, else CoarseClock's (the system clock as of the kernel's last tick), which may be a
+ *     few milliseconds early and never late: an entry may look older than it is to such a get,
+ *     never younger.
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -561,8 +562,8 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         // the lookup reads the clock only for an entry whose expiry the clock decides (Scratch)
         long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), decode, core.clock()));
         // a write that reckons an expiry reads the clock too (the lookup's time, if it read it);
-        // any other takes its entry's write time from WriteClock: maybe early, never late (T8)
-        long now = expiry.timed(options) ? sc.now() : core.writeMillis();
+        // any other takes its entry's write time from CoarseClock: maybe early, never late (T8)
+        long now = expiry.timed(options) ? sc.now() : core.writeMillis(sc);
         long existing = 0;
         int existingSize = 0;
         if (slot >= 0) {

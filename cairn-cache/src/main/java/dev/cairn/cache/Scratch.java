@@ -39,6 +39,9 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   /** getAll's prefetch: a window's hashes, then the pointers read (OffHeapTable.PREFETCH_KEYS). */
   final long[] prefetchWords = new long[OffHeapTable.PREFETCH_KEYS];
 
+  /** The thread's buffer for {@link dev.cairn.time.CoarseClock} (CacheCore.writeMillis). */
+  final MemorySegment timespec = dev.cairn.time.CoarseClock.timespec();
+
   /** What getAll's prefetch read, kept only so that the compiler keeps the reads. */
   long prefetchSink;
 
