@@ -40,36 +40,45 @@ public final class CoarseClock {
   private static final int CLOCK_REALTIME_COARSE = 5;
   private static final long TIMESPEC_BYTES = 2 * Long.BYTES;
 
-  private static final MethodHandle CLOCK_GETTIME;
-  private static final MethodHandle CLOCK_GETRES;
+  /**
+   * The bound calls, in a holder: a caller that only makes its buffer ({@link #timespec()}, which a
+   * cache's reads do as they set up their thread) binds nothing; the first {@link #millis} does.
+   */
+  private static final class Calls {
+    static final MethodHandle CLOCK_GETTIME;
+    static final MethodHandle CLOCK_GETRES;
 
-  static {
-    MethodHandle gettime = null;
-    MethodHandle getres = null;
-    if (NativeCalls.unavailableBecause() == null) {
-      try {
-        FunctionDescriptor d =
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-        gettime = NativeCalls.bind("clock_gettime", d, Linker.Option.critical(true));
-        getres = NativeCalls.bind("clock_getres", d, Linker.Option.critical(true));
-        MemorySegment probe = timespec();
-        if ((int) gettime.invokeExact(CLOCK_REALTIME_COARSE, probe) != 0) {
-          gettime = null; // a kernel without the coarse clock: read the precise one
+    static {
+      MethodHandle gettime = null;
+      MethodHandle getres = null;
+      if (NativeCalls.unavailableBecause() == null) {
+        try {
+          FunctionDescriptor d =
+              FunctionDescriptor.of(
+                  ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+          gettime = NativeCalls.bind("clock_gettime", d, Linker.Option.critical(true));
+          getres = NativeCalls.bind("clock_getres", d, Linker.Option.critical(true));
+          MemorySegment probe = timespec();
+          if ((int) gettime.invokeExact(CLOCK_REALTIME_COARSE, probe) != 0) {
+            gettime = null; // a kernel without the coarse clock: read the precise one
+          }
+        } catch (Throwable e) {
+          gettime = null;
+          getres = null;
         }
-      } catch (Throwable e) {
-        gettime = null;
-        getres = null;
       }
+      CLOCK_GETTIME = gettime;
+      CLOCK_GETRES = gettime == null ? null : getres;
     }
-    CLOCK_GETTIME = gettime;
-    CLOCK_GETRES = gettime == null ? null : getres;
+
+    private Calls() {}
   }
 
   private CoarseClock() {}
 
   /** Whether {@link #millis} reads the coarse clock (else {@link System#currentTimeMillis()}). */
   public static boolean coarse() {
-    return CLOCK_GETTIME != null;
+    return Calls.CLOCK_GETTIME != null;
   }
 
   /** A buffer for {@link #millis}, to be used by one thread at a time. */
@@ -85,7 +94,7 @@ public final class CoarseClock {
    * @throws IllegalArgumentException if {@code timespec} is shorter than 16 bytes
    */
   public static long millis(MemorySegment timespec) {
-    MethodHandle gettime = CLOCK_GETTIME;
+    MethodHandle gettime = Calls.CLOCK_GETTIME;
     if (gettime == null) {
       return System.currentTimeMillis();
     }
@@ -107,7 +116,7 @@ public final class CoarseClock {
 
   /** How far {@link #millis} may lag the wall clock, in nanoseconds: 0 when it reads it exactly. */
   public static long resolution() {
-    MethodHandle getres = CLOCK_GETRES;
+    MethodHandle getres = Calls.CLOCK_GETRES;
     if (getres == null) {
       return 0;
     }
