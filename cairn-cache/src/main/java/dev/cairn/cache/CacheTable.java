@@ -35,9 +35,9 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   /**
    * The value of {@code key} if it was written at most {@code maxAge} ago, else null (the entry
    * stays). Never an older one. On the system clock (the default), an entry written with no expiry
-   * records its write time from the clock as of the kernel's last tick, a quarter of the cost of a
-   * precise read on Linux: the entry may look up to one tick older than it is (4 ms at 250 Hz), and
-   * miss a {@code maxAge} it just meets.
+   * records its write time from the clock as of the kernel's last tick, under a third of the cost
+   * of a precise read on Linux: the entry may look up to one tick older than it is (4 ms at 250
+   * Hz), and miss a {@code maxAge} it just meets.
    */
   V get(K key, Duration maxAge);
 

@@ -9,9 +9,10 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The wall clock as of the kernel's last timer tick: Linux's {@code CLOCK_REALTIME_COARSE}, read
- * through FFM, about a quarter of the cost of {@link System#currentTimeMillis()} (5.2-6.0 ns
- * against 23.5-23.8 ns on the test VM). Where it cannot be read (not Linux, native access not
- * enabled for Cairn's module), {@link #millis} is {@link System#currentTimeMillis()}.
+ * through FFM, under a third of the cost of {@link System#currentTimeMillis()} (6.9-7.5 ns against
+ * 23.8-24.3 ns on the test VM, docs/probes/CoarseClockCost.java). Where it cannot be read (not
+ * Linux, native access not enabled for Cairn's module), {@link #millis} is {@link
+ * System#currentTimeMillis()}.
  *
  * {@snippet :
  * MemorySegment timespec = CoarseClock.timespec();     // one per thread, reused
