@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -116,6 +117,48 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * locks held, so it may call the cache; a concurrent put of the same key wins over it.
    */
   V computeIfAbsent(K key, Function<? super K, ? extends V> loader);
+
+  /**
+   * Sets {@code key}'s value to what {@code remapping} makes of its current value (null if it has
+   * none), or removes the entry if that is null; returns the new value, or null. No update is lost:
+   * the value is stored only if the key still holds the value {@code remapping} was given (compared
+   * as {@link #replace(Object, Object, Object)} compares), and when another write to the key came
+   * between, {@code remapping} runs again on the newer value, so it may run more than once (as
+   * {@link java.util.concurrent.ConcurrentMap#compute}'s may). It runs with no lock of the cache's
+   * held, so it may call the cache. Each round counts a get in {@link #stats()}; a stored value
+   * takes the table's expiry as a put would.
+   *
+   * {@snippet class=dev.cairn.cache.CacheExamplesTest region=merge}
+   *
+   * @throws UnsupportedOperationException if the key's value compares by identity (its class has no
+   *     {@code equals} of its own): no compare-and-set of it could succeed; nothing is written
+   * @throws NullPointerException if {@code key} or {@code remapping} is null
+   */
+  default V compute(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
+    return TableComputes.compute(this, key, remapping);
+  }
+
+  /**
+   * {@link #compute} for a key that has a value: returns null, and runs nothing, if it has none.
+   *
+   * @throws UnsupportedOperationException as {@link #compute} throws it
+   * @throws NullPointerException if {@code key} or {@code remapping} is null
+   */
+  default V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
+    return TableComputes.computeIfPresent(this, key, remapping);
+  }
+
+  /**
+   * Stores {@code value} if {@code key} has none, else what {@code remapping} makes of the current
+   * value and {@code value} (removing the entry if that is null); returns the value stored, or
+   * null. Atomic as {@link #compute} is, and {@code remapping} may likewise run more than once.
+   *
+   * @throws UnsupportedOperationException as {@link #compute} throws it
+   * @throws NullPointerException if {@code key}, {@code value} or {@code remapping} is null
+   */
+  default V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remapping) {
+    return TableComputes.merge(this, key, value, remapping);
+  }
 
   /** Whether {@code key} has a live entry. */
   boolean containsKey(K key);

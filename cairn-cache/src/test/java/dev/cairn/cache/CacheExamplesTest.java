@@ -39,6 +39,21 @@ class CacheExamplesTest {
   }
 
   @Test
+  void merge_countsWords() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      // @start region="merge"
+      CacheTable<String, Long> counts = cache.table("counts", String.class, Long.class);
+      for (String word : "to be or not to be".split(" ")) {
+        counts.merge(word, 1L, Long::sum); // no update lost, from any number of threads
+      }
+      // @end
+      assertThat(counts.get("to")).isEqualTo(2L);
+      assertThat(counts.get("or")).isEqualTo(1L);
+      assertThat(counts.size()).isEqualTo(4);
+    }
+  }
+
+  @Test
   void volatileCache_withLongKeys() {
     // @start region="long-table"
     try (Cache cache = Cache.offHeap(CacheOptions.builder().budgetBytes(16L << 20).build())) {
