@@ -56,6 +56,9 @@ public interface LongCacheTable<V> {
 
   TableStats stats();
 
-  /** The same table with boxed keys: getAll, conditional replace and remove, iteration. */
+  /**
+   * The same table with boxed keys: getAll, conditional replace and remove, compute and merge,
+   * iteration.
+   */
   CacheTable<Long, V> boxed();
 }
