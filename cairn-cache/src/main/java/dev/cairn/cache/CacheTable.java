@@ -126,7 +126,8 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * between, {@code remapping} runs again on the newer value, so it may run more than once (as
    * {@link java.util.concurrent.ConcurrentMap#compute}'s may). It runs with no lock of the cache's
    * held, so it may call the cache. Each round counts a get in {@link #stats()}; a stored value
-   * takes the table's expiry as a put would.
+   * takes the table's expiry as a put would, and a function that returns the very object it was
+   * given writes nothing (the entry keeps its write time).
    *
    * {@snippet class=dev.cairn.cache.CacheExamplesTest region=merge}
    *

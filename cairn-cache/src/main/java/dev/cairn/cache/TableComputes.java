@@ -22,6 +22,9 @@ import java.util.function.BiFunction;
  *    equals of its own compares by identity, and every read decodes a new object, so no set
  *    could succeed and the loop would not end: such a value is refused (valueEquality) before
  *    any set is tried, with nothing written.
+ * C2 A function that returns the very object it was given changed nothing: no write, so no log
+ *    record and no new write time (expiry after write is not pushed back), as Caffeine's compute
+ *    does. The value read is returned; it was the key's at the read.
  * }</pre>
  */
 final class TableComputes {
@@ -98,8 +101,14 @@ final class TableComputes {
     }
   }
 
-  /** Replaces {@code old} with {@code value}, or removes it for null, if the key still holds it. */
+  /**
+   * Replaces {@code old} with {@code value}, or removes it for null, if the key still holds it; the
+   * very object it was given back (C2) writes nothing.
+   */
   private static <K, V> boolean set(CacheTable<K, V> table, K key, V old, V value) {
+    if (value == old) {
+      return true;
+    }
     requireValueEquality(old);
     return value == null ? table.remove(key, old) : table.replace(key, old, value);
   }

@@ -128,6 +128,21 @@ class TableComputesTest {
   }
 
   @Test
+  void aFunctionReturningWhatItWasGiven_writesNothing() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      CacheTable<String, String> table = cache.table("t", String.class, String.class);
+      table.put("k", "a");
+      long puts = table.stats().puts();
+      assertThat(table.compute("k", (k, v) -> v)).isEqualTo("a");
+      assertThat(table.computeIfPresent("k", (k, v) -> v)).isEqualTo("a");
+      assertThat(table.merge("k", "b", (old, given) -> old)).isEqualTo("a");
+      assertThat(table.stats().puts()).isEqualTo(puts);
+      assertThat(table.compute("k", (k, v) -> v + "!")).isEqualTo("a!");
+      assertThat(table.stats().puts()).isEqualTo(puts + 1);
+    }
+  }
+
+  @Test
   void theFunctionMayCallTheCache() {
     try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
       CacheTable<String, String> table = cache.table("t", String.class, String.class);
