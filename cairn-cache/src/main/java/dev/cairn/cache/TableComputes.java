@@ -21,7 +21,8 @@ import java.util.function.BiFunction;
  * C1 The compare-and-set compares decoded values with Objects.deepEquals. A value class with no
  *    equals of its own compares by identity, and every read decodes a new object, so no set
  *    could succeed and the loop would not end: such a value is refused (valueEquality) before
- *    any set is tried, with nothing written.
+ *    any set is tried, with nothing written. An array passes (deepEquals compares its elements,
+ *    which then need an equals of their own: an array of such objects is not checked).
  * C2 A function that returns the very object it was given changed nothing: no write, so no log
  *    record and no new write time (expiry after write is not pushed back), as Caffeine's compute
  *    does. The value read is returned; it was the key's at the read.
