@@ -63,43 +63,22 @@ final class TableComputes {
     }
   }
 
+  /** {@link #compute} of a function that leaves an absent key absent, running nothing for it. */
   static <K, V> V computeIfPresent(
       CacheTable<K, V> table, K key, BiFunction<? super K, ? super V, ? extends V> remapping) {
-    Objects.requireNonNull(key, "key");
     Objects.requireNonNull(remapping, "remapping");
-    while (true) {
-      V old = table.get(key);
-      if (old == null) {
-        return null;
-      }
-      V value = remapping.apply(key, old);
-      if (set(table, key, old, value)) {
-        return value;
-      }
-    }
+    return compute(table, key, (k, old) -> old == null ? null : remapping.apply(k, old));
   }
 
+  /** {@link #compute} of a function that stores {@code value} for an absent key. */
   static <K, V> V merge(
       CacheTable<K, V> table,
       K key,
       V value,
       BiFunction<? super V, ? super V, ? extends V> remapping) {
-    Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(remapping, "remapping");
-    while (true) {
-      V old = table.get(key);
-      if (old == null) {
-        if (table.putIfAbsent(key, value) == null) {
-          return value;
-        }
-        continue;
-      }
-      V merged = remapping.apply(old, value);
-      if (set(table, key, old, merged)) {
-        return merged;
-      }
-    }
+    return compute(table, key, (k, old) -> old == null ? value : remapping.apply(old, value));
   }
 
   /**
