@@ -10,9 +10,10 @@ import java.util.function.BiFunction;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Each is a loop: read the key's value (get), make the new one with no lock held, and store it
- * only if the key still holds what was read: putIfAbsent for an absent key, replace(key, old,
- * new) or remove(key, old) for a present one, each atomic under the key's lock. A write to the
+ * compute is a loop (computeIfPresent and merge are compute of a function that wraps theirs):
+ * read the key's value (get), make the new one with no lock held, and store it only if the key
+ * still holds what was read: putIfAbsent for an absent key, replace(key, old, new) or
+ * remove(key, old) for a present one, each atomic under the key's lock. A write to the
  * key between the read and the set fails the set, and the loop reads again: no update is lost,
  * and the function may run more than once (as ConcurrentMap's defaults may). Why not run the
  * function under the key's lock, as Caffeine's compute does: the cache runs no caller code
@@ -20,9 +21,9 @@ import java.util.function.BiFunction;
  * deadlock; and a write waits for its log (SYNC) holding no lock (OffHeapTable T6).
  * C1 The compare-and-set compares decoded values with Objects.deepEquals. A value class with no
  *    equals of its own compares by identity, and every read decodes a new object, so no set
- *    could succeed and the loop would not end: such a value is refused (valueEquality) before
- *    any set is tried, with nothing written. An array passes (deepEquals compares its elements,
- *    which then need an equals of their own: an array of such objects is not checked).
+ *    could succeed and the loop would not end: such a value is refused (requireValueEquality)
+ *    before any set is tried, with nothing written. An array passes (deepEquals compares its
+ *    elements, which then need an equals of their own: an array of such objects is not checked).
  * C2 A function that returns the very object it was given changed nothing: no write, so no log
  *    record and no new write time (expiry after write is not pushed back), as Caffeine's compute
  *    does. The value read is returned; it was the key's at the read.
