@@ -364,6 +364,15 @@ class CacheModelPropertyTest {
                                 Tuple.of(4, Arbitraries.just(false)),
                                 Tuple.of(1, Arbitraries.just(true))))
                         .as(CacheOp.ComputeIfAbsent::new)),
+                Tuple.of(
+                    3,
+                    Combinators.combine(
+                            keys,
+                            pads,
+                            Arbitraries.frequencyOf(
+                                Tuple.of(4, Arbitraries.just(false)),
+                                Tuple.of(1, Arbitraries.just(true))))
+                        .as(CacheOp.Compute::new)),
                 Tuple.of(4, keys.map(CacheOp.ContainsKey::new)),
                 Tuple.of(3, keys.map(CacheOp.Touch::new)),
                 Tuple.of(1, Arbitraries.just(new CacheOp.Clear())),

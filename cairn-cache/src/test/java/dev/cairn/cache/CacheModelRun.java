@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.cache.CacheOp.Advance;
 import dev.cairn.cache.CacheOp.Checkpoint;
 import dev.cairn.cache.CacheOp.Clear;
+import dev.cairn.cache.CacheOp.Compute;
 import dev.cairn.cache.CacheOp.ComputeIfAbsent;
 import dev.cairn.cache.CacheOp.ContainsKey;
 import dev.cairn.cache.CacheOp.Expect;
@@ -254,6 +255,7 @@ final class CacheModelRun implements AutoCloseable {
       case Remove r -> remove(key(r.key()));
       case RemoveIfEquals r -> removeIfEquals(key(r.key()), r.expected());
       case ComputeIfAbsent c -> computeIfAbsent(key(c.key()), c.pad(), c.loadsNull());
+      case Compute c -> compute(key(c.key()), c.pad(), c.removes());
       case ContainsKey c -> containsKey(key(c.key()));
       case Touch t -> touch(key(t.key()));
       case Clear c -> clear();
@@ -622,6 +624,77 @@ final class CacheModelRun implements AutoCloseable {
       wrote(key, entry);
     }
     return "loaded " + TableModel.abbreviate(got);
+  }
+
+  /**
+   * compute: a read, the function, a compare-and-set, again if the set failed. Each round's
+   * function records the value it was given and says which write is in flight, so that a cut in any
+   * round is judged against the write that round makes.
+   */
+  private String compute(String key, int pad, boolean removes) {
+    String absentValue = nextValue(key, pad);
+    Entry absentEntry = model.newEntry(absentValue, null);
+    String presentValue = removes ? null : nextValue(key, pad);
+    Entry presentEntry = removes ? null : model.newEntry(presentValue, null);
+    Map<String, Entry> removal = new HashMap<>();
+    removal.put(key, null);
+    Entry old = model.live(key);
+    model.mayEvict(); // a round may write: its room is made first
+    List<String> given = new ArrayList<>();
+    inFlight = Map.of(key, absentEntry);
+    String got;
+    try {
+      got =
+          table.compute(
+              key,
+              (k, v) -> {
+                given.add(v);
+                inFlight =
+                    v == null
+                        ? Map.of(key, absentEntry)
+                        : removes ? removal : Map.of(key, presentEntry);
+                return v == null ? absentValue : presentValue;
+              });
+    } catch (CacheFullException e) {
+      if (!given.isEmpty() && given.getLast() != null) {
+        model.observe(key, given.getLast());
+        model.accessed(key); // the round's read was a hit, and its write was refused
+        model.mayEvict();
+      }
+      return cacheFull(key, old);
+    }
+    if (given.isEmpty()) {
+      throw new AssertionError("compute(" + key + ") returned without running its function");
+    }
+    for (String v : given) {
+      if (v != null) {
+        model.observe(key, v); // each round's read named a write the model allows
+      }
+      model.mayEvict(); // then the round's write made room, which may evict the key itself
+    }
+    String last = given.getLast();
+    if (last == null) {
+      if (old != null) {
+        model.evicted(key, old);
+      }
+      if (!absentValue.equals(got)) {
+        throw new AssertionError("compute(" + key + ") of an absent key returned " + got);
+      }
+      wrote(key, absentEntry);
+      return "absent, put " + TableModel.abbreviate(got) + " (" + given.size() + " rounds)";
+    }
+    if (removes) {
+      if (got != null) {
+        throw new AssertionError("compute(" + key + ") to null returned " + got);
+      }
+      model.removed(key);
+      return "removed " + TableModel.abbreviate(last) + " (" + given.size() + " rounds)";
+    }
+    if (!presentValue.equals(got)) {
+      throw new AssertionError("compute(" + key + ") of a present key returned " + got);
+    }
+    wrote(key, presentEntry);
+    return TableModel.abbreviate(last) + " -> " + TableModel.abbreviate(got);
   }
 
   private String clear() {

@@ -46,6 +46,12 @@ sealed interface CacheOp {
   /** {@code computeIfAbsent(key, loader)}; the loader returns null if {@code loadsNull}. */
   record ComputeIfAbsent(int key, int pad, boolean loadsNull) implements CacheOp {}
 
+  /**
+   * {@code compute(key, f)}: f makes a new value for an absent key and another for a present one,
+   * or removes a present one if {@code removes}.
+   */
+  record Compute(int key, int pad, boolean removes) implements CacheOp {}
+
   /** {@code containsKey(key)}. */
   record ContainsKey(int key) implements CacheOp {}
 
