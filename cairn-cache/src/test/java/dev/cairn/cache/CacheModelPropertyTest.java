@@ -337,6 +337,9 @@ class CacheModelPropertyTest {
     Arbitrary<Integer> keys = keys(keyCount);
     Arbitrary<CacheOp.Expect> expect = Arbitraries.of(CacheOp.Expect.class);
     Arbitrary<List<Integer>> someKeys = keys.list().ofMinSize(1).ofMaxSize(4);
+    Arbitrary<Boolean> oneInFive =
+        Arbitraries.frequencyOf(
+            Tuple.of(4, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true)));
     List<Tuple.Tuple2<Integer, Arbitrary<? extends CacheOp>>> ops =
         new java.util.ArrayList<>(
             List.of(
@@ -356,23 +359,8 @@ class CacheModelPropertyTest {
                 Tuple.of(5, keys.map(CacheOp.Remove::new)),
                 Tuple.of(3, Combinators.combine(keys, expect).as(CacheOp.RemoveIfEquals::new)),
                 Tuple.of(
-                    4,
-                    Combinators.combine(
-                            keys,
-                            pads,
-                            Arbitraries.frequencyOf(
-                                Tuple.of(4, Arbitraries.just(false)),
-                                Tuple.of(1, Arbitraries.just(true))))
-                        .as(CacheOp.ComputeIfAbsent::new)),
-                Tuple.of(
-                    3,
-                    Combinators.combine(
-                            keys,
-                            pads,
-                            Arbitraries.frequencyOf(
-                                Tuple.of(4, Arbitraries.just(false)),
-                                Tuple.of(1, Arbitraries.just(true))))
-                        .as(CacheOp.Compute::new)),
+                    4, Combinators.combine(keys, pads, oneInFive).as(CacheOp.ComputeIfAbsent::new)),
+                Tuple.of(3, Combinators.combine(keys, pads, oneInFive).as(CacheOp.Compute::new)),
                 Tuple.of(4, keys.map(CacheOp.ContainsKey::new)),
                 Tuple.of(3, keys.map(CacheOp.Touch::new)),
                 Tuple.of(1, Arbitraries.just(new CacheOp.Clear())),
