@@ -22,10 +22,10 @@ import java.lang.foreign.ValueLayout;
  * #MIN_BLOCK_BYTES}. Its first 8 bytes are the header:
  *
  * <pre>
- *  63  60 59                 37 36   32 31  30 29  28  27  26                      0
- * +------+---------------------+-------+---+------+---+---+-------------------------+
- * | 0000 |      tag (23)       | slack | T | kind | P | F |  size in granules (27)  |
- * +------+---------------------+-------+---+------+---+---+-------------------------+
+ *  63 61 60 59                 37 36   32 31  30 29  28  27  26                      0
+ * +-----+---+---------------------+-------+---+------+---+---+-------------------------+
+ * | 000 | M |      tag (23)       | slack | T | kind | P | F |  size in granules (27)  |
+ * +-----+---+---------------------+-------+---+------+---+---+-------------------------+
  *   F     free block
  *   P     the block before this one is free (its footer holds its size)
  *   kind  0 bytes, 1 string, 2 object (payload starts with the codec's type id, a varint),
@@ -34,6 +34,8 @@ import java.lang.foreign.ValueLayout;
  *   slack capacity minus payload length, 0..30; 31 means the length is the int in the block's
  *         last 4 bytes (there are then at least 31 spare bytes to hold it)
  *   tag   the tag of the pointer that owns the block; checked on every access
+ *   M     marked: a participant's mark on its own payload ({@code PayloadWriter#marked}), which
+ *         the pile keeps with the payload and never reads; 0 in every value put through Pile
  * </pre>
  *
  * <pre>
@@ -74,20 +76,32 @@ final class BlockLayout {
   static final int SLACK_BITS = 5;
   static final int SLACK_IN_TRAILER = (1 << SLACK_BITS) - 1;
   static final int TAG_SHIFT = SLACK_SHIFT + SLACK_BITS;
-  static final int RESERVED_SHIFT = TAG_SHIFT + Pointers.TAG_BITS;
+  static final int MARK_SHIFT = TAG_SHIFT + Pointers.TAG_BITS;
+  static final long MARKED = 1L << MARK_SHIFT;
+  static final int RESERVED_SHIFT = MARK_SHIFT + 1;
 
   static final int KIND_BYTES = 0;
   static final int KIND_STRING = 1;
   static final int KIND_OBJECT = 2;
   static final int KIND_LINK = 3;
 
+  /**
+   * Added to a kind where this class takes or gives one as an int ({@link #liveHeader}, {@link
+   * #writeLive}, {@link #kindAndMark}): the block is marked (M). {@link #kind} leaves it out.
+   */
+  static final int KIND_MARK = 4;
+
+  static final int KIND_BITS_MASK = 3;
+
   private BlockLayout() {}
 
+  /** {@code kind}: a KIND constant, plus {@link #KIND_MARK} for a marked block. */
   static long liveHeader(int tag, int kind, long sizeGranules, int slack, boolean target) {
     return ((long) tag << TAG_SHIFT)
+        | ((kind & KIND_MARK) != 0 ? MARKED : 0)
         | ((long) Math.min(slack, SLACK_IN_TRAILER) << SLACK_SHIFT)
         | (target ? TARGET : 0)
-        | ((long) kind << KIND_SHIFT)
+        | ((long) (kind & KIND_BITS_MASK) << KIND_SHIFT)
         | sizeGranules;
   }
 
@@ -122,6 +136,15 @@ final class BlockLayout {
 
   static int kind(long header) {
     return (int) ((header & KIND_MASK) >>> KIND_SHIFT);
+  }
+
+  /** The block's kind, plus {@link #KIND_MARK} if it is marked: what a rewrite keeps. */
+  static int kindAndMark(long header) {
+    return kind(header) | ((header & MARKED) != 0 ? KIND_MARK : 0);
+  }
+
+  static boolean isMarked(long header) {
+    return (header & MARKED) != 0;
   }
 
   static int tag(long header) {

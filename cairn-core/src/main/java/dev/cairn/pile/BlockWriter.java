@@ -154,7 +154,7 @@ final class BlockWriter {
           }
         }
       }
-      publish(stripe, memory, segment.index(), offset, KIND_BYTES, length);
+      publish(stripe, memory, segment.index(), offset, payloadKind(payload), length);
       published = true;
       return stripe;
     } finally {
@@ -446,7 +446,7 @@ final class BlockWriter {
    */
   long updateLocked(long pointer, PayloadWriter payload, int length) {
     granulesFor(length, 0); // size check before touching anything
-    return rewriteLocked(pointer, KIND_BYTES, null, payload, length);
+    return rewriteLocked(pointer, payloadKind(payload), null, payload, length);
   }
 
   /**
@@ -587,13 +587,18 @@ final class BlockWriter {
         targetMemory,
         targetOffset,
         TagClock.seal(tagKey, targetTag, address),
-        KIND_BYTES,
+        payloadKind(payload),
         stripe.allocatedGranules,
         length,
         true,
         0);
     touchBlock(stripe, targetSegment, targetOffset, stripe.allocatedGranules, length);
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
+  }
+
+  /** A participant's payload is of kind BYTES, marked (M) if it asks to be. */
+  private static int payloadKind(PayloadWriter payload) {
+    return payload.marked() ? KIND_BYTES | BlockLayout.KIND_MARK : KIND_BYTES;
   }
 
   /**

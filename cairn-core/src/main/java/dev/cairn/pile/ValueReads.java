@@ -3,6 +3,7 @@ package dev.cairn.pile;
 import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.KIND_BYTES;
 import static dev.cairn.pile.BlockLayout.KIND_LINK;
+import static dev.cairn.pile.BlockLayout.KIND_MARK;
 import static dev.cairn.pile.BlockLayout.KIND_STRING;
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.WORD;
@@ -94,9 +95,10 @@ final class ValueReads {
 
   /**
    * What a read does with a payload that passed every check, at {@code [at, at + length)} of {@code
-   * memory}, of block kind {@code kind}, given {@code context}: where to copy it, or what turns it
-   * into a value. Called inside the optimistic read: it may see torn bytes, and its result, or
-   * failure, counts only once the read validates (R1).
+   * memory}, of block kind {@code kind} (with {@link BlockLayout#KIND_MARK} added if the block is
+   * marked), given {@code context}: where to copy it, or what turns it into a value. Called inside
+   * the optimistic read: it may see torn bytes, and its result, or failure, counts only once the
+   * read validates (R1).
    */
   private interface PayloadReader<C, R> {
     R read(MemorySegment memory, long at, int length, int kind, C context);
@@ -153,7 +155,7 @@ final class ValueReads {
         @Override
         public Object read(
             MemorySegment memory, long at, int length, int kind, InPlaceReader<?> reader) {
-          return reader.read(memory, at, length, valueKind(kind));
+          return reader.read(memory, at, length, valueKind(kind), (kind & KIND_MARK) != 0);
         }
       };
 
@@ -367,8 +369,9 @@ final class ValueReads {
     return read(pointer, STORED, null);
   }
 
+  /** The kind of block kind {@code kind}; a mark ({@link BlockLayout#KIND_MARK}) is left out. */
   static ValueKind valueKind(int kind) {
-    return switch (kind) {
+    return switch (kind & BlockLayout.KIND_BITS_MASK) {
       case KIND_BYTES -> ValueKind.BYTES;
       case KIND_STRING -> ValueKind.STRING;
       default -> ValueKind.OBJECT;
@@ -383,7 +386,7 @@ final class ValueReads {
 
   private static Object decode(
       MemorySegment memory, long at, int length, int kind, CodecRegistry codecs) {
-    switch (kind) {
+    switch (kind & BlockLayout.KIND_BITS_MASK) {
       case KIND_BYTES -> {
         return copy(memory, at, length);
       }
@@ -490,7 +493,7 @@ final class ValueReads {
                   dataMemory,
                   dataOffset + HEADER_BYTES,
                   length,
-                  BlockLayout.kind(dataHeader),
+                  BlockLayout.kindAndMark(dataHeader),
                   context);
         } catch (RuntimeException e) {
           if (e instanceof IllegalStateException && !segment.memory().scope().isAlive()) {

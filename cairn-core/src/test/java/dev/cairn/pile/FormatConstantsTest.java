@@ -43,6 +43,7 @@ class FormatConstantsTest {
     assertThat(documented.get("slack")).containsExactly(bitsOf(slackMask));
     long tagMask = (long) Pointers.TAG_MASK << BlockLayout.TAG_SHIFT;
     assertThat(documented.get("tag")).containsExactly(bitsOf(tagMask));
+    assertThat(documented.get("M")).containsExactly(bitsOf(BlockLayout.MARKED));
     assertThat(documented.get("reserved")).containsExactly(BlockLayout.RESERVED_SHIFT, 63);
   }
 
@@ -75,7 +76,8 @@ class FormatConstantsTest {
                 + BlockLayout.MIN_BLOCK_BYTES
                 + " bytes)");
     assertThat(Pointers.TAG_SHIFT + Pointers.TAG_BITS).isEqualTo(64);
-    assertThat(BlockLayout.RESERVED_SHIFT).isEqualTo(60);
+    assertThat(BlockLayout.MARK_SHIFT).isEqualTo(60);
+    assertThat(BlockLayout.RESERVED_SHIFT).isEqualTo(61);
   }
 
   @Test

@@ -115,6 +115,67 @@ class ParticipantTest {
     }
   }
 
+  @Test
+  void aMarkedPayload_readsBackMarked_throughAnUpdateInPlaceOrMoved_aCheckpointAndACrash()
+      throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    CounterTable table = new CounterTable(9);
+    OffHeapPile pile = open(disk, table, "first");
+    table.attachTo(pile);
+    ParticipantLog log = Participants.log(pile, table);
+    long marked = table.add("a", marked(40, (byte) 1, true));
+    long plain = table.add("a", marked(40, (byte) 2, false));
+    long inPlace = table.add("a", marked(40, (byte) 3, false));
+    long moved = table.add("a", marked(40, (byte) 4, true));
+    assertThat(markOf(log, marked)).isTrue();
+    assertThat(markOf(log, plain)).isFalse();
+    assertThat(pile.getBytes(marked)).as("the pile reads a marked value as bytes").hasSize(40);
+    pile.checkpoint();
+    table.rewrite("a", inPlace, marked(32, (byte) 5, true)); // fits its block
+    table.rewrite("a", moved, marked(400, (byte) 6, false)); // moves to a link target
+    assertThat(markOf(log, inPlace)).isTrue();
+    assertThat(markOf(log, moved)).isFalse();
+    long afterCheckpoint = table.add("a", marked(24, (byte) 7, true));
+    disk.processCrash(); // SYNC: every write above is in the log; replay rewrites those after it
+    abandon(pile);
+    CounterTable reopenedTable = new CounterTable(9);
+    try (OffHeapPile again = open(disk, reopenedTable, "after a crash")) {
+      ParticipantLog reopened = Participants.log(again, reopenedTable);
+      assertThat(markOf(reopened, marked)).isTrue();
+      assertThat(markOf(reopened, plain)).isFalse();
+      assertThat(markOf(reopened, inPlace)).isTrue();
+      assertThat(markOf(reopened, moved)).isFalse();
+      assertThat(markOf(reopened, afterCheckpoint)).isTrue();
+      assertThat(again.getBytes(moved)).hasSize(400).containsOnly((byte) 6);
+      assertThat(again.getBytes(afterCheckpoint)).hasSize(24).containsOnly((byte) 7);
+      again.verify();
+    }
+  }
+
+  private static boolean markOf(ParticipantLog log, long pointer) {
+    return log.read(pointer, (memory, offset, length, kind, marked) -> marked);
+  }
+
+  /** A payload of {@code size} bytes {@code fill}, marked if {@code mark}. */
+  private static PayloadWriter marked(int size, byte fill, boolean mark) {
+    return new PayloadWriter() {
+      @Override
+      public int sizeBytes() {
+        return size;
+      }
+
+      @Override
+      public void writeTo(MemorySegment target, long offset) {
+        target.asSlice(offset, size).fill(fill);
+      }
+
+      @Override
+      public boolean marked() {
+        return mark;
+      }
+    };
+  }
+
   /**
    * A payload of {@code size} ones; {@code refuse}: throws instead; {@code over}: writes 64 more.
    */
@@ -149,8 +210,9 @@ class ParticipantTest {
       String read =
           log.read(
               pointer,
-              (memory, offset, length, kind) -> {
+              (memory, offset, length, kind, marked) -> {
                 assertThat(kind).isEqualTo(ValueKind.BYTES);
+                assertThat(marked).isFalse();
                 assertThat(memory.isReadOnly()).isTrue();
                 assertThat(memory.byteSize()).isGreaterThan(length);
                 return new String(
@@ -162,7 +224,7 @@ class ParticipantTest {
               () ->
                   log.read(
                       pointer,
-                      (memory, offset, length, kind) -> {
+                      (memory, offset, length, kind, marked) -> {
                         memory.set(ValueLayout.JAVA_BYTE, offset, (byte) 0);
                         return null;
                       }))
@@ -170,7 +232,7 @@ class ParticipantTest {
           .hasMessageContaining("read-only");
       assertThat(pile.getBytes(pointer)).isEqualTo(bytes);
       table.remove("a", pointer);
-      assertThatThrownBy(() -> log.read(pointer, (memory, offset, length, kind) -> length))
+      assertThatThrownBy(() -> log.read(pointer, (memory, offset, length, kind, marked) -> length))
           .isInstanceOf(StalePointerException.class);
     }
   }

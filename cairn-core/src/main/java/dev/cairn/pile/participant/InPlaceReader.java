@@ -29,7 +29,8 @@ public interface InPlaceReader<R> {
    * @param offset where the payload begins in {@code memory}
    * @param length the payload's length in bytes
    * @param kind the value's kind
+   * @param marked whether the value was written marked ({@link PayloadWriter#marked})
    * @return what the participant makes of it
    */
-  R read(MemorySegment memory, long offset, int length, ValueKind kind);
+  R read(MemorySegment memory, long offset, int length, ValueKind kind, boolean marked);
 }

@@ -50,4 +50,16 @@ public interface PayloadWriter {
    * @throws RuntimeException anything, to abandon the write: see the method that called it
    */
   void writeTo(MemorySegment target, long offset);
+
+  /**
+   * Whether the pile marks the value's block (bit M of its header, see FORMAT.md), for a
+   * participant whose payloads come in two forms that their bytes alone cannot tell apart: {@link
+   * InPlaceReader#read} hands the mark back with the payload, and it stays with the payload through
+   * an {@link ParticipantLog#update} that moves it, a checkpoint, a reopen and a crash recovery.
+   * The pile itself never reads it. Asked once per write, after {@link #sizeBytes}. False by
+   * default.
+   */
+  default boolean marked() {
+    return false;
+  }
 }

@@ -55,6 +55,16 @@ public final class CounterTable implements LogParticipant {
     return log.putWithoutWaiting(SlotTable.bytesOf(item), SET, new Change(counter, +1, false));
   }
 
+  /** {@link #add} of an item the caller composes (and may mark: {@link PayloadWriter#marked}). */
+  public long add(String counter, PayloadWriter item) {
+    return log.put(item, SET, new Change(counter, 0, false));
+  }
+
+  /** Rewrites item {@code pointer} of {@code counter} with {@code item}; its count stays. */
+  public void rewrite(String counter, long pointer, PayloadWriter item) {
+    log.update(pointer, item, SET, new Change(counter, 0, false));
+  }
+
   /** Deletes item {@code pointer} of {@code counter}. */
   public void remove(String counter, long pointer) {
     log.delete(pointer, SET, new Change(counter, -1, false));
