@@ -20,7 +20,7 @@ import java.util.List;
  * Table      --> Descriptor, Shard^256
  * Descriptor --> Id:u16, Name:Str, KeyType:Str, ValueType:Str, Seed:u64, EpochMillis:i64,
  *                ExpireAfterWriteMillis:i64, ExpireAfterAccessMillis:i64, Pinned:u8,
- *                MinShare:f64, MaxShare:f64, Placement:u8
+ *                MinShare:f64, MaxShare:f64, Placement:u8, WriteTimes:u8
  * Shard      --> Region:u64, Capacity:u32, Count:u32, Dead:u32, Bytes:u64
  * Retired    --> Region:u64, Bytes:u64
  * Dropped    --> Id:u16  (a table dropped since the cache was opened: its records are skipped)
@@ -30,11 +30,15 @@ import java.util.List;
  * Big-endian (Java's DataOutput). Magic {@link #MAGIC}, version {@link #FORMAT_VERSION}: an open
  * reads versions {@link #OLDEST_READABLE} and up, and refuses any other. Version 3 has no Placement
  * (its tables are {@link KeyPlacement#HASHED}); a table record logged by a build of version 3 ends
- * before it too. An expiry of 0 millis means none. Placement: {@link KeyPlacement#code}.
+ * before it too. Versions 3 and 4 have no WriteTimes (their tables keep write times, as every entry
+ * then did); a table record logged by a build of version 4 ends before it. An expiry of 0 millis
+ * means none. Placement: {@link KeyPlacement#code}. WriteTimes: 0 or 1 ({@link
+ * TableOptions#writeTimes}). Version 5 also marks the cache's entries stored without a header
+ * (EntryLayout, bare entries), which a build of version 4 would misread: it refuses version 5.
  */
 final class CacheState {
   static final int MAGIC = 0x43434845; // "CCHE"
-  static final int FORMAT_VERSION = 4;
+  static final int FORMAT_VERSION = 5;
 
   /** The earliest version this build reads: version 3 has no key placement (HASHED). */
   static final int OLDEST_READABLE = 3;
@@ -196,6 +200,7 @@ final class CacheState {
     out.writeDouble(o.minShare());
     out.writeDouble(o.maxShare());
     out.writeByte(d.placement().code());
+    out.writeByte(o.writeTimes() ? 1 : 0);
   }
 
   /**
@@ -220,6 +225,15 @@ final class CacheState {
     if (version > 3 || (version == IN_RECORD && in.available() > 0)) {
       placement = KeyPlacement.ofCode(in.readUnsignedByte(), name);
     }
+    boolean writeTimes = true; // versions 3 and 4: every entry kept its write time
+    if (version > 4 || (version == IN_RECORD && in.available() > 0)) {
+      int code = in.readUnsignedByte();
+      if (code > 1) {
+        throw new CacheCorruptionException(
+            "table \"" + name + "\" has write times " + code + " in its descriptor: 0 or 1");
+      }
+      writeTimes = code == 1;
+    }
     TableOptions options;
     try {
       options =
@@ -228,7 +242,8 @@ final class CacheState {
               accessMillis == 0 ? null : Duration.ofMillis(accessMillis),
               pinned,
               minShare,
-              maxShare);
+              maxShare,
+              writeTimes);
     } catch (IllegalArgumentException e) {
       throw new CacheCorruptionException(
           "table \"" + name + "\" has invalid stored options: " + e.getMessage());

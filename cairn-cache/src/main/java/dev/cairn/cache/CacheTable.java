@@ -38,7 +38,13 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * stays). Never an older one. On the system clock (the default), an entry written with no expiry
    * records its write time from the clock as of the kernel's last tick, under a third of the cost
    * of a precise read on Linux: the entry may look up to one tick older than it is (4 ms at 250
-   * Hz), and miss a {@code maxAge} it just meets.
+   * Hz), and miss a {@code maxAge} it just meets. Needs a table that keeps write times ({@link
+   * TableOptions#writeTimes}); an entry written while its table kept none has no age, and is never
+   * returned.
+   *
+   * @throws IllegalStateException if the table keeps no write times
+   * @throws IllegalArgumentException if {@code maxAge} is negative
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
    */
   V get(K key, Duration maxAge);
 

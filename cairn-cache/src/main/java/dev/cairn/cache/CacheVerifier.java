@@ -33,6 +33,7 @@ final class CacheVerifier {
       HashIndex index = table.index;
       String name = table.name();
       TableDescriptor descriptor = table.descriptor();
+      long bare = descriptor.bareForm();
       for (int s = 0; s < HashIndex.SHARDS; s++) {
         if (index.regionOf(s) != 0) {
           named.add(index.regionOf(s));
@@ -59,14 +60,15 @@ final class CacheVerifier {
                 core.log()
                     .readSlice(
                         pointer,
-                        (kind, payload) -> {
-                          if (!EntryLayout.wellFormed(payload)) {
+                        (payload, marked) -> {
+                          long form = EntryLayout.form(marked, bare);
+                          if (!EntryLayout.wellFormed(payload, form)) {
                             return null;
                           }
                           long hash =
                               descriptor.hash(
-                                  payload.asSlice(EntryLayout.keyOffset(payload, 0)),
-                                  EntryLayout.keyLength(payload, 0));
+                                  payload.asSlice(EntryLayout.keyOffset(payload, 0, form)),
+                                  EntryLayout.keyLength(payload, 0, form));
                           return new long[] {hash, payload.byteSize()};
                         });
           } catch (StalePointerException | InvalidPointerException e) {

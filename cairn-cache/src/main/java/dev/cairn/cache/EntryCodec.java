@@ -33,6 +33,7 @@ final class EntryCodec implements PayloadWriter {
   private byte[] valueBytes;
   private Codec<Object> codec;
   private int valueSize;
+  private boolean bare;
 
   // what the last read found
   long readWrittenAt;
@@ -41,8 +42,10 @@ final class EntryCodec implements PayloadWriter {
   int readSize;
 
   /**
-   * Prepares the entry {@code key} -> {@code value}. Must be the last encoding before the write on
-   * this thread: a codec may keep its work for {@code encode} in a per-thread buffer.
+   * Prepares the entry {@code key} -> {@code value}, bare ({@link EntryLayout}, "Bare entries") if
+   * {@code bare}, which the caller sets only when the entry's flags and expiry are 0 and its key
+   * and value are of its table's bare form. Must be the last encoding before the write on this
+   * thread: a codec may keep its work for {@code encode} in a per-thread buffer.
    *
    * @throws IllegalArgumentException if the key is longer than {@link EntryLayout#MAX_KEY_BYTES}
    */
@@ -54,7 +57,8 @@ final class EntryCodec implements PayloadWriter {
       CodecRegistry codecs,
       int flags,
       long writtenAt,
-      long expireAt) {
+      long expireAt,
+      boolean bare) {
     if (keyLength > EntryLayout.MAX_KEY_BYTES) {
       throw new IllegalArgumentException(
           "key too long: " + keyLength + " bytes, at most " + EntryLayout.MAX_KEY_BYTES);
@@ -64,6 +68,7 @@ final class EntryCodec implements PayloadWriter {
     this.flags = flags;
     this.writtenAt = writtenAt;
     this.expireAt = expireAt;
+    this.bare = bare;
     this.value = null;
     this.valueBytes = null;
     this.codec = null;
@@ -93,15 +98,22 @@ final class EntryCodec implements PayloadWriter {
 
   @Override
   public int sizeBytes() {
-    return EntryLayout.headerBytes(kind, expireAt) + keyLength + valueSize;
+    return (bare ? 0 : EntryLayout.headerBytes(kind, expireAt)) + keyLength + valueSize;
+  }
+
+  @Override
+  public boolean marked() {
+    return bare;
   }
 
   @Override
   public void writeTo(MemorySegment target, long offset) {
     long at =
-        offset
-            + EntryLayout.writeHeader(
-                target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
+        bare
+            ? offset
+            : offset
+                + EntryLayout.writeHeader(
+                    target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;
     if (valueBytes != null) {
@@ -114,33 +126,34 @@ final class EntryCodec implements PayloadWriter {
   }
 
   /**
-   * Whether the key of the entry of {@code length} bytes at {@code at} in {@code memory} is the
-   * {@code keyLength} bytes of {@code key}.
+   * Whether the key of the entry of {@code length} bytes at {@code at} in {@code memory}, of form
+   * {@code form} ({@link EntryLayout}), is the {@code keyLength} bytes of {@code key}.
    */
   static boolean keyMatches(
-      MemorySegment memory, long at, long length, MemorySegment key, int keyLength) {
-    if (!EntryLayout.wellFormed(memory, at, length)
-        || EntryLayout.keyLength(memory, at) != keyLength) {
+      MemorySegment memory, long at, long length, long form, MemorySegment key, int keyLength) {
+    if (!EntryLayout.wellFormed(memory, at, length, form)
+        || EntryLayout.keyLength(memory, at, form) != keyLength) {
       return false;
     }
-    long keyAt = at + EntryLayout.keyOffset(memory, at);
+    long keyAt = at + EntryLayout.keyOffset(memory, at, form);
     return MemorySegment.mismatch(memory, keyAt, keyAt + keyLength, key, 0, keyLength) == -1;
   }
 
   /** Reads what every read reports: times, flags and size, of the entry {@code keyMatches} took. */
-  void noteHeader(MemorySegment memory, long at, int length) {
-    readWrittenAt = EntryLayout.writtenAt(memory, at);
-    readExpireAt = EntryLayout.expireAt(memory, at);
-    readFlags = EntryLayout.flags(memory, at);
+  void noteHeader(MemorySegment memory, long at, int length, long form) {
+    readWrittenAt = EntryLayout.writtenAt(memory, at, form);
+    readExpireAt = EntryLayout.expireAt(memory, at, form);
+    readFlags = EntryLayout.flags(memory, at, form);
     readSize = length;
   }
 
   /** The value of the well-formed entry of {@code length} bytes at {@code at} in {@code memory}. */
-  static Object decodeValue(MemorySegment memory, long at, long length, CodecRegistry codecs) {
-    long valueOffset = EntryLayout.valueOffset(memory, at);
+  static Object decodeValue(
+      MemorySegment memory, long at, long length, long form, CodecRegistry codecs) {
+    long valueOffset = EntryLayout.valueOffset(memory, at, form);
     long valueAt = at + valueOffset;
     int valueLength = (int) (length - valueOffset);
-    int kind = EntryLayout.kind(memory, at);
+    int kind = EntryLayout.kind(memory, at, form);
     return switch (kind) {
       case EntryLayout.KIND_BYTES -> {
         byte[] bytes = new byte[valueLength];
@@ -155,7 +168,7 @@ final class EntryCodec implements PayloadWriter {
       case EntryLayout.KIND_OBJECT ->
           // a slice, so that a codec reading a damaged value cannot stray into its neighbours
           codecs
-              .codecOf(EntryLayout.typeId(memory, at))
+              .codecOf(EntryLayout.typeId(memory, at, form))
               .decode(memory.asSlice(valueAt, valueLength), 0, valueLength);
       default ->
           throw new CorruptValueException(
@@ -172,10 +185,10 @@ final class EntryCodec implements PayloadWriter {
    * @throws CorruptValueException if the value is an object's encoding: the caller checked that its
    *     table holds byte[] or String values, so the entry is damaged
    */
-  static int copyValue(MemorySegment memory, long at, long length, byte[] into) {
-    long valueOffset = EntryLayout.valueOffset(memory, at);
+  static int copyValue(MemorySegment memory, long at, long length, long form, byte[] into) {
+    long valueOffset = EntryLayout.valueOffset(memory, at, form);
     int valueLength = (int) (length - valueOffset);
-    int kind = EntryLayout.kind(memory, at);
+    int kind = EntryLayout.kind(memory, at, form);
     if (kind != EntryLayout.KIND_BYTES && kind != EntryLayout.KIND_STRING) {
       throw new CorruptValueException(
           "cache entry of value kind " + kind + " in a table of raw values: the entry is damaged");
@@ -190,19 +203,20 @@ final class EntryCodec implements PayloadWriter {
     return valueLength;
   }
 
-  /** The value of {@code entry}, a slice of exactly a well-formed entry. */
-  static Object decodeValue(MemorySegment entry, CodecRegistry codecs) {
-    return decodeValue(entry, 0, entry.byteSize(), codecs);
+  /** The value of {@code entry}, a slice of exactly a well-formed entry of form {@code form}. */
+  static Object decodeValue(MemorySegment entry, long form, CodecRegistry codecs) {
+    return decodeValue(entry, 0, entry.byteSize(), form, codecs);
   }
 
-  /** The key of {@code entry}. */
-  static <K> K decodeKey(MemorySegment entry, KeyCodec<K> keys) {
-    if (!EntryLayout.wellFormed(entry)) {
+  /** The key of {@code entry}, of form {@code form}. */
+  static <K> K decodeKey(MemorySegment entry, long form, KeyCodec<K> keys) {
+    if (!EntryLayout.wellFormed(entry, form)) {
       throw new CorruptValueException(
           "cache entry of "
               + entry.byteSize()
               + " bytes is shorter than its header and key: the entry is damaged");
     }
-    return keys.decode(entry, EntryLayout.keyOffset(entry, 0), EntryLayout.keyLength(entry, 0));
+    return keys.decode(
+        entry, EntryLayout.keyOffset(entry, 0, form), EntryLayout.keyLength(entry, 0, form));
   }
 }

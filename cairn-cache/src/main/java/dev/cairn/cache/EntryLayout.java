@@ -31,6 +31,23 @@ import java.nio.ByteOrder;
  * entry never expires by write time). The optional fields are present only when used, so that an
  * entry of a table without expiry pays 8 bytes of header, not 24. The version of this layout is the
  * cache's format version ({@link CacheState#FORMAT_VERSION}).
+ *
+ * <h2>Bare entries</h2>
+ *
+ * <pre>
+ * BareEntry --> Key:u8[KeyLength], Value:u8*         (the pile block marked: bit M)
+ * </pre>
+ *
+ * An entry that would carry nothing in its header but its key length and kind, both fixed by its
+ * table, is stored without one: no write time (its table keeps none: {@link
+ * TableOptions#writeTimes}), no flag, no expiry, a key of a fixed length ({@code long} 8 bytes,
+ * {@code UUID} 16) and a value of the table's kind (bytes for {@code byte[]} values, UTF-8 for
+ * {@code String} ones). A 32-byte value under a {@code long} key then takes a 48-byte pile block,
+ * not 56. The pile's mark on the block (not the slot: a reader may pair a slot's new pointer with
+ * its old meta) tells the two forms apart, and the table's descriptor gives the rest ({@link
+ * #bareForm}). A reader passes each accessor the entry's <em>form</em>: {@link #HEADED}, or the
+ * head word a bare entry of its table would have had, with a write time of 0 (unknown: older than
+ * any maximum age), or {@link #NOT_BARE} for a marked entry of a table that can have none (damage).
  */
 final class EntryLayout {
   static final ValueLayout.OfInt U32 =
@@ -64,40 +81,79 @@ final class EntryLayout {
   static final int FLAG_PINNED = 1;
   static final int FLAG_EXPIRES = 2;
 
+  /** The form of an entry with a header. */
+  static final long HEADED = -1;
+
+  /** The form of a marked entry in a table whose entries cannot be bare: not well formed. */
+  static final long NOT_BARE = -2;
+
   private EntryLayout() {}
+
+  /**
+   * The form of a bare entry of a table of key codec {@code keyType} and value class {@code
+   * valueType} ({@link TableDescriptor}), or {@link #NOT_BARE} if its entries always need a header.
+   */
+  static long bareForm(String keyType, String valueType) {
+    int keyLength =
+        switch (keyType) {
+          case "long" -> Long.BYTES;
+          case "uuid" -> 2 * Long.BYTES;
+          default -> -1;
+        };
+    int kind;
+    if (valueType.equals(byte[].class.getName())) {
+      kind = KIND_BYTES;
+    } else if (valueType.equals(String.class.getName())) {
+      kind = KIND_STRING;
+    } else {
+      kind = -1;
+    }
+    return keyLength < 0 || kind < 0
+        ? NOT_BARE
+        : (long) keyLength << KEY_LENGTH_SHIFT | (long) kind << KIND_SHIFT;
+  }
+
+  /**
+   * The form of an entry marked ({@code marked}) or not, in a table whose bare form is {@code
+   * bare}.
+   */
+  static long form(boolean marked, long bare) {
+    return marked ? bare : HEADED;
+  }
 
   // Each accessor reads the entry that begins at {@code at} in {@code memory}: a slice of exactly
   // the entry (at 0), or the segment a read in place hands over. Offsets returned are relative to
   // the entry's start.
 
-  private static long head(MemorySegment memory, long at) {
-    return memory.get(I64, at + HEAD_OFFSET);
+  private static long head(MemorySegment memory, long at, long form) {
+    return form == HEADED ? memory.get(I64, at + HEAD_OFFSET) : form;
   }
 
-  static int flags(MemorySegment memory, long at) {
-    return (int) head(memory, at) & ((1 << FLAG_BITS) - 1);
+  static int flags(MemorySegment memory, long at, long form) {
+    return (int) head(memory, at, form) & ((1 << FLAG_BITS) - 1);
   }
 
-  static int kind(MemorySegment memory, long at) {
-    return kindOf(head(memory, at));
+  static int kind(MemorySegment memory, long at, long form) {
+    return kindOf(head(memory, at, form));
   }
 
-  static int keyLength(MemorySegment memory, long at) {
-    return (int) (head(memory, at) >>> KEY_LENGTH_SHIFT) & MAX_KEY_BYTES;
+  static int keyLength(MemorySegment memory, long at, long form) {
+    return (int) (head(memory, at, form) >>> KEY_LENGTH_SHIFT) & MAX_KEY_BYTES;
   }
 
-  static long writtenAt(MemorySegment memory, long at) {
-    return head(memory, at) >>> WRITTEN_AT_SHIFT;
+  /** The entry's write time in epoch milliseconds; 0 for a bare entry (which has none). */
+  static long writtenAt(MemorySegment memory, long at, long form) {
+    return head(memory, at, form) >>> WRITTEN_AT_SHIFT;
   }
 
   /** The type id of a kind-object entry; 0 for the other kinds. */
-  static int typeId(MemorySegment memory, long at) {
-    return kind(memory, at) == KIND_OBJECT ? memory.get(U32, at + OPTIONAL_OFFSET) : 0;
+  static int typeId(MemorySegment memory, long at, long form) {
+    return kind(memory, at, form) == KIND_OBJECT ? memory.get(U32, at + OPTIONAL_OFFSET) : 0;
   }
 
   /** The entry's expire-at time in epoch milliseconds, or 0 for never. */
-  static long expireAt(MemorySegment memory, long at) {
-    long head = head(memory, at);
+  static long expireAt(MemorySegment memory, long at, long form) {
+    long head = head(memory, at, form);
     if ((head & FLAG_EXPIRES) == 0) {
       return 0;
     }
@@ -120,31 +176,37 @@ final class EntryLayout {
   }
 
   /** Where the entry's key begins, from the entry's start. */
-  static long keyOffset(MemorySegment memory, long at) {
-    long head = head(memory, at);
+  static long keyOffset(MemorySegment memory, long at, long form) {
+    if (form != HEADED) {
+      return 0;
+    }
+    long head = head(memory, at, form);
     return (long) HEAD_BYTES
         + typeIdBytes(kindOf(head))
         + ((head & FLAG_EXPIRES) != 0 ? EXPIRE_AT_BYTES : 0);
   }
 
   /** Where the entry's value begins, from the entry's start. */
-  static long valueOffset(MemorySegment memory, long at) {
-    return keyOffset(memory, at) + keyLength(memory, at);
+  static long valueOffset(MemorySegment memory, long at, long form) {
+    return keyOffset(memory, at, form) + keyLength(memory, at, form);
   }
 
   /**
    * Whether the entry of {@code length} bytes is long enough for its header and its key, and of a
    * valid kind.
    */
-  static boolean wellFormed(MemorySegment memory, long at, long length) {
-    return length >= HEAD_BYTES
-        && kind(memory, at) <= KIND_OBJECT
-        && length >= valueOffset(memory, at);
+  static boolean wellFormed(MemorySegment memory, long at, long length, long form) {
+    if (form == NOT_BARE) {
+      return false;
+    }
+    return (form != HEADED || length >= HEAD_BYTES)
+        && kind(memory, at, form) <= KIND_OBJECT
+        && length >= valueOffset(memory, at, form);
   }
 
-  /** {@link #wellFormed(MemorySegment, long, long)} of a slice of exactly the entry. */
-  static boolean wellFormed(MemorySegment entry) {
-    return wellFormed(entry, 0, entry.byteSize());
+  /** {@link #wellFormed(MemorySegment, long, long, long)} of a slice of exactly the entry. */
+  static boolean wellFormed(MemorySegment entry, long form) {
+    return wellFormed(entry, 0, entry.byteSize(), form);
   }
 
   /**

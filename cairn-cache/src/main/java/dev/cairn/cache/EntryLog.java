@@ -1,10 +1,10 @@
 package dev.cairn.cache;
 
 import dev.cairn.codec.CodecRegistry;
-import dev.cairn.pile.ValueReader;
 import dev.cairn.pile.participant.Attachment;
 import dev.cairn.pile.participant.InPlaceReader;
 import dev.cairn.pile.participant.PayloadWriter;
+import java.lang.foreign.MemorySegment;
 
 /**
  * What the cache needs of its pile: writes whose index change is applied under the write's lock and
@@ -52,19 +52,26 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   /** Reads the first word of the value of {@code pointer}, for its line alone (no check). */
   long prefetch(long pointer);
 
+  /** Reads an entry's payload, given as a slice of exactly it, and whether it is marked. */
+  @FunctionalInterface
+  interface SliceReader<R> {
+    R read(MemorySegment payload, boolean marked);
+  }
+
   /**
    * Reads the value of {@code pointer} as a slice of exactly its payload, for reads off the hot
    * path (a view is made per read).
    */
-  default <R> R readSlice(long pointer, ValueReader<R> reader) {
+  default <R> R readSlice(long pointer, SliceReader<R> reader) {
     return read(
         pointer,
-        (memory, offset, length, kind) -> reader.read(kind, memory.asSlice(offset, length)));
+        (memory, offset, length, kind, marked) ->
+            reader.read(memory.asSlice(offset, length), marked));
   }
 
   /** The payload bytes of the value of {@code pointer}. */
   default int payloadBytes(long pointer) {
-    return read(pointer, (memory, offset, length, kind) -> length);
+    return read(pointer, (memory, offset, length, kind, marked) -> length);
   }
 
   /** The pile's bytes for a value of {@code payloadBytes}: header and rounding included. */

@@ -31,7 +31,7 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public V get(long key, Duration maxAge) {
-    long maxAgeMillis = ExpiryRules.maxAgeMillis(maxAge);
+    long maxAgeMillis = table.maxAgeMillis(maxAge);
     table.checkLive();
     Scratch sc = Scratch.get();
     return table.getEncoded(sc, table.encodeLong(key, sc), maxAgeMillis);

@@ -60,7 +60,9 @@ import java.util.function.Function;
  *     The write time an entry records for get(key, maxAge) is that time when the write read
  *     it, else CoarseClock's (the system clock as of the kernel's last tick), which may be a
  *     few milliseconds early and never late: an entry may look older than it is to such a get,
- *     never younger.
+ *     never younger. A table that keeps no write times (TableOptions.writeTimes) records 0 and
+ *     reads no clock for a write with no expiry; such an entry has no age, and a get with a
+ *     maximum age (refused while the table keeps none) never returns it.
  * }</pre>
  */
 final class OffHeapTable<K, V> implements CacheTable<K, V> {
@@ -70,6 +72,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private volatile TableDescriptor descriptor; // options may change at a later Cache.table()
   private final long seed; // the descriptor's, which never change
   private final KeyPlacement placement;
+  private final long bare; // the form of a bare entry (EntryLayout), from the never-changing types
   // bound by Cache.table(); a table found at open is unbound until then (only the evictor sees it)
   private volatile KeyCodec<K> keys;
   private volatile Class<V> valueType;
@@ -95,6 +98,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     this.descriptor = descriptor;
     this.seed = descriptor.seed();
     this.placement = descriptor.placement();
+    this.bare = descriptor.bareForm();
     this.index = index;
     for (int i = 0; i < KEY_LOCKS; i++) {
       keyLocks[i] = new ReentrantLock();
@@ -157,7 +161,25 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public V get(K key, Duration maxAge) {
-    return get(key, ExpiryRules.maxAgeMillis(maxAge));
+    return get(key, maxAgeMillis(maxAge));
+  }
+
+  /**
+   * A get's maximum age in milliseconds.
+   *
+   * @throws IllegalStateException if the table keeps no write times ({@link
+   *     TableOptions#writeTimes})
+   */
+  long maxAgeMillis(Duration maxAge) {
+    long millis = ExpiryRules.maxAgeMillis(maxAge);
+    if (!descriptor.options().writeTimes()) {
+      throw new IllegalStateException(
+          "table \""
+              + name()
+              + "\" keeps no write times, so a get cannot tell an entry's age: give the table"
+              + " TableOptions.builder().writeTimes(true) to use get(key, maxAge)");
+    }
+    return millis;
   }
 
   private V get(K key, long maxAgeMillis) {
@@ -562,8 +584,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         // the lookup reads the clock only for an entry whose expiry the clock decides (Scratch)
         long slot = index.find(hash, sc.lookup(core.log(), core.codecs(), decode, core.clock()));
         // a write that reckons an expiry reads the clock too (the lookup's time, if it read it);
-        // any other takes its entry's write time from CoarseClock: maybe early, never late (T8)
-        long now = expiry.timed(options) ? sc.now() : core.writeMillis(sc);
+        // any other takes its entry's write time from CoarseClock: maybe early, never late (T8),
+        // and in a table that keeps no write times none at all (0: no age, EntryLayout)
+        long now =
+            expiry.timed(options)
+                ? sc.now()
+                : descriptor.options().writeTimes() ? core.writeMillis(sc) : 0;
         long existing = 0;
         int existingSize = 0;
         if (slot >= 0) {
@@ -593,7 +619,15 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         int flags = pinned ? EntryLayout.FLAG_PINNED : 0;
         // the last encoding on this thread before the write (EntryCodec.prepare)
         EntryCodec entry =
-            sc.entry.prepare(sc.key, sc.keyLength, value, core.codecs(), flags, now, expireAt);
+            sc.entry.prepare(
+                sc.key,
+                sc.keyLength,
+                value,
+                core.codecs(),
+                flags,
+                now,
+                expireAt,
+                bareWrite(flags, expireAt));
         long newBytes = core.log().allocatedBytes(entry.sizeBytes());
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
@@ -803,7 +837,10 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         if (cause != null && core.hasListener() && codec != null) {
           key =
               core.log()
-                  .readSlice(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, codec));
+                  .readSlice(
+                      pointer,
+                      (payload, marked) ->
+                          EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), codec));
         }
       } catch (StalePointerException | InvalidPointerException e) {
         return 0;
@@ -837,7 +874,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     K key = null;
     if (core.hasListener()) {
       try {
-        key = core.log().readSlice(pointer, (kind, payload) -> EntryCodec.decodeKey(payload, keys));
+        key =
+            core.log()
+                .readSlice(
+                    pointer,
+                    (payload, marked) ->
+                        EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), keys));
       } catch (StalePointerException | InvalidPointerException e) {
         return;
       }
@@ -888,11 +930,23 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   // ---------------------------------------------------------------------------------- helpers
 
   /**
+   * Whether an entry with {@code flags} and {@code expireAt} is written bare (EntryLayout): its
+   * table keeps no write times and can hold bare entries, and it has no flag and no expiry.
+   */
+  private boolean bareWrite(int flags, long expireAt) {
+    return bare != EntryLayout.NOT_BARE
+        && flags == 0
+        && expireAt == 0
+        && !descriptor.options().writeTimes();
+  }
+
+  /**
    * Encodes a {@code long} key into {@code sc}, as its 8 big-endian bytes (tables of {@code long}
    * keys, and of {@code byte[]} keys through {@link Cache#longKeys}); its hash.
    */
   long encodeLong(long key, Scratch sc) {
     sc.keyLength = KeyCodec.LongKeys.encodeLong(key, sc.key);
+    sc.bare = bare;
     return placement.hashLong(key, seed, sc.key.segment());
   }
 
@@ -903,6 +957,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   private long encode(K key, Scratch sc) {
     Objects.requireNonNull(key, "key");
     sc.keyLength = keys.encode(key, sc.key);
+    sc.bare = bare;
     return placement.hash(sc.key.segment(), sc.keyLength, seed);
   }
 
@@ -936,6 +991,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   @Override
   public Iterator<Map.Entry<K, V>> iterator() {
     checkLive();
-    return new TableIterator<>(core, index, expiry, keys, valueType);
+    return new TableIterator<>(core, index, expiry, keys, valueType, bare);
   }
 }

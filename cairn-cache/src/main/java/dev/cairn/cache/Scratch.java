@@ -26,6 +26,10 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
 
   final KeyCodec.KeyBuffer key = new KeyCodec.KeyBuffer();
   int keyLength;
+
+  /** The bare form ({@link EntryLayout}) of the table whose key is in {@link #key}. */
+  long bare = EntryLayout.NOT_BARE;
+
   final EntryCodec entry = new EntryCodec();
   final IndexRecord record = new IndexRecord();
   final CacheChanges changes = new CacheChanges();
@@ -126,20 +130,22 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   }
 
   @Override
-  public Object read(MemorySegment memory, long offset, int length, ValueKind kind) {
+  public Object read(
+      MemorySegment memory, long offset, int length, ValueKind kind, boolean marked) {
+    long form = EntryLayout.form(marked, bare);
     if (kind != ValueKind.BYTES
-        || !EntryCodec.keyMatches(memory, offset, length, key.segment(), keyLength)) {
+        || !EntryCodec.keyMatches(memory, offset, length, form, key.segment(), keyLength)) {
       return EntryCodec.NO_MATCH;
     }
-    entry.noteHeader(memory, offset, length);
+    entry.noteHeader(memory, offset, length, form);
     long expireAt = entry.readExpireAt;
     if (expireAt != 0 && now() >= expireAt) {
       return EXPIRED;
     }
     if (into != null) {
-      valueLength = EntryCodec.copyValue(memory, offset, length, into);
+      valueLength = EntryCodec.copyValue(memory, offset, length, form, into);
       return EntryCodec.MATCH;
     }
-    return decode ? EntryCodec.decodeValue(memory, offset, length, codecs) : EntryCodec.MATCH;
+    return decode ? EntryCodec.decodeValue(memory, offset, length, form, codecs) : EntryCodec.MATCH;
   }
 }

@@ -31,6 +31,11 @@ record TableDescriptor(
     return placement.hash(bytes, length, seed);
   }
 
+  /** The form of a bare entry of this table ({@link EntryLayout#bareForm}). */
+  long bareForm() {
+    return EntryLayout.bareForm(keyType, valueType);
+  }
+
   /** This descriptor with other options. */
   TableDescriptor withOptions(TableOptions newOptions) {
     return new TableDescriptor(

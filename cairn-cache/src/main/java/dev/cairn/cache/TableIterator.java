@@ -21,13 +21,20 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
   private final ExpiryRules expiry;
   private final KeyCodec<K> keys;
   private final Class<V> valueType;
+  private final long bare; // the table's bare form (EntryLayout)
   private int shard;
   private int slot;
   private Map.Entry<K, V> next;
 
   TableIterator(
-      CacheCore core, HashIndex index, ExpiryRules expiry, KeyCodec<K> keys, Class<V> valueType) {
+      CacheCore core,
+      HashIndex index,
+      ExpiryRules expiry,
+      KeyCodec<K> keys,
+      Class<V> valueType,
+      long bare) {
     this.core = core;
+    this.bare = bare;
     this.index = index;
     this.expiry = expiry;
     this.keys = keys;
@@ -70,17 +77,18 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
           core.log()
               .readSlice(
                   pointer,
-                  (kind, payload) -> {
-                    if (!EntryLayout.wellFormed(payload)) {
+                  (payload, marked) -> {
+                    long form = EntryLayout.form(marked, bare);
+                    if (!EntryLayout.wellFormed(payload, form)) {
                       return null;
                     }
-                    long expireAt = EntryLayout.expireAt(payload, 0);
+                    long expireAt = EntryLayout.expireAt(payload, 0, form);
                     if (expireAt != 0 && now >= expireAt) {
                       return null;
                     }
                     return new Object[] {
-                      EntryCodec.decodeKey(payload, keys),
-                      EntryCodec.decodeValue(payload, core.codecs())
+                      EntryCodec.decodeKey(payload, form, keys),
+                      EntryCodec.decodeValue(payload, form, core.codecs())
                     };
                   });
     } catch (StalePointerException | InvalidPointerException e) {

@@ -15,13 +15,21 @@ import java.time.Duration;
  *     (shares count the table's entries, not its index, and are checked each time the cache starts
  *     evicting: one eviction may take a table an entry or two past its share; within the tables the
  *     shares allow, the cache's one policy chooses the victims)
+ * @param writeTimes whether each entry keeps the time it was written, which {@link
+ *     CacheTable#get(Object, java.time.Duration)} needs (a table without refuses that call). Off by
+ *     default: an entry that keeps nothing else in its header (no expiry, not pinned, a key of a
+ *     fixed length, {@code byte[]} or {@code String} values) is then stored without one, 8 bytes
+ *     less (docs/CACHE.md, "Bytes per entry"). May be changed at a later {@link Cache#table} call;
+ *     an entry written while it was off has no write time, and a get with a maximum age never
+ *     returns it.
  */
 public record TableOptions(
     Duration expireAfterWrite,
     Duration expireAfterAccess,
     boolean pinned,
     double minShare,
-    double maxShare) {
+    double maxShare,
+    boolean writeTimes) {
 
   public TableOptions {
     checkPositive("expireAfterWrite", expireAfterWrite);
@@ -44,9 +52,9 @@ public record TableOptions(
     }
   }
 
-  /** No expiry, not pinned, any share. */
+  /** No expiry, not pinned, any share, no write times. */
   public static TableOptions defaults() {
-    return new TableOptions(null, null, false, 0, 1);
+    return new TableOptions(null, null, false, 0, 1, false);
   }
 
   public static Builder builder() {
@@ -60,6 +68,7 @@ public record TableOptions(
     private boolean pinned;
     private double minShare;
     private double maxShare = 1;
+    private boolean writeTimes;
 
     private Builder() {}
 
@@ -88,8 +97,15 @@ public record TableOptions(
       return this;
     }
 
+    /** See {@link TableOptions#writeTimes}. */
+    public Builder writeTimes(boolean writeTimes) {
+      this.writeTimes = writeTimes;
+      return this;
+    }
+
     public TableOptions build() {
-      return new TableOptions(expireAfterWrite, expireAfterAccess, pinned, minShare, maxShare);
+      return new TableOptions(
+          expireAfterWrite, expireAfterAccess, pinned, minShare, maxShare, writeTimes);
     }
   }
 }

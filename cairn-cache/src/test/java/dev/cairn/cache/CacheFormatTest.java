@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
- * constants, and golden bytes of version 4, which a change of format must not break silently.
+ * constants, and golden bytes of version 5, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
@@ -37,12 +37,12 @@ class CacheFormatTest {
     // 0x123456789A << 21 | 3 << 5 | 1 << 3 | 1 = 0x02468ACF13400069, little-endian
     assertThat(HexFormat.of().formatHex(plain.toArray(ValueLayout.JAVA_BYTE)))
         .isEqualTo("69004013cf8a4602");
-    assertThat(EntryLayout.flags(plain, 0)).isEqualTo(EntryLayout.FLAG_PINNED);
-    assertThat(EntryLayout.kind(plain, 0)).isEqualTo(EntryLayout.KIND_STRING);
-    assertThat(EntryLayout.keyLength(plain, 0)).isEqualTo(3);
-    assertThat(EntryLayout.writtenAt(plain, 0)).isEqualTo(0x123456789AL);
-    assertThat(EntryLayout.expireAt(plain, 0)).isZero();
-    assertThat(EntryLayout.keyOffset(plain, 0)).isEqualTo(8);
+    assertThat(EntryLayout.flags(plain, 0, EntryLayout.HEADED)).isEqualTo(EntryLayout.FLAG_PINNED);
+    assertThat(EntryLayout.kind(plain, 0, EntryLayout.HEADED)).isEqualTo(EntryLayout.KIND_STRING);
+    assertThat(EntryLayout.keyLength(plain, 0, EntryLayout.HEADED)).isEqualTo(3);
+    assertThat(EntryLayout.writtenAt(plain, 0, EntryLayout.HEADED)).isEqualTo(0x123456789AL);
+    assertThat(EntryLayout.expireAt(plain, 0, EntryLayout.HEADED)).isZero();
+    assertThat(EntryLayout.keyOffset(plain, 0, EntryLayout.HEADED)).isEqualTo(8);
 
     // an object entry that expires: head, type id, expire-at
     MemorySegment full = MemorySegment.ofArray(new byte[20]);
@@ -53,21 +53,57 @@ class CacheFormatTest {
     // 1 << 21 | 8 << 5 | 2 << 3 | FLAG_EXPIRES = 0x0000000000200112
     assertThat(HexFormat.of().formatHex(full.toArray(ValueLayout.JAVA_BYTE)))
         .isEqualTo("1201200000000000" + "0d0c0b0a" + "0807060504030201");
-    assertThat(EntryLayout.typeId(full, 0)).isEqualTo(0x0A0B0C0D);
-    assertThat(EntryLayout.expireAt(full, 0)).isEqualTo(0x0102030405060708L);
-    assertThat(EntryLayout.keyOffset(full, 0)).isEqualTo(20);
+    assertThat(EntryLayout.typeId(full, 0, EntryLayout.HEADED)).isEqualTo(0x0A0B0C0D);
+    assertThat(EntryLayout.expireAt(full, 0, EntryLayout.HEADED)).isEqualTo(0x0102030405060708L);
+    assertThat(EntryLayout.keyOffset(full, 0, EntryLayout.HEADED)).isEqualTo(20);
     assertThat(EntryLayout.headerBytes(EntryLayout.KIND_BYTES, 0)).isEqualTo(8);
     assertThat(EntryLayout.headerBytes(EntryLayout.KIND_OBJECT, 5)).isEqualTo(20);
+  }
+
+  @Test
+  void aBareEntry_isItsKeyAndValue_whoseLengthAndKindItsTableFixes() {
+    long longBytes = EntryLayout.bareForm("long", byte[].class.getName());
+    long uuidStrings = EntryLayout.bareForm("uuid", String.class.getName());
+    // the head word a header would have had: key length 8, kind 0 (bytes); 16, kind 1 (string)
+    assertThat(longBytes).isEqualTo(8L << 5);
+    assertThat(uuidStrings).isEqualTo(16L << 5 | 1L << 3);
+    assertThat(EntryLayout.bareForm("string", byte[].class.getName()))
+        .as("a key of no fixed length")
+        .isEqualTo(EntryLayout.NOT_BARE);
+    assertThat(EntryLayout.bareForm("bytes", byte[].class.getName()))
+        .isEqualTo(EntryLayout.NOT_BARE);
+    assertThat(EntryLayout.bareForm("long", "com.example.Order"))
+        .as("object values carry their type id")
+        .isEqualTo(EntryLayout.NOT_BARE);
+
+    MemorySegment entry = MemorySegment.ofArray(new byte[12]); // an 8-byte key, 4 bytes of value
+    assertThat(EntryLayout.wellFormed(entry, longBytes)).isTrue();
+    assertThat(EntryLayout.keyOffset(entry, 0, longBytes)).isZero();
+    assertThat(EntryLayout.keyLength(entry, 0, longBytes)).isEqualTo(8);
+    assertThat(EntryLayout.valueOffset(entry, 0, longBytes)).isEqualTo(8);
+    assertThat(EntryLayout.kind(entry, 0, longBytes)).isEqualTo(EntryLayout.KIND_BYTES);
+    assertThat(EntryLayout.writtenAt(entry, 0, longBytes)).as("none: older than any age").isZero();
+    assertThat(EntryLayout.expireAt(entry, 0, longBytes)).isZero();
+    assertThat(EntryLayout.flags(entry, 0, longBytes)).isZero();
+    assertThat(EntryLayout.wellFormed(entry, uuidStrings)).as("shorter than its key").isFalse();
+    assertThat(EntryLayout.wellFormed(entry, EntryLayout.NOT_BARE))
+        .as("marked, in a table whose entries always have a header: damage")
+        .isFalse();
+    assertThat(EntryLayout.form(true, longBytes)).isEqualTo(longBytes);
+    assertThat(EntryLayout.form(false, longBytes)).isEqualTo(EntryLayout.HEADED);
   }
 
   @Test
   void entryLayout_refusesAnInvalidKindOrAShortEntry() {
     MemorySegment entry = MemorySegment.ofArray(new byte[8]);
     entry.set(EntryLayout.I64, 0, 3L << EntryLayout.KIND_SHIFT);
-    assertThat(EntryLayout.wellFormed(entry)).isFalse();
+    assertThat(EntryLayout.wellFormed(entry, EntryLayout.HEADED)).isFalse();
     EntryLayout.writeHeader(entry, 0, 0, EntryLayout.KIND_BYTES, 9, 0, 1, 0);
-    assertThat(EntryLayout.wellFormed(entry)).as("a 9-byte key in 8 bytes").isFalse();
-    assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[7]))).isFalse();
+    assertThat(EntryLayout.wellFormed(entry, EntryLayout.HEADED))
+        .as("a 9-byte key in 8 bytes")
+        .isFalse();
+    assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[7]), EntryLayout.HEADED))
+        .isFalse();
   }
 
   @Test
@@ -107,11 +143,11 @@ class CacheFormatTest {
             KeyPlacement.RUNS);
     byte[] state = CacheState.encode(List.of(), List.of(), List.of());
     assertThat(HexFormat.of().formatHex(state))
-        .isEqualTo("43434845" + "0004" + "0000" + "00000000" + "0000");
+        .isEqualTo("43434845" + "0005" + "0000" + "00000000" + "0000");
     byte[] withDropped = CacheState.encode(List.of(), List.of(), List.of(0x0203, 5));
     assertThat(HexFormat.of().formatHex(withDropped))
         .as("the dropped ids, in order")
-        .isEqualTo("43434845" + "0004" + "0000" + "00000000" + "0002" + "0005" + "0203");
+        .isEqualTo("43434845" + "0005" + "0000" + "00000000" + "0002" + "0005" + "0203");
     assertThat(CacheState.decode(withDropped).dropped()).containsExactly(5, 0x0203);
     byte[] descriptor = CacheState.encodeDescriptor(d);
     assertThat(HexFormat.of().formatHex(descriptor))
@@ -123,8 +159,8 @@ class CacheFormatTest {
                 + "000000000000002a"
                 + "00000000000003e8"
                 + "0000000000001388")
-        .as("the placement, last")
-        .endsWith("01");
+        .as("the placement, then write times, last")
+        .endsWith("0100");
     assertThat(CacheState.decodeDescriptor(descriptor)).isEqualTo(d);
     byte[] other = state.clone();
     other[5] = 2; // version 2: the state of an earlier build, without the dropped tables
@@ -156,34 +192,57 @@ class CacheFormatTest {
   }
 
   @Test
-  void version3_isReadAsHashedPlacement_inAStateAndInATableRecord() {
+  void versions3And4_areReadWithTheirDefaults_inAStateAndInATableRecord() {
+    TableOptions writeTimes = TableOptions.builder().writeTimes(true).build();
     TableDescriptor d =
         new TableDescriptor(
             3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
-    byte[] v4 =
+    byte[] v5 =
         CacheState.encode(
             List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
-    assertThat(CacheState.decode(v4).tables().getFirst().descriptor()).isEqualTo(d);
+    assertThat(CacheState.decode(v5).tables().getFirst().descriptor()).isEqualTo(d);
 
-    // the same state as a build of version 3 wrote it: no placement byte after the descriptor
-    int placementAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length - 1;
+    // the same state as a build of version 4 wrote it: no write-times byte after the placement
+    int writeTimesAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length - 1;
+    assertThat(v5[writeTimesAt]).isZero();
+    byte[] v4 = without(v5, writeTimesAt);
+    v4[5] = 4;
+    TableDescriptor read4 = CacheState.decode(v4).tables().getFirst().descriptor();
+    assertThat(read4.options()).as("its entries all kept write times").isEqualTo(writeTimes);
+    assertThat(read4.placement()).isEqualTo(KeyPlacement.RUNS);
+
+    // and as a build of version 3 wrote it: no placement byte either
+    int placementAt = writeTimesAt - 1;
     assertThat(v4[placementAt]).isEqualTo((byte) KeyPlacement.RUNS.code());
-    byte[] v3 = new byte[v4.length - 1];
-    System.arraycopy(v4, 0, v3, 0, placementAt);
-    System.arraycopy(v4, placementAt + 1, v3, placementAt, v4.length - placementAt - 1);
+    byte[] v3 = without(v4, placementAt);
     v3[5] = 3;
     CacheState.Image image = CacheState.decode(v3);
     assertThat(image.tables().getFirst().descriptor().placement()).isEqualTo(KeyPlacement.HASHED);
+    assertThat(image.tables().getFirst().descriptor().options()).isEqualTo(writeTimes);
     assertThat(image.tables().getFirst().descriptor().name()).isEqualTo("orders");
 
     byte[] record = CacheState.encodeDescriptor(d);
-    byte[] recordOfVersion3 = java.util.Arrays.copyOf(record, record.length - 1);
+    byte[] recordOfVersion4 = java.util.Arrays.copyOf(record, record.length - 1);
+    assertThat(CacheState.decodeDescriptor(recordOfVersion4).options()).isEqualTo(writeTimes);
+    byte[] recordOfVersion3 = java.util.Arrays.copyOf(record, record.length - 2);
     assertThat(CacheState.decodeDescriptor(recordOfVersion3).placement())
         .isEqualTo(KeyPlacement.HASHED);
 
-    record[record.length - 1] = 7;
+    record[record.length - 2] = 7;
     assertThatThrownBy(() -> CacheState.decodeDescriptor(record))
         .isInstanceOf(CacheCorruptionException.class)
         .hasMessageContaining("\"orders\" has key placement 7");
+    record[record.length - 2] = (byte) KeyPlacement.RUNS.code();
+    record[record.length - 1] = 2;
+    assertThatThrownBy(() -> CacheState.decodeDescriptor(record))
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("\"orders\" has write times 2");
+  }
+
+  private static byte[] without(byte[] bytes, int at) {
+    byte[] shorter = new byte[bytes.length - 1];
+    System.arraycopy(bytes, 0, shorter, 0, at);
+    System.arraycopy(bytes, at + 1, shorter, at, bytes.length - at - 1);
+    return shorter;
   }
 }

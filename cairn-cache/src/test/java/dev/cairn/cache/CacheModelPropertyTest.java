@@ -135,7 +135,7 @@ class CacheModelPropertyTest {
   void aCutPutOfAnEntryExpiredAtOnce_isEitherWay() {
     for (int afterOps = 0; afterOps <= 12; afterOps++) {
       run(
-          new Setup(Mode.SIMULATED_DISK, 0, 0, 0, false, 0, Durability.SYNC),
+          new Setup(Mode.SIMULATED_DISK, 0, 0, 0, false, 0, Durability.SYNC, true, false),
           List.of(
               new CacheOp.Put(0, 0, new Options(Options.Kind.NONE, 0, false)),
               new CacheOp.PowerCut(afterOps, 0),
@@ -151,7 +151,7 @@ class CacheModelPropertyTest {
   @Example
   void aCheckpointCutAfterAReopen_leavesEveryValueReadable() {
     run(
-        new Setup(Mode.SIMULATED_DISK, 16384, 0, 0, false, 0, Durability.SYNC),
+        new Setup(Mode.SIMULATED_DISK, 16384, 0, 0, false, 0, Durability.SYNC, true, false),
         List.of(
             new CacheOp.Checkpoint(),
             new CacheOp.Put(0, 0, Options.NONE),
@@ -198,10 +198,18 @@ class CacheModelPropertyTest {
         Tuple.of(2, Arbitraries.just(0L)), Tuple.of(1, Arbitraries.longs().between(500, 20_000)));
   }
 
+  /** Whether the table keeps write times, and whether its keys are longs: each of four ways. */
+  private static Arbitrary<int[]> form() {
+    return Arbitraries.integers().between(0, 3).map(i -> new int[] {i & 1, i >> 1});
+  }
+
   @Provide
   Arbitrary<Setup> volatileSetups() {
-    return Combinators.combine(expiry(), expiry(), Arbitraries.longs())
-        .as((w, a, seed) -> new Setup(Mode.VOLATILE, 0, w, a, false, seed, Durability.NONE));
+    return Combinators.combine(expiry(), expiry(), Arbitraries.longs(), form())
+        .as(
+            (w, a, seed, f) ->
+                new Setup(
+                    Mode.VOLATILE, 0, w, a, false, seed, Durability.NONE, f[0] == 1, f[1] == 1));
   }
 
   @Provide
@@ -212,8 +220,11 @@ class CacheModelPropertyTest {
             expiry(),
             Arbitraries.frequencyOf(
                 Tuple.of(15, Arbitraries.just(false)), Tuple.of(1, Arbitraries.just(true))),
-            Arbitraries.longs())
-        .as((b, w, a, pinned, seed) -> new Setup(Mode.VOLATILE, b, w, a, pinned, seed, null));
+            Arbitraries.longs(),
+            form())
+        .as(
+            (b, w, a, pinned, seed, f) ->
+                new Setup(Mode.VOLATILE, b, w, a, pinned, seed, null, f[0] == 1, f[1] == 1));
   }
 
   @Provide
@@ -225,8 +236,11 @@ class CacheModelPropertyTest {
             expiry(),
             expiry(),
             Arbitraries.longs(),
-            Arbitraries.of(Durability.NONE, Durability.PERIODIC))
-        .as((b, w, a, seed, d) -> new Setup(Mode.DIRECTORY, b, w, a, false, seed, d));
+            Arbitraries.of(Durability.NONE, Durability.PERIODIC),
+            form())
+        .as(
+            (b, w, a, seed, d, f) ->
+                new Setup(Mode.DIRECTORY, b, w, a, false, seed, d, f[0] == 1, f[1] == 1));
   }
 
   @Provide
@@ -236,8 +250,20 @@ class CacheModelPropertyTest {
                 Tuple.of(2, Arbitraries.just(0L)),
                 Tuple.of(1, Arbitraries.longs().between(16 << 10, 64 << 10))),
             expiry(),
-            Arbitraries.longs())
-        .as((b, w, seed) -> new Setup(Mode.SIMULATED_DISK, b, w, 0, false, seed, Durability.SYNC));
+            Arbitraries.longs(),
+            form())
+        .as(
+            (b, w, seed, f) ->
+                new Setup(
+                    Mode.SIMULATED_DISK,
+                    b,
+                    w,
+                    0,
+                    false,
+                    seed,
+                    Durability.SYNC,
+                    f[0] == 1,
+                    f[1] == 1));
   }
 
   // ---------------------------------------------------------------------------- sequences

@@ -73,6 +73,9 @@ final class CacheModelRun implements AutoCloseable {
    * @param tablePinned whether the table pins its entries
    * @param tableSeed the table's hash seed (fixed, so that a sequence replays the same evictions)
    * @param durability the pile's, for a persistent cache
+   * @param writeTimes whether the table keeps write times (get with a maximum age needs them)
+   * @param longKeys whether the table's keys are the keys' numbers ({@link LongKeyedView}), whose
+   *     entries may be bare (with no write times, no expiry and no pin)
    */
   record Setup(
       Mode mode,
@@ -81,10 +84,12 @@ final class CacheModelRun implements AutoCloseable {
       long expireAfterAccessMillis,
       boolean tablePinned,
       long tableSeed,
-      Durability durability) {
+      Durability durability,
+      boolean writeTimes,
+      boolean longKeys) {
 
     TableOptions tableOptions() {
-      TableOptions.Builder b = TableOptions.builder().pinned(tablePinned);
+      TableOptions.Builder b = TableOptions.builder().pinned(tablePinned).writeTimes(writeTimes);
       if (expireAfterWriteMillis > 0) {
         b.expireAfterWrite(Duration.ofMillis(expireAfterWriteMillis));
       }
@@ -161,7 +166,13 @@ final class CacheModelRun implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    table = cache.table("t", String.class, String.class, setup.tableOptions());
+    table =
+        setup.longKeys()
+            ? new LongKeyedView(
+                cache.table("t", Long.class, String.class, setup.tableOptions()),
+                CacheModelRun::number,
+                CacheModelRun::key)
+            : cache.table("t", String.class, String.class, setup.tableOptions());
     evictionsBeforeOpen = model.evictionsSeen();
   }
 
@@ -293,6 +304,11 @@ final class CacheModelRun implements AutoCloseable {
     return k % 2 == 0 ? "k" + k : String.format(java.util.Locale.ROOT, "key%05d", k);
   }
 
+  /** The number {@link #key} made {@code key} of. */
+  private static int number(String key) {
+    return Integer.parseInt(key.substring(key.startsWith("key") ? 3 : 1));
+  }
+
   /** A new value for {@code key}: its name, the write's number, then {@code pad} dots. */
   private String nextValue(String key, int pad) {
     writes++;
@@ -334,6 +350,14 @@ final class CacheModelRun implements AutoCloseable {
   }
 
   private String getMaxAge(String key, long maxAgeMillis) {
+    if (!setup.writeTimes()) {
+      try {
+        table.get(key, Duration.ofMillis(maxAgeMillis));
+      } catch (IllegalStateException expected) {
+        return "refused: no write times";
+      }
+      throw new AssertionError("get(" + key + ", maxAge) of a table with no write times ran");
+    }
     String got = table.get(key, Duration.ofMillis(maxAgeMillis));
     Entry e = model.live(key);
     if (e != null && clock.millis() - e.writtenAt() > maxAgeMillis) {

@@ -40,7 +40,8 @@ class ExpiryTest {
   @Test
   void aGetReadsTheClock_onlyWhenTheEntryOrTheCallHasATimeToCompare() {
     try (Cache cache = cache()) {
-      LongCacheTable<String> t = cache.longTable("t", String.class);
+      LongCacheTable<String> t =
+          cache.longTable("t", String.class, TableOptions.builder().writeTimes(true).build());
       t.put(1L, "forever");
       t.put(2L, "short", EntryOptions.expireAfter(Duration.ofSeconds(5)));
       long before = clock.reads();
@@ -128,7 +129,9 @@ class ExpiryTest {
   @Test
   void maxAgeOnRead_missesAnOlderEntry_withoutRemovingIt() {
     try (Cache cache = cache()) {
-      CacheTable<String, String> t = cache.table("t", String.class, String.class);
+      CacheTable<String, String> t =
+          cache.table(
+              "t", String.class, String.class, TableOptions.builder().writeTimes(true).build());
       t.put("a", "1");
       clock.advance(Duration.ofSeconds(30));
       assertThat(t.get("a", Duration.ofSeconds(10))).isNull();

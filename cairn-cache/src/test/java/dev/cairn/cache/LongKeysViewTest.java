@@ -20,7 +20,9 @@ class LongKeysViewTest {
   @Test
   void aLongKey_isItsEightBigEndianBytes() {
     try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
-      CacheTable<byte[], String> table = cache.table("t", byte[].class, String.class);
+      CacheTable<byte[], String> table =
+          cache.table(
+              "t", byte[].class, String.class, TableOptions.builder().writeTimes(true).build());
       LongCacheTable<String> longs = cache.longKeys(table);
       assertThat(longs.put(5L, "five")).isEqualTo(PutResult.INSERTED);
       assertThat(table.get(bytes(5L))).isEqualTo("five");

@@ -23,10 +23,14 @@ class CacheCommandsTest {
               "pages",
               String.class,
               String.class,
-              TableOptions.builder().expireAfterWrite(Duration.ofHours(1)).build());
+              TableOptions.builder()
+                  .expireAfterWrite(Duration.ofHours(1))
+                  .writeTimes(true)
+                  .build());
       for (int i = 0; i < 500; i++) {
         pages.put("/page/" + i, "<html>" + i + "</html>");
       }
+      // no write times: its entries are stored bare, which inspect and verify read
       CacheTable<Long, byte[]> blobs = cache.table("blobs", Long.class, byte[].class);
       for (long i = 0; i < 200; i++) {
         blobs.put(i, new byte[64]);
@@ -45,6 +49,7 @@ class CacheCommandsTest {
         .startsWith("pile " + directory)
         .contains("cache: 2 tables")
         .contains("pages (string -> java.lang.String): 500 entries", "expire after write PT1H")
+        .contains("PT1H, write times")
         .contains("blobs (long -> [B): 200 entries")
         .contains("(keys runs)");
   }
@@ -60,7 +65,8 @@ class CacheCommandsTest {
     assertThat(inspect.exitCode()).as(inspect.err()).isZero();
     assertThat(inspect.out())
         .contains("\"cache\": {", "\"tableCount\": 2", "\"entries\": 700")
-        .contains("\"keyPlacement\": \"runs\"");
+        .contains("\"keyPlacement\": \"runs\"")
+        .contains("\"writeTimes\": true", "\"writeTimes\": false");
     assertThat(verify.exitCode()).as(verify.err()).isZero();
     assertThat(verify.out())
         .startsWith("OK")

@@ -45,6 +45,9 @@ public final class CacheReport {
     if (t.options().pinned()) {
       o.append(", pinned");
     }
+    if (t.options().writeTimes()) {
+      o.append(", write times");
+    }
     return o.toString();
   }
 
@@ -75,6 +78,7 @@ public final class CacheReport {
           .field("indexBytes", t.indexBytes())
           .field("keyPlacement", t.keyPlacement())
           .field("pinned", t.options().pinned())
+          .field("writeTimes", t.options().writeTimes())
           .endObject();
     }
     json.endObject();
