@@ -33,7 +33,7 @@ final class EntryCodec implements PayloadWriter {
   private byte[] valueBytes;
   private Codec<Object> codec;
   private int valueSize;
-  private boolean bare;
+  private long bare; // EntryLayout.HEADED, or the bare form it is written in
 
   // what the last read found
   long readWrittenAt;
@@ -42,10 +42,11 @@ final class EntryCodec implements PayloadWriter {
   int readSize;
 
   /**
-   * Prepares the entry {@code key} -> {@code value}, bare ({@link EntryLayout}, "Bare entries") if
-   * {@code bare}, which the caller sets only when the entry's flags and expiry are 0 and its key
-   * and value are of its table's bare form. Must be the last encoding before the write on this
-   * thread: a codec may keep its work for {@code encode} in a per-thread buffer.
+   * Prepares the entry {@code key} -> {@code value}, bare in form {@code bare} ({@link
+   * EntryLayout}, "Bare entries") or {@link EntryLayout#HEADED}: the caller passes a bare form only
+   * when the entry's flags and expiry are 0 and its key and value are of that form. Must be the
+   * last encoding before the write on this thread: a codec may keep its work for {@code encode} in
+   * a per-thread buffer.
    *
    * @throws IllegalArgumentException if the key is longer than {@link EntryLayout#MAX_KEY_BYTES}
    */
@@ -58,7 +59,7 @@ final class EntryCodec implements PayloadWriter {
       int flags,
       long writtenAt,
       long expireAt,
-      boolean bare) {
+      long bare) {
     if (keyLength > EntryLayout.MAX_KEY_BYTES) {
       throw new IllegalArgumentException(
           "key too long: " + keyLength + " bytes, at most " + EntryLayout.MAX_KEY_BYTES);
@@ -98,22 +99,32 @@ final class EntryCodec implements PayloadWriter {
 
   @Override
   public int sizeBytes() {
-    return (bare ? 0 : EntryLayout.headerBytes(kind, expireAt)) + keyLength + valueSize;
+    return (bare == EntryLayout.HEADED
+            ? EntryLayout.headerBytes(kind, expireAt)
+            : EntryLayout.barePrefixBytes(bare))
+        + keyLength
+        + valueSize;
   }
 
   @Override
   public boolean marked() {
-    return bare;
+    return bare != EntryLayout.HEADED;
   }
 
   @Override
   public void writeTo(MemorySegment target, long offset) {
-    long at =
-        bare
-            ? offset
-            : offset
-                + EntryLayout.writeHeader(
-                    target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
+    long at;
+    if (bare == EntryLayout.HEADED) {
+      at =
+          offset
+              + EntryLayout.writeHeader(
+                  target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
+    } else if (EntryLayout.prefixed(bare)) {
+      target.set(ValueLayout.JAVA_BYTE, offset, (byte) keyLength);
+      at = offset + 1;
+    } else {
+      at = offset;
+    }
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;
     if (valueBytes != null) {

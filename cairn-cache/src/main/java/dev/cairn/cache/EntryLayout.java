@@ -35,19 +35,22 @@ import java.nio.ByteOrder;
  * <h2>Bare entries</h2>
  *
  * <pre>
- * BareEntry --> Key:u8[KeyLength], Value:u8*         (the pile block marked: bit M)
+ * BareEntry --> Key:u8[KeyLength], Value:u8*                  keys of a fixed length
+ *             | KeyLength:u8, Key:u8[KeyLength], Value:u8*    other keys, of at most 255 bytes
+ *                                                             (the pile block marked: bit M)
  * </pre>
  *
- * An entry that would carry nothing in its header but its key length and kind, both fixed by its
- * table, is stored without one: no write time (its table keeps none: {@link
- * TableOptions#writeTimes}), no flag, no expiry, a key of a fixed length ({@code long} 8 bytes,
- * {@code UUID} 16) and a value of the table's kind (bytes for {@code byte[]} values, UTF-8 for
- * {@code String} ones). A 32-byte value under a {@code long} key then takes a 48-byte pile block,
- * not 56. The pile's mark on the block (not the slot: a reader may pair a slot's new pointer with
- * its old meta) tells the two forms apart, and the table's descriptor gives the rest ({@link
- * #bareForm}). A reader passes each accessor the entry's <em>form</em>: {@link #HEADED}, or the
- * head word a bare entry of its table would have had, with a write time of 0 (unknown: older than
- * any maximum age), or {@link #NOT_BARE} for a marked entry of a table that can have none (damage).
+ * An entry that would carry nothing in its header but its key length and kind is stored without
+ * one: no write time (its table keeps none: {@link TableOptions#writeTimes}), no flag, no expiry,
+ * and a value of the table's kind (bytes for {@code byte[]} values, UTF-8 for {@code String} ones).
+ * A key of a fixed length ({@code long} 8 bytes, {@code UUID} 16) needs nothing more; any other, a
+ * byte of length before it, and at most 255 bytes. A 32-byte value under a {@code long} key then
+ * takes a 48-byte pile block, not 56. The pile's mark on the block (not the slot: a reader may pair
+ * a slot's new pointer with its old meta) tells the two forms apart, and the table's descriptor
+ * gives the rest ({@link #bareForm}). A reader passes each accessor the entry's <em>form</em>:
+ * {@link #HEADED}, or the head word a bare entry of its table would have had, with a write time of
+ * 0 (unknown: older than any maximum age), or {@link #NOT_BARE} for a marked entry of a table that
+ * can have none (damage).
  */
 final class EntryLayout {
   static final ValueLayout.OfInt U32 =
@@ -87,18 +90,25 @@ final class EntryLayout {
   /** The form of a marked entry in a table whose entries cannot be bare: not well formed. */
   static final long NOT_BARE = -2;
 
+  /** In a bare form: the entry's first byte is its key's length (bit 2, a flag no head uses). */
+  static final long PREFIXED = 1L << 2;
+
+  /** The longest key of a bare entry that gives its key's length in a byte. */
+  static final int MAX_PREFIXED_KEY_BYTES = 255;
+
   private EntryLayout() {}
 
   /**
    * The form of a bare entry of a table of key codec {@code keyType} and value class {@code
-   * valueType} ({@link TableDescriptor}), or {@link #NOT_BARE} if its entries always need a header.
+   * valueType} ({@link TableDescriptor}), or {@link #NOT_BARE} if its entries always need a header:
+   * the head word its header would have had, with {@link #PREFIXED} for a key of no fixed length.
    */
   static long bareForm(String keyType, String valueType) {
     int keyLength =
         switch (keyType) {
           case "long" -> Long.BYTES;
           case "uuid" -> 2 * Long.BYTES;
-          default -> -1;
+          default -> 0; // its length in the entry's first byte
         };
     int kind;
     if (valueType.equals(byte[].class.getName())) {
@@ -108,9 +118,22 @@ final class EntryLayout {
     } else {
       kind = -1;
     }
-    return keyLength < 0 || kind < 0
-        ? NOT_BARE
-        : (long) keyLength << KEY_LENGTH_SHIFT | (long) kind << KIND_SHIFT;
+    if (kind < 0) {
+      return NOT_BARE;
+    }
+    return (long) keyLength << KEY_LENGTH_SHIFT
+        | (long) kind << KIND_SHIFT
+        | (keyLength == 0 ? PREFIXED : 0);
+  }
+
+  /** Whether an entry of form {@code form} gives its key's length in its first byte. */
+  static boolean prefixed(long form) {
+    return form >= 0 && (form & PREFIXED) != 0;
+  }
+
+  /** Bytes before the key of a bare entry of form {@code form}. */
+  static int barePrefixBytes(long form) {
+    return prefixed(form) ? 1 : 0;
   }
 
   /**
@@ -130,7 +153,7 @@ final class EntryLayout {
   }
 
   static int flags(MemorySegment memory, long at, long form) {
-    return (int) head(memory, at, form) & ((1 << FLAG_BITS) - 1);
+    return form == HEADED ? (int) head(memory, at, form) & ((1 << FLAG_BITS) - 1) : 0;
   }
 
   static int kind(MemorySegment memory, long at, long form) {
@@ -138,6 +161,9 @@ final class EntryLayout {
   }
 
   static int keyLength(MemorySegment memory, long at, long form) {
+    if (prefixed(form)) {
+      return Byte.toUnsignedInt(memory.get(ValueLayout.JAVA_BYTE, at));
+    }
     return (int) (head(memory, at, form) >>> KEY_LENGTH_SHIFT) & MAX_KEY_BYTES;
   }
 
@@ -178,7 +204,7 @@ final class EntryLayout {
   /** Where the entry's key begins, from the entry's start. */
   static long keyOffset(MemorySegment memory, long at, long form) {
     if (form != HEADED) {
-      return 0;
+      return barePrefixBytes(form);
     }
     long head = head(memory, at, form);
     return (long) HEAD_BYTES
@@ -199,7 +225,7 @@ final class EntryLayout {
     if (form == NOT_BARE) {
       return false;
     }
-    return (form != HEADED || length >= HEAD_BYTES)
+    return length >= (form == HEADED ? HEAD_BYTES : barePrefixBytes(form))
         && kind(memory, at, form) <= KIND_OBJECT
         && length >= valueOffset(memory, at, form);
   }

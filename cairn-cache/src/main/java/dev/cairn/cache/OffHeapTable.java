@@ -627,7 +627,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
                 flags,
                 now,
                 expireAt,
-                bareWrite(flags, expireAt));
+                bareWrite(flags, expireAt, sc.keyLength));
         long newBytes = core.log().allocatedBytes(entry.sizeBytes());
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
@@ -930,14 +930,18 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   // ---------------------------------------------------------------------------------- helpers
 
   /**
-   * Whether an entry with {@code flags} and {@code expireAt} is written bare (EntryLayout): its
-   * table keeps no write times and can hold bare entries, and it has no flag and no expiry.
+   * The form an entry with {@code flags}, {@code expireAt} and a key of {@code keyLength} bytes is
+   * written in (EntryLayout): bare if its table keeps no write times and can hold bare entries, it
+   * has no flag and no expiry, and a key whose length the entry must give fits a byte; else HEADED.
    */
-  private boolean bareWrite(int flags, long expireAt) {
+  private long bareWrite(int flags, long expireAt, int keyLength) {
     return bare != EntryLayout.NOT_BARE
-        && flags == 0
-        && expireAt == 0
-        && !descriptor.options().writeTimes();
+            && flags == 0
+            && expireAt == 0
+            && !descriptor.options().writeTimes()
+            && (!EntryLayout.prefixed(bare) || keyLength <= EntryLayout.MAX_PREFIXED_KEY_BYTES)
+        ? bare
+        : EntryLayout.HEADED;
   }
 
   /**

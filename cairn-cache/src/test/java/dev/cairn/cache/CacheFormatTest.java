@@ -67,11 +67,9 @@ class CacheFormatTest {
     // the head word a header would have had: key length 8, kind 0 (bytes); 16, kind 1 (string)
     assertThat(longBytes).isEqualTo(8L << 5);
     assertThat(uuidStrings).isEqualTo(16L << 5 | 1L << 3);
-    assertThat(EntryLayout.bareForm("string", byte[].class.getName()))
-        .as("a key of no fixed length")
-        .isEqualTo(EntryLayout.NOT_BARE);
-    assertThat(EntryLayout.bareForm("bytes", byte[].class.getName()))
-        .isEqualTo(EntryLayout.NOT_BARE);
+    long stringBytes = EntryLayout.bareForm("string", byte[].class.getName());
+    assertThat(stringBytes).as("a key of no fixed length: its length first").isEqualTo(1L << 2);
+    assertThat(EntryLayout.bareForm("bytes", String.class.getName())).isEqualTo(1L << 2 | 1L << 3);
     assertThat(EntryLayout.bareForm("long", "com.example.Order"))
         .as("object values carry their type id")
         .isEqualTo(EntryLayout.NOT_BARE);
@@ -89,6 +87,15 @@ class CacheFormatTest {
     assertThat(EntryLayout.wellFormed(entry, EntryLayout.NOT_BARE))
         .as("marked, in a table whose entries always have a header: damage")
         .isFalse();
+    MemorySegment prefixed = MemorySegment.ofArray(new byte[] {3, 'a', 'b', 'c', 9, 9});
+    assertThat(EntryLayout.wellFormed(prefixed, stringBytes)).isTrue();
+    assertThat(EntryLayout.keyLength(prefixed, 0, stringBytes)).isEqualTo(3);
+    assertThat(EntryLayout.keyOffset(prefixed, 0, stringBytes)).isEqualTo(1);
+    assertThat(EntryLayout.valueOffset(prefixed, 0, stringBytes)).isEqualTo(4);
+    assertThat(EntryLayout.flags(prefixed, 0, stringBytes)).isZero();
+    prefixed.set(ValueLayout.JAVA_BYTE, 0, (byte) 6);
+    assertThat(EntryLayout.wellFormed(prefixed, stringBytes)).as("a key past the end").isFalse();
+    assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[0]), stringBytes)).isFalse();
     assertThat(EntryLayout.form(true, longBytes)).isEqualTo(longBytes);
     assertThat(EntryLayout.form(false, longBytes)).isEqualTo(EntryLayout.HEADED);
   }
