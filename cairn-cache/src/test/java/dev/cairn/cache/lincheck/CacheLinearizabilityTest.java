@@ -73,6 +73,25 @@ class CacheLinearizabilityTest {
   }
 
   /**
+   * A table of String values whose entries change form as they are written: bare (no header) for a
+   * put of an even value, with a header for an odd one (pinned), so that readers meet a slot whose
+   * entry just changed form (its form is told by the pile's mark on the block, not by the slot).
+   */
+  @Test
+  void perKeyOperations_areLinearizable_asEntriesChangeForm() throws Exception {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      LongCacheTable<String> t = cache.longTable("t", String.class);
+      ConcurrentRounds.Plan plan =
+          plan("perKeyOperations_areLinearizable_asEntriesChangeForm", 1_000, false);
+      ConcurrentRounds.Report r =
+          new ConcurrentRounds(plan, KeyedTarget.ofChangingForms(t), 0, round -> {}).run();
+      print(plan.name(), r);
+      assertThat(r.histories()).isEqualTo(plan.rounds() * KEYS_PER_ROUND);
+      assertThat(cache.verify()).isEqualTo(t.size());
+    }
+  }
+
+  /**
    * A table of String keys whose index grows all along: a helper thread inserts 1,500 other keys in
    * each round, beside the recorded operations, so that shards are rebuilt (into regions twice the
    * size) while the recorded keys are read and written.
