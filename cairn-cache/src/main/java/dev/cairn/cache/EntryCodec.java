@@ -101,7 +101,7 @@ final class EntryCodec implements PayloadWriter {
   public int sizeBytes() {
     return (bare == EntryLayout.HEADED
             ? EntryLayout.headerBytes(kind, expireAt)
-            : EntryLayout.barePrefixBytes(bare))
+            : EntryLayout.bareHeaderBytes(bare, kind))
         + keyLength
         + valueSize;
   }
@@ -119,11 +119,18 @@ final class EntryCodec implements PayloadWriter {
           offset
               + EntryLayout.writeHeader(
                   target, offset, flags, kind, keyLength, typeId, writtenAt, expireAt);
-    } else if (EntryLayout.prefixed(bare)) {
-      target.set(ValueLayout.JAVA_BYTE, offset, (byte) keyLength);
-      at = offset + 1;
     } else {
       at = offset;
+      if (EntryLayout.prefixed(bare)) {
+        target.set(ValueLayout.JAVA_BYTE, at++, (byte) keyLength);
+      }
+      if (EntryLayout.kindInEntry(bare)) {
+        target.set(ValueLayout.JAVA_BYTE, at++, kind);
+        if (kind == EntryLayout.KIND_OBJECT) {
+          target.set(EntryLayout.U32, at, typeId);
+          at += EntryLayout.TYPE_ID_BYTES;
+        }
+      }
     }
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;

@@ -35,22 +35,22 @@ import java.nio.ByteOrder;
  * <h2>Bare entries</h2>
  *
  * <pre>
- * BareEntry --> Key:u8[KeyLength], Value:u8*                  keys of a fixed length
- *             | KeyLength:u8, Key:u8[KeyLength], Value:u8*    other keys, of at most 255 bytes
- *                                                             (the pile block marked: bit M)
+ * BareEntry --> KeyLength:u8 (keys of no fixed length), Kind:u8 (values of any class),
+ *               ValueTypeId:u32 (kind object), Key:u8[KeyLength], Value:u8*
+ *                                                    (each field only where said; block marked: M)
  * </pre>
  *
- * An entry that would carry nothing in its header but its key length and kind is stored without
- * one: no write time (its table keeps none: {@link TableOptions#writeTimes}), no flag, no expiry,
- * and a value of the table's kind (bytes for {@code byte[]} values, UTF-8 for {@code String} ones).
- * A key of a fixed length ({@code long} 8 bytes, {@code UUID} 16) needs nothing more; any other, a
- * byte of length before it, and at most 255 bytes. A 32-byte value under a {@code long} key then
+ * An entry with no write time (its table keeps none: {@link TableOptions#writeTimes}), no flag and
+ * no expiry is stored without its header, with only what its table does not fix: a byte of key
+ * length for a key of no fixed length ({@code long} keys are 8 bytes and {@code UUID} keys 16; any
+ * other key, at most 255 bytes), and the value's kind (a byte) and type id for a table whose value
+ * class is neither {@code byte[]} nor {@code String}. A 32-byte value under a {@code long} key then
  * takes a 48-byte pile block, not 56. The pile's mark on the block (not the slot: a reader may pair
  * a slot's new pointer with its old meta) tells the two forms apart, and the table's descriptor
  * gives the rest ({@link #bareForm}). A reader passes each accessor the entry's <em>form</em>:
- * {@link #HEADED}, or the head word a bare entry of its table would have had, with a write time of
- * 0 (unknown: older than any maximum age), or {@link #NOT_BARE} for a marked entry of a table that
- * can have none (damage).
+ * {@link #HEADED}, or the head word a bare entry of its table would have had (with {@link
+ * #PREFIXED} and {@link #KIND_IN_ENTRY}, and a write time of 0: unknown, older than any maximum
+ * age), or {@link #NOT_BARE} for a marked entry read with no table's form (damage).
  */
 final class EntryLayout {
   static final ValueLayout.OfInt U32 =
@@ -93,6 +93,9 @@ final class EntryLayout {
   /** In a bare form: the entry's first byte is its key's length (bit 2, a flag no head uses). */
   static final long PREFIXED = 1L << 2;
 
+  /** In a bare form: a byte of value kind follows the key length, if any (bit 0). */
+  static final long KIND_IN_ENTRY = 1L;
+
   /** The longest key of a bare entry that gives its key's length in a byte. */
   static final int MAX_PREFIXED_KEY_BYTES = 255;
 
@@ -100,8 +103,8 @@ final class EntryLayout {
 
   /**
    * The form of a bare entry of a table of key codec {@code keyType} and value class {@code
-   * valueType} ({@link TableDescriptor}), or {@link #NOT_BARE} if its entries always need a header:
-   * the head word its header would have had, with {@link #PREFIXED} for a key of no fixed length.
+   * valueType} ({@link TableDescriptor}): the head word its header would have had, with {@link
+   * #PREFIXED} for a key of no fixed length and {@link #KIND_IN_ENTRY} for values of any class.
    */
   static long bareForm(String keyType, String valueType) {
     int keyLength =
@@ -110,20 +113,29 @@ final class EntryLayout {
           case "uuid" -> 2 * Long.BYTES;
           default -> 0; // its length in the entry's first byte
         };
-    int kind;
+    long kind;
     if (valueType.equals(byte[].class.getName())) {
-      kind = KIND_BYTES;
+      kind = (long) KIND_BYTES << KIND_SHIFT;
     } else if (valueType.equals(String.class.getName())) {
-      kind = KIND_STRING;
+      kind = (long) KIND_STRING << KIND_SHIFT;
     } else {
-      kind = -1;
+      kind = KIND_IN_ENTRY;
     }
-    if (kind < 0) {
-      return NOT_BARE;
-    }
-    return (long) keyLength << KEY_LENGTH_SHIFT
-        | (long) kind << KIND_SHIFT
-        | (keyLength == 0 ? PREFIXED : 0);
+    return (long) keyLength << KEY_LENGTH_SHIFT | kind | (keyLength == 0 ? PREFIXED : 0);
+  }
+
+  /** Whether a bare entry of form {@code form} gives its value's kind in a byte. */
+  static boolean kindInEntry(long form) {
+    return form >= 0 && (form & KIND_IN_ENTRY) != 0;
+  }
+
+  /**
+   * Bytes of a bare entry of form {@code form} and value kind {@code kind} before its key: its key
+   * length, its kind and its type id, each if the form needs it.
+   */
+  static int bareHeaderBytes(long form, int kind) {
+    return barePrefixBytes(form)
+        + (kindInEntry(form) ? 1 + (kind == KIND_OBJECT ? TYPE_ID_BYTES : 0) : 0);
   }
 
   /** Whether an entry of form {@code form} gives its key's length in its first byte. */
@@ -157,6 +169,9 @@ final class EntryLayout {
   }
 
   static int kind(MemorySegment memory, long at, long form) {
+    if (kindInEntry(form)) {
+      return Byte.toUnsignedInt(memory.get(ValueLayout.JAVA_BYTE, at + barePrefixBytes(form)));
+    }
     return kindOf(head(memory, at, form));
   }
 
@@ -174,7 +189,10 @@ final class EntryLayout {
 
   /** The type id of a kind-object entry; 0 for the other kinds. */
   static int typeId(MemorySegment memory, long at, long form) {
-    return kind(memory, at, form) == KIND_OBJECT ? memory.get(U32, at + OPTIONAL_OFFSET) : 0;
+    if (kind(memory, at, form) != KIND_OBJECT) {
+      return 0;
+    }
+    return memory.get(U32, at + (form == HEADED ? OPTIONAL_OFFSET : barePrefixBytes(form) + 1));
   }
 
   /** The entry's expire-at time in epoch milliseconds, or 0 for never. */
@@ -204,7 +222,7 @@ final class EntryLayout {
   /** Where the entry's key begins, from the entry's start. */
   static long keyOffset(MemorySegment memory, long at, long form) {
     if (form != HEADED) {
-      return barePrefixBytes(form);
+      return bareHeaderBytes(form, kindInEntry(form) ? kind(memory, at, form) : 0);
     }
     long head = head(memory, at, form);
     return (long) HEAD_BYTES
@@ -225,7 +243,8 @@ final class EntryLayout {
     if (form == NOT_BARE) {
       return false;
     }
-    return length >= (form == HEADED ? HEAD_BYTES : barePrefixBytes(form))
+    long least = form == HEADED ? HEAD_BYTES : barePrefixBytes(form) + (kindInEntry(form) ? 1 : 0);
+    return length >= least
         && kind(memory, at, form) <= KIND_OBJECT
         && length >= valueOffset(memory, at, form);
   }

@@ -17,11 +17,10 @@ import java.time.Duration;
  *     shares allow, the cache's one policy chooses the victims)
  * @param writeTimes whether each entry keeps the time it was written, which {@link
  *     CacheTable#get(Object, java.time.Duration)} needs (a table without refuses that call). Off by
- *     default: an entry that keeps nothing else in its header (no expiry, not pinned, {@code
- *     byte[]} or {@code String} values) is then stored without one, 8 bytes less (7 for a key of no
- *     fixed length, whose length takes a byte; docs/CACHE.md, "Entries"). May be changed at a later
- *     {@link Cache#table} call; an entry written while it was off has no write time, and a get with
- *     a maximum age never returns it.
+ *     default: an entry with no expiry that is not pinned is then stored without its header, 6 to 8
+ *     bytes less (docs/CACHE.md, "Entries"). May be changed at a later {@link Cache#table} call; an
+ *     entry written while it was off has no write time, and a get with a maximum age never returns
+ *     it.
  */
 public record TableOptions(
     Duration expireAfterWrite,

@@ -3,6 +3,8 @@ package dev.cairn.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.codec.CodecRegistry;
+import dev.cairn.pile.PileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +52,53 @@ class BareEntryTest {
         assertThat(strings.get("k" + (100_000 + i))).isEqualTo(value(i));
       }
       assertThat(cache.verify()).isEqualTo(5000);
+    }
+  }
+
+  /** A value of the object codec, for tables of records. */
+  record Point(int x, int y, String label) {}
+
+  @Test
+  void valuesOfAnyClass_areBareToo_withTheirKindAndTypeId_andComeBackAfterAReopen(@TempDir Path dir)
+      throws Exception {
+    CacheOptions options =
+        CacheOptions.builder()
+            .pile(
+                PileOptions.builder()
+                    .codecs(CodecRegistry.builder().allow(Point.class).build())
+                    .build())
+            .build();
+    try (Cache cache = Cache.open(dir, options)) {
+      CacheTable<String, Point> points = cache.table("points", String.class, Point.class);
+      CacheTable<String, Point> timed =
+          cache.table("timedPoints", String.class, Point.class, WRITE_TIMES);
+      CacheTable<Long, Object> any = cache.table("any", Long.class, Object.class);
+      for (int i = 0; i < 100; i++) {
+        points.put("p" + i, new Point(i, -i, "point number " + i + " of a hundred"));
+        timed.put("p" + i, new Point(i, -i, "point number " + i + " of a hundred"));
+      }
+      any.put(1L, new byte[31]); // 8 + kind 1 + key 8 + 31 = 48, where a header makes it 56
+      any.put(2L, "text"); // 21 bytes: the smallest block, 32
+      assertThat(any.stats().entryBytes()).isEqualTo(48 + 32);
+      any.put(3L, new Point(3, 3, "three"));
+      assertThat(points.stats().entryBytes())
+          .as(
+              "a length byte, a kind byte and a type id (6 bytes) against a header of 12: %d, %d",
+              points.stats().entryBytes(), timed.stats().entryBytes())
+          .isLessThan(timed.stats().entryBytes());
+    }
+    try (Cache cache = Cache.open(dir, options)) {
+      CacheTable<String, Point> points = cache.table("points", String.class, Point.class);
+      CacheTable<Long, Object> any = cache.table("any", Long.class, Object.class);
+      for (int i = 0; i < 100; i++) {
+        assertThat(points.get("p" + i))
+            .isEqualTo(new Point(i, -i, "point number " + i + " of a hundred"));
+      }
+      assertThat((byte[]) any.get(1L)).hasSize(31);
+      assertThat(any.get(2L)).isEqualTo("text");
+      assertThat(any.get(3L)).isEqualTo(new Point(3, 3, "three"));
+      assertThat(points).hasSize(100);
+      assertThat(cache.verify()).isEqualTo(203);
     }
   }
 

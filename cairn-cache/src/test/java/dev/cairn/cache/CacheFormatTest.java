@@ -70,9 +70,22 @@ class CacheFormatTest {
     long stringBytes = EntryLayout.bareForm("string", byte[].class.getName());
     assertThat(stringBytes).as("a key of no fixed length: its length first").isEqualTo(1L << 2);
     assertThat(EntryLayout.bareForm("bytes", String.class.getName())).isEqualTo(1L << 2 | 1L << 3);
-    assertThat(EntryLayout.bareForm("long", "com.example.Order"))
-        .as("object values carry their type id")
-        .isEqualTo(EntryLayout.NOT_BARE);
+    long longObjects = EntryLayout.bareForm("long", "com.example.Order");
+    assertThat(longObjects).as("values of any class: a kind byte first").isEqualTo(8L << 5 | 1);
+    MemorySegment object = MemorySegment.ofArray(new byte[15]); // kind, type id, key, 2 bytes
+    object.set(ValueLayout.JAVA_BYTE, 0, EntryLayout.KIND_OBJECT);
+    object.set(EntryLayout.U32, 1, 0x0A0B0C0D);
+    assertThat(EntryLayout.wellFormed(object, longObjects)).isTrue();
+    assertThat(EntryLayout.kind(object, 0, longObjects)).isEqualTo(EntryLayout.KIND_OBJECT);
+    assertThat(EntryLayout.typeId(object, 0, longObjects)).isEqualTo(0x0A0B0C0D);
+    assertThat(EntryLayout.keyOffset(object, 0, longObjects)).isEqualTo(5);
+    assertThat(EntryLayout.valueOffset(object, 0, longObjects)).isEqualTo(13);
+    object.set(ValueLayout.JAVA_BYTE, 0, EntryLayout.KIND_STRING);
+    assertThat(EntryLayout.keyOffset(object, 0, longObjects)).as("no type id").isEqualTo(1);
+    object.set(ValueLayout.JAVA_BYTE, 0, (byte) 3);
+    assertThat(EntryLayout.wellFormed(object, longObjects)).as("kind 3").isFalse();
+    assertThat(EntryLayout.bareHeaderBytes(longObjects, EntryLayout.KIND_OBJECT)).isEqualTo(5);
+    assertThat(EntryLayout.bareHeaderBytes(EntryLayout.bareForm("string", "x.Y"), 0)).isEqualTo(2);
 
     MemorySegment entry = MemorySegment.ofArray(new byte[12]); // an 8-byte key, 4 bytes of value
     assertThat(EntryLayout.wellFormed(entry, longBytes)).isTrue();
