@@ -87,7 +87,10 @@ final class EntryLayout {
   /** The form of an entry with a header. */
   static final long HEADED = -1;
 
-  /** The form of a marked entry in a table whose entries cannot be bare: not well formed. */
+  /**
+   * The form of a marked entry to a reader with no table's bare form (a lookup's scratch before its
+   * first key): never well formed.
+   */
   static final long NOT_BARE = -2;
 
   /** In a bare form: the entry's first byte is its key's length (bit 2, a flag no head uses). */

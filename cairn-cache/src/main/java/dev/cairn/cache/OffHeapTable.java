@@ -835,12 +835,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
         size = core.log().payloadBytes(pointer);
         KeyCodec<K> codec = keys;
         if (cause != null && core.hasListener() && codec != null) {
-          key =
-              core.log()
-                  .readSlice(
-                      pointer,
-                      (payload, marked) ->
-                          EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), codec));
+          key = keyAt(pointer, codec);
         }
       } catch (StalePointerException | InvalidPointerException e) {
         return 0;
@@ -856,6 +851,20 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       core.notifyRemoval(name(), key, cause);
     }
     return bytes;
+  }
+
+  /**
+   * The key of the entry at {@code pointer}, decoded by {@code codec}, for a removal listener.
+   *
+   * @throws StalePointerException if the entry is gone
+   * @throws InvalidPointerException if its block is not a value's
+   */
+  private K keyAt(long pointer, KeyCodec<K> codec) {
+    return core.log()
+        .readSlice(
+            pointer,
+            (payload, marked) ->
+                EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), codec));
   }
 
   /** Deletes an expired entry found by a read, if its key's lock is free (reads never wait). */
@@ -874,12 +883,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     K key = null;
     if (core.hasListener()) {
       try {
-        key =
-            core.log()
-                .readSlice(
-                    pointer,
-                    (payload, marked) ->
-                        EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), keys));
+        key = keyAt(pointer, keys);
       } catch (StalePointerException | InvalidPointerException e) {
         return;
       }
@@ -931,12 +935,11 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /**
    * The form an entry with {@code flags}, {@code expireAt} and a key of {@code keyLength} bytes is
-   * written in (EntryLayout): bare if its table keeps no write times and can hold bare entries, it
-   * has no flag and no expiry, and a key whose length the entry must give fits a byte; else HEADED.
+   * written in (EntryLayout): bare if its table keeps no write times, it has no flag and no expiry,
+   * and a key whose length the entry must give fits a byte; else HEADED.
    */
   private long bareWrite(int flags, long expireAt, int keyLength) {
-    return bare != EntryLayout.NOT_BARE
-            && flags == 0
+    return flags == 0
             && expireAt == 0
             && !descriptor.options().writeTimes()
             && (!EntryLayout.prefixed(bare) || keyLength <= EntryLayout.MAX_PREFIXED_KEY_BYTES)

@@ -98,7 +98,7 @@ class CacheFormatTest {
     assertThat(EntryLayout.flags(entry, 0, longBytes)).isZero();
     assertThat(EntryLayout.wellFormed(entry, uuidStrings)).as("shorter than its key").isFalse();
     assertThat(EntryLayout.wellFormed(entry, EntryLayout.NOT_BARE))
-        .as("marked, in a table whose entries always have a header: damage")
+        .as("marked, read with no table's form")
         .isFalse();
     MemorySegment prefixed = MemorySegment.ofArray(new byte[] {3, 'a', 'b', 'c', 9, 9});
     assertThat(EntryLayout.wellFormed(prefixed, stringBytes)).isTrue();

@@ -158,28 +158,18 @@ class ParticipantTest {
 
   /** A payload of {@code size} bytes {@code fill}, marked if {@code mark}. */
   private static PayloadWriter marked(int size, byte fill, boolean mark) {
-    return new PayloadWriter() {
-      @Override
-      public int sizeBytes() {
-        return size;
-      }
-
-      @Override
-      public void writeTo(MemorySegment target, long offset) {
-        target.asSlice(offset, size).fill(fill);
-      }
-
-      @Override
-      public boolean marked() {
-        return mark;
-      }
-    };
+    return payload(size, fill, false, false, mark);
   }
 
   /**
    * A payload of {@code size} ones; {@code refuse}: throws instead; {@code over}: writes 64 more.
    */
   private static PayloadWriter payload(int size, boolean refuse, boolean over) {
+    return payload(size, (byte) 1, refuse, over, false);
+  }
+
+  private static PayloadWriter payload(
+      int size, byte fill, boolean refuse, boolean over, boolean mark) {
     return new PayloadWriter() {
       @Override
       public int sizeBytes() {
@@ -191,10 +181,15 @@ class ParticipantTest {
         if (refuse) {
           throw new IllegalStateException("payload refused");
         }
-        target.asSlice(offset, size).fill((byte) 1);
+        target.asSlice(offset, size).fill(fill);
         if (over) {
           target.asSlice(offset + size, 64).fill((byte) 9);
         }
+      }
+
+      @Override
+      public boolean marked() {
+        return mark;
       }
     };
   }
