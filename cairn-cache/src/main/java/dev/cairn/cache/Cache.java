@@ -30,13 +30,18 @@ public final class Cache implements AutoCloseable {
    * new table ({@link Seeds}): a reopened table reads its seed from its descriptor, and making a
    * {@code SecureRandom} costs a fresh JVM about 12 ms of its first open.
    */
-  static volatile java.util.function.LongSupplier seeds = () -> Seeds.SOURCE.nextLong();
+  static volatile java.util.function.LongSupplier seeds = new Seeds();
 
-  /** The secure source of {@link #seeds}, made when first asked. */
-  private static final class Seeds {
-    static final SecureRandom SOURCE = new SecureRandom();
+  /** Seeds from a secure source, made when first asked. A class, not a lambda (CacheCore). */
+  private static final class Seeds implements java.util.function.LongSupplier {
+    @Override
+    public long getAsLong() {
+      return Source.RANDOM.nextLong();
+    }
 
-    private Seeds() {}
+    private static final class Source {
+      static final SecureRandom RANDOM = new SecureRandom();
+    }
   }
 
   private final Pile pile;

@@ -70,6 +70,10 @@ import java.util.concurrent.atomic.LongAdder;
  * grace. A write that needs room, and a growth, always check. With no grace (a test's
  * setting) nothing is read from the clock and every insert checks, as the tests that count the
  * budget's room need.
+ *
+ * Start-up: the code a cache's open and first read run (this class, Cache, the Evictor, the
+ * Scratch) makes no lambda and no method reference, as the pile's does (its OffHeapPile,
+ * "Start-up"): a cold JVM links each on first use, which a restart's first hit waits for.
  * }</pre>
  */
 final class CacheCore {
@@ -206,7 +210,12 @@ final class CacheCore {
   void addTable(OffHeapTable<?, ?> table) {
     tables.add(table);
     usedBytes.addAndGet(table.index.entryBytes() + table.index.regionBytes());
-    nextTableId.accumulateAndGet(table.descriptor().id() + 1, Math::max);
+    // a loop, not accumulateAndGet(id, Math::max): see the note, "Start-up"
+    int next = table.descriptor().id() + 1;
+    int current = nextTableId.get();
+    while (current < next && !nextTableId.compareAndSet(current, next)) {
+      current = nextTableId.get();
+    }
     tableChanges.incrementAndGet();
   }
 

@@ -110,7 +110,14 @@ final class Evictor {
   private final long[] victimSlots = new long[VICTIMS];
   private final long[] retries = new long[RETRIES];
   private int retryCount;
-  private final LongConsumer counter = this::countBuffered;
+  // classes, not this::countBuffered and a lambda: the open makes the evictor (CacheCore)
+  private final LongConsumer counter =
+      new LongConsumer() {
+        @Override
+        public void accept(long policyHash) {
+          countBuffered(policyHash);
+        }
+      };
   // the policy found nothing to evict and nothing evictable was counted since (guarded by lock;
   // read racily by needsDrain)
   private volatile boolean stuck;
@@ -125,12 +132,15 @@ final class Evictor {
   // counting one entry (under the lock)
   private long foundPointer;
   private final HashIndex.SlotMatcher uncounted =
-      (address, pointer, meta) -> {
-        if (segment(SlotLayout.policyOfMeta(meta)) != LEAVING) {
-          return false;
+      new HashIndex.SlotMatcher() {
+        @Override
+        public boolean matches(long address, long pointer, long meta) {
+          if (segment(SlotLayout.policyOfMeta(meta)) != LEAVING) {
+            return false;
+          }
+          foundPointer = pointer;
+          return true;
         }
-        foundPointer = pointer;
-        return true;
       };
 
   Evictor(CacheCore core, long budgetBytes) {

@@ -19,7 +19,13 @@ import java.time.InstantSource;
  * inside an operation reuses it: operations re-encode their key after calling user code.
  */
 final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
-  private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
+  private static final ThreadLocal<Scratch> CURRENT =
+      new ThreadLocal<>() { // not withInitial(Scratch::new): see CacheCore, "Start-up"
+        @Override
+        protected Scratch initialValue() {
+          return new Scratch();
+        }
+      };
 
   /** What a read found when the entry is expired. */
   static final Object EXPIRED = new Object();

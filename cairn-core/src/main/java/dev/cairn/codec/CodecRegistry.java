@@ -51,8 +51,20 @@ public final class CodecRegistry {
   private final Codec<?>[] byId;
   private final ClassValue<Integer> idByClass;
 
-  /** The object types, or null if the registry allows none (no allow rule, no catalog). */
-  private final ObjectTypes objects;
+  /**
+   * The object types, or null if the registry allows none (no allow rule, no catalog) or they are
+   * not made yet ({@link #objectTypes}).
+   */
+  private volatile ObjectTypes objects;
+
+  /**
+   * The catalog to make the object types over at their first use, or null: withCatalog over an
+   * empty catalog waits, as building them loads the object codec's classes, which a pile of byte
+   * arrays and strings never needs, and an open of any persistent pile makes this registry.
+   */
+  private final TypeCatalog deferredCatalog;
+
+  private final Object objectsLock = new Object();
 
   // what the registry was built from, for withCatalog
   private final Set<Class<?>> allowed;
@@ -62,11 +74,13 @@ public final class CodecRegistry {
   private CodecRegistry(
       Codec<?>[] byId,
       ObjectTypes objects,
+      TypeCatalog deferredCatalog,
       Set<Class<?>> allowed,
       Set<String> packages,
       List<ClassLoader> loaders) {
     this.byId = byId;
     this.objects = objects;
+    this.deferredCatalog = deferredCatalog;
     this.allowed = Set.copyOf(allowed);
     this.packages = Set.copyOf(packages);
     this.loaders = List.copyOf(loaders);
@@ -105,8 +119,9 @@ public final class CodecRegistry {
   public int typeIdOf(Class<?> type) {
     Integer id = idByClass.get(type);
     if (id == null) {
-      if (objects != null) {
-        return objects.typeIdOf(type);
+      ObjectTypes types = objectTypes();
+      if (types != null) {
+        return types.typeIdOf(type);
       }
       throw ObjectTypes.notAllowed(type);
     }
@@ -122,8 +137,11 @@ public final class CodecRegistry {
   @SuppressWarnings("unchecked")
   public <T> Codec<T> codecOf(int typeId) {
     Codec<?> codec = typeId >= 0 && typeId < byId.length ? byId[typeId] : null;
-    if (codec == null && objects != null) {
-      codec = objects.codecOf(typeId);
+    if (codec == null) {
+      ObjectTypes types = objectTypes();
+      if (types != null) {
+        codec = types.codecOf(typeId);
+      }
     }
     if (codec == null) {
       throw new UnknownTypeException("no codec registered for stored type id " + typeId);
@@ -134,18 +152,38 @@ public final class CodecRegistry {
   /**
    * A registry with the same codecs and allowed types whose schemas live in {@code catalog}: how a
    * persistent pile keeps the schemas of its objects with its data. The new registry loads the
-   * catalog now; it shares nothing with this one.
+   * catalog now (and checks its schemas; over an empty catalog it makes its object types at their
+   * first use); it shares nothing with this one.
    *
    * {@snippet class=dev.cairn.pile.ApiExamplesTest region=with-catalog}
    */
   public CodecRegistry withCatalog(TypeCatalog catalog) {
     Objects.requireNonNull(catalog, "catalog");
+    if (catalog.load().isEmpty()) { // nothing to check in it: the types are made at first use
+      return new CodecRegistry(byId, null, catalog, allowed, packages, loaders);
+    }
     return new CodecRegistry(
         byId,
         new ObjectTypes(byId, allowed, packages, loaders, catalog),
+        null,
         allowed,
         packages,
         loaders);
+  }
+
+  /** The object types, made now if they were deferred; null if the registry allows none. */
+  private ObjectTypes objectTypes() {
+    ObjectTypes types = objects;
+    if (types == null && deferredCatalog != null) {
+      synchronized (objectsLock) {
+        types = objects;
+        if (types == null) {
+          types = new ObjectTypes(byId, allowed, packages, loaders, deferredCatalog);
+          objects = types;
+        }
+      }
+    }
+    return types;
   }
 
   /**
@@ -153,13 +191,21 @@ public final class CodecRegistry {
    * if the registry allows no object types.
    */
   public List<TypeSchema> schemas() {
-    return objects == null ? List.of() : objects.schemas();
+    ObjectTypes types = objects; // none made yet: the catalog was empty and nothing was stored
+    return types == null ? List.of() : types.schemas();
   }
 
   /** Builder of a {@link CodecRegistry}; starts with the built-in codecs. */
   public static final class Builder {
-    private static final StackWalker CALLER =
-        StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    /**
+     * The walker that finds allowPackage's caller, made at its first use: a StackWalker's first
+     * instance initializes the JDK's stack walking, which every open of a pile would pay for
+     * otherwise (the builder makes each pile's default registry).
+     */
+    private static final class Caller {
+      static final StackWalker WALKER =
+          StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    }
 
     private Codec<?>[] byId = new Codec<?>[FIRST_USER_TYPE_ID];
     private final Set<Class<?>> allowed = new LinkedHashSet<>();
@@ -254,7 +300,7 @@ public final class CodecRegistry {
             "not a package that may be allowed: \"" + packageName + "\"");
       }
       packages.add(packageName);
-      ClassLoader loader = CALLER.getCallerClass().getClassLoader();
+      ClassLoader loader = Caller.WALKER.getCallerClass().getClassLoader();
       if (loader != null) {
         loaders.add(loader);
       }
@@ -287,7 +333,7 @@ public final class CodecRegistry {
                   packages,
                   List.copyOf(loaders),
                   catalog != null ? catalog : TypeCatalog.inMemory());
-      return new CodecRegistry(codecs, objects, allowed, packages, List.copyOf(loaders));
+      return new CodecRegistry(codecs, objects, null, allowed, packages, List.copyOf(loaders));
     }
   }
 }

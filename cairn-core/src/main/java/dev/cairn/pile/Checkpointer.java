@@ -219,7 +219,13 @@ final class Checkpointer {
 
   /** Starts the checkpointer thread (a pile with a log). */
   void start() {
-    thread = Thread.ofPlatform().daemon().name(threadName).start(this::loop);
+    Runnable body = new Runnable() { // not this::loop: the open starts it (OffHeapPile, "Start-up")
+          @Override
+          public void run() {
+            loop();
+          }
+        };
+    thread = Thread.ofPlatform().daemon().name(threadName).start(body);
   }
 
   /**
@@ -551,12 +557,22 @@ final class Checkpointer {
     }
   }
 
+  /** What waits for the participants' writes in flight: a class, not a method reference. */
+  private Runnable awaitAttachedWrites() {
+    return new Runnable() { // OffHeapPile, "Start-up": the open makes this writer
+      @Override
+      public void run() {
+        memory.awaitAttachedWrites();
+      }
+    };
+  }
+
   /** The writer of segment files, made once the log (or its absence) is settled. */
   private SegmentWriter segmentWriter() {
     if (segmentWriter == null) {
       segmentWriter =
           new SegmentWriter(
-              layer, directory, log, memory.hasParticipants() ? memory::awaitAttachedWrites : null);
+              layer, directory, log, memory.hasParticipants() ? awaitAttachedWrites() : null);
       segmentWriter.onPageCopied(pageCopyHook);
     }
     return segmentWriter;

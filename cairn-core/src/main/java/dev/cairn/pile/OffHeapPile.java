@@ -61,6 +61,15 @@ import java.util.concurrent.CompletableFuture;
  * at once. A stale pointer goes undetected only if its address is reused by a block with the
  * same 23-bit tag; tags come from one clock per pile, so that needs an exact multiple of 2^23
  * (8,388,608) allocations in the pile between the two.
+ *
+ * Start-up: a restart's time to its first read is mostly a new JVM loading and linking the
+ * classes an open runs, in its interpreter. So the code an open and a first read run (here,
+ * in durability and in the codec registry's builder) makes no lambda and no method reference:
+ * the JVM links each on its first use, one to three milliseconds apiece in a cold JVM on a
+ * 2-core machine, against about half a millisecond for a small named class. Nor does it list
+ * directories with streams, ask ProcessHandle for the pid, or make a StackWalker before it
+ * needs one; each of those initializes a part of the JDK the open needs for nothing else
+ * (docs/BENCHMARKS.md, "Reopen and restart").
  * }</pre>
  */
 final class OffHeapPile implements Pile {

@@ -8,6 +8,7 @@ import dev.cairn.durability.file.Superblock;
 import dev.cairn.durability.log.LogOptions;
 import dev.cairn.durability.log.LogReader;
 import dev.cairn.durability.log.LogRecovery;
+import dev.cairn.durability.log.RecordVisitor;
 import dev.cairn.durability.log.ScanResult;
 import dev.cairn.durability.log.WriteAheadLog;
 import dev.cairn.memory.NativeSegment;
@@ -257,7 +258,7 @@ final class PileRecovery {
   /** A read-only open: replays the log in {@code logDirectory} from {@code fromLsn}, in memory. */
   ScanResult scanLog(Path logDirectory, long fromLsn) throws IOException {
     try (LogReader reader = LogReader.open(layer, logDirectory)) {
-      return reader.scan(fromLsn, this::replay);
+      return reader.scan(fromLsn, replayer);
     }
   }
 
@@ -278,7 +279,7 @@ final class PileRecovery {
           state.checkpointLsn(),
           state.cleanShutdown() ? state.checkpointLsn() : -1,
           logRecovery,
-          this::replay);
+          replayer);
     } catch (CorruptLogException e) {
       throw e.withAdvice(
           "check the storage; restore from a backup, or salvage the pile with"
@@ -292,8 +293,17 @@ final class PileRecovery {
     }
   }
 
+  /** The log's replay callback: {@link #replay}. A class, not this::replay (OffHeapPile). */
+  private final RecordVisitor replayer =
+      new RecordVisitor() {
+        @Override
+        public void accept(long lsn, long endLsn, int type, MemorySegment payload) {
+          replay(lsn, type, payload);
+        }
+      };
+
   /** Applies one log record to the pile (the log's replay callback). */
-  private void replay(long lsn, long end, int type, MemorySegment payload) {
+  private void replay(long lsn, int type, MemorySegment payload) {
     try {
       switch (type) {
         case Journal.TYPE_OP -> replay.applyOp(payload);

@@ -79,7 +79,11 @@ final class TagClock {
 
   /** Moves the clock to at least {@code value}: a restored stripe's clock (C2). */
   void atLeast(long value) {
-    clock.accumulateAndGet(value, Math::max);
+    // a loop, not accumulateAndGet(value, Math::max): see OffHeapPile, "Start-up"
+    long current = clock.get();
+    while (current < value && !clock.compareAndSet(current, value)) {
+      current = clock.get();
+    }
   }
 
   /**

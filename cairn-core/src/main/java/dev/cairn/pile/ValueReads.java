@@ -60,7 +60,13 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ValueReads {
 
-  private static final ThreadLocal<CopyTargets> TARGETS = ThreadLocal.withInitial(CopyTargets::new);
+  private static final ThreadLocal<CopyTargets> TARGETS =
+      new ThreadLocal<>() { // not withInitial(CopyTargets::new): see OffHeapPile, "Start-up"
+        @Override
+        protected CopyTargets initialValue() {
+          return new CopyTargets();
+        }
+      };
 
   /** Bytes of the thread's staging memory for {@link #transferTo}; larger values get their own. */
   private static final int STAGING_BYTES = 64 * 1024;

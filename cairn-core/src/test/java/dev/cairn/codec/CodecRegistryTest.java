@@ -454,4 +454,85 @@ class CodecRegistryTest {
     assertThatThrownBy(() -> CodecRegistry.builtIn().typeIdOf(Point.class))
         .isInstanceOf(UnknownTypeException.class);
   }
+
+  /**
+   * withCatalog over an empty catalog makes its object types at their first use: threads that store
+   * the same new type at once get one id, and the catalog hears of the schema once.
+   */
+  @Test
+  void withEmptyCatalog_objectTypesMadeAtFirstUse_onceForRacingThreads() throws Exception {
+    List<TypeSchema> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+    CodecRegistry codecs = CodecRegistry.builder().allow(Person.class).build();
+    for (int round = 0; round < 5; round++) {
+      heard.clear();
+      CodecRegistry registry = codecs.withCatalog(countingOver(TypeCatalog.inMemory(), heard));
+      assertThat(registry.schemas()).as("an empty catalog").isEmpty();
+      int threads = 4;
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+      List<java.util.concurrent.Future<Integer>> ids = new ArrayList<>();
+      try (java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+        for (int t = 0; t < threads; t++) {
+          ids.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    return registry.typeIdOf(Person.class);
+                  }));
+        }
+        int first = ids.get(0).get();
+        for (java.util.concurrent.Future<Integer> id : ids) {
+          assertThat(id.get()).as("round %d", round).isEqualTo(first);
+        }
+        assertThat(registry.codecOf(first).type()).isEqualTo(Person.class);
+      }
+      assertThat(heard).as("round %d", round).hasSize(1);
+      assertThat(registry.schemas()).hasSize(1);
+    }
+  }
+
+  /** A catalog with schemas is read and checked by withCatalog itself, not at first use. */
+  @Test
+  void withCatalogHoldingAnUnreadableSchema_failsAtOnce() {
+    TypeSchema bad =
+        new TypeSchema(
+            TypeSchema.FIRST_TYPE_ID,
+            "example.Broken",
+            TypeSchema.Kind.RECORD,
+            List.of(new TypeSchema.Field("f", "not a descriptor")),
+            List.of());
+    TypeCatalog catalog = TypeCatalog.inMemory();
+    catalog.onNewSchema(bad);
+    CodecRegistry codecs = CodecRegistry.builder().allow(Person.class).build();
+    assertThatThrownBy(() -> codecs.withCatalog(catalog)).isInstanceOf(CorruptValueException.class);
+  }
+
+  /**
+   * {@code inner}, with each new schema also added to {@code heard}; each load after the first
+   * takes 20 ms, so that threads making the registry's object types at once overlap.
+   */
+  private static TypeCatalog countingOver(TypeCatalog inner, List<TypeSchema> heard) {
+    return new TypeCatalog() {
+      private final java.util.concurrent.atomic.AtomicInteger loads =
+          new java.util.concurrent.atomic.AtomicInteger();
+
+      @Override
+      public List<TypeSchema> load() {
+        if (loads.getAndIncrement() > 0) {
+          try {
+            Thread.sleep(20);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return inner.load();
+      }
+
+      @Override
+      public void onNewSchema(TypeSchema schema) {
+        heard.add(schema);
+        inner.onNewSchema(schema);
+      }
+    };
+  }
 }

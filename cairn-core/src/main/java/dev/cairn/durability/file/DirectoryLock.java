@@ -82,8 +82,7 @@ public final class DirectoryLock implements AutoCloseable {
                 + file
                 + ")");
       }
-      byte[] pid =
-          ("pid=" + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+      byte[] pid = ("pid=" + currentPid() + "\n").getBytes(StandardCharsets.US_ASCII);
       channel.truncate(0);
       channel.write(ByteBuffer.wrap(pid), 0);
       success = true;
@@ -92,6 +91,20 @@ public final class DirectoryLock implements AutoCloseable {
       if (!success) {
         channel.close();
       }
+    }
+  }
+
+  /**
+   * This process's id: on Linux read from {@code /proc/self}, a link named by the pid, else {@code
+   * ProcessHandle.current()}. Why not always the latter: its first call initializes the JDK's
+   * process handling (a native library's state, an executor, a lambda), several milliseconds of
+   * every open's start-up that a diagnostic line need not cost.
+   */
+  static long currentPid() {
+    try {
+      return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+    } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
+      return ProcessHandle.current().pid();
     }
   }
 

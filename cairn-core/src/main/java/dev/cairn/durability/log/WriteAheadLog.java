@@ -266,7 +266,13 @@ public final class WriteAheadLog implements AutoCloseable {
    * logs: it keeps a view of the ring of the last log the thread appended to (rebuilt when the
    * thread switches logs), so at most one closed log's buffer per thread stays reachable.
    */
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  private static final ThreadLocal<Scratch> SCRATCH =
+      new ThreadLocal<>() { // not withInitial(Scratch::new): see OffHeapPile, "Start-up"
+        @Override
+        protected Scratch initialValue() {
+          return new Scratch();
+        }
+      };
 
   private static final class Scratch {
     final CRC32C crc = new CRC32C();
@@ -328,7 +334,7 @@ public final class WriteAheadLog implements AutoCloseable {
         Thread.ofPlatform()
             .name("cairn-wal-flusher-" + files.directory.getFileName())
             .daemon(true)
-            .unstarted(this::flushLoop);
+            .unstarted(new Loop(this, false));
     // ON_COMMIT forces inline: every appender waits for its force anyway, so the ring cannot fill
     // meanwhile, and a hand-off to another thread added 30% to a lone committer's latency
     this.forcer =
@@ -337,7 +343,7 @@ public final class WriteAheadLog implements AutoCloseable {
             : Thread.ofPlatform()
                 .name("cairn-wal-forcer-" + files.directory.getFileName())
                 .daemon(true)
-                .unstarted(this::forceLoop);
+                .unstarted(new Loop(this, true));
   }
 
   // =========================================================================================
@@ -1314,6 +1320,21 @@ public final class WriteAheadLog implements AutoCloseable {
 
   // =========================================================================================
   // flusher
+
+  /**
+   * The flusher's or the forcer's body. A class, not this::flushLoop: an open starts them, and a
+   * method reference costs a cold JVM a millisecond or more to link (OffHeapPile, "Start-up").
+   */
+  private record Loop(WriteAheadLog log, boolean forcer) implements Runnable {
+    @Override
+    public void run() {
+      if (forcer) {
+        log.forceLoop();
+      } else {
+        log.flushLoop();
+      }
+    }
+  }
 
   private void flushLoop() {
     long scanned = written; // records in [written, scanned) are known to be published
