@@ -135,7 +135,7 @@ final class EntryCodec implements PayloadWriter {
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;
     if (valueBytes != null) {
-      MemorySegment.copy(valueBytes, 0, target, ValueLayout.JAVA_BYTE, at, valueBytes.length);
+      ShortCopies.fromArray(valueBytes, target, at, valueBytes.length);
     } else {
       codec.encode(value, target, at);
     }
@@ -175,12 +175,12 @@ final class EntryCodec implements PayloadWriter {
     return switch (kind) {
       case EntryLayout.KIND_BYTES -> {
         byte[] bytes = new byte[valueLength];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, valueAt, bytes, 0, valueLength);
+        ShortCopies.toArray(memory, valueAt, bytes, valueLength);
         yield bytes;
       }
       case EntryLayout.KIND_STRING -> {
         byte[] bytes = new byte[valueLength];
-        MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, valueAt, bytes, 0, valueLength);
+        ShortCopies.toArray(memory, valueAt, bytes, valueLength);
         yield new String(bytes, StandardCharsets.UTF_8);
       }
       case EntryLayout.KIND_OBJECT ->
@@ -211,13 +211,7 @@ final class EntryCodec implements PayloadWriter {
       throw new CorruptValueException(
           "cache entry of value kind " + kind + " in a table of raw values: the entry is damaged");
     }
-    MemorySegment.copy(
-        memory,
-        ValueLayout.JAVA_BYTE,
-        at + valueOffset,
-        into,
-        0,
-        Math.min(valueLength, into.length));
+    ShortCopies.toArray(memory, at + valueOffset, into, Math.min(valueLength, into.length));
     return valueLength;
   }
 

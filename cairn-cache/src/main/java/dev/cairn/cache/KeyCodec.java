@@ -91,15 +91,14 @@ abstract sealed class KeyCodec<K> {
     @Override
     int encode(String key, KeyBuffer buffer) {
       byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
-      MemorySegment.copy(
-          utf8, 0, buffer.ensure(utf8.length), ValueLayout.JAVA_BYTE, 0, utf8.length);
+      ShortCopies.fromArray(utf8, buffer.ensure(utf8.length), 0, utf8.length);
       return utf8.length;
     }
 
     @Override
     String decode(MemorySegment source, long offset, int length) {
       byte[] utf8 = new byte[length];
-      MemorySegment.copy(source, ValueLayout.JAVA_BYTE, offset, utf8, 0, length);
+      ShortCopies.toArray(source, offset, utf8, length);
       return new String(utf8, StandardCharsets.UTF_8);
     }
 
@@ -112,38 +111,17 @@ abstract sealed class KeyCodec<K> {
   static final class BytesKeys extends KeyCodec<byte[]> {
     static final BytesKeys INSTANCE = new BytesKeys();
 
-    /** The longest key copied a word at a time; longer ones go through one bulk copy. */
-    private static final int SHORT_KEY_BYTES = 32;
-
-    private static final java.lang.invoke.VarHandle WORDS_OF_ARRAY =
-        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, ByteOrder.nativeOrder());
-
-    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
-
     @Override
     int encode(byte[] key, KeyBuffer buffer) {
       int length = key.length;
-      MemorySegment target = buffer.ensure(length);
-      if (length > SHORT_KEY_BYTES) {
-        MemorySegment.copy(key, 0, target, ValueLayout.JAVA_BYTE, 0, length);
-        return length;
-      }
-      // a short key word by word: the bulk copy's checks cost more than the copy itself
-      int i = 0;
-      for (; i + Long.BYTES <= length; i += Long.BYTES) {
-        target.set(WORD, i, (long) WORDS_OF_ARRAY.get(key, i));
-      }
-      for (; i < length; i++) {
-        target.set(ValueLayout.JAVA_BYTE, i, key[i]);
-      }
+      ShortCopies.fromArray(key, buffer.ensure(length), 0, length);
       return length;
     }
 
     @Override
     byte[] decode(MemorySegment source, long offset, int length) {
       byte[] key = new byte[length];
-      MemorySegment.copy(source, ValueLayout.JAVA_BYTE, offset, key, 0, length);
+      ShortCopies.toArray(source, offset, key, length);
       return key;
     }
 
