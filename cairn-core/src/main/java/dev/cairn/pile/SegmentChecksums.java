@@ -6,6 +6,7 @@ import dev.cairn.durability.file.FileLayer;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -69,18 +70,25 @@ final class SegmentChecksums implements PageCheck.Source {
   }
 
   @Override
-  public int fileCrc(long page) throws IOException {
-    MemorySegment bytes = MemorySegment.ofArray(new byte[NativeSegment.PAGE_BYTES]);
-    try (FileHandle in = layer.open(segmentFile, FileLayer.OpenMode.READ)) {
-      long read = in.read(bytes, page * NativeSegment.PAGE_BYTES);
-      if (read < bytes.byteSize()) {
+  public void fileCrcs(long firstPage, int[] crcs) throws IOException {
+    long bytes = (long) crcs.length * NativeSegment.PAGE_BYTES;
+    long position = firstPage * NativeSegment.PAGE_BYTES;
+    try (Arena arena = Arena.ofConfined();
+        FileHandle in = layer.open(segmentFile, FileLayer.OpenMode.READ)) {
+      MemorySegment pages = arena.allocate(bytes, NativeSegment.PAGE_BYTES);
+      long read = in.read(pages, position);
+      if (read < bytes) {
         throw new CorruptFileException(
             segmentFile,
-            page * NativeSegment.PAGE_BYTES,
-            "segment file truncated inside page " + page);
+            position + read,
+            "segment file truncated inside page " + (firstPage + read / NativeSegment.PAGE_BYTES));
+      }
+      for (int i = 0; i < crcs.length; i++) {
+        crcs[i] =
+            PileFiles.crc(
+                pages.asSlice((long) i * NativeSegment.PAGE_BYTES, NativeSegment.PAGE_BYTES));
       }
     }
-    return PileFiles.crc(bytes);
   }
 
   /** The exception for a damaged page, as {@link Pile#verify()} reports it. */
