@@ -47,8 +47,8 @@ import java.util.zip.CRC32C;
  *    (the disk's read_ahead_kb: 128 KiB on many machines, 8 MiB on some), which made the first
  *    get after a reopen read 16 MiB here. Later checks read through the mapping: by then reads
  *    are filling the page cache, which the kernel's read-around does in the largest, overlapped
- *    requests (with every check reading 64 KiB to 1 MiB windows from the file, 100,000 random
- *    gets after a reopen took about half as long again).
+ *    requests (when every check read windows of 64 KiB to 1 MiB from the file, the random gets
+ *    that follow a reopen took longer: the cache bench's ReopenProbe).
  * I6 Of a window's other pages, one becomes checked if it matches; one that does not stays
  *    unchecked, and is found damaged only when a read asks for it: a page that a recovery after
  *    a cut checkpoint rewrites may rightly differ from its checksum, and trust() takes only a
