@@ -34,14 +34,7 @@ public final class ReopenProbe {
     int gets = Integer.parseInt(arguments.getOrDefault("gets", "100000"));
     boolean drop = Boolean.parseBoolean(arguments.getOrDefault("drop", "true"));
     KeyOrder keys = KeyOrder.of(arguments.get("keys"));
-    StoreSpec spec =
-        new StoreSpec(
-            n,
-            valueBytes,
-            0,
-            Path.of(arguments.get("dir")),
-            ChildArguments.durability(arguments.get("durability")),
-            Boolean.parseBoolean(arguments.get("huge")));
+    StoreSpec spec = RestartProbe.spec(arguments);
     SplittableRandom random = new SplittableRandom(7);
     byte[] buffer = new byte[valueBytes];
     for (int round = 0; round < rounds; round++) {

@@ -18,6 +18,17 @@ import java.util.SplittableRandom;
 public final class RestartProbe {
   private RestartProbe() {}
 
+  /** The persistent cache the arguments name: dir, n, size, durability, huge. */
+  static StoreSpec spec(Map<String, String> arguments) {
+    return new StoreSpec(
+        Long.parseLong(arguments.get("n")),
+        Integer.parseInt(arguments.get("size")),
+        0,
+        Path.of(arguments.get("dir")),
+        ChildArguments.durability(arguments.get("durability")),
+        Boolean.parseBoolean(arguments.get("huge")));
+  }
+
   public static void main(String[] args) throws Exception {
     long mainStart = System.nanoTime();
     Map<String, String> arguments = ChildArguments.parse(args);
@@ -25,14 +36,7 @@ public final class RestartProbe {
     int valueBytes = Integer.parseInt(arguments.get("size"));
     long seed = Long.parseLong(arguments.get("seed"));
     KeyOrder keys = KeyOrder.of(arguments.get("keys"));
-    StoreSpec spec =
-        new StoreSpec(
-            n,
-            valueBytes,
-            0,
-            Path.of(arguments.get("dir")),
-            ChildArguments.durability(arguments.get("durability")),
-            Boolean.parseBoolean(arguments.get("huge")));
+    StoreSpec spec = spec(arguments);
     SplittableRandom random = new SplittableRandom(seed);
     byte[] buffer = new byte[valueBytes];
     switch (arguments.get("mode")) {
