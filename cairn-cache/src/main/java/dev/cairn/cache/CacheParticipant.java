@@ -87,25 +87,14 @@ final class CacheParticipant implements LogParticipant {
     dropped.addAll(image.dropped());
   }
 
-  /** The regions as the index sees them during replay: the participant log's. */
+  /**
+   * The regions as the index sees them during replay and after: the participant log's, through the
+   * class the cache's own writes use. One class of RegionStore in a running cache keeps the index's
+   * calls to it monomorphic; a second one, loaded at a reopen, would make the JIT discard the index
+   * code it compiled against one, in the middle of the reopen.
+   */
   private dev.cairn.cache.index.RegionStore regions() {
-    ParticipantLog l = log;
-    return new dev.cairn.cache.index.RegionStore() {
-      @Override
-      public MemorySegment view(long region) {
-        return l.hintedRegion(region); // slots take hints: policy bits, idle times
-      }
-
-      @Override
-      public void written(long region, long offset, long length) {
-        l.written(region, offset, length);
-      }
-
-      @Override
-      public void hinted(long region, long offset, long length) {
-        l.hinted(region, offset, length);
-      }
-    };
+    return new PileEntryLog(log, true); // replayed regions are a persistent pile's
   }
 
   @Override

@@ -79,6 +79,8 @@ final class DirectoryContents {
   private final Path directory;
   private final Kind kind;
   private final boolean marker;
+  // the names, for the kinds other than PILE (of a pile, only the superblock and the marker are
+  // looked at)
   private final List<String> pileFiles; // names a pile makes, wal/ entries as "wal/name"
   private final List<String> foreign; // everything else but cairn.lock
   private final List<String> notFromACreate; // pile files a create never makes
@@ -106,6 +108,15 @@ final class DirectoryContents {
     if (!layer.isDirectory(directory)) {
       return new DirectoryContents(
           directory, Kind.NOT_A_DIRECTORY, false, List.of(), List.of(), List.of());
+    }
+    // a pile is its superblock, whatever else is there: then nothing else is looked at, and the
+    // directory, which holds one file per segment, is not listed
+    Path superblockFile = directory.resolve(PileFiles.SUPERBLOCK);
+    if (layer.exists(superblockFile) && !layer.isDirectory(superblockFile)) {
+      Path markerFile = directory.resolve(CREATE_MARKER);
+      boolean marker =
+          layer.exists(markerFile) && !layer.isDirectory(markerFile) && isMarker(layer, markerFile);
+      return new DirectoryContents(directory, Kind.PILE, marker, List.of(), List.of(), List.of());
     }
     boolean superblock = false;
     boolean marker = false;

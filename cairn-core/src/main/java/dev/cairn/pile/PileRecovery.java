@@ -196,6 +196,12 @@ final class PileRecovery {
   /** Maps every segment the metadata lists and restores every stripe's state. */
   void load(Path metaFile, MemorySegment meta) throws IOException {
     int tableCount = meta.get(Journal.U32, MetaLayout.TABLE_COUNT_OFFSET);
+    int[] segments = new int[tableCount];
+    for (int i = 0; i < tableCount; i++) {
+      segments[i] =
+          meta.get(Journal.U32, MetaLayout.HEADER_BYTES + (long) i * MetaLayout.TABLE_ENTRY_BYTES);
+    }
+    OpenReadAhead.start(layer, directory, segments);
     long at = MetaLayout.HEADER_BYTES;
     for (int i = 0; i < tableCount; i++, at += MetaLayout.TABLE_ENTRY_BYTES) {
       int index = meta.get(Journal.U32, at);

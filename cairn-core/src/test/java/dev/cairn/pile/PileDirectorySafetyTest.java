@@ -139,6 +139,37 @@ class PileDirectorySafetyTest {
   }
 
   @Test
+  void aDirectoryNamedLikeTheSuperblock_isNoPile_andStaysAsItWas() throws IOException {
+    // a pile is told by its superblock alone, without listing the rest: that must be a file
+    Path dir = Files.createDirectories(temp.resolve("home"));
+    Files.createDirectories(dir.resolve(PileFiles.SUPERBLOCK));
+    Files.writeString(dir.resolve(PileFiles.SUPERBLOCK).resolve("notes.txt"), "do not lose me");
+    Map<String, String> before = contents(dir);
+
+    assertThatThrownBy(() -> Pile.open(dir, small().build()))
+        .isInstanceOf(DirectoryNotEmptyException.class)
+        .hasMessageContaining(PileFiles.SUPERBLOCK + "/")
+        .hasMessageContaining("no pile");
+    assertThatThrownBy(() -> Pile.open(dir, small(PileOptions.OpenMode.OPEN_EXISTING)))
+        .isInstanceOf(NoSuchFileException.class);
+    assertThat(contents(dir)).isEqualTo(before);
+  }
+
+  @Test
+  void aPileBesideFilesOfOthers_opensAsAPile_andLeavesThemAlone() throws IOException {
+    Path dir = temp.resolve("orders");
+    Map<Long, byte[]> model = fill(dir, 200);
+    Files.writeString(dir.resolve("notes.txt"), "do not lose me");
+    Files.createDirectories(dir.resolve("photos"));
+
+    try (Pile pile = Pile.open(dir, small(PileOptions.OpenMode.OPEN_EXISTING))) {
+      PersistentPileTest.assertMatches(pile, model);
+    }
+    assertThat(Files.readString(dir.resolve("notes.txt"))).isEqualTo("do not lose me");
+    assertThat(dir.resolve("photos")).isDirectory();
+  }
+
+  @Test
   void open_ofARegularFile_saysItIsNotADirectory() throws IOException {
     Path file = temp.resolve("orders.db");
     Files.writeString(file, "a file, not a directory");

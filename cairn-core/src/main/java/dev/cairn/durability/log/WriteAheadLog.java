@@ -135,11 +135,13 @@ import java.util.zip.CRC32C;
  * Recovery (open): scan from the caller's checkpoint LSN (LogScanner); bump the epoch in
  * wal.meta and record that it starts at the end of the scan (forced), so that this
  * incarnation's records are newer than anything an earlier one left beyond the end, and a
- * later scan starting in the middle of that region still knows it (LogMeta); force every
- * log file, so that the recovered records are durable
- * before any new record can vouch for them (a process killed before it forced leaves them
- * in the page cache only); then durable = written = reserved = end of the scan. The torn
- * tail is not zeroed: the epoch and LSN checks reject whatever is left there.
+ * later scan starting in the middle of that region still knows it (LogMeta); force the log
+ * files that hold the recovered records (those from the checkpoint's file to the end's), so
+ * that they are durable before any new record can vouch for them (a process killed before
+ * it forced leaves them in the page cache only); then durable = written = reserved = end of
+ * the scan. The other files need no force: what they hold is beyond the end, stale for the
+ * new epoch whether or not writeback has made it durable. The torn tail is not zeroed: the
+ * epoch and LSN checks reject whatever is left there.
  *
  * Salvage (LogRecovery.SALVAGE): where the scan finds damage that a strict open refuses
  * (CorruptLogException at LSN p), it ends the log at p instead, having replayed everything
@@ -463,8 +465,14 @@ public final class WriteAheadLog implements AutoCloseable {
       }
       // the new epoch, and where it starts, durable before anything is appended
       Superblock.State next = metaBlock.write(0, false, logMeta.next(fromLsn, scan.endLsn()));
-      for (int slot = 0; slot < files.fileCount; slot++) {
-        files.force(slot);
+      // the files that hold the recovered records; the others hold only what the new epoch
+      // makes stale, which no force makes valid and writeback may make durable at any time
+      long firstSequence = files.sequenceOf(fromLsn);
+      long lastSequence = files.sequenceOf(Math.max(fromLsn, scan.endLsn()));
+      for (long sequence = firstSequence;
+          sequence <= lastSequence && sequence - firstSequence < files.fileCount;
+          sequence++) {
+        files.force(files.slotOf(sequence));
       }
       WriteAheadLog log =
           new WriteAheadLog(
