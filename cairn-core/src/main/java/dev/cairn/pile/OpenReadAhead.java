@@ -9,9 +9,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * Reads ahead, on a pooled thread of the pile's ({@link OwnThread}), the small pieces that the open
- * of a persistent pile then reads one after another: the header of each segment file, then the
- * log's {@code wal.meta} and the header of each log file.
+ * Reads ahead, on a short-lived thread of its own, the small pieces that the open of a persistent
+ * pile then reads one after another: the header of each segment file, then the log's {@code
+ * wal.meta} and the header of each log file.
  *
  * <p>Why: from a cold page cache (after a reboot) each of these is a read from the disk, and the
  * open waited for them one at a time, about thirty in a row, between the mapping and decoding it
@@ -40,7 +40,21 @@ final class OpenReadAhead {
     if (!(layer instanceof RealFileLayer)) {
       return;
     }
-    OwnThread.start("cairn-read-ahead " + directory, () -> read(layer, directory, segments));
+    // a thread of its own, not OwnThread's pool: a restart that only reads would otherwise set up
+    // the pool (its classes, a lambda) for this alone, milliseconds of a cold JVM's open; and a
+    // class rather than a lambda for the same reason
+    Thread reader =
+        new Thread(new Reader(layer, directory, segments), "cairn-read-ahead " + directory);
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** The read-ahead's task. */
+  private record Reader(FileLayer layer, Path directory, int[] segments) implements Runnable {
+    @Override
+    public void run() {
+      read(layer, directory, segments);
+    }
   }
 
   /**
