@@ -34,7 +34,7 @@ class PileDirectorySafetyTest {
 
   @TempDir Path temp;
 
-  private static PileOptions.Builder small() {
+  static PileOptions.Builder small() {
     return PileOptions.builder()
         .segmentBytes(1 << 20)
         .stripes(2)
@@ -417,7 +417,7 @@ class PileDirectorySafetyTest {
   // helpers
 
   /** Every file under {@code dir}, by relative path, with its bytes (directories as "dir"). */
-  private static Map<String, String> contents(Path dir) throws IOException {
+  static Map<String, String> contents(Path dir) throws IOException {
     Map<String, String> result = new TreeMap<>();
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path path : paths.toList()) {
