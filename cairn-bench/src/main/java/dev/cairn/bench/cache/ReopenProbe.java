@@ -1,5 +1,6 @@
 package dev.cairn.bench.cache;
 
+import dev.cairn.bench.harness.BenchDirectory;
 import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.PageCache;
 import java.io.IOException;
@@ -15,9 +16,12 @@ import java.util.SplittableRandom;
  * read from the disk ({@code read_bytes} of {@code /proc/self/io}). Round 0 is the JVM's first.
  *
  * <p>Arguments: {@code name=value} pairs: dir, n, size, durability, huge, keys (as {@link
- * RestartProbe}'s), rounds (default 6), gets (default 100,000), drop (default true). Example: after
- * {@code ./cairn bench --workload cache --stores cairn --dir /tmp/cbr --fresh --reopen --seconds
- * 1}, {@code java --enable-native-access=ALL-UNNAMED -Xmx512m -cp
+ * RestartProbe}'s), rounds (default 6), gets (default 100,000), drop (default true), prime (default
+ * 0: entries of a fresh persistent cache that the JVM loads, mixes for two seconds and closes
+ * before round 0, in a directory beside {@code dir} it deletes after, so that round 0 meets a JVM
+ * as the bench's reopen does: its code for puts and gets compiled, its code for an open from files
+ * not yet run). Example: after {@code ./cairn bench --workload cache --stores cairn --dir /tmp/cbr
+ * --fresh --reopen --seconds 1}, {@code java --enable-native-access=ALL-UNNAMED -Xmx512m -cp
  * cairn-bench/target/cairn-bench.jar dev.cairn.bench.cache.ReopenProbe dir=/tmp/cbr/cache
  * n=10000000 size=32 durability=periodic huge=true keys=sequential}.
  */
@@ -35,6 +39,10 @@ public final class ReopenProbe {
     boolean drop = Boolean.parseBoolean(arguments.getOrDefault("drop", "true"));
     KeyOrder keys = KeyOrder.of(arguments.get("keys"));
     StoreSpec spec = RestartProbe.spec(arguments);
+    long prime = Long.parseLong(arguments.getOrDefault("prime", "0"));
+    if (prime > 0) {
+      prime(spec, prime, valueBytes, keys);
+    }
     SplittableRandom random = new SplittableRandom(7);
     byte[] buffer = new byte[valueBytes];
     for (int round = 0; round < rounds; round++) {
@@ -67,6 +75,25 @@ public final class ReopenProbe {
             (done - hit) / 1e6);
       }
     }
+  }
+
+  /** Loads, mixes and closes a fresh cache of {@code n} entries beside the probed one. */
+  private static void prime(StoreSpec probed, long n, int valueBytes, KeyOrder keys)
+      throws IOException, InterruptedException {
+    Path directory = probed.directory().resolveSibling(probed.directory().getFileName() + ".prime");
+    if (Files.exists(directory)) {
+      BenchDirectory.deleteTree(directory);
+    }
+    StoreSpec spec =
+        new StoreSpec(n, valueBytes, 0, directory, probed.durability(), probed.hugePages());
+    try (CacheStore store = CacheStoreKind.CAIRN.open(spec)) {
+      CachePhases phases = new CachePhases(store, n, 2, valueBytes, 1, keys);
+      phases.load();
+      phases.mixed(2, null);
+    } finally {
+      BenchDirectory.deleteTree(directory);
+    }
+    Thread.sleep(2_000); // the JIT's queue drains, as after the bench's phases
   }
 
   /** Bytes this process has had read from storage; -1 where /proc/self/io is not readable. */
