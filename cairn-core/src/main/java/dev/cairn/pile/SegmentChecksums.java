@@ -8,8 +8,10 @@ import dev.cairn.memory.PageCheck;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.zip.CRC32C;
 
 /**
  * The page checksums of one segment file ({@code seg-NNNNN.crc}, see {@link PileFiles}) and the
@@ -83,10 +85,15 @@ final class SegmentChecksums implements PageCheck.Source {
             position + read,
             "segment file truncated inside page " + (firstPage + read / NativeSegment.PAGE_BYTES));
       }
+      // one checksum object and one buffer for the whole read, moved page by page: up to 256
+      // pages, at a reopen's first reads, in code still interpreted
+      CRC32C crc = new CRC32C();
+      ByteBuffer buffer = pages.asByteBuffer();
       for (int i = 0; i < crcs.length; i++) {
-        crcs[i] =
-            PileFiles.crc(
-                pages.asSlice((long) i * NativeSegment.PAGE_BYTES, NativeSegment.PAGE_BYTES));
+        int at = i * NativeSegment.PAGE_BYTES;
+        crc.reset();
+        crc.update(buffer.limit(at + NativeSegment.PAGE_BYTES).position(at));
+        crcs[i] = (int) crc.getValue();
       }
     }
   }
