@@ -8,6 +8,7 @@ import dev.cairn.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,22 @@ class DirectoryLockTest {
     // the lock went away with the process
     try (DirectoryLock mine = DirectoryLock.acquire(dir)) {
       assertThat(mine.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void theHoldersRecord_replacesALongerOrShorterOne_whole() throws Exception {
+    Path file = dir.resolve(DirectoryLock.LOCK_FILE_NAME);
+    String pid = "pid=" + DirectoryLock.currentPid();
+    for (String before : List.of("pid=1\n", "pid=" + "9".repeat(60) + "\n", "")) {
+      Files.writeString(file, before, StandardCharsets.US_ASCII);
+      try (DirectoryLock lock = DirectoryLock.acquire(dir)) {
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(Files.size(file)).as("after %s", before).isEqualTo(DirectoryLock.RECORD_BYTES);
+        assertThat(Files.readString(file, StandardCharsets.US_ASCII))
+            .as("after %s", before)
+            .isEqualTo(String.format("%-31s%n", pid).replace(System.lineSeparator(), "\n"));
+      }
     }
   }
 }
