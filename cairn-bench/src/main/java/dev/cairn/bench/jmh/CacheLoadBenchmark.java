@@ -25,11 +25,12 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A load into an empty store, in one JVM: {@code keys} long keys with 32-byte values put one after
  * another from one thread into a new volatile cache table (no sizing hint, the cache's defaults, as
- * the cache workload's load) and into a new {@code ConcurrentHashMap<Long, byte[]>} (each value
- * copied, as the workload's map store does), the keys in sequence or scattered ({@link KeyOrder}).
- * A score is the time of one whole load (single shot). It is the cache workload's load ratio
- * without a JVM per store, one after the other, and their swings from one JVM to the next: for
- * comparing changes to the load path, both stores measured in the same fork.
+ * the cache workload's load), into a new cache of Cairn's JCache provider (JCache's default
+ * configuration: the {@code cairn-jcache} store's) and into a new {@code ConcurrentHashMap<Long,
+ * byte[]>} (each value copied, as the workload's map store does), the keys in sequence or scattered
+ * ({@link KeyOrder}). A score is the time of one whole load (single shot). It is the cache
+ * workload's load ratio with eleven loads of each store in its fork (three of them warm-up) instead
+ * of one per JVM: for comparing changes to the load path.
  *
  * <p>Run: {@code java --sun-misc-unsafe-memory-access=allow -jar cairn-bench/target/benchmarks.jar
  * CacheLoadBenchmark}.
@@ -81,6 +82,25 @@ public class CacheLoadBenchmark {
     }
   }
 
+  /** A new JCache cache of Cairn's provider for each load (CairnJCaches). */
+  @State(Scope.Benchmark)
+  public static class JCache {
+    javax.cache.CacheManager manager;
+    javax.cache.Cache<Long, byte[]> cache;
+
+    @Setup(Level.Iteration)
+    public void empty() {
+      manager = CairnJCaches.manager();
+      cache = CairnJCaches.create(manager, "load");
+    }
+
+    @TearDown(Level.Iteration)
+    public void close() {
+      manager.destroyCache("load");
+      manager.close();
+    }
+  }
+
   /** A new map for each load. */
   @State(Scope.Benchmark)
   public static class HeapMap {
@@ -105,6 +125,15 @@ public class CacheLoadBenchmark {
       table.table.put(keys.keyOrder.key(i), keys.value);
     }
     return table.table;
+  }
+
+  /** The keys put into the JCache cache, each key boxed as a JCache caller's is. */
+  @Benchmark
+  public javax.cache.Cache<Long, byte[]> jcache(Keys keys, JCache cache) {
+    for (long i = 0; i < keys.keys; i++) {
+      cache.cache.put(keys.keyOrder.key(i), keys.value);
+    }
+    return cache.cache;
   }
 
   /** The keys put into the map, each with its own copy of the value. */
