@@ -73,6 +73,8 @@ public final class Cache implements AutoCloseable {
    * @throws IOException if the directory cannot be read or written
    * @throws dev.cairn.durability.CorruptFileException if its files are damaged
    * @throws CacheCorruptionException if the cache's own state in them is damaged
+   * @throws dev.cairn.pile.ForeignPileException if the directory holds a pile that is not a cache's
+   *     (values, or roots, that no cache wrote: a plain {@link Pile}'s); nothing is changed
    * @throws dev.cairn.pile.ParticipantRequiredException never: the cache registers itself
    */
   public static Cache open(Path directory, CacheOptions options) throws IOException {

@@ -4,6 +4,7 @@ import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.PileClosedException;
+import dev.cairn.pile.ValueTooLargeException;
 import dev.cairn.pile.participant.PayloadWriter;
 import dev.cairn.time.CoarseClock;
 import java.lang.foreign.MemorySegment;
@@ -357,6 +358,52 @@ final class CacheCore {
   // ----------------------------------------------------------------------------------- budget
 
   /**
+   * The pile's bytes for an entry whose payload (entry header, key and value, as stored) is {@code
+   * payloadBytes}, checked before anything is written: an entry larger than the budget is refused
+   * for the budget, one no block of the pile can hold, or no log record carry, for that.
+   *
+   * @throws EntryTooLargeException if the cache cannot hold the entry, saying which limit and what
+   *     to change
+   */
+  long entryAllocatedBytes(int payloadBytes) {
+    if (budgetBytes != Long.MAX_VALUE && payloadBytes > budgetBytes) {
+      throw largerThanBudget(payloadBytes);
+    }
+    try {
+      return log.allocatedBytes(payloadBytes);
+    } catch (ValueTooLargeException e) {
+      throw new EntryTooLargeException(
+          e.limit() == ValueTooLargeException.Limit.SEGMENT
+              ? "entry of "
+                  + payloadBytes
+                  + " bytes (entry header, key and value) is larger than the "
+                  + e.limitBytes()
+                  + " bytes one block of the cache's pile holds (a block lies within one segment):"
+                  + " give the cache larger segments,"
+                  + " CacheOptions.builder().pile(PileOptions.builder().segmentBytes(...)),"
+                  + " up to 1 GiB"
+              : "entry of "
+                  + payloadBytes
+                  + " bytes (entry header, key and value) is larger than the "
+                  + e.limitBytes()
+                  + " bytes one log record of this persistent cache carries (with durability SYNC"
+                  + " or PERIODIC each write is one record): keep such values in a cache with"
+                  + " durability NONE, PileOptions.builder().durability(Durability.NONE),"
+                  + " or split them",
+          e);
+    }
+  }
+
+  private EntryTooLargeException largerThanBudget(long entryBytes) {
+    return new EntryTooLargeException(
+        "entry of "
+            + entryBytes
+            + " bytes is larger than the cache's whole budget of "
+            + budgetBytes
+            + " bytes");
+  }
+
+  /**
    * Makes room for a write that adds {@code delta} bytes, of an entry of {@code entryBytes}
    * (OffHeapTable T4): nothing to do while usedBytes + delta stays within budget + slack (the drain
    * after the write evicts); past it, waits for the eviction lock and evicts first.
@@ -369,13 +416,7 @@ final class CacheCore {
       return;
     }
     if (entryBytes > budgetBytes) {
-      throw new EntryTooLargeException(
-          "entry of "
-              + entryBytes
-              + " bytes is larger than the"
-              + " cache's whole budget of "
-              + budgetBytes
-              + " bytes");
+      throw largerThanBudget(entryBytes);
     }
     long limit = budgetBytes + evictor.slackBytes();
     if (delta <= 0 || usedBytes.get() + delta <= limit) {

@@ -72,6 +72,12 @@ final class CacheParticipant implements LogParticipant {
     return ID;
   }
 
+  /** Every value of a cache's pile is an entry or an index region, held by the index. */
+  @Override
+  public boolean ownsItsPile() {
+    return true;
+  }
+
   @Override
   public void open(ParticipantLog log, byte[] state, long checkpointLsn) {
     this.log = log;

@@ -78,7 +78,9 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    *
    * @return whether it inserted or replaced
    * @throws CacheFullException if the budget is full of pinned entries
-   * @throws EntryTooLargeException if the entry alone is larger than the budget
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record; nothing is
+   *     written (the same holds for every write of the table)
    */
   PutResult put(K key, V value);
 
@@ -90,7 +92,7 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    *
    * @throws NullPointerException if the map holds a null key or value; then nothing is put
    * @throws CacheFullException if the budget is full of pinned entries
-   * @throws EntryTooLargeException if an entry alone is larger than the budget
+   * @throws EntryTooLargeException as {@link #put(Object, Object)} throws it
    */
   void putAll(Map<? extends K, ? extends V> entries);
 

@@ -628,7 +628,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
                 now,
                 expireAt,
                 bareWrite(flags, expireAt, sc.keyLength));
-        long newBytes = core.log().allocatedBytes(entry.sizeBytes());
+        long newBytes = core.entryAllocatedBytes(entry.sizeBytes());
         long oldBytes = existing == 0 ? 0 : core.log().allocatedBytes(existingSize);
         core.makeRoom(newBytes - oldBytes, newBytes);
         int hint = expiry.hintSeconds(expireAt, now);

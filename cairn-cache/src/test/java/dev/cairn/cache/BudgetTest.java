@@ -3,9 +3,17 @@ package dev.cairn.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.pile.PileOptions;
+import dev.cairn.pile.ValueTooLargeException;
+import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The byte budget: eviction keeps a cache within it; pinned entries stay; too much fails. */
+/**
+ * The byte budget: eviction keeps a cache within it; pinned entries stay; too much fails, and so
+ * does an entry too large for the budget, a block of the pile or a log record.
+ */
 @org.junit.jupiter.api.extension.ExtendWith(NoRetiredGrace.class)
 class BudgetTest {
 
@@ -87,6 +95,56 @@ class BudgetTest {
           .isInstanceOf(EntryTooLargeException.class)
           .hasMessageContaining("larger than the cache's whole budget");
       assertThat(t.size()).isZero();
+    }
+  }
+
+  @Test
+  void anEntryLargerThanABlock_isRefused_sayingWhatToChange_andTheOldValueStays() {
+    PileOptions pile = PileOptions.builder().segmentBytes(1 << 20).build();
+    try (Cache cache = Cache.offHeap(CacheOptions.builder().pile(pile).build())) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      t.put(1L, new byte[] {7});
+      assertThatThrownBy(() -> t.put(1L, new byte[2 << 20]))
+          .isInstanceOf(EntryTooLargeException.class)
+          .hasMessageContainingAll("one block", "segmentBytes", String.valueOf((1 << 20) - 72))
+          .hasCauseInstanceOf(ValueTooLargeException.class);
+      assertThatThrownBy(() -> t.put(2L, new byte[2 << 20]))
+          .isInstanceOf(EntryTooLargeException.class);
+      assertThat(t.get(1L)).containsExactly(7);
+      assertThat(t.containsKey(2L)).isFalse();
+      t.put(2L, new byte[512 << 10]); // half a segment still fits
+      assertThat(t.get(2L)).hasSize(512 << 10);
+      assertThat(t.size()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void anEntryLargerThanALogRecord_isRefused_inAPersistentCache(@TempDir Path temp)
+      throws IOException {
+    // a 4 x 4 MiB log: a record carries at most an eighth of it, 2 MiB
+    PileOptions pile =
+        PileOptions.builder().segmentBytes(8 << 20).logFileBytes(4 << 20).logFileCount(4).build();
+    try (Cache cache = Cache.open(temp.resolve("c"), CacheOptions.builder().pile(pile).build())) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      assertThatThrownBy(() -> t.put(1L, new byte[3 << 20]))
+          .isInstanceOf(EntryTooLargeException.class)
+          .hasMessageContainingAll("log record", "Durability.NONE")
+          .hasMessageNotContaining("segmentBytes");
+      assertThat(t.containsKey(1L)).isFalse();
+      t.put(1L, new byte[1 << 20]);
+      assertThat(t.get(1L)).hasSize(1 << 20);
+    }
+  }
+
+  @Test
+  void anEntryLargerThanTheBudgetAndABlock_isRefusedForTheBudget() {
+    PileOptions pile = PileOptions.builder().segmentBytes(1 << 20).build();
+    try (Cache cache =
+        Cache.offHeap(CacheOptions.builder().budgetBytes(64 << 10).pile(pile).build())) {
+      CacheTable<Long, byte[]> t = cache.table("t", Long.class, byte[].class);
+      assertThatThrownBy(() -> t.put(1L, new byte[2 << 20]))
+          .isInstanceOf(EntryTooLargeException.class)
+          .hasMessageContaining("larger than the cache's whole budget of " + (64 << 10));
     }
   }
 

@@ -302,7 +302,7 @@ final class BlockWriter {
   private long granulesFor(long length, long extra) {
     long payload = length + extra;
     if (payload > maxPayloadBytes) {
-      throw new IllegalArgumentException(
+      throw new ValueTooLargeException(
           "value larger than segment: size="
               + length
               + " extraCapacityBytes="
@@ -311,16 +311,22 @@ final class BlockWriter {
               + table.segmentBytes()
               + " (the largest value is "
               + maxPayloadBytes
-              + " bytes; use larger segments)");
+              + " bytes; use larger segments)",
+          payload,
+          maxPayloadBytes,
+          ValueTooLargeException.Limit.SEGMENT);
     }
     if (length > writes.maxValueBytes()) {
-      throw new IllegalArgumentException(
+      throw new ValueTooLargeException(
           "value larger than a log record can hold: size="
               + length
               + " limit="
               + writes.maxValueBytes()
               + " (a pile with a log writes each value in one record;"
-              + " use durability NONE for larger values)");
+              + " use durability NONE for larger values)",
+          length,
+          writes.maxValueBytes(),
+          ValueTooLargeException.Limit.LOG_RECORD);
     }
     return BlockLayout.granulesFor(payload);
   }

@@ -197,9 +197,9 @@ final class DirectoryContents {
       case NOT_A_DIRECTORY ->
           throw new NotAPileDirectory(
               directory.toString(),
-              "not a directory: a pile is a directory of files, and this path is a file; give"
-                  + " Pile.open the path of a missing or empty directory, or of a pile's"
-                  + " directory");
+              "not a directory: a pile (and a persistent cache, which is one) is a directory of"
+                  + " files, and this path is a file; give the path of a missing or empty"
+                  + " directory, or of a pile's directory");
       case PILE -> {
         if (mode == PileOptions.OpenMode.CREATE_NEW && !readOnly) {
           throw new FileAlreadyExistsException(

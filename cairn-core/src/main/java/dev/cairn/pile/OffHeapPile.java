@@ -532,6 +532,20 @@ final class OffHeapPile implements Pile {
   // =========================================================================================
   // participants (see dev.cairn.pile.participant)
 
+  /** Live values in all stripes, for the open's check of participants (PersistentStore). */
+  long objectCount() {
+    long objects = 0;
+    for (Stripe stripe : stripes) {
+      stripe.lock();
+      try {
+        objects += stripe.objectCount;
+      } finally {
+        stripe.unlock();
+      }
+    }
+    return objects;
+  }
+
   ParticipantRegistry participants() {
     return participants;
   }

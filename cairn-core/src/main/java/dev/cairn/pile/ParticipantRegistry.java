@@ -39,6 +39,8 @@ final class ParticipantRegistry {
   private final PileParticipantLog[] logs = new PileParticipantLog[LogParticipant.MAX_ID + 1];
   // false until the pile is returned to its opener: the logs take no writes before (replay)
   private volatile boolean writable;
+  // at open: whether the checkpoint held a state of the participant, or the log a record of it
+  private final boolean[] known = new boolean[LogParticipant.MAX_ID + 1];
 
   ParticipantRegistry(List<LogParticipant> participants) {
     for (LogParticipant participant : participants) {
@@ -165,6 +167,7 @@ final class ParticipantRegistry {
     int type = Byte.toUnsignedInt(payload.get(Journal.U8, RedoLayout.PARTICIPANT_TYPE_OFFSET));
     LogParticipant participant = byId[id];
     if (participant != null) {
+      known[id] = true;
       participant.replay(lsn, type, payload.asSlice(HEADER_BYTES, length));
     } else if (!readOnly) {
       throw new ParticipantRequiredException(directory, id, "log records");
@@ -253,7 +256,26 @@ final class ParticipantRegistry {
     }
     for (LogParticipant participant : all) {
       byte[] state = states[participant.id()];
+      known[participant.id()] = state != null;
       participant.open(logs[participant.id()], state != null ? state : new byte[0], checkpointLsn);
+    }
+  }
+
+  /**
+   * At a read-write open, after the replay and before anything is written: refuses a pile that
+   * holds {@code objects} values or {@code roots} roots but no state or record of a participant
+   * that owns its pile ({@link LogParticipant#ownsItsPile}).
+   *
+   * @throws ForeignPileException naming the participant and what the pile holds
+   */
+  void refuseForeignPile(Path directory, long objects, int roots) {
+    if (objects == 0 && roots == 0) {
+      return; // new, or emptied: nothing to adopt
+    }
+    for (LogParticipant participant : all) {
+      if (participant.ownsItsPile() && !known[participant.id()]) {
+        throw new ForeignPileException(directory, participant.id(), objects, roots);
+      }
     }
   }
 

@@ -374,6 +374,8 @@ final class PersistentStore implements WriteHooks {
     }
     long replayNanos = System.nanoTime() - replayStarted;
     pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
+    // before any checkpoint: a refused pile is left as it was found
+    pile.participants().refuseForeignPile(directory, pile.objectCount(), pile.roots().size());
     pile.participants().recovered();
     pile.regions().participantsRecovered(); // Regions RG6: hinted regions are checked from now on
     tags.resume(bound);

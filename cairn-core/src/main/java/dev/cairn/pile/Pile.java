@@ -89,8 +89,10 @@ public interface Pile extends AutoCloseable {
    *
    * @throws dev.cairn.codec.UnknownTypeException if the value's class has no codec and is not
    *     allowed
-   * @throws IllegalArgumentException if the value is larger than a segment, or its class is allowed
-   *     but cannot be stored (the message says why)
+   * @throws ValueTooLargeException if no segment can hold the value, or, in a pile with a log, one
+   *     log record cannot carry it (an {@link IllegalArgumentException}); nothing was written
+   * @throws IllegalArgumentException if the value's class is allowed but cannot be stored (the
+   *     message says why)
    * @throws PileFullException if the memory budget cannot take it; the pile is unchanged
    * @throws PileClosedException if the pile is closed
    */

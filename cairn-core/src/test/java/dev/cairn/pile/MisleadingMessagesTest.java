@@ -129,6 +129,18 @@ class MisleadingMessagesTest {
   }
 
   @Test
+  void putOfAJdkCollection_namesItsInterface_notItsHiddenClass() {
+    String message = refusal(CodecRegistry.builtIn(), List.of(1, 2));
+
+    assertThat(message).contains("record Holder(List<...> value)").doesNotContain("List12 value");
+    record Listed(List<Integer> value) {} // what it says, allowed
+    try (Pile pile = volatilePile(CodecRegistry.builder().allow(Listed.class).build())) {
+      assertThat(pile.get(pile.put(new Listed(List.of(1, 2)))))
+          .isEqualTo(new Listed(List.of(1, 2)));
+    }
+  }
+
+  @Test
   void putOfAJdkEnum_suggestsAllowingItByClass_andThatWorks() {
     String message = refusal(CodecRegistry.builtIn(), TimeUnit.SECONDS);
 

@@ -312,6 +312,69 @@ class ParticipantTest {
     }
   }
 
+  /** A participant that owns its pile, keeping nothing: a state of one byte. */
+  private static final class Owner implements dev.cairn.pile.participant.LogParticipant {
+    int statesSeen;
+
+    @Override
+    public int id() {
+      return 5;
+    }
+
+    @Override
+    public boolean ownsItsPile() {
+      return true;
+    }
+
+    @Override
+    public void open(ParticipantLog log, byte[] state, long checkpointLsn) {
+      statesSeen += state.length;
+    }
+
+    @Override
+    public void replay(long lsn, int type, MemorySegment payload) {}
+
+    @Override
+    public byte[] checkpoint(long checkpointLsn) {
+      return new byte[] {1};
+    }
+  }
+
+  @Test
+  void aParticipantThatOwnsItsPile_refusesAPlainPileWithValues_andChangesNothing()
+      throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    PileOptions options = PileCrashTest.options(Durability.SYNC);
+    long p;
+    try (OffHeapPile plain = PersistentStore.open(disk, DIR, options)) {
+      p = plain.put("mine");
+    }
+    assertThatThrownBy(() -> Participants.open(disk, DIR, options, new Owner()))
+        .isInstanceOf(ForeignPileException.class)
+        .hasMessageContainingAll("participant 5", "1 values", "nothing was changed");
+    try (Pile readOnly = Participants.openReadOnly(disk, DIR, options, new Owner())) {
+      assertThat(readOnly.getString(p)).as("a read-only open does not check").isEqualTo("mine");
+    }
+    try (OffHeapPile plain = PersistentStore.open(disk, DIR, options)) {
+      assertThat(plain.getString(p)).as("still a plain pile").isEqualTo("mine");
+      plain.delete(p);
+    }
+    Owner owner = new Owner();
+    try (Pile emptied = Participants.open(disk, DIR, options, owner)) {
+      assertThat(owner.statesSeen).as("an emptied pile is adopted").isZero();
+      emptied.checkpoint();
+    }
+    Owner again = new Owner();
+    try (Pile owned = Participants.open(disk, DIR, options, again)) {
+      owned.put("the owner's now");
+    }
+    Owner third = new Owner();
+    try (Pile owned = Participants.open(disk, DIR, options, third)) {
+      assertThat(third.statesSeen).as("its state is in the checkpoint").isEqualTo(1);
+      assertThat(owned.stats().objectCount()).isEqualTo(1);
+    }
+  }
+
   /**
    * A put without waiting returns while the log's forces are held (a waited put would block until
    * they go on); power lost right after it may keep it or not, but whole: the table and the pile

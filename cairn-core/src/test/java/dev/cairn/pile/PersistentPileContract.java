@@ -121,11 +121,13 @@ abstract class PersistentPileContract extends PileContract {
       assertThat(pile.getBytes(p)).hasSize(fitsTheSegment);
     } else {
       assertThatThrownBy(() -> pile.put(new byte[fitsTheSegment]))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContainingAll("log record", String.valueOf(fitsTheSegment), "durability NONE");
+          .isInstanceOf(ValueTooLargeException.class)
+          .hasMessageContainingAll("log record", String.valueOf(fitsTheSegment), "durability NONE")
+          .extracting(e -> ((ValueTooLargeException) e).limit())
+          .isEqualTo(ValueTooLargeException.Limit.LOG_RECORD);
     }
     assertThatThrownBy(() -> pile.put(new byte[9 << 20]))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(ValueTooLargeException.class)
         .hasMessageContainingAll("segment", String.valueOf(9 << 20), "larger segments")
         .hasMessageNotContaining("log record");
   }

@@ -941,8 +941,15 @@ abstract class PileContract {
     PileStats before = pile.stats();
     for (int size : new int[] {64 << 10, 100_000, 1 << 20}) {
       assertThatThrownBy(() -> pile.put(new byte[size]))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContainingAll(tooLargeMessageWords(size, SEGMENT_64K).toArray(String[]::new));
+          .isInstanceOf(ValueTooLargeException.class)
+          .hasMessageContainingAll(tooLargeMessageWords(size, SEGMENT_64K).toArray(String[]::new))
+          .satisfies(
+              e -> {
+                ValueTooLargeException tooLarge = (ValueTooLargeException) e;
+                assertThat(tooLarge.limit()).isEqualTo(ValueTooLargeException.Limit.SEGMENT);
+                assertThat(tooLarge.sizeBytes()).isEqualTo(size);
+                assertThat(tooLarge.limitBytes()).isEqualTo(SEGMENT_64K - 72);
+              });
     }
     assertThatThrownBy(() -> pile.put("x".repeat(70_000)))
         .isInstanceOf(IllegalArgumentException.class)

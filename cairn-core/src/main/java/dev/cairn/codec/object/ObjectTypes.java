@@ -329,6 +329,27 @@ public final class ObjectTypes {
   }
 
   /**
+   * The name a user declares a field of {@code type} with: its simple name if public, else the JDK
+   * collection interface it implements ({@code List.of(1, 2)} is an ImmutableCollections.List12).
+   */
+  private static String declarableName(Class<?> type) {
+    if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
+      for (Class<?> api :
+          new Class<?>[] {
+            java.util.List.class,
+            java.util.Set.class,
+            java.util.Map.class,
+            java.util.Collection.class
+          }) {
+        if (api.isAssignableFrom(type)) {
+          return api.getSimpleName() + "<...>";
+        }
+      }
+    }
+    return type.getSimpleName();
+  }
+
+  /**
    * The refusal of a class that is neither registered nor allowed, saying what the user most likely
    * wants, with calls that work when made (never one that would then throw): allow a class of their
    * own, by class or package; wrap a JDK value type in a record of their own; for any other JDK
@@ -347,7 +368,7 @@ public final class ObjectTypes {
                   : "a JDK value type (date, number, UUID, collection," + " ...)")
               + " is stored as a field of your own records and classes: wrap it in a"
               + " record, e.g. record Holder("
-              + type.getSimpleName()
+              + declarableName(type)
               + " value) {}, and allow that: "
               + registry
               + ".allow(Holder.class).build())");

@@ -113,4 +113,17 @@ public interface LogParticipant {
    * root, and its state here says where.
    */
   byte[] checkpoint(long checkpointLsn);
+
+  /**
+   * Whether this participant owns every value and root of the pile it is opened with, so that it
+   * must have made the pile itself (false by default). A cache says true: it holds each value of
+   * its pile through its index, and takes any other as damage (an orphan). A read-write open of an
+   * existing pile that holds values or roots but neither a checkpointed state nor a log record of
+   * such a participant, a plain pile opened as a cache say, then fails with {@link
+   * dev.cairn.pile.ForeignPileException} and changes nothing, instead of adopting values that the
+   * participant never wrote. A read-only open does not check.
+   */
+  default boolean ownsItsPile() {
+    return false;
+  }
 }

@@ -176,8 +176,9 @@ public interface ParticipantLog {
    * allocation may take up to 24 bytes more, when what would be left of a free block is too small
    * to be one; the pile's {@link dev.cairn.pile.PileStats#allocatedBytes} counts those too.
    *
-   * @throws IllegalArgumentException if {@code payloadBytes} is negative or larger than the largest
-   *     value
+   * @throws dev.cairn.pile.ValueTooLargeException if {@code payloadBytes} is larger than the
+   *     largest value, for the reason it names (an {@link IllegalArgumentException})
+   * @throws IllegalArgumentException if {@code payloadBytes} is negative
    */
   long allocatedBytes(int payloadBytes);
 
