@@ -3,10 +3,10 @@ package dev.cairn.cache;
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
+import dev.cairn.codec.Utf8;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Writes one entry ({@link EntryLayout}) straight into its pile block, and reads one back in place:
@@ -83,7 +83,7 @@ final class EntryCodec implements PayloadWriter {
       case String s -> {
         kind = EntryLayout.KIND_STRING;
         typeId = 0;
-        valueBytes = s.getBytes(StandardCharsets.UTF_8);
+        valueBytes = Utf8.encode(s);
         valueSize = valueBytes.length;
       }
       default -> {
@@ -181,7 +181,7 @@ final class EntryCodec implements PayloadWriter {
       case EntryLayout.KIND_STRING -> {
         byte[] bytes = new byte[valueLength];
         ShortCopies.toArray(memory, valueAt, bytes, valueLength);
-        yield new String(bytes, StandardCharsets.UTF_8);
+        yield Utf8.decode(bytes, 0, valueLength);
       }
       case EntryLayout.KIND_OBJECT ->
           // a slice, so that a codec reading a damaged value cannot stray into its neighbours

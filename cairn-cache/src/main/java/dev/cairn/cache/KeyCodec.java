@@ -2,10 +2,10 @@ package dev.cairn.cache;
 
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.Utf8;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /**
@@ -90,7 +90,7 @@ abstract sealed class KeyCodec<K> {
 
     @Override
     int encode(String key, KeyBuffer buffer) {
-      byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+      byte[] utf8 = Utf8.encode(key); // lossless: an unpaired surrogate is not a '?'
       ShortCopies.fromArray(utf8, buffer.ensure(utf8.length), 0, utf8.length);
       return utf8.length;
     }
@@ -99,7 +99,7 @@ abstract sealed class KeyCodec<K> {
     String decode(MemorySegment source, long offset, int length) {
       byte[] utf8 = new byte[length];
       ShortCopies.toArray(source, offset, utf8, length);
-      return new String(utf8, StandardCharsets.UTF_8);
+      return Utf8.decode(utf8, 0, length);
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.cairn.pile;
 
+import dev.cairn.codec.Utf8;
 import dev.cairn.durability.CorruptFileException;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -67,7 +67,7 @@ final class RootDirectory {
     if (name.isBlank()) {
       throw new IllegalArgumentException("a root's name must not be blank: name=\"" + name + "\"");
     }
-    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = Utf8.encode(name);
     if (bytes.length > MAX_NAME_BYTES) {
       throw new IllegalArgumentException(
           "a root's name is too long: utf8Bytes=" + bytes.length + " limit=" + MAX_NAME_BYTES);
@@ -111,12 +111,11 @@ final class RootDirectory {
       throw new PileCorruptionException(
           "root record of " + payload.byteSize() + " bytes names " + length + " bytes");
     }
-    String name =
-        new String(
-            payload
-                .asSlice(ENTRY_PREFIX_BYTES, length)
-                .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-            StandardCharsets.UTF_8);
+    byte[] nameBytes =
+        payload
+            .asSlice(ENTRY_PREFIX_BYTES, length)
+            .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    String name = Utf8.decode(nameBytes, 0, nameBytes.length);
     synchronized (this) {
       long pointer = payload.get(Journal.U64, RedoLayout.ROOT_POINTER_OFFSET);
       if (pointer == Pile.NULL) {
@@ -131,12 +130,12 @@ final class RootDirectory {
   static byte[] encode(Map<String, Long> copy) {
     int bytes = 0;
     for (String name : copy.keySet()) {
-      bytes += ENTRY_PREFIX_BYTES + name.getBytes(StandardCharsets.UTF_8).length;
+      bytes += ENTRY_PREFIX_BYTES + Utf8.encode(name).length;
     }
     MemorySegment out = MemorySegment.ofArray(new byte[bytes]);
     long at = 0;
     for (Map.Entry<String, Long> root : copy.entrySet()) {
-      MemorySegment entry = record(root.getKey().getBytes(StandardCharsets.UTF_8), root.getValue());
+      MemorySegment entry = record(Utf8.encode(root.getKey()), root.getValue());
       MemorySegment.copy(entry, 0, out, at, entry.byteSize());
       at += entry.byteSize();
     }
@@ -168,11 +167,10 @@ final class RootDirectory {
                 + end
                 + ")");
       }
-      String name =
-          new String(
-              meta.asSlice(at + ENTRY_PREFIX_BYTES, nameBytes)
-                  .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-              StandardCharsets.UTF_8);
+      byte[] bytes =
+          meta.asSlice(at + ENTRY_PREFIX_BYTES, nameBytes)
+              .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+      String name = Utf8.decode(bytes, 0, bytes.length);
       roots.put(name, pointer);
       at += ENTRY_PREFIX_BYTES + nameBytes;
     }

@@ -2,10 +2,10 @@ package dev.cairn.pile;
 
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
+import dev.cairn.codec.Utf8;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Per-thread encode and decode buffers, so that puts, updates and string gets allocate nothing
@@ -87,7 +87,7 @@ final class Scratch {
   String decodeString(MemorySegment memory, long at, int length) {
     byte[] buffer = ensure(length);
     MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
-    return new String(buffer, 0, length, StandardCharsets.UTF_8);
+    return Utf8.decode(buffer, 0, length);
   }
 
   /**

@@ -132,6 +132,31 @@ abstract class PersistentPileContract extends PileContract {
         .hasMessageNotContaining("log record");
   }
 
+  /**
+   * A string that is not valid Unicode (an unpaired surrogate) comes back as it was, as a value and
+   * as a root's name, after a reopen: not as the '?' that {@code getBytes(UTF_8)} makes of it.
+   */
+  @Test
+  void aStringWithAnUnpairedSurrogate_comesBackAsItWas_afterAReopen() throws IOException {
+    Path directory = root.resolve("surrogates");
+    PileOptions options = persistent(PileOptions.builder().segmentBytes(1 << 20).build());
+    String broken = "cut in half: \uD83D";
+    long p;
+    try (Pile pile = Pile.open(directory, options)) {
+      p = pile.put(broken);
+      assertThat(pile.getString(p)).isEqualTo(broken);
+      pile.setRoot("root \uDE00", p);
+      pile.setRoot("root ?", pile.put("another"));
+      assertThat(pile.roots()).hasSize(2);
+    }
+    try (Pile pile = Pile.open(directory, options)) {
+      assertThat(pile.getString(p)).isEqualTo(broken);
+      assertThat(pile.get(p)).isEqualTo(broken);
+      assertThat(pile.root("root \uDE00")).isEqualTo(p);
+      assertThat(pile.getString(pile.root("root ?"))).isEqualTo("another");
+    }
+  }
+
   @Test
   void reopen_keepsEveryValue_andEveryDeletedPointerStale() throws IOException {
     Path directory = root.resolve("reopened");

@@ -1,5 +1,6 @@
 package dev.cairn.jcache;
 
+import dev.cairn.codec.Utf8;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -209,7 +209,7 @@ final class Marshaller {
     byte[] out;
     switch (o) {
       case String s -> {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        byte[] utf8 = Utf8.encode(s); // lossless: an unpaired surrogate is not a '?'
         out = new byte[1 + utf8.length];
         out[0] = STRING;
         System.arraycopy(utf8, 0, out, 1, utf8.length);
@@ -257,7 +257,7 @@ final class Marshaller {
     }
     int at = 1;
     return switch (bytes[0]) {
-      case STRING -> new String(bytes, at, bytes.length - at, StandardCharsets.UTF_8);
+      case STRING -> Utf8.decode(bytes, at, bytes.length - at);
       case BYTES -> Arrays.copyOfRange(bytes, at, bytes.length);
       case LONG -> (long) I64.get(bytes, at);
       case INT -> (int) I32.get(bytes, at);

@@ -134,6 +134,40 @@ class StoredFormsTest {
     }
   }
 
+  /**
+   * Strings that are not valid Unicode (an unpaired surrogate) are keys of their own and values
+   * kept as they were, in every form and after a restart, as in any Java map: not turned into the
+   * '?' that {@code getBytes(UTF_8)} writes for the surrogate.
+   */
+  @Test
+  void stringsWithUnpairedSurrogates_comeBackAsTheyWere_asKeysAndValues() {
+    CachingProvider provider = Caching.getCachingProvider();
+    URI uri = dir.resolve("surrogates").toUri();
+    Map<String, String> entries =
+        Map.of("a\uD800", "high \uD83D", "a\uDC00", "low \uDE00", "a?", "a question mark");
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      Cache<String, String> eternal =
+          manager.createCache(
+              "eternal",
+              new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+      Cache<String, Object> timed = manager.createCache("timed", policy(MINUTE, null));
+      entries.forEach(eternal::put);
+      entries.forEach(timed::put);
+    }
+    try (CacheManager manager = provider.getCacheManager(uri, provider.getDefaultClassLoader())) {
+      Cache<String, String> eternal = manager.getCache("eternal", String.class, String.class);
+      Cache<String, Object> timed = manager.getCache("timed");
+      entries.forEach(
+          (k, v) -> {
+            assertThat(eternal.get(k)).as("eternal %s", k).isEqualTo(v);
+            assertThat(timed.get(k)).as("timed %s", k).isEqualTo(v);
+          });
+      List<String> keys = new ArrayList<>();
+      eternal.forEach(e -> keys.add(e.getKey()));
+      assertThat(keys).containsExactlyInAnyOrderElementsOf(entries.keySet());
+    }
+  }
+
   @Test
   void aByteArrayReturned_isTheCallersOwn_everyTime() {
     try (CacheManager manager = Caching.getCachingProvider().getCacheManager()) {

@@ -1,0 +1,163 @@
+package dev.cairn.codec;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Strings to bytes and back with nothing lost: UTF-8, but for an unpaired surrogate, which is
+ * written as the three bytes UTF-8 would give its code unit ({@code ED A0 80} to {@code ED BF BF}:
+ * generalized UTF-8, or WTF-8) instead of the {@code '?'} of {@code String.getBytes(UTF_8)}. So
+ * every Java string, valid Unicode or not, has its own bytes: two strings are equal exactly when
+ * their bytes are (a key of a cache table is its bytes), and decoding gives the string back. A
+ * string that is valid Unicode, the usual case, gets exactly the bytes of {@code getBytes(UTF_8)}.
+ * This is the form of the pile's string values, of a cache's string keys and values, and of the
+ * names of roots.
+ *
+ * <p>Encoding allocates nothing ({@link #encode(String, byte[])} writes into the caller's array).
+ * Decoding bytes that are not of this form (damaged, or another encoding's) never throws: each
+ * malformed sequence becomes U+FFFD, as {@code new String(bytes, UTF_8)} makes it.
+ *
+ * <p>Thread-safety: stateless; every method may be called from any thread.
+ *
+ * {@snippet class=dev.cairn.codec.Utf8Test region=example}
+ */
+public final class Utf8 {
+  private Utf8() {}
+
+  /** The number of bytes {@link #encode(String, byte[])} writes for {@code s}. */
+  public static int encodedLength(String s) {
+    int n = s.length();
+    int bytes = n;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        if (c < 0x800) {
+          bytes += 1;
+        } else if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          bytes += 2; // 4 bytes for 2 chars
+          i++;
+        } else {
+          bytes += 2; // 3 bytes, an unpaired surrogate too
+        }
+      }
+    }
+    return bytes;
+  }
+
+  /** The most bytes {@code chars} chars take: 3 each (a surrogate pair takes 4). */
+  public static long maxEncodedLength(int chars) {
+    return 3L * chars;
+  }
+
+  /** The bytes of {@code s}, in a new array of exactly their length. */
+  public static byte[] encode(String s) {
+    // the JDK's encoder is the fast one, and right unless a '?' it wrote stands for a surrogate
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    for (byte b : bytes) {
+      if (b == '?') {
+        return hasUnpairedSurrogate(s) ? exactly(s) : bytes;
+      }
+    }
+    return bytes;
+  }
+
+  private static byte[] exactly(String s) {
+    byte[] bytes = new byte[encodedLength(s)];
+    encode(s, bytes);
+    return bytes;
+  }
+
+  /** Whether {@code s} holds a surrogate that is not half of a pair: it is not valid Unicode. */
+  public static boolean hasUnpairedSurrogate(String s) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+        } else {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Encodes {@code s} into {@code dst} from 0, which must hold {@link #encodedLength} bytes (or
+   * {@link #maxEncodedLength}); returns the number of bytes written.
+   *
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} is too short
+   */
+  public static int encode(String s, byte[] dst) {
+    int n = s.length();
+    int j = 0;
+    int i = 0;
+    for (; i < n; i++) { // ASCII run: the common case, kept tight
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        break;
+      }
+      dst[j++] = (byte) c;
+    }
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        dst[j++] = (byte) c;
+      } else if (c < 0x800) {
+        dst[j++] = (byte) (0xC0 | (c >> 6));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        dst[j++] = (byte) (0xF0 | (cp >> 18));
+        dst[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        dst[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (cp & 0x3F));
+      } else { // a char of three bytes, or an unpaired surrogate, written the same way
+        dst[j++] = (byte) (0xE0 | (c >> 12));
+        dst[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      }
+    }
+    return j;
+  }
+
+  /**
+   * The string whose bytes are {@code bytes[offset, offset + length)}: the inverse of {@link
+   * #encode(String)}. Bytes of valid UTF-8 decode as {@code new String(bytes, offset, length,
+   * UTF_8)} decodes them.
+   *
+   * @throws IndexOutOfBoundsException if the range is outside {@code bytes}
+   */
+  public static String decode(byte[] bytes, int offset, int length) {
+    String s = new String(bytes, offset, length, StandardCharsets.UTF_8);
+    // an unpaired surrogate's bytes are malformed UTF-8, which the JDK decodes as U+FFFD: only
+    // then (or for a U+FFFD of the string's own, or damage) is a second look needed
+    return s.indexOf('\uFFFD') < 0 ? s : decodeSurrogates(bytes, offset, length);
+  }
+
+  private static String decodeSurrogates(byte[] bytes, int offset, int length) {
+    StringBuilder out = new StringBuilder(length);
+    int end = offset + length;
+    int start = offset;
+    int i = offset;
+    while (i + 2 < end) {
+      if (bytes[i] == (byte) 0xED
+          && (bytes[i + 1] & 0xE0) == 0xA0
+          && (bytes[i + 2] & 0xC0) == 0x80) {
+        out.append(new String(bytes, start, i - start, StandardCharsets.UTF_8));
+        out.append((char) (0xD000 | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F)));
+        i += 3;
+        start = i;
+      } else {
+        i++;
+      }
+    }
+    return out.append(new String(bytes, start, end - start, StandardCharsets.UTF_8)).toString();
+  }
+}
