@@ -255,7 +255,10 @@ public final class Cache implements AutoCloseable {
     core.listener(listener);
   }
 
-  /** The cache's figures: budget, bytes used, and every table's counters. */
+  /**
+   * The cache's figures: budget, bytes used, and every table's counters. Also after {@link #close},
+   * which keeps them as they were at the close (a report written on shutdown, say).
+   */
   public CacheStats stats() {
     List<TableStats> tables = new ArrayList<>();
     for (OffHeapTable<?, ?> t : core.tables()) {

@@ -339,7 +339,7 @@ final class CacheCore {
 
   void checkOpen() {
     if (closed) {
-      throw new PileClosedException(); // the cache closes its pile with it
+      throw new PileClosedException("cache is closed (its pile closed with it)");
     }
   }
 

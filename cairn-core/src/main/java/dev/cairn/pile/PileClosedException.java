@@ -6,6 +6,11 @@ public final class PileClosedException extends PileException {
     super("pile is closed");
   }
 
+  /** For a structure over a pile that says what was closed: "cache is closed", say. */
+  public PileClosedException(String message) {
+    super(message);
+  }
+
   public PileClosedException(Throwable cause) {
     super("pile is closed", cause);
   }
