@@ -1,6 +1,8 @@
 package dev.cairn.jcache;
 
+import dev.cairn.cache.CacheFullException;
 import dev.cairn.cache.CacheTable;
+import dev.cairn.cache.EntryTooLargeException;
 import dev.cairn.cache.LongCacheTable;
 import java.io.Closeable;
 import java.io.IOException;
@@ -255,7 +257,11 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return;
       }
       long expireAt = Expiries.expireAt(d, now);
-      table.put(k, marshaller.withExpiry(current, expireAt), Expiries.options(expireAt));
+      try {
+        table.put(k, marshaller.withExpiry(current, expireAt), Expiries.options(expireAt));
+      } catch (CacheFullException | EntryTooLargeException e) {
+        throw refused(e);
+      }
     } finally {
       locks.release(lock, ev);
     }
@@ -411,6 +417,15 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
 
   // ------------------------------------------------------------------------------------ writes
 
+  /**
+   * Cairn's refusal of a write (the budget full of pinned entries, an entry too large to keep) as
+   * the {@link CacheException} JCache's callers expect for "a problem doing the put", the refusal
+   * its cause; nothing was stored.
+   */
+  private static CacheException refused(dev.cairn.cache.CacheException e) {
+    return new CacheException(e.getMessage(), e);
+  }
+
   @Override
   public void put(K key, V value) {
     checkOpen();
@@ -421,6 +436,8 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       lock.lock();
       try {
         longTable.put(l, marshaller.stored(value, Marshaller.ETERNAL));
+      } catch (CacheFullException | EntryTooLargeException e) {
+        throw refused(e);
       } finally {
         lock.unlock();
       }
@@ -1057,7 +1074,11 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
         return true;
       }
     }
-    table.put(k, marshaller.stored(value, expireAt), Expiries.options(expireAt));
+    try {
+      table.put(k, marshaller.stored(value, expireAt), Expiries.options(expireAt));
+    } catch (CacheFullException | EntryTooLargeException e) {
+      throw refused(e);
+    }
     if (!listeners.isEmpty()) {
       if (old == null) {
         if (listeners.wants(EventType.CREATED)) {

@@ -57,6 +57,48 @@ class JCacheBehaviourTest {
     }
   }
 
+  // ---------------------------------------------------------------------------------- refusals
+
+  /**
+   * A write Cairn refuses (an entry larger than the whole budget) raises JCache's CacheException,
+   * "a problem doing the put", with Cairn's refusal as its cause, on the blind path of a Long key
+   * and on the general one; the entry keeps its value and the cache stays usable.
+   */
+  @Test
+  void aWriteCairnRefuses_raisesJCachesCacheException_andChangesNothing() {
+    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
+    java.util.Properties small = new java.util.Properties();
+    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
+    try (CacheManager bounded =
+        provider.getCacheManager(
+            java.net.URI.create("cairn:refusals"), provider.getDefaultClassLoader(), small)) {
+      Cache<Long, byte[]> blind =
+          bounded.createCache(
+              "blind", new MutableConfiguration<Long, byte[]>().setTypes(Long.class, byte[].class));
+      Cache<String, byte[]> general =
+          bounded.createCache(
+              "general",
+              new MutableConfiguration<String, byte[]>().setTypes(String.class, byte[].class));
+      blind.put(1L, new byte[] {1});
+      general.put("k", new byte[] {2});
+
+      assertThatThrownBy(() -> blind.put(1L, new byte[2 << 20]))
+          .isExactlyInstanceOf(javax.cache.CacheException.class)
+          .hasCauseInstanceOf(dev.cairn.cache.EntryTooLargeException.class)
+          .hasMessageContaining("whole budget");
+      assertThatThrownBy(() -> general.put("k", new byte[2 << 20]))
+          .isExactlyInstanceOf(javax.cache.CacheException.class)
+          .hasCauseInstanceOf(dev.cairn.cache.EntryTooLargeException.class);
+      assertThatThrownBy(() -> general.getAndPut("k", new byte[2 << 20]))
+          .isExactlyInstanceOf(javax.cache.CacheException.class);
+
+      assertThat(blind.get(1L)).containsExactly(1);
+      assertThat(general.get("k")).containsExactly(2);
+      general.put("k", new byte[] {3});
+      assertThat(general.get("k")).containsExactly(3);
+    }
+  }
+
   // ------------------------------------------------------------------------------------ expiry
 
   @Test
