@@ -16,7 +16,11 @@ import java.util.function.Function;
  * lock. In a persistent cache each write is durable as the pile's durability says when it returns,
  * with its index change in the same log record.
  *
- * <p>Thread-safety: every method may be called from any thread.
+ * <p>Thread-safety: every method may be called from any thread. An {@link #iterator} is weakly
+ * consistent (each entry present throughout is returned once; entries written or removed meanwhile
+ * may or may not be), for one thread, and its {@code hasNext} raises {@link TableDroppedException}
+ * or {@link dev.cairn.pile.PileClosedException} once the table is dropped or the cache closed,
+ * rather than end as if it had seen every entry.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -51,10 +55,11 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   /**
    * Copies the value of {@code key} into {@code into} and returns its length, or returns -1 if it
    * has none or it expired: a get that makes no garbage, for a table of {@code byte[]} values (or
-   * {@code String}, whose UTF-8 bytes it copies). At most {@code into.length} bytes are copied; a
-   * result larger than that says the array was too short, and how long it must be. Counted as a get
-   * (hit or miss) and, like a get, a hit for the eviction policy and time-to-idle. The bytes of
-   * {@code into} past the value's, and all of them when the result is -1, are unspecified.
+   * {@code String}, whose UTF-8 bytes it copies: {@link dev.cairn.codec.Utf8#decode} reads them
+   * back, an unpaired surrogate included). At most {@code into.length} bytes are copied; a result
+   * larger than that says the array was too short, and how long it must be. Counted as a get (hit
+   * or miss) and, like a get, a hit for the eviction policy and time-to-idle. The bytes of {@code
+   * into} past the value's, and all of them when the result is -1, are unspecified.
    *
    * {@snippet class=dev.cairn.cache.CacheExamplesTest region=get-into}
    *

@@ -998,6 +998,6 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   @Override
   public Iterator<Map.Entry<K, V>> iterator() {
     checkLive();
-    return new TableIterator<>(core, index, expiry, keys, valueType, bare);
+    return new TableIterator<>(core, index, expiry, keys, valueType, bare, this::checkLive);
   }
 }

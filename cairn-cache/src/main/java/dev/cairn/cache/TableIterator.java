@@ -12,8 +12,10 @@ import java.util.NoSuchElementException;
  * A table's weakly consistent iterator ({@link CacheTable#iterator}): walks the index shard by
  * shard and slot by slot, reading each live entry's key and value as it goes. Each live entry
  * present throughout the iteration is returned once; entries written or removed meanwhile may or
- * may not be; an expired entry, or one whose block went, is skipped. Takes no lock. Not
- * thread-safe: one iterator for one thread.
+ * may not be; an expired entry, or one whose block went, is skipped. Takes no lock. A table dropped
+ * or a cache closed meanwhile ends it with the exception any operation of the table would raise
+ * (TableDroppedException, PileClosedException), not with a silent end that would look like the
+ * whole table. Not thread-safe: one iterator for one thread.
  */
 final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
   private final CacheCore core;
@@ -22,6 +24,7 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
   private final KeyCodec<K> keys;
   private final Class<V> valueType;
   private final long bare; // the table's bare form (EntryLayout)
+  private final Runnable checkLive; // throws once the table is dropped or the cache closed
   private int shard;
   private int slot;
   private Map.Entry<K, V> next;
@@ -32,8 +35,10 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
       ExpiryRules expiry,
       KeyCodec<K> keys,
       Class<V> valueType,
-      long bare) {
+      long bare,
+      Runnable checkLive) {
     this.core = core;
+    this.checkLive = checkLive;
     this.bare = bare;
     this.index = index;
     this.expiry = expiry;
@@ -43,6 +48,9 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
 
   @Override
   public boolean hasNext() {
+    if (next == null) {
+      checkLive.run();
+    }
     while (next == null && shard < HashIndex.SHARDS) {
       if (slot >= index.capacityOf(shard)) {
         shard++;
@@ -55,6 +63,10 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
         continue;
       }
       next = read(pointer, address);
+    }
+    if (next == null) {
+      checkLive
+          .run(); // a drop marks the table before it empties a shard this walk then found empty
     }
     return next != null;
   }

@@ -66,6 +66,32 @@ class DropTableTest {
     }
   }
 
+  /**
+   * An iterator that outlives its table's drop, or its cache's close, says so instead of ending as
+   * if it had seen the whole table (an export that would look complete).
+   */
+  @Test
+  void anIteratorOverADroppedTableOrAClosedCache_throws_andDoesNotEndSilently() {
+    Cache cache = Cache.offHeap(CacheOptions.defaults());
+    CacheTable<Long, Long> dropped = cache.table("dropped", Long.class, Long.class);
+    CacheTable<Long, Long> kept = cache.table("kept", Long.class, Long.class);
+    for (long k = 0; k < 1_000; k++) {
+      dropped.put(k, k);
+      kept.put(k, k);
+    }
+    java.util.Iterator<Map.Entry<Long, Long>> it = dropped.iterator();
+    for (int i = 0; i < 10; i++) {
+      it.next();
+    }
+    cache.dropTable("dropped");
+    assertThatThrownBy(it::hasNext).isInstanceOf(TableDroppedException.class);
+
+    java.util.Iterator<Map.Entry<Long, Long>> other = kept.iterator();
+    other.next();
+    cache.close();
+    assertThatThrownBy(other::hasNext).isInstanceOf(dev.cairn.pile.PileClosedException.class);
+  }
+
   @Test
   @ExtendWith(NoRetiredGrace.class)
   void dropTable_givesItsBytesBack_entriesAndIndex() {

@@ -115,8 +115,8 @@ public interface Pile extends AutoCloseable {
   <T> T get(long pointer, Class<T> type);
 
   /**
-   * Returns a new array holding the stored bytes (the UTF-8 for a string, the encoding for an
-   * object).
+   * Returns a new array holding the stored bytes (the UTF-8 for a string, as {@link
+   * dev.cairn.codec.Utf8} writes it; the encoding for an object).
    */
   byte[] getBytes(long pointer);
 
