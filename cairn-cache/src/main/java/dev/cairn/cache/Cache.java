@@ -74,7 +74,8 @@ public final class Cache implements AutoCloseable {
    * @throws dev.cairn.durability.CorruptFileException if its files are damaged
    * @throws CacheCorruptionException if the cache's own state in them is damaged
    * @throws dev.cairn.pile.ForeignPileException if the directory holds a pile that is not a cache's
-   *     (values, or roots, that no cache wrote: a plain {@link Pile}'s); nothing is changed
+   *     (values, or roots, that no cache wrote: a plain {@link Pile}'s); its values are left as
+   *     they were
    * @throws dev.cairn.pile.ParticipantRequiredException never: the cache registers itself
    */
   public static Cache open(Path directory, CacheOptions options) throws IOException {

@@ -7,9 +7,12 @@ import java.nio.file.Path;
  * participant that owns its pile ({@link dev.cairn.pile.participant.LogParticipant#ownsItsPile}),
  * was opened for writing with that participant: a plain pile's directory given to {@code
  * Cache.open}, say. The participant would take the pile's values for its own (a cache reports each
- * as an orphan) and, at the next checkpoint, bind the pile to itself; the open refuses instead, and
- * nothing was changed. Open the pile through what made it ({@link Pile#open} for a plain pile), or
- * give the participant a missing or empty directory.
+ * as an orphan) and, at the next checkpoint, bind the pile to itself; the open refuses instead. It
+ * refuses before it opens the log when the pile's last checkpoint holds values, so that no file is
+ * touched; else after the log's replay, when only the log's own metadata has been written (as by
+ * any open), and nothing of the pile's values, roots or checkpoints. Open the pile through what
+ * made it ({@link Pile#open} for a plain pile), or give the participant a missing or empty
+ * directory.
  */
 public final class ForeignPileException extends PileException {
   private final int participantId;
@@ -27,7 +30,7 @@ public final class ForeignPileException extends PileException {
             + ", which keeps every value of its pile (a cache's index does): it was made by"
             + " something else, a plain pile perhaps. Open it as what made it (Pile.open for a"
             + " plain pile), or give "
-            + "this open a missing or empty directory; nothing was changed");
+            + "this open a missing or empty directory; its values were left as they were");
     this.participantId = participantId;
   }
 

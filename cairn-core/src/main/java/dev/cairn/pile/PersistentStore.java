@@ -288,6 +288,11 @@ final class PersistentStore implements WriteHooks {
       recovery.load(
           PileFiles.metaFile(directory, geometry.metaSlot()),
           PileRecovery.readMeta(layer, directory, geometry, state.checkpointLsn()));
+      if (!readOnly) {
+        // before the log is opened (its open writes its metadata): a pile whose checkpoint holds
+        // values and no state of a participant that owns its pile is refused with no file touched
+        participants.refuseForeignPile(directory, pile.objectCount(), pile.roots().size());
+      }
       store.recover(recovery, state, started);
       success = true;
       if (event != null && event.shouldCommit()) {
@@ -360,6 +365,9 @@ final class PersistentStore implements WriteHooks {
       records = scanned.records();
       bytes = scanned.endLsn() - scanned.fromLsn();
     }
+    // again after the replay, for values that only the log held, before anything is logged or
+    // checkpointed (the undo below logs); only the log's open has written, its own metadata
+    pile.participants().refuseForeignPile(directory, pile.objectCount(), pile.roots().size());
     // Transactions that never ended: their undo is logged like any write, in the room the
     // undo rule kept for it (see LogAdmission.admitTransaction). A log written without that
     // room (by an earlier build) may not hold it: then the undo is not logged, and the
@@ -374,8 +382,6 @@ final class PersistentStore implements WriteHooks {
     }
     long replayNanos = System.nanoTime() - replayStarted;
     pile.regions().replayEnded(); // the regions' deferred page checks (Regions RG2)
-    // before any checkpoint: a refused pile is left as it was found
-    pile.participants().refuseForeignPile(directory, pile.objectCount(), pile.roots().size());
     pile.participants().recovered();
     pile.regions().participantsRecovered(); // Regions RG6: hinted regions are checked from now on
     tags.resume(bound);

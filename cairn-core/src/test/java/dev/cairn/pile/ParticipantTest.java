@@ -351,7 +351,7 @@ class ParticipantTest {
     }
     assertThatThrownBy(() -> Participants.open(disk, DIR, options, new Owner()))
         .isInstanceOf(ForeignPileException.class)
-        .hasMessageContainingAll("participant 5", "1 values", "nothing was changed");
+        .hasMessageContainingAll("participant 5", "1 values", "left as they were");
     try (Pile readOnly = Participants.openReadOnly(disk, DIR, options, new Owner())) {
       assertThat(readOnly.getString(p)).as("a read-only open does not check").isEqualTo("mine");
     }
@@ -373,6 +373,47 @@ class ParticipantTest {
       assertThat(third.statesSeen).as("its state is in the checkpoint").isEqualTo(1);
       assertThat(owned.stats().objectCount()).isEqualTo(1);
     }
+  }
+
+  /**
+   * The refusal writes nothing, even where the open would have: a plain pile whose checkpoint holds
+   * a value, which then crashed with a transaction unfinished (whose undo an open logs), is refused
+   * before its log is opened, and its files are byte for byte as the crash left them.
+   */
+  @Test
+  void aForeignPile_isRefusedBeforeItsRecoveryWritesAnything() throws IOException {
+    SimulatedDisk disk = new SimulatedDisk();
+    PileOptions options = PileCrashTest.options(Durability.SYNC);
+    OffHeapPile plain = PersistentStore.open(disk, DIR, options);
+    long kept = plain.put("committed");
+    plain.checkpoint();
+    Transaction unfinished = plain.beginTransaction();
+    unfinished.put("never committed");
+    disk.processCrash();
+    abandon(plain);
+    Map<Path, byte[]> before = contents(disk, DIR);
+
+    assertThatThrownBy(() -> Participants.open(disk, DIR, options, new Owner()))
+        .isInstanceOf(ForeignPileException.class);
+    Map<Path, byte[]> after = contents(disk, DIR);
+    assertThat(after.keySet()).isEqualTo(before.keySet());
+    before.forEach((file, bytes) -> assertThat(after.get(file)).as("%s", file).isEqualTo(bytes));
+    try (OffHeapPile again = PersistentStore.open(disk, DIR, options)) {
+      assertThat(again.getString(kept)).isEqualTo("committed");
+      assertThat(again.stats().objectCount()).as("the transaction undone by its own open").isOne();
+    }
+  }
+
+  private static Map<Path, byte[]> contents(SimulatedDisk disk, Path directory) throws IOException {
+    Map<Path, byte[]> files = new HashMap<>();
+    for (Path path : disk.list(directory)) {
+      if (disk.isDirectory(path)) {
+        files.putAll(contents(disk, path));
+      } else {
+        files.put(path, disk.currentContent(path));
+      }
+    }
+    return files;
   }
 
   /**
