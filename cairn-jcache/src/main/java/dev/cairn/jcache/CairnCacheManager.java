@@ -216,8 +216,11 @@ public final class CairnCacheManager implements CacheManager {
     }
     try {
       return new Opened(dev.cairn.cache.Cache.open(directory, options), true);
-    } catch (IOException e) {
-      throw new CacheException("cannot open the Cairn cache in " + directory, e);
+    } catch (IOException | dev.cairn.CairnException e) {
+      // the cause says why (a file where a directory should be, a plain pile's directory, a lock
+      // another process holds, damage): JCache's callers catch CacheException
+      throw new CacheException(
+          "cannot open the Cairn cache in " + directory + ": " + e.getMessage(), e);
     }
   }
 

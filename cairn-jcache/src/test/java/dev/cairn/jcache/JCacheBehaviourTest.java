@@ -99,6 +99,35 @@ class JCacheBehaviourTest {
     }
   }
 
+  /**
+   * A {@code file:} URI whose path Cairn cannot open as a cache (a file, a plain pile's directory)
+   * fails the manager's creation with JCache's CacheException, saying why; the pile is untouched.
+   */
+  @Test
+  void aFileUriThatIsNoCache_failsWithCacheException_sayingWhy(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
+    java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");
+    assertThatThrownBy(
+            () -> provider.getCacheManager(file.toUri(), provider.getDefaultClassLoader()))
+        .isInstanceOf(javax.cache.CacheException.class)
+        .hasMessageContaining("not a directory");
+    java.nio.file.Path pileDir = dir.resolve("pile");
+    try (dev.cairn.pile.Pile pile =
+        dev.cairn.pile.Pile.open(pileDir, dev.cairn.pile.PileOptions.defaults())) {
+      pile.put("mine");
+    }
+    assertThatThrownBy(
+            () -> provider.getCacheManager(pileDir.toUri(), provider.getDefaultClassLoader()))
+        .isInstanceOf(javax.cache.CacheException.class)
+        .hasCauseInstanceOf(dev.cairn.pile.ForeignPileException.class)
+        .hasMessageContaining("Pile.open");
+    try (dev.cairn.pile.Pile pile =
+        dev.cairn.pile.Pile.open(pileDir, dev.cairn.pile.PileOptions.defaults())) {
+      assertThat(pile.stats().objectCount()).isOne();
+    }
+  }
+
   // ------------------------------------------------------------------------------------ expiry
 
   @Test
