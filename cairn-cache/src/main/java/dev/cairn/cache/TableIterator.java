@@ -65,8 +65,8 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
       next = read(pointer, address);
     }
     if (next == null) {
-      checkLive
-          .run(); // a drop marks the table before it empties a shard this walk then found empty
+      // a drop marks the table before it empties a shard, so a walk that found one empty sees it
+      checkLive.run();
     }
     return next != null;
   }

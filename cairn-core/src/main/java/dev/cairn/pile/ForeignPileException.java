@@ -29,8 +29,8 @@ public final class ForeignPileException extends PileException {
             + participantId
             + ", which keeps every value of its pile (a cache's index does): it was made by"
             + " something else, a plain pile perhaps. Open it as what made it (Pile.open for a"
-            + " plain pile), or give "
-            + "this open a missing or empty directory; its values were left as they were");
+            + " plain pile), or give this open a missing or empty directory; its values were left"
+            + " as they were");
     this.participantId = participantId;
   }
 

@@ -532,7 +532,11 @@ final class OffHeapPile implements Pile {
   // =========================================================================================
   // participants (see dev.cairn.pile.participant)
 
-  /** Live values in all stripes, for the open's check of participants (PersistentStore). */
+  /**
+   * Live values in all stripes, for the open's check of participants (PersistentStore): the counts
+   * alone, since {@link #stats} also walks free blocks in segments the replay may not have mapped
+   * yet.
+   */
   long objectCount() {
     long objects = 0;
     for (Stripe stripe : stripes) {

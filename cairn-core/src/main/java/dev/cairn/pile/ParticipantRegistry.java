@@ -262,9 +262,10 @@ final class ParticipantRegistry {
   }
 
   /**
-   * At a read-write open, after the replay and before anything is written: refuses a pile that
-   * holds {@code objects} values or {@code roots} roots but no state or record of a participant
-   * that owns its pile ({@link LogParticipant#ownsItsPile}).
+   * At a read-write open, once with the checkpoint loaded (before the log is opened) and again
+   * after the replay (before anything is logged): refuses a pile that holds {@code objects} values
+   * or {@code roots} roots but no state or record of a participant that owns its pile ({@link
+   * LogParticipant#ownsItsPile}).
    *
    * @throws ForeignPileException naming the participant and what the pile holds
    */

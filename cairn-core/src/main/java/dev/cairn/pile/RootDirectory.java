@@ -130,7 +130,7 @@ final class RootDirectory {
   static byte[] encode(Map<String, Long> copy) {
     int bytes = 0;
     for (String name : copy.keySet()) {
-      bytes += ENTRY_PREFIX_BYTES + Utf8.encode(name).length;
+      bytes += ENTRY_PREFIX_BYTES + Utf8.encodedLength(name);
     }
     MemorySegment out = MemorySegment.ofArray(new byte[bytes]);
     long at = 0;
