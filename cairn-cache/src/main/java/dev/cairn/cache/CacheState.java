@@ -143,6 +143,20 @@ final class CacheState {
         for (int s = 0; s < HashIndex.SHARDS; s++) {
           regions[s] = in.readLong();
           capacities[s] = in.readInt();
+          if (capacities[s] != 0 && !HashIndex.validCapacity(capacities[s])) {
+            throw new CacheCorruptionException(
+                "table \""
+                    + d.name()
+                    + "\" has index shard "
+                    + s
+                    + " of capacity "
+                    + capacities[s]
+                    + " in the pile's checkpoint, not a power of two from "
+                    + HashIndex.MIN_CAPACITY
+                    + " to "
+                    + HashIndex.MAX_CAPACITY
+                    + ": the checkpoint is damaged");
+          }
           counts[s] = in.readInt();
           dead[s] = in.readInt();
           bytes[s] = in.readLong();

@@ -194,6 +194,27 @@ class CacheFormatTest {
   }
 
   @Test
+  void aShardCapacityThatIsNoPowerOfTwo_isRefusedAsDamage() {
+    TableDescriptor d =
+        new TableDescriptor(
+            3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
+    byte[] state =
+        CacheState.encode(
+            List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
+    int capacityAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length + Long.BYTES;
+    for (int capacity : new int[] {24, 8, HashIndex.MAX_CAPACITY * 2, -16}) {
+      byte[] damaged = state.clone();
+      java.nio.ByteBuffer.wrap(damaged).putInt(capacityAt, capacity);
+      assertThatThrownBy(() -> CacheState.decode(damaged))
+          .isInstanceOf(CacheCorruptionException.class)
+          .hasMessageContaining("table \"orders\" has index shard 0 of capacity " + capacity);
+    }
+    byte[] fine = state.clone();
+    java.nio.ByteBuffer.wrap(fine).putInt(capacityAt, 64);
+    assertThat(CacheState.decode(fine).tables().getFirst().capacities()[0]).isEqualTo(64);
+  }
+
+  @Test
   void placements_areGolden() {
     MemorySegment key = MemorySegment.ofArray(new byte[8]);
     key.set(KeyHash.BE_LONG, 0, 5L);

@@ -571,6 +571,14 @@ public final class HashIndex {
     return capacity * 2;
   }
 
+  /**
+   * Whether {@code capacity} is one a shard may have: a power of two from {@link #MIN_CAPACITY} to
+   * {@link #MAX_CAPACITY} (the home slot is {@code hash32 & (capacity - 1)}).
+   */
+  public static boolean validCapacity(int capacity) {
+    return capacity >= MIN_CAPACITY && capacity <= MAX_CAPACITY && Integer.bitCount(capacity) == 1;
+  }
+
   /** Bytes of a region of {@code capacity} slots. */
   public static long regionBytes(int capacity) {
     return (long) capacity * SlotLayout.SLOT_BYTES;
@@ -901,9 +909,7 @@ public final class HashIndex {
           long oldRegion = record.get(IndexRecord.U64, at + 2);
           long newRegion = record.get(IndexRecord.U64, at + 10);
           int newCapacity = record.get(IndexRecord.U32, at + 18);
-          if (Integer.bitCount(newCapacity) != 1
-              || newCapacity < MIN_CAPACITY
-              || newCapacity > MAX_CAPACITY) {
+          if (!validCapacity(newCapacity)) {
             throw new IllegalArgumentException(
                 "index record resizes shard "
                     + shard
