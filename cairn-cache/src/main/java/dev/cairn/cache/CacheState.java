@@ -143,23 +143,10 @@ final class CacheState {
         for (int s = 0; s < HashIndex.SHARDS; s++) {
           regions[s] = in.readLong();
           capacities[s] = in.readInt();
-          if (capacities[s] != 0 && !HashIndex.validCapacity(capacities[s])) {
-            throw new CacheCorruptionException(
-                "table \""
-                    + d.name()
-                    + "\" has index shard "
-                    + s
-                    + " of capacity "
-                    + capacities[s]
-                    + " in the pile's checkpoint, not a power of two from "
-                    + HashIndex.MIN_CAPACITY
-                    + " to "
-                    + HashIndex.MAX_CAPACITY
-                    + ": the checkpoint is damaged");
-          }
           counts[s] = in.readInt();
           dead[s] = in.readInt();
           bytes[s] = in.readLong();
+          checkShard(d, s, regions[s], capacities[s], counts[s], dead[s]);
         }
         tables.add(new TableImage(d, regions, capacities, counts, dead, bytes));
       }
@@ -179,6 +166,40 @@ final class CacheState {
               + e.getMessage());
     }
     return new Image(tables, retired, dropped);
+  }
+
+  /**
+   * Refuses a shard that no index writes: a capacity other than 0 or a power of two in range (every
+   * probe would look in the wrong slots), a region without a capacity or the reverse, or more live
+   * and dead slots than the capacity holds.
+   */
+  private static void checkShard(
+      TableDescriptor d, int shard, long region, int capacity, int count, int dead) {
+    String problem;
+    if (capacity != 0 && !HashIndex.validCapacity(capacity)) {
+      problem =
+          "of capacity "
+              + capacity
+              + ", not a power of two from "
+              + HashIndex.MIN_CAPACITY
+              + " to "
+              + HashIndex.MAX_CAPACITY;
+    } else if ((region == 0) != (capacity == 0)) {
+      problem = "of capacity " + capacity + " in region " + region + " (both 0 or neither)";
+    } else if (count < 0 || dead < 0 || (long) count + dead > capacity) {
+      problem =
+          "of capacity " + capacity + " holding " + count + " entries and " + dead + " tombstones";
+    } else {
+      return;
+    }
+    throw new CacheCorruptionException(
+        "table \""
+            + d.name()
+            + "\" has index shard "
+            + shard
+            + " "
+            + problem
+            + " in the pile's checkpoint: the checkpoint is damaged");
   }
 
   static byte[] encodeDescriptor(TableDescriptor d) {

@@ -194,7 +194,7 @@ class CacheFormatTest {
   }
 
   @Test
-  void aShardCapacityThatIsNoPowerOfTwo_isRefusedAsDamage() {
+  void aShardNoIndexWrites_isRefusedAsDamage() {
     TableDescriptor d =
         new TableDescriptor(
             3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
@@ -202,16 +202,38 @@ class CacheFormatTest {
         CacheState.encode(
             List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
     int capacityAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length + Long.BYTES;
+    int regionAt = capacityAt - Long.BYTES;
     for (int capacity : new int[] {24, 8, HashIndex.MAX_CAPACITY * 2, -16}) {
       byte[] damaged = state.clone();
-      java.nio.ByteBuffer.wrap(damaged).putInt(capacityAt, capacity);
+      java.nio.ByteBuffer.wrap(damaged).putLong(regionAt, 4096).putInt(capacityAt, capacity);
       assertThatThrownBy(() -> CacheState.decode(damaged))
           .isInstanceOf(CacheCorruptionException.class)
-          .hasMessageContaining("table \"orders\" has index shard 0 of capacity " + capacity);
+          .hasMessageContaining("table \"orders\" has index shard 0 of capacity " + capacity)
+          .hasMessageContaining("not a power of two");
     }
+    byte[] noRegion = state.clone();
+    java.nio.ByteBuffer.wrap(noRegion).putInt(capacityAt, 64);
+    assertThatThrownBy(() -> CacheState.decode(noRegion))
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("of capacity 64 in region 0");
+    byte[] overfull = state.clone();
+    java.nio.ByteBuffer.wrap(overfull)
+        .putLong(regionAt, 4096)
+        .putInt(capacityAt, 64)
+        .putInt(capacityAt + 4, 60)
+        .putInt(capacityAt + 8, 5);
+    assertThatThrownBy(() -> CacheState.decode(overfull))
+        .isInstanceOf(CacheCorruptionException.class)
+        .hasMessageContaining("holding 60 entries and 5 tombstones");
     byte[] fine = state.clone();
-    java.nio.ByteBuffer.wrap(fine).putInt(capacityAt, 64);
-    assertThat(CacheState.decode(fine).tables().getFirst().capacities()[0]).isEqualTo(64);
+    java.nio.ByteBuffer.wrap(fine)
+        .putLong(regionAt, 4096)
+        .putInt(capacityAt, 64)
+        .putInt(capacityAt + 4, 60)
+        .putInt(capacityAt + 8, 4);
+    CacheState.TableImage image = CacheState.decode(fine).tables().getFirst();
+    assertThat(image.capacities()[0]).isEqualTo(64);
+    assertThat(image.regions()[0]).isEqualTo(4096);
   }
 
   @Test
