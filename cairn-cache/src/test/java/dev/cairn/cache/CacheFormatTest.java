@@ -195,45 +195,49 @@ class CacheFormatTest {
 
   @Test
   void aShardNoIndexWrites_isRefusedAsDamage() {
-    TableDescriptor d =
-        new TableDescriptor(
-            3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
-    byte[] state =
-        CacheState.encode(
-            List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
-    int capacityAt = 4 + 2 + 2 + CacheState.encodeDescriptor(d).length + Long.BYTES;
-    int regionAt = capacityAt - Long.BYTES;
+    byte[] state = stateOf(ORDERS);
+    int capacityAt = 4 + 2 + 2 + CacheState.encodeDescriptor(ORDERS).length + Long.BYTES;
     for (int capacity : new int[] {24, 8, HashIndex.MAX_CAPACITY * 2, -16}) {
-      byte[] damaged = state.clone();
-      java.nio.ByteBuffer.wrap(damaged).putLong(regionAt, 4096).putInt(capacityAt, capacity);
+      byte[] damaged = withShard(state, capacityAt, 4096, capacity, 0, 0);
       assertThatThrownBy(() -> CacheState.decode(damaged))
           .isInstanceOf(CacheCorruptionException.class)
           .hasMessageContaining("table \"orders\" has index shard 0 of capacity " + capacity)
           .hasMessageContaining("not a power of two");
     }
-    byte[] noRegion = state.clone();
-    java.nio.ByteBuffer.wrap(noRegion).putInt(capacityAt, 64);
+    byte[] noRegion = withShard(state, capacityAt, 0, 64, 0, 0);
     assertThatThrownBy(() -> CacheState.decode(noRegion))
         .isInstanceOf(CacheCorruptionException.class)
         .hasMessageContaining("of capacity 64 in region 0");
-    byte[] overfull = state.clone();
-    java.nio.ByteBuffer.wrap(overfull)
-        .putLong(regionAt, 4096)
-        .putInt(capacityAt, 64)
-        .putInt(capacityAt + 4, 60)
-        .putInt(capacityAt + 8, 5);
+    byte[] overfull = withShard(state, capacityAt, 4096, 64, 60, 5);
     assertThatThrownBy(() -> CacheState.decode(overfull))
         .isInstanceOf(CacheCorruptionException.class)
         .hasMessageContaining("holding 60 entries and 5 tombstones");
-    byte[] fine = state.clone();
-    java.nio.ByteBuffer.wrap(fine)
-        .putLong(regionAt, 4096)
-        .putInt(capacityAt, 64)
-        .putInt(capacityAt + 4, 60)
-        .putInt(capacityAt + 8, 4);
+    byte[] fine = withShard(state, capacityAt, 4096, 64, 60, 4);
     CacheState.TableImage image = CacheState.decode(fine).tables().getFirst();
     assertThat(image.capacities()[0]).isEqualTo(64);
     assertThat(image.regions()[0]).isEqualTo(4096);
+  }
+
+  private static final TableDescriptor ORDERS =
+      new TableDescriptor(
+          3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
+
+  /** The state of one table {@code d} whose shards have no region yet. */
+  private static byte[] stateOf(TableDescriptor d) {
+    return CacheState.encode(
+        List.of(new CacheState.Table(d, new HashIndex(d.id(), null))), List.of(), List.of());
+  }
+
+  /** {@code state} with its first shard's region, capacity, count and dead set as given. */
+  private static byte[] withShard(
+      byte[] state, int capacityAt, long region, int capacity, int count, int dead) {
+    byte[] changed = state.clone();
+    java.nio.ByteBuffer.wrap(changed)
+        .putLong(capacityAt - Long.BYTES, region)
+        .putInt(capacityAt, capacity)
+        .putInt(capacityAt + 4, count)
+        .putInt(capacityAt + 8, dead);
+    return changed;
   }
 
   @Test
@@ -257,12 +261,8 @@ class CacheFormatTest {
   @Test
   void versions3And4_areReadWithTheirDefaults_inAStateAndInATableRecord() {
     TableOptions writeTimes = TableOptions.builder().writeTimes(true).build();
-    TableDescriptor d =
-        new TableDescriptor(
-            3, "orders", "long", "[B", 42L, 1_000L, TableOptions.defaults(), KeyPlacement.RUNS);
-    byte[] v5 =
-        CacheState.encode(
-            List.of(new CacheState.Table(d, new HashIndex(3, null))), List.of(), List.of());
+    TableDescriptor d = ORDERS;
+    byte[] v5 = stateOf(d);
     assertThat(CacheState.decode(v5).tables().getFirst().descriptor()).isEqualTo(d);
 
     // the same state as a build of version 4 wrote it: no write-times byte after the placement
