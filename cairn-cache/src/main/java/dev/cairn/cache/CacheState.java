@@ -35,10 +35,13 @@ import java.util.List;
  * means none. Placement: {@link KeyPlacement#code}. WriteTimes: 0 or 1 ({@link
  * TableOptions#writeTimes}). Version 5 also marks the cache's entries stored without a header
  * (EntryLayout, bare entries), which a build of version 4 would misread: it refuses version 5.
+ * Version 6 leaves a bare entry's key length and kind bytes out where its block's mark says them
+ * (EntryLayout, bare entries; bits a build of version 5 takes for damage): it refuses version 6.
+ * The state's bytes are those of version 5.
  */
 final class CacheState {
   static final int MAGIC = 0x43434845; // "CCHE"
-  static final int FORMAT_VERSION = 5;
+  static final int FORMAT_VERSION = 6;
 
   /** The earliest version this build reads: version 3 has no key placement (HASHED). */
   static final int OLDEST_READABLE = 3;

@@ -60,8 +60,8 @@ final class CacheVerifier {
                 core.log()
                     .readSlice(
                         pointer,
-                        (payload, marked) -> {
-                          long form = EntryLayout.form(marked, bare);
+                        (payload, mark) -> {
+                          long form = EntryLayout.form(mark, bare);
                           if (!EntryLayout.wellFormed(payload, form)) {
                             return null;
                           }

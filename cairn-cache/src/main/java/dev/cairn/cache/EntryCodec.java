@@ -34,6 +34,7 @@ final class EntryCodec implements PayloadWriter {
   private Codec<Object> codec;
   private int valueSize;
   private long bare; // EntryLayout.HEADED, or the bare form it is written in
+  private int mark; // the block's mark (EntryLayout.markOf)
 
   // what the last read found
   long readWrittenAt;
@@ -42,11 +43,11 @@ final class EntryCodec implements PayloadWriter {
   int readSize;
 
   /**
-   * Prepares the entry {@code key} -> {@code value}, bare in form {@code bare} ({@link
-   * EntryLayout}, "Bare entries") or {@link EntryLayout#HEADED}: the caller passes a bare form only
-   * when the entry's flags and expiry are 0 and its key and value are of that form. Must be the
-   * last encoding before the write on this thread: a codec may keep its work for {@code encode} in
-   * a per-thread buffer.
+   * Prepares the entry {@code key} -> {@code value}, bare in its table's form {@code bare} ({@link
+   * EntryLayout}, "Bare entries"), less the bytes its mark can say, or {@link EntryLayout#HEADED}:
+   * the caller passes a bare form only when the entry's flags and expiry are 0 and its key and
+   * value are of that form. Must be the last encoding before the write on this thread: a codec may
+   * keep its work for {@code encode} in a per-thread buffer.
    *
    * @throws IllegalArgumentException if the key is longer than {@link EntryLayout#MAX_KEY_BYTES}
    */
@@ -69,7 +70,6 @@ final class EntryCodec implements PayloadWriter {
     this.flags = flags;
     this.writtenAt = writtenAt;
     this.expireAt = expireAt;
-    this.bare = bare;
     this.value = null;
     this.valueBytes = null;
     this.codec = null;
@@ -94,6 +94,8 @@ final class EntryCodec implements PayloadWriter {
         valueSize = codec.encodedSize(value);
       }
     }
+    mark = EntryLayout.markOf(bare, keyLength, kind);
+    this.bare = EntryLayout.form(mark, bare);
     return this;
   }
 
@@ -107,8 +109,8 @@ final class EntryCodec implements PayloadWriter {
   }
 
   @Override
-  public boolean marked() {
-    return bare != EntryLayout.HEADED;
+  public int mark() {
+    return mark;
   }
 
   @Override
@@ -126,10 +128,10 @@ final class EntryCodec implements PayloadWriter {
       }
       if (EntryLayout.kindInEntry(bare)) {
         target.set(ValueLayout.JAVA_BYTE, at++, kind);
-        if (kind == EntryLayout.KIND_OBJECT) {
-          target.set(EntryLayout.U32, at, typeId);
-          at += EntryLayout.TYPE_ID_BYTES;
-        }
+      }
+      if (kind == EntryLayout.KIND_OBJECT) {
+        target.set(EntryLayout.U32, at, typeId);
+        at += EntryLayout.TYPE_ID_BYTES;
       }
     }
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);

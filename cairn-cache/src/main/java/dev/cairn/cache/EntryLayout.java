@@ -37,7 +37,8 @@ import java.nio.ByteOrder;
  * <pre>
  * BareEntry --> KeyLength:u8 (keys of no fixed length), Kind:u8 (values of any class),
  *               ValueTypeId:u32 (kind object), Key:u8[KeyLength], Value:u8*
- *                                                    (each field only where said; block marked: M)
+ *                                           (each field only where said; block's mark: below)
+ * Mark      --> Bare:1 (bit 0) | Key8:1 (bit 1) | KindPlusOne:2 (bits 2-3)
  * </pre>
  *
  * An entry with no write time (its table keeps none: {@link TableOptions#writeTimes}), no flag and
@@ -47,10 +48,15 @@ import java.nio.ByteOrder;
  * class is neither {@code byte[]} nor {@code String}. A 32-byte value under a {@code long} key then
  * takes a 48-byte pile block, not 56. The pile's mark on the block (not the slot: a reader may pair
  * a slot's new pointer with its old meta) tells the two forms apart, and the table's descriptor
- * gives the rest ({@link #bareForm}). A reader passes each accessor the entry's <em>form</em>:
- * {@link #HEADED}, or the head word a bare entry of its table would have had (with {@link
- * #PREFIXED} and {@link #KIND_IN_ENTRY}, and a write time of 0: unknown, older than any maximum
- * age), or {@link #NOT_BARE} for a marked entry read with no table's form (damage).
+ * gives the rest ({@link #bareForm}). The mark also saves the two bytes where it can (cache format
+ * 6): Key8 says the key is 8 bytes and its length byte is left out, KindPlusOne gives the value's
+ * kind and its byte is left out; a format 5 entry has neither (mark 1), and keeps both bytes. So an
+ * 8-byte key and a 32-byte {@code byte[]} value in a table of {@code byte[]} keys and values of any
+ * class (a JCache cache's) take a 48-byte block too. A reader passes each accessor the entry's
+ * <em>form</em> ({@link #form}): {@link #HEADED}, or the head word a bare entry of its table would
+ * have had (with {@link #PREFIXED} and {@link #KIND_IN_ENTRY} where the entry gives those bytes,
+ * and a write time of 0: unknown, older than any maximum age), or {@link #NOT_BARE} for a marked
+ * entry read with no table's form, or with a mark its table's entries cannot have (damage).
  */
 final class EntryLayout {
   static final ValueLayout.OfInt U32 =
@@ -102,6 +108,18 @@ final class EntryLayout {
   /** The longest key of a bare entry that gives its key's length in a byte. */
   static final int MAX_PREFIXED_KEY_BYTES = 255;
 
+  /** Mark bit 0 (the pile's mark on the entry's block): the entry is bare. */
+  static final int MARK_BARE = 1;
+
+  /** Mark bit 1: the key is 8 bytes, and the entry has no key length byte its form would give. */
+  static final int MARK_KEY8 = 2;
+
+  /**
+   * Mark bits 2-3: the value's kind plus one, and no kind byte in the entry where its form would
+   * give one; 0: as the form says.
+   */
+  static final int MARK_KIND_SHIFT = 2;
+
   private EntryLayout() {}
 
   /**
@@ -137,8 +155,7 @@ final class EntryLayout {
    * length, its kind and its type id, each if the form needs it.
    */
   static int bareHeaderBytes(long form, int kind) {
-    return barePrefixBytes(form)
-        + (kindInEntry(form) ? 1 + (kind == KIND_OBJECT ? TYPE_ID_BYTES : 0) : 0);
+    return barePrefixBytes(form) + (kindInEntry(form) ? 1 : 0) + typeIdBytes(kind);
   }
 
   /** Whether an entry of form {@code form} gives its key's length in its first byte. */
@@ -152,11 +169,53 @@ final class EntryLayout {
   }
 
   /**
-   * The form of an entry marked ({@code marked}) or not, in a table whose bare form is {@code
-   * bare}.
+   * The form of an entry whose block has mark {@code mark} (the pile's, {@link #markOf}), in a
+   * table whose bare form is {@code bare}: {@link #HEADED} for mark 0; {@link #NOT_BARE} for a mark
+   * that is not one this table's entries can have (damage).
    */
-  static long form(boolean marked, long bare) {
-    return marked ? bare : HEADED;
+  static long form(int mark, long bare) {
+    if (mark == MARK_BARE) { // the commonest: the table's form as it is
+      return bare;
+    }
+    if ((mark & MARK_BARE) == 0) {
+      return mark == 0 ? HEADED : NOT_BARE;
+    }
+    long form = bare;
+    if ((mark & MARK_KEY8) != 0) {
+      if (!prefixed(form)) {
+        return NOT_BARE;
+      }
+      form = (form & ~PREFIXED) | (long) Long.BYTES << KEY_LENGTH_SHIFT;
+    }
+    int kindCode = mark >>> MARK_KIND_SHIFT;
+    if (kindCode != 0) {
+      if (!kindInEntry(form)) {
+        return NOT_BARE;
+      }
+      form = (form & ~KIND_IN_ENTRY) | (long) (kindCode - 1) << KIND_SHIFT;
+    }
+    return form;
+  }
+
+  /**
+   * The mark of an entry written in form {@code form} (the table's bare form, or {@link #HEADED})
+   * with a key of {@code keyLength} bytes and a value of kind {@code kind}: 0 for a headed entry;
+   * else {@link #MARK_BARE}, with {@link #MARK_KEY8} for an 8-byte key where the form gives a key
+   * length byte, and the kind (plus one) where the form gives a kind byte. The entry is then
+   * written in {@link #form form(mark, form)}, without those bytes.
+   */
+  static int markOf(long form, int keyLength, int kind) {
+    if (form < 0) {
+      return 0;
+    }
+    int mark = MARK_BARE;
+    if (prefixed(form) && keyLength == Long.BYTES) {
+      mark |= MARK_KEY8;
+    }
+    if (kindInEntry(form)) {
+      mark |= (kind + 1) << MARK_KIND_SHIFT;
+    }
+    return mark;
   }
 
   // Each accessor reads the entry that begins at {@code at} in {@code memory}: a slice of exactly
@@ -195,7 +254,12 @@ final class EntryLayout {
     if (kind(memory, at, form) != KIND_OBJECT) {
       return 0;
     }
-    return memory.get(U32, at + (form == HEADED ? OPTIONAL_OFFSET : barePrefixBytes(form) + 1));
+    return memory.get(
+        U32,
+        at
+            + (form == HEADED
+                ? OPTIONAL_OFFSET
+                : barePrefixBytes(form) + (kindInEntry(form) ? 1 : 0)));
   }
 
   /** The entry's expire-at time in epoch milliseconds, or 0 for never. */
@@ -225,7 +289,7 @@ final class EntryLayout {
   /** Where the entry's key begins, from the entry's start. */
   static long keyOffset(MemorySegment memory, long at, long form) {
     if (form != HEADED) {
-      return bareHeaderBytes(form, kindInEntry(form) ? kind(memory, at, form) : 0);
+      return bareHeaderBytes(form, kind(memory, at, form));
     }
     long head = head(memory, at, form);
     return (long) HEAD_BYTES

@@ -52,10 +52,10 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   /** Reads the first word of the value of {@code pointer}, for its line alone (no check). */
   long prefetch(long pointer);
 
-  /** Reads an entry's payload, given as a slice of exactly it, and whether it is marked. */
+  /** Reads an entry's payload, given as a slice of exactly it, and its block's mark. */
   @FunctionalInterface
   interface SliceReader<R> {
-    R read(MemorySegment payload, boolean marked);
+    R read(MemorySegment payload, int mark);
   }
 
   /**
@@ -65,13 +65,12 @@ interface EntryLog extends dev.cairn.cache.index.RegionStore {
   default <R> R readSlice(long pointer, SliceReader<R> reader) {
     return read(
         pointer,
-        (memory, offset, length, kind, marked) ->
-            reader.read(memory.asSlice(offset, length), marked));
+        (memory, offset, length, kind, mark) -> reader.read(memory.asSlice(offset, length), mark));
   }
 
   /** The payload bytes of the value of {@code pointer}. */
   default int payloadBytes(long pointer) {
-    return read(pointer, (memory, offset, length, kind, marked) -> length);
+    return read(pointer, (memory, offset, length, kind, mark) -> length);
   }
 
   /** The pile's bytes for a value of {@code payloadBytes}: header and rounding included. */

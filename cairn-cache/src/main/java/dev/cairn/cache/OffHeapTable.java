@@ -863,8 +863,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return core.log()
         .readSlice(
             pointer,
-            (payload, marked) ->
-                EntryCodec.decodeKey(payload, EntryLayout.form(marked, bare), codec));
+            (payload, mark) -> EntryCodec.decodeKey(payload, EntryLayout.form(mark, bare), codec));
   }
 
   /** Deletes an expired entry found by a read, if its key's lock is free (reads never wait). */

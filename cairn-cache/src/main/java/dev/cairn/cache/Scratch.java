@@ -136,9 +136,8 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   }
 
   @Override
-  public Object read(
-      MemorySegment memory, long offset, int length, ValueKind kind, boolean marked) {
-    long form = EntryLayout.form(marked, bare);
+  public Object read(MemorySegment memory, long offset, int length, ValueKind kind, int mark) {
+    long form = EntryLayout.form(mark, bare);
     if (kind != ValueKind.BYTES
         || !EntryCodec.keyMatches(memory, offset, length, form, key.segment(), keyLength)) {
       return EntryCodec.NO_MATCH;

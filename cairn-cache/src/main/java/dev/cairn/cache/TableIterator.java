@@ -89,8 +89,8 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
           core.log()
               .readSlice(
                   pointer,
-                  (payload, marked) -> {
-                    long form = EntryLayout.form(marked, bare);
+                  (payload, mark) -> {
+                    long form = EntryLayout.form(mark, bare);
                     if (!EntryLayout.wellFormed(payload, form)) {
                       return null;
                     }

@@ -103,6 +103,73 @@ class BareEntryTest {
   }
 
   @Test
+  void anEightByteKey_andTheValuesKind_areSaidByTheMark_inATableOfByteKeysAndAnyValues(
+      @TempDir Path dir) throws Exception {
+    CacheOptions options =
+        CacheOptions.builder()
+            .pile(
+                PileOptions.builder()
+                    .codecs(CodecRegistry.builder().allow(Point.class).build())
+                    .build())
+            .build();
+    List<byte[]> keys = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      byte[] key = new byte[5 + i % 7]; // 5 to 11 bytes: every seventh of 8
+      Arrays.fill(key, (byte) i);
+      key[0] = (byte) (i >> 8);
+      keys.add(key);
+      values.add(
+          switch (i % 3) {
+            case 0 -> value(i);
+            case 1 -> "value " + i;
+            default -> new Point(i, -i, "p" + i);
+          });
+    }
+    try (Cache cache = Cache.open(dir, options)) {
+      CacheTable<byte[], Object> jcacheLike = cache.table("any", byte[].class, Object.class);
+      LongCacheTable<Object> longs = cache.longKeys(jcacheLike);
+      for (int i = 0; i < 1000; i++) {
+        longs.put(i, value(i));
+      }
+      assertThat(bytesPerEntry(jcacheLike.stats()))
+          .as("8 + key 8 + 32, as in a table of long keys and byte[] values")
+          .isEqualTo(48);
+      long before = jcacheLike.stats().entryBytes();
+      jcacheLike.put(new byte[7], new byte[32]);
+      assertThat(jcacheLike.stats().entryBytes() - before)
+          .as("a key of 7 keeps its length byte: 8 + 1 + 7 + 32")
+          .isEqualTo(48);
+      jcacheLike.remove(new byte[7]);
+      for (int i = 0; i < keys.size(); i++) {
+        jcacheLike.put(keys.get(i), values.get(i));
+      }
+    }
+    try (Cache cache = Cache.open(dir, options)) {
+      CacheTable<byte[], Object> jcacheLike = cache.table("any", byte[].class, Object.class);
+      LongCacheTable<Object> longs = cache.longKeys(jcacheLike);
+      for (int i = 0; i < 1000; i++) {
+        assertThat((byte[]) longs.get(i)).isEqualTo(value(i));
+      }
+      for (int i = 0; i < keys.size(); i++) {
+        Object read = jcacheLike.get(keys.get(i));
+        if (values.get(i) instanceof byte[] bytes) {
+          assertThat((byte[]) read).as("key %d", i).isEqualTo(bytes);
+        } else {
+          assertThat(read).as("key %d", i).isEqualTo(values.get(i));
+        }
+      }
+      int iterated = 0;
+      for (var e : jcacheLike) {
+        assertThat(e.getKey().length).isBetween(5, 11);
+        iterated++;
+      }
+      assertThat(iterated).isEqualTo(1300);
+      assertThat(cache.verify()).isEqualTo(1300);
+    }
+  }
+
+  @Test
   void aKeyOfMoreThan255Bytes_takesAHeader_andReadsBackAsAnyOther() {
     try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
       CacheTable<String, String> t = cache.table("t", String.class, String.class);

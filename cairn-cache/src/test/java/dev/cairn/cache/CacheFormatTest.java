@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cache's formats (docs/FORMAT.md, "Cache"): the documented offsets equal the layout classes'
- * constants, and golden bytes of version 5, which a change of format must not break silently.
+ * constants, and golden bytes of version 6, which a change of format must not break silently.
  */
 class CacheFormatTest {
 
@@ -109,8 +109,63 @@ class CacheFormatTest {
     prefixed.set(ValueLayout.JAVA_BYTE, 0, (byte) 6);
     assertThat(EntryLayout.wellFormed(prefixed, stringBytes)).as("a key past the end").isFalse();
     assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[0]), stringBytes)).isFalse();
-    assertThat(EntryLayout.form(true, longBytes)).isEqualTo(longBytes);
-    assertThat(EntryLayout.form(false, longBytes)).isEqualTo(EntryLayout.HEADED);
+    assertThat(EntryLayout.form(EntryLayout.MARK_BARE, longBytes)).isEqualTo(longBytes);
+    assertThat(EntryLayout.form(0, longBytes)).isEqualTo(EntryLayout.HEADED);
+    assertThat(EntryLayout.markOf(longBytes, 8, EntryLayout.KIND_BYTES))
+        .as("nothing for the mark to say in a table that fixes both")
+        .isEqualTo(EntryLayout.MARK_BARE);
+    assertThat(EntryLayout.markOf(EntryLayout.HEADED, 8, EntryLayout.KIND_BYTES)).isZero();
+  }
+
+  @Test
+  void aBareEntrysMark_leavesOutAnEightByteKeysLengthAndTheValuesKind() {
+    long bytesObjects = EntryLayout.bareForm("bytes", Object.class.getName()); // a JCache table's
+    int mark = EntryLayout.markOf(bytesObjects, 8, EntryLayout.KIND_BYTES);
+    assertThat(mark).isEqualTo(0b0111); // bare, key of 8, kind 0 + 1
+    long form = EntryLayout.form(mark, bytesObjects);
+    assertThat(form).isEqualTo(8L << 5 | (long) EntryLayout.KIND_BYTES << 3);
+    MemorySegment entry = MemorySegment.ofArray(new byte[40]); // the key, then 32 bytes of value
+    assertThat(EntryLayout.wellFormed(entry, form)).isTrue();
+    assertThat(EntryLayout.keyLength(entry, 0, form)).isEqualTo(8);
+    assertThat(EntryLayout.keyOffset(entry, 0, form)).isZero();
+    assertThat(EntryLayout.valueOffset(entry, 0, form)).isEqualTo(8);
+    assertThat(EntryLayout.kind(entry, 0, form)).isEqualTo(EntryLayout.KIND_BYTES);
+    assertThat(EntryLayout.bareHeaderBytes(form, EntryLayout.KIND_BYTES)).isZero();
+    assertThat(EntryLayout.form(EntryLayout.MARK_BARE, bytesObjects))
+        .as("an entry of format 5: both bytes in the entry")
+        .isEqualTo(bytesObjects);
+
+    int objectMark = EntryLayout.markOf(bytesObjects, 3, EntryLayout.KIND_OBJECT);
+    assertThat(objectMark).as("a key of 3 keeps its length byte").isEqualTo(0b1101);
+    long objectForm = EntryLayout.form(objectMark, bytesObjects);
+    MemorySegment object = MemorySegment.ofArray(new byte[10]); // length, type id, key, 2 bytes
+    object.set(ValueLayout.JAVA_BYTE, 0, (byte) 3);
+    object.set(EntryLayout.U32, 1, 0x0A0B0C0D);
+    assertThat(EntryLayout.wellFormed(object, objectForm)).isTrue();
+    assertThat(EntryLayout.kind(object, 0, objectForm)).isEqualTo(EntryLayout.KIND_OBJECT);
+    assertThat(EntryLayout.typeId(object, 0, objectForm)).isEqualTo(0x0A0B0C0D);
+    assertThat(EntryLayout.keyOffset(object, 0, objectForm)).isEqualTo(5);
+    assertThat(EntryLayout.valueOffset(object, 0, objectForm)).isEqualTo(8);
+    assertThat(EntryLayout.bareHeaderBytes(objectForm, EntryLayout.KIND_OBJECT)).isEqualTo(5);
+
+    long longBytes = EntryLayout.bareForm("long", byte[].class.getName());
+    long stringBytes = EntryLayout.bareForm("string", byte[].class.getName());
+    assertThat(EntryLayout.markOf(stringBytes, 8, EntryLayout.KIND_BYTES)).isEqualTo(0b0011);
+    assertThat(EntryLayout.form(0b0011, longBytes))
+        .as("no key length to leave out in a table of long keys: damage")
+        .isEqualTo(EntryLayout.NOT_BARE);
+    assertThat(EntryLayout.form(0b0101, stringBytes))
+        .as("no kind to leave out in a table of byte[] values: damage")
+        .isEqualTo(EntryLayout.NOT_BARE);
+    assertThat(EntryLayout.form(0b0010, stringBytes))
+        .as("not bare")
+        .isEqualTo(EntryLayout.NOT_BARE);
+    long eightObjects = EntryLayout.form(0b1111, bytesObjects);
+    assertThat(eightObjects).isEqualTo(8L << 5 | (long) EntryLayout.KIND_OBJECT << 3);
+    assertThat(EntryLayout.keyOffset(entry, 0, eightObjects)).as("after the type id").isEqualTo(4);
+    assertThat(EntryLayout.wellFormed(MemorySegment.ofArray(new byte[11]), eightObjects))
+        .as("shorter than its type id and key")
+        .isFalse();
   }
 
   @Test
@@ -163,11 +218,11 @@ class CacheFormatTest {
             KeyPlacement.RUNS);
     byte[] state = CacheState.encode(List.of(), List.of(), List.of());
     assertThat(HexFormat.of().formatHex(state))
-        .isEqualTo("43434845" + "0005" + "0000" + "00000000" + "0000");
+        .isEqualTo("43434845" + "0006" + "0000" + "00000000" + "0000");
     byte[] withDropped = CacheState.encode(List.of(), List.of(), List.of(0x0203, 5));
     assertThat(HexFormat.of().formatHex(withDropped))
         .as("the dropped ids, in order")
-        .isEqualTo("43434845" + "0005" + "0000" + "00000000" + "0002" + "0005" + "0203");
+        .isEqualTo("43434845" + "0006" + "0000" + "00000000" + "0002" + "0005" + "0203");
     assertThat(CacheState.decode(withDropped).dropped()).containsExactly(5, 0x0203);
     byte[] descriptor = CacheState.encodeDescriptor(d);
     assertThat(HexFormat.of().formatHex(descriptor))
@@ -259,10 +314,12 @@ class CacheFormatTest {
   }
 
   @Test
-  void versions3And4_areReadWithTheirDefaults_inAStateAndInATableRecord() {
+  void versions3To5_areReadWithTheirDefaults_inAStateAndInATableRecord() {
     TableOptions writeTimes = TableOptions.builder().writeTimes(true).build();
     TableDescriptor d = ORDERS;
     byte[] v5 = stateOf(d);
+    assertThat(CacheState.decode(v5).tables().getFirst().descriptor()).isEqualTo(d);
+    v5[5] = 5; // version 5 has the same bytes; its entries keep the bytes marks leave out since
     assertThat(CacheState.decode(v5).tables().getFirst().descriptor()).isEqualTo(d);
 
     // the same state as a build of version 4 wrote it: no write-times byte after the placement

@@ -22,10 +22,10 @@ import java.lang.foreign.ValueLayout;
  * #MIN_BLOCK_BYTES}. Its first 8 bytes are the header:
  *
  * <pre>
- *  63 61 60 59                 37 36   32 31  30 29  28  27  26                      0
- * +-----+---+---------------------+-------+---+------+---+---+-------------------------+
- * | 000 | M |      tag (23)       | slack | T | kind | P | F |  size in granules (27)  |
- * +-----+---+---------------------+-------+---+------+---+---+-------------------------+
+ *  63    60 59                 37 36   32 31  30 29  28  27  26                      0
+ * +--------+---------------------+-------+---+------+---+---+-------------------------+
+ * | mark   |      tag (23)       | slack | T | kind | P | F |  size in granules (27)  |
+ * +--------+---------------------+-------+---+------+---+---+-------------------------+
  *   F     free block
  *   P     the block before this one is free (its footer holds its size)
  *   kind  0 bytes, 1 string, 2 object (payload starts with the codec's type id, a varint),
@@ -34,8 +34,8 @@ import java.lang.foreign.ValueLayout;
  *   slack capacity minus payload length, 0..30; 31 means the length is the int in the block's
  *         last 4 bytes (there are then at least 31 spare bytes to hold it)
  *   tag   the tag of the pointer that owns the block; checked on every access
- *   M     marked: a participant's mark on its own payload ({@code PayloadWriter#marked}), which
- *         the pile keeps with the payload and never reads; 0 in every value put through Pile
+ *   mark  a participant's mark on its own payload, 0-15 ({@code PayloadWriter#mark}), which the
+ *         pile keeps with the payload and never reads; 0 in every value put through Pile
  * </pre>
  *
  * <pre>
@@ -77,8 +77,9 @@ final class BlockLayout {
   static final int SLACK_IN_TRAILER = (1 << SLACK_BITS) - 1;
   static final int TAG_SHIFT = SLACK_SHIFT + SLACK_BITS;
   static final int MARK_SHIFT = TAG_SHIFT + Pointers.TAG_BITS;
-  static final long MARKED = 1L << MARK_SHIFT;
-  static final int RESERVED_SHIFT = MARK_SHIFT + 1;
+  static final int MARK_BITS = Long.SIZE - MARK_SHIFT;
+  static final int MARK_MAX = (1 << MARK_BITS) - 1;
+  static final long MARK_MASK = (long) MARK_MAX << MARK_SHIFT;
 
   static final int KIND_BYTES = 0;
   static final int KIND_STRING = 1;
@@ -86,19 +87,20 @@ final class BlockLayout {
   static final int KIND_LINK = 3;
 
   /**
-   * Added to a kind where this class takes or gives one as an int ({@link #liveHeader}, {@link
-   * #writeLive}, {@link #kindAndMark}): the block is marked (M). {@link #kind} leaves it out.
+   * Where the mark sits in a kind this class takes or gives as an int ({@link #liveHeader}, {@link
+   * #writeLive}, {@link #kindAndMark}): {@code kind | mark << MARK_IN_KIND}. {@link #kind} leaves
+   * it out.
    */
-  static final int KIND_MARK = 4;
+  static final int MARK_IN_KIND = 2;
 
   static final int KIND_BITS_MASK = 3;
 
   private BlockLayout() {}
 
-  /** {@code kind}: a KIND constant, plus {@link #KIND_MARK} for a marked block. */
+  /** {@code kind}: a KIND constant, with the block's mark above it ({@link #MARK_IN_KIND}). */
   static long liveHeader(int tag, int kind, long sizeGranules, int slack, boolean target) {
     return ((long) tag << TAG_SHIFT)
-        | ((kind & KIND_MARK) != 0 ? MARKED : 0)
+        | ((long) ((kind >>> MARK_IN_KIND) & MARK_MAX) << MARK_SHIFT)
         | ((long) Math.min(slack, SLACK_IN_TRAILER) << SLACK_SHIFT)
         | (target ? TARGET : 0)
         | ((long) (kind & KIND_BITS_MASK) << KIND_SHIFT)
@@ -138,13 +140,14 @@ final class BlockLayout {
     return (int) ((header & KIND_MASK) >>> KIND_SHIFT);
   }
 
-  /** The block's kind, plus {@link #KIND_MARK} if it is marked: what a rewrite keeps. */
+  /** The block's kind, with its mark above it ({@link #MARK_IN_KIND}): what a rewrite keeps. */
   static int kindAndMark(long header) {
-    return kind(header) | ((header & MARKED) != 0 ? KIND_MARK : 0);
+    return kind(header) | mark(header) << MARK_IN_KIND;
   }
 
-  static boolean isMarked(long header) {
-    return (header & MARKED) != 0;
+  /** The participant's mark on the block, 0-15. */
+  static int mark(long header) {
+    return (int) (header >>> MARK_SHIFT);
   }
 
   static int tag(long header) {
@@ -157,10 +160,6 @@ final class BlockLayout {
 
   static long capacityBytes(long header) {
     return sizeBytes(header) - HEADER_BYTES;
-  }
-
-  static boolean reservedBitsClear(long header) {
-    return header >>> RESERVED_SHIFT == 0;
   }
 
   /** Granules of the smallest block that holds {@code payloadBytes}. */

@@ -124,6 +124,7 @@ final class BlockWriter {
    */
   Stripe writeNew(PayloadWriter payload, int length) {
     long granules = granulesFor(length, 0);
+    int kind = payloadKind(payload);
     Scratch scratch = Scratch.forThread();
     // a small payload is composed before the stripe's lock is taken, so the lock covers a copy
     boolean staged = length <= Scratch.STAGING_BYTES;
@@ -154,7 +155,7 @@ final class BlockWriter {
           }
         }
       }
-      publish(stripe, memory, segment.index(), offset, payloadKind(payload), length);
+      publish(stripe, memory, segment.index(), offset, kind, length);
       published = true;
       return stripe;
     } finally {
@@ -534,7 +535,7 @@ final class BlockWriter {
         long target =
             payload == null
                 ? writeTarget(stripe, address, kind, source, length)
-                : writeTarget(stripe, address, payload, length);
+                : writeTarget(stripe, address, kind, payload, length);
         becomeLink(stripe, segment, offset, header, target, oldTarget);
       }
       stripe.utilizedBytes += length - oldLength;
@@ -573,7 +574,8 @@ final class BlockWriter {
    * {@link #writeTarget(Stripe, long, int, byte[], int)} of a BYTES value {@code payload} writes;
    * if it throws, the block is freed again and the exception passes on.
    */
-  private long writeTarget(Stripe stripe, long address, PayloadWriter payload, int length) {
+  private long writeTarget(
+      Stripe stripe, long address, int kind, PayloadWriter payload, int length) {
     NativeSegment targetSegment = segments[Pointers.segment(address)];
     MemorySegment targetMemory = targetSegment.memory();
     long targetOffset = Pointers.offsetBytes(address);
@@ -593,7 +595,7 @@ final class BlockWriter {
         targetMemory,
         targetOffset,
         TagClock.seal(tagKey, targetTag, address),
-        payloadKind(payload),
+        kind,
         stripe.allocatedGranules,
         length,
         true,
@@ -602,9 +604,18 @@ final class BlockWriter {
     return Pointers.pointer(targetTag, targetSegment.index(), targetOffset);
   }
 
-  /** A participant's payload is of kind BYTES, marked (M) if it asks to be. */
+  /**
+   * A participant's payload is of kind BYTES, with the mark it asks for.
+   *
+   * @throws IllegalArgumentException if the mark is not 0-15
+   */
   private static int payloadKind(PayloadWriter payload) {
-    return payload.marked() ? KIND_BYTES | BlockLayout.KIND_MARK : KIND_BYTES;
+    int mark = payload.mark();
+    if ((mark & ~BlockLayout.MARK_MAX) != 0) {
+      throw new IllegalArgumentException(
+          "a payload's mark is 0 to " + BlockLayout.MARK_MAX + ", not " + mark);
+    }
+    return KIND_BYTES | mark << BlockLayout.MARK_IN_KIND;
   }
 
   /**

@@ -114,11 +114,6 @@ final class PileVerifier {
             freeBlocks.add(Pointers.address(index, offset));
             freeBytes += bytes;
           } else {
-            check(
-                BlockLayout.reservedBitsClear(header),
-                "reserved header bits set at segment=%d offset=%d",
-                index,
-                offset);
             allocated += bytes;
             long address = Pointers.address(index, offset);
             if (BlockLayout.isTarget(header)) {

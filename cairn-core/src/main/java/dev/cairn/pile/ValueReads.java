@@ -3,8 +3,8 @@ package dev.cairn.pile;
 import static dev.cairn.pile.BlockLayout.HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.KIND_BYTES;
 import static dev.cairn.pile.BlockLayout.KIND_LINK;
-import static dev.cairn.pile.BlockLayout.KIND_MARK;
 import static dev.cairn.pile.BlockLayout.KIND_STRING;
+import static dev.cairn.pile.BlockLayout.MARK_IN_KIND;
 import static dev.cairn.pile.BlockLayout.SEGMENT_HEADER_BYTES;
 import static dev.cairn.pile.BlockLayout.WORD;
 import static dev.cairn.pile.Pointers.GRANULE_SHIFT;
@@ -71,8 +71,7 @@ final class ValueReads {
   /** Bytes of the thread's staging memory for {@link #transferTo}; larger values get their own. */
   private static final int STAGING_BYTES = 64 * 1024;
 
-  private static final long NOT_PLAIN =
-      BlockLayout.FREE | BlockLayout.TARGET | -1L << BlockLayout.RESERVED_SHIFT;
+  private static final long NOT_PLAIN = BlockLayout.FREE | BlockLayout.TARGET;
 
   private final SegmentTable table;
   private final NativeSegment[] segments; // the table's slots (SegmentTable.slots)
@@ -101,10 +100,10 @@ final class ValueReads {
 
   /**
    * What a read does with a payload that passed every check, at {@code [at, at + length)} of {@code
-   * memory}, of block kind {@code kind} (with {@link BlockLayout#KIND_MARK} added if the block is
-   * marked), given {@code context}: where to copy it, or what turns it into a value. Called inside
-   * the optimistic read: it may see torn bytes, and its result, or failure, counts only once the
-   * read validates (R1).
+   * memory}, of block kind {@code kind} (with the block's mark above it: {@link
+   * BlockLayout#MARK_IN_KIND}), given {@code context}: where to copy it, or what turns it into a
+   * value. Called inside the optimistic read: it may see torn bytes, and its result, or failure,
+   * counts only once the read validates (R1).
    */
   private interface PayloadReader<C, R> {
     R read(MemorySegment memory, long at, int length, int kind, C context);
@@ -161,7 +160,7 @@ final class ValueReads {
         @Override
         public Object read(
             MemorySegment memory, long at, int length, int kind, InPlaceReader<?> reader) {
-          return reader.read(memory, at, length, valueKind(kind), (kind & KIND_MARK) != 0);
+          return reader.read(memory, at, length, valueKind(kind), kind >>> MARK_IN_KIND);
         }
       };
 
@@ -375,7 +374,7 @@ final class ValueReads {
     return read(pointer, STORED, null);
   }
 
-  /** The kind of block kind {@code kind}; a mark ({@link BlockLayout#KIND_MARK}) is left out. */
+  /** The kind of block kind {@code kind}; a mark ({@link BlockLayout#MARK_IN_KIND}) is left out. */
   static ValueKind valueKind(int kind) {
     return switch (kind & BlockLayout.KIND_BITS_MASK) {
       case KIND_BYTES -> ValueKind.BYTES;
@@ -624,7 +623,7 @@ final class ValueReads {
         != TagClock.seal(tagKey, Pointers.tag(pointer), Pointers.addressOf(pointer))) {
       return PointerProblem.TAG_MISMATCH;
     }
-    if (BlockLayout.isTarget(header) || !BlockLayout.reservedBitsClear(header)) {
+    if (BlockLayout.isTarget(header)) {
       return PointerProblem.NOT_A_BLOCK_START;
     }
     long size = BlockLayout.sizeGranules(header);

@@ -43,8 +43,8 @@ class FormatConstantsTest {
     assertThat(documented.get("slack")).containsExactly(bitsOf(slackMask));
     long tagMask = (long) Pointers.TAG_MASK << BlockLayout.TAG_SHIFT;
     assertThat(documented.get("tag")).containsExactly(bitsOf(tagMask));
-    assertThat(documented.get("M")).containsExactly(bitsOf(BlockLayout.MARKED));
-    assertThat(documented.get("reserved")).containsExactly(BlockLayout.RESERVED_SHIFT, 63);
+    assertThat(documented.get("mark")).containsExactly(bitsOf(BlockLayout.MARK_MASK));
+    assertThat(documented).doesNotContainKey("reserved");
   }
 
   @Test
@@ -77,7 +77,7 @@ class FormatConstantsTest {
                 + " bytes)");
     assertThat(Pointers.TAG_SHIFT + Pointers.TAG_BITS).isEqualTo(64);
     assertThat(BlockLayout.MARK_SHIFT).isEqualTo(60);
-    assertThat(BlockLayout.RESERVED_SHIFT).isEqualTo(61);
+    assertThat(BlockLayout.MARK_BITS).isEqualTo(4);
   }
 
   @Test

@@ -116,48 +116,66 @@ class ParticipantTest {
   }
 
   @Test
-  void aMarkedPayload_readsBackMarked_throughAnUpdateInPlaceOrMoved_aCheckpointAndACrash()
+  void aMarkedPayload_readsBackItsMark_throughAnUpdateInPlaceOrMoved_aCheckpointAndACrash()
       throws IOException {
     SimulatedDisk disk = new SimulatedDisk();
     CounterTable table = new CounterTable(9);
     OffHeapPile pile = open(disk, table, "first");
     table.attachTo(pile);
     ParticipantLog log = Participants.log(pile, table);
-    long marked = table.add("a", marked(40, (byte) 1, true));
-    long plain = table.add("a", marked(40, (byte) 2, false));
-    long inPlace = table.add("a", marked(40, (byte) 3, false));
-    long moved = table.add("a", marked(40, (byte) 4, true));
-    assertThat(markOf(log, marked)).isTrue();
-    assertThat(markOf(log, plain)).isFalse();
-    assertThat(pile.getBytes(marked)).as("the pile reads a marked value as bytes").hasSize(40);
+    long marked = table.add("a", marked(40, (byte) 1, 1));
+    long plain = table.add("a", marked(40, (byte) 2, 0));
+    long inPlace = table.add("a", marked(40, (byte) 3, 0));
+    long moved = table.add("a", marked(40, (byte) 4, 15));
+    long highBits = table.add("a", marked(40, (byte) 8, 0b1010));
+    assertThat(markOf(log, marked)).isEqualTo(1);
+    assertThat(markOf(log, plain)).isZero();
+    assertThat(markOf(log, moved)).isEqualTo(15);
+    assertThat(markOf(log, highBits)).isEqualTo(0b1010);
+    assertThat(pile.getBytes(moved)).as("the pile reads a marked value as bytes").hasSize(40);
     pile.checkpoint();
-    table.rewrite("a", inPlace, marked(32, (byte) 5, true)); // fits its block
-    table.rewrite("a", moved, marked(400, (byte) 6, false)); // moves to a link target
-    assertThat(markOf(log, inPlace)).isTrue();
-    assertThat(markOf(log, moved)).isFalse();
-    long afterCheckpoint = table.add("a", marked(24, (byte) 7, true));
+    table.rewrite("a", inPlace, marked(32, (byte) 5, 13)); // fits its block
+    table.rewrite("a", moved, marked(400, (byte) 6, 6)); // moves to a link target
+    assertThat(markOf(log, inPlace)).isEqualTo(13);
+    assertThat(markOf(log, moved)).isEqualTo(6);
+    long afterCheckpoint = table.add("a", marked(24, (byte) 7, 9));
     disk.processCrash(); // SYNC: every write above is in the log; replay rewrites those after it
     abandon(pile);
     CounterTable reopenedTable = new CounterTable(9);
     try (OffHeapPile again = open(disk, reopenedTable, "after a crash")) {
       ParticipantLog reopened = Participants.log(again, reopenedTable);
-      assertThat(markOf(reopened, marked)).isTrue();
-      assertThat(markOf(reopened, plain)).isFalse();
-      assertThat(markOf(reopened, inPlace)).isTrue();
-      assertThat(markOf(reopened, moved)).isFalse();
-      assertThat(markOf(reopened, afterCheckpoint)).isTrue();
+      assertThat(markOf(reopened, marked)).isEqualTo(1);
+      assertThat(markOf(reopened, plain)).isZero();
+      assertThat(markOf(reopened, inPlace)).isEqualTo(13);
+      assertThat(markOf(reopened, moved)).isEqualTo(6);
+      assertThat(markOf(reopened, highBits)).isEqualTo(0b1010);
+      assertThat(markOf(reopened, afterCheckpoint)).isEqualTo(9);
       assertThat(again.getBytes(moved)).hasSize(400).containsOnly((byte) 6);
       assertThat(again.getBytes(afterCheckpoint)).hasSize(24).containsOnly((byte) 7);
       again.verify();
     }
   }
 
-  private static boolean markOf(ParticipantLog log, long pointer) {
-    return log.read(pointer, (memory, offset, length, kind, marked) -> marked);
+  @Test
+  void aMarkOutsideFourBits_failsTheWrite_andLeavesNoBlock() {
+    CounterTable table = new CounterTable(3);
+    try (Pile pile = Participants.offHeap(PileOptions.defaults(), table)) {
+      table.attachTo(pile);
+      long before = pile.stats().objectCount();
+      assertThatThrownBy(() -> table.add("a", marked(40, (byte) 1, 16)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("mark is 0 to 15, not 16");
+      assertThat(pile.stats().objectCount()).isEqualTo(before);
+      pile.verify();
+    }
   }
 
-  /** A payload of {@code size} bytes {@code fill}, marked if {@code mark}. */
-  private static PayloadWriter marked(int size, byte fill, boolean mark) {
+  private static int markOf(ParticipantLog log, long pointer) {
+    return log.read(pointer, (memory, offset, length, kind, mark) -> mark);
+  }
+
+  /** A payload of {@code size} bytes {@code fill}, with mark {@code mark}. */
+  private static PayloadWriter marked(int size, byte fill, int mark) {
     return payload(size, fill, false, false, mark);
   }
 
@@ -165,11 +183,11 @@ class ParticipantTest {
    * A payload of {@code size} ones; {@code refuse}: throws instead; {@code over}: writes 64 more.
    */
   private static PayloadWriter payload(int size, boolean refuse, boolean over) {
-    return payload(size, (byte) 1, refuse, over, false);
+    return payload(size, (byte) 1, refuse, over, 0);
   }
 
   private static PayloadWriter payload(
-      int size, byte fill, boolean refuse, boolean over, boolean mark) {
+      int size, byte fill, boolean refuse, boolean over, int mark) {
     return new PayloadWriter() {
       @Override
       public int sizeBytes() {
@@ -188,7 +206,7 @@ class ParticipantTest {
       }
 
       @Override
-      public boolean marked() {
+      public int mark() {
         return mark;
       }
     };
@@ -205,9 +223,9 @@ class ParticipantTest {
       String read =
           log.read(
               pointer,
-              (memory, offset, length, kind, marked) -> {
+              (memory, offset, length, kind, mark) -> {
                 assertThat(kind).isEqualTo(ValueKind.BYTES);
-                assertThat(marked).isFalse();
+                assertThat(mark).isZero();
                 assertThat(memory.isReadOnly()).isTrue();
                 assertThat(memory.byteSize()).isGreaterThan(length);
                 return new String(
@@ -219,7 +237,7 @@ class ParticipantTest {
               () ->
                   log.read(
                       pointer,
-                      (memory, offset, length, kind, marked) -> {
+                      (memory, offset, length, kind, mark) -> {
                         memory.set(ValueLayout.JAVA_BYTE, offset, (byte) 0);
                         return null;
                       }))
@@ -227,7 +245,7 @@ class ParticipantTest {
           .hasMessageContaining("read-only");
       assertThat(pile.getBytes(pointer)).isEqualTo(bytes);
       table.remove("a", pointer);
-      assertThatThrownBy(() -> log.read(pointer, (memory, offset, length, kind, marked) -> length))
+      assertThatThrownBy(() -> log.read(pointer, (memory, offset, length, kind, mark) -> length))
           .isInstanceOf(StalePointerException.class);
     }
   }

@@ -29,8 +29,8 @@ public interface InPlaceReader<R> {
    * @param offset where the payload begins in {@code memory}
    * @param length the payload's length in bytes
    * @param kind the value's kind
-   * @param marked whether the value was written marked ({@link PayloadWriter#marked})
+   * @param mark the mark the value was written with, 0-15 ({@link PayloadWriter#mark})
    * @return what the participant makes of it
    */
-  R read(MemorySegment memory, long offset, int length, ValueKind kind, boolean marked);
+  R read(MemorySegment memory, long offset, int length, ValueKind kind, int mark);
 }

@@ -52,14 +52,14 @@ public interface PayloadWriter {
   void writeTo(MemorySegment target, long offset);
 
   /**
-   * Whether the pile marks the value's block (bit M of its header, see FORMAT.md), for a
-   * participant whose payloads come in two forms that their bytes alone cannot tell apart: {@link
-   * InPlaceReader#read} hands the mark back with the payload, and it stays with the payload through
-   * an {@link ParticipantLog#update} that moves it, a checkpoint, a reopen and a crash recovery.
-   * The pile itself never reads it. Asked once per write, after {@link #sizeBytes}. False by
-   * default.
+   * The mark the pile keeps on the value's block, 0 to 15 (the mark bits of its header, see
+   * FORMAT.md), for a participant whose payloads come in forms that their bytes alone cannot tell
+   * apart: {@link InPlaceReader#read} hands the mark back with the payload, and it stays with the
+   * payload through an {@link ParticipantLog#update} that moves it, a checkpoint, a reopen and a
+   * crash recovery. The pile itself never reads it. Asked once per write, after {@link #sizeBytes};
+   * a mark outside 0-15 fails the write with {@link IllegalArgumentException}. 0 by default.
    */
-  default boolean marked() {
-    return false;
+  default int mark() {
+    return 0;
   }
 }

@@ -55,7 +55,7 @@ public final class CounterTable implements LogParticipant {
     return log.putWithoutWaiting(SlotTable.bytesOf(item), SET, new Change(counter, +1, false));
   }
 
-  /** {@link #add} of an item the caller composes (and may mark: {@link PayloadWriter#marked}). */
+  /** {@link #add} of an item the caller composes (and may mark: {@link PayloadWriter#mark}). */
   public long add(String counter, PayloadWriter item) {
     return log.put(item, SET, new Change(counter, 0, false));
   }
