@@ -73,7 +73,9 @@ import javax.cache.processor.EntryProcessorResult;
  * J5 Expiry: a duration of zero on creation stores nothing (an EXPIRED event carries the value,
  *    no CREATED, no put counted); on update the entry is updated, then expires at once (UPDATED,
  *    then EXPIRED). A policy that throws or returns null leaves the expiry as it was (eternal
- *    on creation).
+ *    on creation); so does an access whose new expiry Cairn refuses to store (the entry with it
+ *    larger than the whole budget, or no room left but pinned entries' bytes): the read returns
+ *    the value all the same, as it would have had the access moved nothing.
  * J6 A put reads the value it replaces only if something needs it: a listener (its event), a
  *    writer, or a policy other than EternalExpiryPolicy (the update's expiry). Else it stores,
  *    under the key's lock all the same (J1), and counts as if it created the entry: with an
@@ -260,7 +262,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       try {
         table.put(k, marshaller.withExpiry(current, expireAt), Expiries.options(expireAt));
       } catch (CacheFullException | EntryTooLargeException e) {
-        throw refused(e);
+        // J5: the entry keeps its expiry, and the read its value; Cairn changed nothing
       }
     } finally {
       locks.release(lock, ev);

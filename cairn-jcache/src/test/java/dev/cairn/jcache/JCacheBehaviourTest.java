@@ -100,6 +100,50 @@ class JCacheBehaviourTest {
   }
 
   /**
+   * A get whose access would move the entry's expiry, where storing the new expiry is refused (the
+   * budget full of pinned entries), returns the value all the same and leaves the entry as it was:
+   * a read does not fail for a write JCache makes on its own.
+   */
+  @Test
+  void aGetWhoseNewExpiryCairnRefuses_returnsTheValue_andLeavesTheEntry() {
+    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
+    java.util.Properties small = new java.util.Properties();
+    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
+    try (CacheManager bounded =
+        provider.getCacheManager(
+            java.net.URI.create("cairn:refused-access"), provider.getDefaultClassLoader(), small)) {
+      CairnConfiguration<String, byte[]> c =
+          new CairnConfiguration<String, byte[]>().setPinned(true);
+      c.setTypes(String.class, byte[].class);
+      c.setExpiryPolicyFactory(
+          FactoryBuilder.factoryOf(Policy.of(null, null, new Duration(TimeUnit.MINUTES, 1))));
+      Cache<String, byte[]> cache = bounded.createCache("pinned", c);
+      int low = 1; // the largest value the budget keeps, by bisection: no room is left after it
+      int high = 1 << 20;
+      while (low < high) {
+        int size = (low + high + 1) >>> 1;
+        try {
+          cache.put("k", new byte[size]); // eternal: stored as itself, with no expiry in front
+          low = size;
+        } catch (javax.cache.CacheException noRoom) {
+          high = size - 1;
+        }
+      }
+      int largest = low;
+      cache.put("k", new byte[largest]);
+      assertThatThrownBy(() -> cache.put("k", new byte[largest + 8]))
+          .as("the budget holds no more")
+          .isInstanceOf(javax.cache.CacheException.class);
+
+      assertThat(cache.get("k")).as("its new expiry refused, the value read").hasSize(largest);
+      assertThat(cache.get("k")).hasSize(largest);
+      assertThat(cache.containsKey("k")).isTrue();
+      cache.put("k", new byte[] {8});
+      assertThat(cache.get("k")).containsExactly(8);
+    }
+  }
+
+  /**
    * A {@code file:} URI whose path Cairn cannot open as a cache (a file, a plain pile's directory)
    * fails the manager's creation with JCache's CacheException, saying why; the pile is untouched.
    */
