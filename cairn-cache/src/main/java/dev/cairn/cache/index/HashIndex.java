@@ -894,13 +894,32 @@ public final class HashIndex {
                     + " whose capacity is "
                     + s.capacity);
           }
+          int count = record.get(IndexRecord.U32, at + 22);
+          int dead = record.get(IndexRecord.U32, at + 26);
+          long bytes = record.get(IndexRecord.U64, at + 30);
+          if (count < 0 || dead < 0 || (long) count + dead > s.capacity || bytes < 0) {
+            // as CacheState's check of a checkpoint's shard: an insert would look for a free
+            // slot that is not there, and the budget count a negative size
+            throw new IllegalArgumentException(
+                "index record leaves shard "
+                    + shard
+                    + " of capacity "
+                    + s.capacity
+                    + " with "
+                    + count
+                    + " live and "
+                    + dead
+                    + " dead slots holding "
+                    + bytes
+                    + " bytes");
+          }
           long off = (long) slot * SlotLayout.SLOT_BYTES;
           s.slots.set(WORD, off + SlotLayout.POINTER_OFFSET, pointer);
           s.slots.set(WORD, off + SlotLayout.META_OFFSET, meta);
           regions.written(s.region, off, SlotLayout.SLOT_BYTES);
-          s.count = record.get(IndexRecord.U32, at + 22);
-          s.dead = record.get(IndexRecord.U32, at + 26);
-          s.bytes = record.get(IndexRecord.U64, at + 30);
+          s.count = count;
+          s.dead = dead;
+          s.bytes = bytes;
           at += IndexRecord.SET_BYTES;
         }
         case IndexRecord.OP_RESIZE -> {

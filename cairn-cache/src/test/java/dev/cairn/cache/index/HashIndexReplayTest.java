@@ -1,6 +1,7 @@
 package dev.cairn.cache.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -124,5 +125,41 @@ class HashIndexReplayTest {
     assertThat(regions.view(live.regionOf(0)).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(expected);
     assertThat(recovered.countOf(0)).isEqualTo(live.countOf(0));
     assertThat(retired).containsExactly(first);
+  }
+
+  @Test
+  void aStoreThatLeavesTheShardMoreSlotsUsedThanItHas_isRefused_andChangesNothing() {
+    Regions regions = new Regions();
+    HashIndex live = new HashIndex(0, regions);
+    IndexRecord record = new IndexRecord();
+    long region = regions.make(16);
+    live.lock(0);
+    byte[] store;
+    try {
+      live.rebuild(0, region, 16, record.begin(0));
+      live.insert(hashInShard0(1), 2_001, 0, 0, 48, record.begin(0));
+      store = record.bytes().toArray(ValueLayout.JAVA_BYTE);
+    } finally {
+      live.unlock(0);
+    }
+    int countAt = IndexRecord.OPS_OFFSET + 22;
+    for (int[] countAndDead : new int[][] {{17, 0}, {9, 8}, {-1, 0}, {1, -1}}) {
+      regions.view(region).fill((byte) 0);
+      HashIndex recovered = new HashIndex(0, regions);
+      recovered.install(0, region, 16, 0, 0, 0);
+      MemorySegment damaged = MemorySegment.ofArray(store.clone());
+      damaged.set(IndexRecord.U32, countAt, countAndDead[0]);
+      damaged.set(IndexRecord.U32, countAt + 4, countAndDead[1]);
+      assertThatThrownBy(() -> recovered.replay(damaged, (old, cap) -> {}))
+          .as("%d live, %d dead", countAndDead[0], countAndDead[1])
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("leaves shard 0 of capacity 16 with " + countAndDead[0] + " live");
+      assertThat(recovered.countOf(0)).isZero();
+      assertThat(regions.view(region).toArray(ValueLayout.JAVA_BYTE)).containsOnly((byte) 0);
+    }
+    HashIndex recovered = new HashIndex(0, regions);
+    recovered.install(0, region, 16, 0, 0, 0);
+    recovered.replay(MemorySegment.ofArray(store), (old, cap) -> {});
+    assertThat(recovered.countOf(0)).isOne();
   }
 }
