@@ -3,8 +3,11 @@ package dev.cairn.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.cache.index.HashIndex;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.pile.PileOptions;
+import dev.cairn.pile.participant.PayloadWriter;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -167,6 +170,67 @@ class BareEntryTest {
       assertThat(iterated).isEqualTo(1300);
       assertThat(cache.verify()).isEqualTo(1300);
     }
+  }
+
+  @Test
+  void anEntryWhoseMarkItsTableCannotHave_readsAsNoEntry_andVerifyNamesIt() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      LongCacheTable<byte[]> t = cache.longTable("t", byte[].class);
+      t.put(1, value(1));
+      OffHeapTable<?, ?> table = (OffHeapTable<?, ?>) t.boxed();
+      long pointer = 0;
+      for (int s = 0; s < HashIndex.SHARDS && pointer == 0; s++) {
+        for (int i = 0; i < table.index.capacityOf(s) && pointer == 0; i++) {
+          long p = table.index.pointerAt(HashIndex.slotAddress(s, i));
+          pointer = p > HashIndex.TOMBSTONE ? p : 0;
+        }
+      }
+      assertThat(pointer).as("the entry's pointer").isNotZero();
+      byte[] entry = new byte[40]; // its key (8 bytes, big-endian 1) and its value, bare
+      entry[7] = 1;
+      System.arraycopy(value(1), 0, entry, 8, 32);
+      // bare, and its key's length said by the mark: a long table's keys have a fixed length
+      cache.core().log().update(pointer, withMark(entry, 0b0011), CacheCore.RECORD_ENTRY, NONE);
+
+      assertThat(t.get(1)).as("read as no entry").isNull();
+      assertThatThrownBy(cache::verify)
+          .isInstanceOf(CacheCorruptionException.class)
+          .hasMessageContaining("not a cache entry");
+      cache.core().log().update(pointer, withMark(entry, 0b0001), CacheCore.RECORD_ENTRY, NONE);
+      assertThat(t.get(1)).as("the same bytes with the table's own mark").isEqualTo(value(1));
+      assertThat(cache.verify()).isOne();
+    }
+  }
+
+  /** A change of nothing, for a write the test makes behind the table. */
+  private static final EntryLog.Change NONE =
+      new EntryLog.Change() {
+        @Override
+        public MemorySegment apply(long pointer) {
+          return MemorySegment.ofArray(new byte[0]);
+        }
+
+        @Override
+        public void afterLog() {}
+      };
+
+  private static PayloadWriter withMark(byte[] bytes, int mark) {
+    return new PayloadWriter() {
+      @Override
+      public int sizeBytes() {
+        return bytes.length;
+      }
+
+      @Override
+      public void writeTo(MemorySegment target, long offset) {
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, target, offset, bytes.length);
+      }
+
+      @Override
+      public int mark() {
+        return mark;
+      }
+    };
   }
 
   @Test
