@@ -61,16 +61,19 @@ class BareEntryTest {
   /** A value of the object codec, for tables of records. */
   record Point(int x, int y, String label) {}
 
+  /** A cache whose pile's codec knows {@link Point}. */
+  private static final CacheOptions WITH_POINTS =
+      CacheOptions.builder()
+          .pile(
+              PileOptions.builder()
+                  .codecs(CodecRegistry.builder().allow(Point.class).build())
+                  .build())
+          .build();
+
   @Test
   void valuesOfAnyClass_areBareToo_withTheirKindAndTypeId_andComeBackAfterAReopen(@TempDir Path dir)
       throws Exception {
-    CacheOptions options =
-        CacheOptions.builder()
-            .pile(
-                PileOptions.builder()
-                    .codecs(CodecRegistry.builder().allow(Point.class).build())
-                    .build())
-            .build();
+    CacheOptions options = WITH_POINTS;
     try (Cache cache = Cache.open(dir, options)) {
       CacheTable<String, Point> points = cache.table("points", String.class, Point.class);
       CacheTable<String, Point> timed =
@@ -108,13 +111,7 @@ class BareEntryTest {
   @Test
   void anEightByteKey_andTheValuesKind_areSaidByTheMark_inATableOfByteKeysAndAnyValues(
       @TempDir Path dir) throws Exception {
-    CacheOptions options =
-        CacheOptions.builder()
-            .pile(
-                PileOptions.builder()
-                    .codecs(CodecRegistry.builder().allow(Point.class).build())
-                    .build())
-            .build();
+    CacheOptions options = WITH_POINTS;
     List<byte[]> keys = new ArrayList<>();
     List<Object> values = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
