@@ -59,6 +59,15 @@ class JCacheBehaviourTest {
 
   // ---------------------------------------------------------------------------------- refusals
 
+  /** A manager of its own at {@code uri}, whose caches share a budget of 1 MiB. */
+  private static CacheManager managerOfOneMebibyte(String uri) {
+    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
+    java.util.Properties small = new java.util.Properties();
+    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
+    return provider.getCacheManager(
+        java.net.URI.create(uri), provider.getDefaultClassLoader(), small);
+  }
+
   /**
    * A write Cairn refuses (an entry larger than the whole budget) raises JCache's CacheException,
    * "a problem doing the put", with Cairn's refusal as its cause, on the blind path of a Long key
@@ -66,12 +75,7 @@ class JCacheBehaviourTest {
    */
   @Test
   void aWriteCairnRefuses_raisesJCachesCacheException_andChangesNothing() {
-    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
-    java.util.Properties small = new java.util.Properties();
-    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
-    try (CacheManager bounded =
-        provider.getCacheManager(
-            java.net.URI.create("cairn:refusals"), provider.getDefaultClassLoader(), small)) {
+    try (CacheManager bounded = managerOfOneMebibyte("cairn:refusals")) {
       Cache<Long, byte[]> blind =
           bounded.createCache(
               "blind", new MutableConfiguration<Long, byte[]>().setTypes(Long.class, byte[].class));
@@ -106,12 +110,7 @@ class JCacheBehaviourTest {
    */
   @Test
   void aGetWhoseNewExpiryCairnRefuses_returnsTheValue_andLeavesTheEntry() {
-    javax.cache.spi.CachingProvider provider = Caching.getCachingProvider();
-    java.util.Properties small = new java.util.Properties();
-    small.setProperty(CairnCacheManager.BUDGET_BYTES, String.valueOf(1L << 20));
-    try (CacheManager bounded =
-        provider.getCacheManager(
-            java.net.URI.create("cairn:refused-access"), provider.getDefaultClassLoader(), small)) {
+    try (CacheManager bounded = managerOfOneMebibyte("cairn:refused-access")) {
       CairnConfiguration<String, byte[]> c =
           new CairnConfiguration<String, byte[]>().setPinned(true);
       c.setTypes(String.class, byte[].class);
