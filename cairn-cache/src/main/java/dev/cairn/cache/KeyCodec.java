@@ -46,10 +46,28 @@ abstract sealed class KeyCodec<K> {
 
   /** A growable native buffer of one thread's key bytes. */
   static final class KeyBuffer {
+    /** The longest scratch array kept: a longer key's bytes get an array of their own. */
+    static final int MAX_SCRATCH_BYTES = 4096;
+
     private MemorySegment bytes = java.lang.foreign.Arena.ofAuto().allocate(256, 8);
+    private byte[] scratch = new byte[64];
 
     MemorySegment segment() {
       return bytes;
+    }
+
+    /**
+     * The thread's array of at least {@code size} bytes, for a key's bytes before they are copied
+     * into {@link #segment}; null if {@code size} is above {@link #MAX_SCRATCH_BYTES}.
+     */
+    byte[] scratch(long size) {
+      if (size > MAX_SCRATCH_BYTES) {
+        return null;
+      }
+      if (scratch.length < size) {
+        scratch = new byte[(int) Math.max(size, Math.min(2L * scratch.length, MAX_SCRATCH_BYTES))];
+      }
+      return scratch;
     }
 
     MemorySegment ensure(long size) {
@@ -88,11 +106,18 @@ abstract sealed class KeyCodec<K> {
   static final class StringKeys extends KeyCodec<String> {
     static final StringKeys INSTANCE = new StringKeys();
 
+    /**
+     * The key's bytes, lossless (an unpaired surrogate is not a '?'), through the thread's scratch
+     * array: no array per operation for a key of up to a third of {@link
+     * KeyBuffer#MAX_SCRATCH_BYTES} chars.
+     */
     @Override
     int encode(String key, KeyBuffer buffer) {
-      byte[] utf8 = Utf8.encode(key); // lossless: an unpaired surrogate is not a '?'
-      ShortCopies.fromArray(utf8, buffer.ensure(utf8.length), 0, utf8.length);
-      return utf8.length;
+      byte[] scratch = buffer.scratch(Utf8.maxEncodedLength(key.length()));
+      byte[] utf8 = scratch != null ? scratch : Utf8.encode(key);
+      int length = scratch != null ? Utf8.encode(key, scratch) : utf8.length;
+      ShortCopies.fromArray(utf8, buffer.ensure(length), 0, length);
+      return length;
     }
 
     @Override
