@@ -30,7 +30,8 @@ final class EntryCodec implements PayloadWriter {
   private byte kind;
   private int typeId;
   private Object value;
-  private byte[] valueBytes;
+  private byte[] valueBytes; // the value's bytes, or a String value's in stringScratch
+  private final Utf8Scratch stringScratch = new Utf8Scratch();
   private Codec<Object> codec;
   private int valueSize;
   private long bare; // EntryLayout.HEADED, or the bare form it is written in
@@ -83,8 +84,9 @@ final class EntryCodec implements PayloadWriter {
       case String s -> {
         kind = EntryLayout.KIND_STRING;
         typeId = 0;
-        valueBytes = Utf8.encode(s);
-        valueSize = valueBytes.length;
+        valueSize = stringScratch.encode(s);
+        valueBytes = valueSize >= 0 ? stringScratch.bytes() : Utf8.encode(s); // a long one
+        valueSize = valueSize >= 0 ? valueSize : valueBytes.length;
       }
       default -> {
         kind = EntryLayout.KIND_OBJECT;
@@ -137,7 +139,7 @@ final class EntryCodec implements PayloadWriter {
     MemorySegment.copy(key.segment(), 0, target, at, keyLength);
     at += keyLength;
     if (valueBytes != null) {
-      ShortCopies.fromArray(valueBytes, target, at, valueBytes.length);
+      ShortCopies.fromArray(valueBytes, target, at, valueSize);
     } else {
       codec.encode(value, target, at);
     }

@@ -46,28 +46,11 @@ abstract sealed class KeyCodec<K> {
 
   /** A growable native buffer of one thread's key bytes. */
   static final class KeyBuffer {
-    /** The longest scratch array kept: a longer key's bytes get an array of their own. */
-    static final int MAX_SCRATCH_BYTES = 4096;
-
     private MemorySegment bytes = java.lang.foreign.Arena.ofAuto().allocate(256, 8);
-    private byte[] scratch = new byte[64];
+    final Utf8Scratch utf8 = new Utf8Scratch(); // a String key's bytes before their copy
 
     MemorySegment segment() {
       return bytes;
-    }
-
-    /**
-     * The thread's array of at least {@code size} bytes, for a key's bytes before they are copied
-     * into {@link #segment}; null if {@code size} is above {@link #MAX_SCRATCH_BYTES}.
-     */
-    byte[] scratch(long size) {
-      if (size > MAX_SCRATCH_BYTES) {
-        return null;
-      }
-      if (scratch.length < size) {
-        scratch = new byte[(int) Math.max(size, Math.min(2L * scratch.length, MAX_SCRATCH_BYTES))];
-      }
-      return scratch;
     }
 
     MemorySegment ensure(long size) {
@@ -106,16 +89,12 @@ abstract sealed class KeyCodec<K> {
   static final class StringKeys extends KeyCodec<String> {
     static final StringKeys INSTANCE = new StringKeys();
 
-    /**
-     * The key's bytes, lossless (an unpaired surrogate is not a '?'), through the thread's scratch
-     * array: no array per operation for a key of up to a third of {@link
-     * KeyBuffer#MAX_SCRATCH_BYTES} chars.
-     */
+    /** The key's UTF-8, lossless (an unpaired surrogate is not a '?'), with no array made. */
     @Override
     int encode(String key, KeyBuffer buffer) {
-      byte[] scratch = buffer.scratch(Utf8.maxEncodedLength(key.length()));
-      byte[] utf8 = scratch != null ? scratch : Utf8.encode(key);
-      int length = scratch != null ? Utf8.encode(key, scratch) : utf8.length;
+      int length = buffer.utf8.encode(key);
+      byte[] utf8 = length >= 0 ? buffer.utf8.bytes() : Utf8.encode(key); // a very long key
+      length = length >= 0 ? length : utf8.length;
       ShortCopies.fromArray(utf8, buffer.ensure(length), 0, length);
       return length;
     }

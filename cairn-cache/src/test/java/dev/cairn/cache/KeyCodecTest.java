@@ -39,7 +39,7 @@ class KeyCodecTest {
     SplittableRandom random = new SplittableRandom(7);
     KeyCodec.KeyBuffer buffer = new KeyCodec.KeyBuffer();
     char[] alphabet = {'a', 'Z', '0', ':', '\u00e9', '\u0416', '\u20ac', '\ud83d', '\ude00'};
-    int longest = KeyCodec.KeyBuffer.MAX_SCRATCH_BYTES / 3 + 40; // past the scratch array too
+    int longest = Utf8Scratch.MAX_BYTES / 3 + 40; // past the scratch array too
     for (int length = 0; length <= longest; length += 1 + length / 8) {
       for (int round = 0; round < 20; round++) {
         char[] chars = new char[length];

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,37 @@ class StringFidelityTest {
       assertThat(t.remove("a\uD800")).isTrue();
       assertThat(t.get("a?")).isEqualTo("a question mark");
       assertThat(cache.verify()).isEqualTo(ENTRIES.size() - 1);
+    }
+  }
+
+  /**
+   * Keys and values of every length around the thread's scratch array ({@link Utf8Scratch}): those
+   * it holds and those past it, each with accents, three-byte chars, emoji and lone surrogates,
+   * replaced over one another, read back as they were.
+   */
+  @Test
+  void stringsOfEveryLength_inAndPastTheScratchArray_readBackAsTheyWere() {
+    SplittableRandom random = new SplittableRandom(11);
+    char[] alphabet = {'a', 'Z', '\u00e9', '\u20ac', '\ud83d', '\ude00'};
+    Map<String, String> model = new HashMap<>();
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      CacheTable<String, String> t = cache.table("t", String.class, String.class);
+      for (int length = 0; length <= Utf8Scratch.MAX_BYTES / 3 + 40; length += 1 + length / 16) {
+        for (int round = 0; round < 3; round++) {
+          String key = "k" + random.nextInt(200);
+          char[] chars = new char[length];
+          for (int i = 0; i < length; i++) {
+            chars[i] = alphabet[random.nextInt(alphabet.length)];
+          }
+          String value = new String(chars);
+          t.put(key, value);
+          model.put(key, value);
+          assertThat(t.get(key)).as("a value of %d chars", length).isEqualTo(value);
+        }
+      }
+      model.forEach((k, v) -> assertThat(t.get(k)).as("key %s", k).isEqualTo(v));
+      assertThat(t.size()).isEqualTo(model.size());
+      assertThat(cache.verify()).isEqualTo(model.size());
     }
   }
 }

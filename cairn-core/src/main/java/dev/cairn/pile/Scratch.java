@@ -22,6 +22,9 @@ final class Scratch {
 
   byte[] bytes = new byte[256];
 
+  // a string's chars on their way into bytes (Utf8.encode with chars)
+  private char[] chars = new char[64];
+
   /** The thread's probe of the stripes: its low bits name its home stripe (StripeAllocator). */
   int stripeProbe = StripeAllocator.newProbe();
 
@@ -48,7 +51,10 @@ final class Scratch {
   int encode(String string) {
     int n = string.length();
     if (n <= ONE_PASS_CHARS) {
-      return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)));
+      if (chars.length < n) {
+        chars = new char[Math.max(n, Math.min(ONE_PASS_CHARS, 2 * chars.length))];
+      }
+      return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)), chars);
     }
     int length = Utf8.encodedLength(string);
     Utf8.encode(string, ensure(length));

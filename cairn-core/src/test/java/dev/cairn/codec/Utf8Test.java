@@ -76,6 +76,18 @@ class Utf8Test {
     assertThat(Utf8.encode("/search?q=" + s)).isEqualTo(concat(exact));
   }
 
+  @Property(tries = 500)
+  void encodingThroughTheCallersChars_isTheSame(@ForAll("any") String s) {
+    byte[] dst = new byte[(int) Utf8.maxEncodedLength(s.length())];
+    char[] chars = new char[s.length() + 2];
+    int written = Utf8.encode(s, dst, chars);
+    assertThat(Arrays.copyOf(dst, written)).isEqualTo(Utf8.encode(s));
+    String ascii = "order:" + s.replaceAll("[^\\x00-\\x7F]", "");
+    byte[] asciiDst = new byte[ascii.length()];
+    assertThat(Utf8.encode(ascii, asciiDst, new char[ascii.length()])).isEqualTo(ascii.length());
+    assertThat(asciiDst).isEqualTo(ascii.getBytes(StandardCharsets.US_ASCII));
+  }
+
   private static byte[] concat(byte[] tail) {
     byte[] head = "/search?q=".getBytes(StandardCharsets.UTF_8);
     byte[] out = Arrays.copyOf(head, head.length + tail.length);

@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a {@code String} key costs a cache table, on the CPU alone: gets and puts of {@link
  * BenchValues#HOT_VALUES} keys such as {@code "order:00001234"} (14 bytes of ASCII) with 32-byte
- * values, all in the processor's caches, one thread, through a {@code CacheTable<String, byte[]>},
+ * values, all in the processor's caches, one thread, through a {@code CacheTable<String, byte[]>}
+ * (and a {@code CacheTable<String, String>} of 31-char values: {@code text_get}, {@code text_put}),
  * through a {@code LongCacheTable<byte[]>} of the same numbers (the table's fastest key), and
  * through a {@code ConcurrentHashMap<String, byte[]>} that copies each value in and out, as a
  * store-by-value cache must.
@@ -43,11 +44,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Threads(1)
 public class StringKeyBenchmark {
 
+  /** A value of 31 chars of ASCII, for the table of {@code String} values. */
+  static final String TEXT = "shipped: 2026-11-29, 3 parcels.";
+
   /** The tables and the map, each holding the hot keys. */
   @State(Scope.Benchmark)
   public static class Stores {
     Cache cache;
     CacheTable<String, byte[]> strings;
+    CacheTable<String, String> texts;
     LongCacheTable<byte[]> longs;
     final ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
     final String[] keys = new String[BenchValues.HOT_VALUES];
@@ -56,11 +61,13 @@ public class StringKeyBenchmark {
     public void fill() {
       cache = Cache.offHeap(CacheOptions.builder().build());
       strings = cache.table("strings", String.class, byte[].class);
+      texts = cache.table("texts", String.class, String.class);
       longs = cache.longTable("longs", byte[].class);
       for (int i = 0; i < keys.length; i++) {
         keys[i] = String.format("order:%08d", i);
         byte[] value = BenchValues.bytes(i);
         strings.put(keys[i], value);
+        texts.put(keys[i], TEXT);
         longs.put(i, value);
         map.put(keys[i], value.clone());
       }
@@ -95,6 +102,18 @@ public class StringKeyBenchmark {
   @Benchmark
   public PutResult string_put(Stores stores, Cursor cursor) {
     return stores.strings.put(stores.keys[cursor.keys.next()], cursor.value);
+  }
+
+  /** A get of a {@code String} value: decoded into a new string. */
+  @Benchmark
+  public String text_get(Stores stores, Cursor cursor) {
+    return stores.texts.get(stores.keys[cursor.keys.next()]);
+  }
+
+  /** A put of a {@code String} value over a present one. */
+  @Benchmark
+  public PutResult text_put(Stores stores, Cursor cursor) {
+    return stores.texts.put(stores.keys[cursor.keys.next()], TEXT);
   }
 
   /** The same get by the key's number, in a table of {@code long} keys. */
