@@ -131,7 +131,7 @@ public final class Utf8 {
    * {@link #encode(String, byte[])}, taking the string's chars into {@code chars} first (at least
    * {@code s.length()} long, kept by the caller): one bulk copy and a loop over an array, about as
    * fast as {@link #encode(String)} with no array made, where the loop of {@code charAt} takes
-   * about five times as long past a few dozen chars ({@code docs/probes/Utf8ScratchCost.java}).
+   * several times as long past a few dozen chars ({@code docs/probes/Utf8ScratchCost.java}).
    *
    * @throws ArrayIndexOutOfBoundsException if {@code dst} or {@code chars} is too short
    */
