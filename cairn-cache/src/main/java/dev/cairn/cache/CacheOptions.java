@@ -46,6 +46,7 @@ public record CacheOptions(
     return builder().build();
   }
 
+  /** A builder with the defaults ({@link #defaults}). */
   public static Builder builder() {
     return new Builder();
   }
@@ -65,11 +66,16 @@ public record CacheOptions(
       return this;
     }
 
+    /** The wall clock of expiry and write times; the system's by default. */
     public Builder clock(InstantSource clock) {
       this.clock = clock;
       return this;
     }
 
+    /**
+     * The options of the pile under the cache ({@link CacheOptions#pile}); by default the pile's
+     * defaults with huge pages asked for.
+     */
     public Builder pile(PileOptions pile) {
       this.pile = pile;
       return this;
@@ -81,6 +87,12 @@ public record CacheOptions(
       return this;
     }
 
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException if the budget is not positive
+     * @throws NullPointerException if the clock or the pile's options are null
+     */
     public CacheOptions build() {
       return new CacheOptions(budgetBytes, clock, pile, hashedKeys);
     }

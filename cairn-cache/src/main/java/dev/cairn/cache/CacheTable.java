@@ -16,6 +16,19 @@ import java.util.function.Function;
  * lock. In a persistent cache each write is durable as the pile's durability says when it returns,
  * with its index change in the same log record.
  *
+ * {@snippet class=dev.cairn.cache.CacheExamplesTest region=table-operations}
+ *
+ * <p>Refusals common to every method: a null argument (key, value, expected value, function,
+ * collection, options or array) throws {@link NullPointerException} naming it, before anything is
+ * read or written; once the cache is closed every method but {@link #name} and {@link #stats}
+ * throws {@link dev.cairn.pile.PileClosedException}, and once the table is dropped ({@link
+ * Cache#dropTable}) {@link TableDroppedException}. A write refused for any reason leaves the key's
+ * entry as it was, and the table usable. A value whose class the pile's codecs do not know throws
+ * {@link dev.cairn.codec.UnknownTypeException} (allow the class in {@link
+ * dev.cairn.pile.PileOptions#codecs}); in a persistent cache, a write whose log write or force
+ * failed throws {@link dev.cairn.durability.DurabilityFailedException}, after which the cache
+ * accepts no more writes and a reopen recovers.
+ *
  * <p>Thread-safety: every method may be called from any thread. An {@link #iterator} is weakly
  * consistent (each entry present throughout is returned once; entries written or removed meanwhile
  * may or may not be), for one thread, and its {@code hasNext} raises {@link TableDroppedException}
@@ -31,9 +44,11 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   String name();
 
   /**
-   * The value of {@code key}, or null if it has none or it expired.
+   * The value of {@code key}, or null if it has none or it expired. Takes no lock.
    *
+   * @throws NullPointerException if {@code key} is null
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   V get(K key);
 
@@ -48,7 +63,9 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    *
    * @throws IllegalStateException if the table keeps no write times
    * @throws IllegalArgumentException if {@code maxAge} is negative
+   * @throws NullPointerException if {@code key} or {@code maxAge} is null
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   V get(K key, Duration maxAge);
 
@@ -69,12 +86,19 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    *     String}
    * @throws NullPointerException if {@code key} or {@code into} is null
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   int getInto(K key, byte[] into);
 
   /**
    * The values of those keys that have one, in the order of {@code keys}: as a get of each, but
-   * read several keys at a time, so that their reads from memory overlap.
+   * read several keys at a time, so that their reads from memory overlap. Not a snapshot: each
+   * key's value is as of its own read.
+   *
+   * @return a new map of key to value, without the keys that have none; the caller's to change
+   * @throws NullPointerException if {@code keys} or one of them is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   Map<K, V> getAll(Collection<? extends K> keys);
 
@@ -86,25 +110,60 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
    *     the pile, or, in a persistent cache that logs its writes, than one log record; nothing is
    *     written (the same holds for every write of the table)
+   * @throws NullPointerException if {@code key} or {@code value} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   PutResult put(K key, V value);
 
-  /** {@link #put(Object, Object)} with an expiry or pinning of its own. */
+  /**
+   * {@link #put(Object, Object)} with an expiry or pinning of its own, in place of the table's.
+   *
+   * @return whether it inserted or replaced
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record
+   * @throws NullPointerException if {@code key}, {@code value} or {@code options} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   PutResult put(K key, V value, EntryOptions options);
 
   /**
    * Puts each entry, one at a time (not atomically: a failure leaves the entries before it put).
    *
-   * @throws NullPointerException if the map holds a null key or value; then nothing is put
+   * @throws NullPointerException if {@code entries} is null or holds a null key or value; then
+   *     nothing is put
    * @throws CacheFullException if the budget is full of pinned entries
    * @throws EntryTooLargeException as {@link #put(Object, Object)} throws it
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   void putAll(Map<? extends K, ? extends V> entries);
 
-  /** Stores {@code value} if {@code key} has no live entry; returns the value it has, or null. */
+  /**
+   * Stores {@code value} if {@code key} has no live entry, atomically; returns the value it has, or
+   * null if it stored {@code value}.
+   *
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record
+   * @throws NullPointerException if {@code key} or {@code value} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   V putIfAbsent(K key, V value);
 
-  /** Replaces the value of {@code key} if it has one; returns whether it did. */
+  /**
+   * Replaces the value of {@code key} if it has a live one, atomically; returns whether it did.
+   *
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record
+   * @throws NullPointerException if {@code key} or {@code value} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   boolean replace(K key, V value);
 
   /**
@@ -112,22 +171,50 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * compare-and-set); returns whether it did. The stored value is decoded and compared with {@link
    * java.util.Objects#deepEquals}: arrays such as {@code byte[]} compare by content, other types by
    * their {@code equals}. A read-modify-write loop of get and this method never loses an update.
+   *
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record
+   * @throws NullPointerException if {@code key}, {@code expected} or {@code value} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   boolean replace(K key, V expected, V value);
 
-  /** Removes {@code key}'s entry; returns whether it had one. */
+  /**
+   * Removes {@code key}'s entry; returns whether it had a live one. The removal listener hears of
+   * it ({@link RemovalCause#EXPLICIT}).
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   boolean remove(K key);
 
   /**
    * Removes {@code key}'s entry if its value equals {@code expected}, atomically; compared as
    * {@link #replace(Object, Object, Object)} compares ({@code byte[]} by content).
+   *
+   * @throws NullPointerException if {@code key} or {@code expected} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   boolean remove(K key, V expected);
 
   /**
    * The value of {@code key}; if it has none, the value {@code loader} makes, stored first (a null
    * from the loader stores nothing). The loader runs at most once per call, without the cache's
-   * locks held, so it may call the cache; a concurrent put of the same key wins over it.
+   * locks held, so it may call the cache; a concurrent put of the same key wins over it. A call
+   * that runs the loader counts a miss in {@link #stats()}, and a load with the loader's time when
+   * it returns. An exception from the loader reaches the caller as it was thrown, and nothing is
+   * stored.
+   *
+   * @throws CacheFullException if the budget is full of pinned entries
+   * @throws EntryTooLargeException if the entry alone is larger than the budget, than one block of
+   *     the pile, or, in a persistent cache that logs its writes, than one log record
+   * @throws NullPointerException if {@code key} or {@code loader} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
    */
   V computeIfAbsent(K key, Function<? super K, ? extends V> loader);
 
@@ -174,18 +261,47 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
     return TableComputes.merge(this, key, value, remapping);
   }
 
-  /** Whether {@code key} has a live entry. */
+  /**
+   * Whether {@code key} has a live entry. Not counted as a hit or a miss, and not a read for the
+   * eviction policy or time-to-idle.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   boolean containsKey(K key);
 
-  /** Resets {@code key}'s time-to-idle as a read would, without reading; whether it had one. */
+  /**
+   * Resets {@code key}'s time-to-idle as a read would, without reading; returns whether it had a
+   * live entry.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   boolean touch(K key);
 
-  /** Live entries (expired ones not yet swept included): a moment's count. */
+  /**
+   * Live entries (expired ones not yet swept included): a moment's count, not a snapshot.
+   *
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   long size();
 
-  /** Removes every entry. */
+  /**
+   * Removes every entry, each as {@link #remove(Object)} would (the removal listener hears of
+   * each). Not atomic: entries written meanwhile may stay.
+   *
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
   void clear();
 
-  /** The table's counters and sizes. */
+  /**
+   * The table's counters and sizes, as one cheap snapshot of running sums. Also after the cache is
+   * closed or the table dropped: its counters as they were then (the entries and bytes of a dropped
+   * table are 0), for a report written on shutdown. Never throws.
+   */
   TableStats stats();
 }

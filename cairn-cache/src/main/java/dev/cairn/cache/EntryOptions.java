@@ -12,6 +12,12 @@ import java.time.Instant;
  */
 public record EntryOptions(Duration expireAfter, Instant expireAt, boolean pinned) {
 
+  /**
+   * The table's own expiry and pinning: a put with these is a plain {@link CacheTable#put(Object,
+   * Object)}. For a caller that chooses options per put.
+   */
+  public static final EntryOptions TABLE_RULES = new EntryOptions(null, null, false);
+
   public EntryOptions {
     if (expireAfter != null && expireAt != null) {
       throw new IllegalArgumentException(
@@ -25,12 +31,19 @@ public record EntryOptions(Duration expireAfter, Instant expireAt, boolean pinne
     }
   }
 
-  /** The entry expires {@code duration} after the put. */
+  /**
+   * The entry expires {@code duration} after the put.
+   *
+   * @throws IllegalArgumentException if {@code duration} is zero or negative
+   */
   public static EntryOptions expireAfter(Duration duration) {
     return new EntryOptions(duration, null, false);
   }
 
-  /** The entry expires at {@code instant}. */
+  /**
+   * The entry expires at {@code instant}. With an instant already past, the put still replaces the
+   * key's value (it reports {@link PutResult#REPLACED}), and no read returns either.
+   */
   public static EntryOptions expireAt(Instant instant) {
     return new EntryOptions(null, instant, false);
   }

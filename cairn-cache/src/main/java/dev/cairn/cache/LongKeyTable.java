@@ -46,11 +46,16 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
 
   @Override
   public PutResult put(long key, V value) {
-    return put(key, value, null);
+    return putWith(key, value, null);
   }
 
   @Override
   public PutResult put(long key, V value, EntryOptions options) {
+    return putWith(key, value, Objects.requireNonNull(options, "options"));
+  }
+
+  /** A put with {@code options}, or the table's rules if null. */
+  private PutResult putWith(long key, V value, EntryOptions options) {
     Objects.requireNonNull(value, "value");
     return write(key, value, options, OffHeapTable.Mode.ALWAYS, null)
             == OffHeapTable.WriteOutcome.INSERTED

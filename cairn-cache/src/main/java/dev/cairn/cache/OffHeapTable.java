@@ -430,6 +430,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public long size() {
+    checkLive();
     return index.size();
   }
 
@@ -437,11 +438,16 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   @Override
   public PutResult put(K key, V value) {
-    return put(key, value, null);
+    return putWith(key, value, null);
   }
 
   @Override
   public PutResult put(K key, V value, EntryOptions options) {
+    return putWith(key, value, Objects.requireNonNull(options, "options"));
+  }
+
+  /** A put with {@code options}, or the table's rules if null. */
+  private PutResult putWith(K key, V value, EntryOptions options) {
     Objects.requireNonNull(value, "value");
     return write(key, value, options, Mode.ALWAYS, null) == WriteOutcome.INSERTED
         ? PutResult.INSERTED

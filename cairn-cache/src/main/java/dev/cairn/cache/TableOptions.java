@@ -56,6 +56,7 @@ public record TableOptions(
     return new TableOptions(null, null, false, 0, 1, false);
   }
 
+  /** A builder with the defaults ({@link #defaults}). */
   public static Builder builder() {
     return new Builder();
   }
@@ -71,26 +72,31 @@ public record TableOptions(
 
     private Builder() {}
 
+    /** See {@link TableOptions#expireAfterWrite}; null for never. */
     public Builder expireAfterWrite(Duration duration) {
       this.expireAfterWrite = duration;
       return this;
     }
 
+    /** See {@link TableOptions#expireAfterAccess}; null for never. */
     public Builder expireAfterAccess(Duration duration) {
       this.expireAfterAccess = duration;
       return this;
     }
 
+    /** See {@link TableOptions#pinned}. */
     public Builder pinned(boolean pinned) {
       this.pinned = pinned;
       return this;
     }
 
+    /** See {@link TableOptions#minShare}. */
     public Builder minShare(double share) {
       this.minShare = share;
       return this;
     }
 
+    /** See {@link TableOptions#maxShare}. */
     public Builder maxShare(double share) {
       this.maxShare = share;
       return this;
@@ -102,6 +108,12 @@ public record TableOptions(
       return this;
     }
 
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException if an expiry is zero or negative, or the shares are not
+     *     {@code 0 <= minShare <= maxShare <= 1}
+     */
     public TableOptions build() {
       return new TableOptions(
           expireAfterWrite, expireAfterAccess, pinned, minShare, maxShare, writeTimes);

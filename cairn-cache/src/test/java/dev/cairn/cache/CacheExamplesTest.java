@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,27 @@ class CacheExamplesTest {
       String hit = pages.get("/index.html"); // served at once: no rebuild
       // @end
       assertThat(hit).isEqualTo(html);
+    }
+  }
+
+  @Test
+  void tableOperations() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      // @start region="table-operations"
+      CacheTable<String, String> users = cache.table("users", String.class, String.class);
+      PutResult result = users.put("u1", "alice"); // INSERTED
+      users.putIfAbsent("u1", "bob"); // "alice" stays, and is returned
+      users.replace("u1", "alice", "alicia"); // compare-and-set: true
+      String name = users.computeIfAbsent("u2", id -> "loaded " + id); // no lock held meanwhile
+      for (Map.Entry<String, String> e : users) { // weakly consistent, off-heap to heap
+        System.out.println(e.getKey() + " = " + e.getValue());
+      }
+      users.remove("u2");
+      // @end
+      assertThat(result).isEqualTo(PutResult.INSERTED);
+      assertThat(name).isEqualTo("loaded u2");
+      assertThat(users.get("u1")).isEqualTo("alicia");
+      assertThat(users.size()).isEqualTo(1);
     }
   }
 

@@ -419,7 +419,7 @@ final class CacheModelRun implements AutoCloseable {
     model.mayEvict(); // its room is made before it writes: even its own old entry may go
     PutResult r;
     try {
-      r = table.put(key, value, options);
+      r = options == null ? table.put(key, value) : table.put(key, value, options);
     } catch (CacheFullException e) {
       return cacheFull(key, old);
     }

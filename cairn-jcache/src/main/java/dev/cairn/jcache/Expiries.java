@@ -86,11 +86,11 @@ final class Expiries {
 
   /**
    * The table's own expiry for an entry that expires at {@code expireAt}, so that Cairn reclaims it
-   * by itself; null for an eternal one.
+   * by itself; the table's rules (none) for an eternal one.
    */
   static EntryOptions options(long expireAt) {
     return expireAt == Marshaller.ETERNAL
-        ? null
+        ? EntryOptions.TABLE_RULES
         : EntryOptions.expireAt(Instant.ofEpochMilli(expireAt));
   }
 }
