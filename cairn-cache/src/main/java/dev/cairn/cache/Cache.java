@@ -193,10 +193,13 @@ public final class Cache implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code table} is not a table of this cache with {@code
    *     byte[]} keys
+   * @throws NullPointerException if {@code table} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
    */
   @SuppressWarnings("unchecked")
   public <V> LongCacheTable<V> longKeys(CacheTable<byte[], V> table) {
     Objects.requireNonNull(table, "table");
+    core.checkOpen();
     if (!(table instanceof OffHeapTable<?, ?> t) || !t.belongsTo(core) || !t.bytesKeys()) {
       throw new IllegalArgumentException(
           "not a table of byte[] keys of this cache: " + table.name());
@@ -223,6 +226,7 @@ public final class Cache implements AutoCloseable {
    * {@snippet class=dev.cairn.cache.CacheExamplesTest region=drop-table}
    *
    * @return whether the cache had a table of that name
+   * @throws NullPointerException if {@code name} is null
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
    */
   public boolean dropTable(String name) {
@@ -239,7 +243,10 @@ public final class Cache implements AutoCloseable {
     }
   }
 
-  /** The names of the tables, in creation order. */
+  /**
+   * The names of the tables, in creation order: a copy. Also after {@link #close}, the names as
+   * they were at the close.
+   */
   public List<String> tableNames() {
     List<String> names = new ArrayList<>();
     for (OffHeapTable<?, ?> t : core.tables()) {
@@ -275,6 +282,7 @@ public final class Cache implements AutoCloseable {
    * counts. Returns the number of entries checked.
    *
    * @throws CacheCorruptionException naming the first disagreement
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
    */
   public long verify() {
     core.checkOpen();

@@ -247,6 +247,25 @@ class TableContractTest {
     }
   }
 
+  /** The cache's own methods after its close: refused, but for its names, figures and pile. */
+  @Test
+  void theCachesMethods_onAClosedCache() {
+    Cache cache = newCache();
+    CacheTable<byte[], String> bytes = cache.table("b", byte[].class, String.class);
+    table(cache, "t").put("k", "v");
+    cache.close();
+    cache.close(); // idempotent
+    List<String> failures = new ArrayList<>();
+    expect(failures, "table", PileClosedException.class, () -> table(cache, "new"));
+    expect(failures, "longTable", PileClosedException.class, () -> longTable(cache, "new"));
+    expect(failures, "longKeys", PileClosedException.class, () -> cache.longKeys(bytes));
+    expect(failures, "dropTable", PileClosedException.class, () -> cache.dropTable("t"));
+    expect(failures, "verify", PileClosedException.class, cache::verify);
+    assertThat(failures).isEmpty();
+    assertThat(cache.tableNames()).containsExactly("b", "t");
+    assertThat(cache.stats().tables()).hasSize(2);
+  }
+
   /** What the javadoc says of the reads that are not gets: counted as neither hit nor miss. */
   @Test
   void containsKey_isNeitherAHitNorAMiss_andAFailedLoaderStoresNothing() {
