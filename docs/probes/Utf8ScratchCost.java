@@ -2,8 +2,9 @@
  * What a String key's or value's UTF-8 costs the cache, by length: Utf8.encode(String) (the JDK's
  * getBytes, a new array per call, and a scan for '?'), Utf8.encode(String, byte[]) (a loop of
  * charAt into an array the caller keeps) and the cache's Utf8Scratch (getChars into a char array it
- * keeps, then a loop over it), 5M ASCII strings of each length per round, five rounds in one JVM,
- * the last three averaged.
+ * keeps, then a loop over it), 5M strings of each length per round, five rounds in one JVM, the
+ * last three averaged; ASCII strings ("order:12ab...") and strings of Cyrillic letters after an
+ * ASCII prefix ("order:12бв...", two bytes a letter).
  *
  *   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
  *   ./mvnw -q install -DskipTests -pl cairn-core,cairn-cache
@@ -18,12 +19,20 @@ import dev.cairn.codec.Utf8;
 
 public class Utf8ScratchCost {
   public static void main(String[] args) {
-    for (int length : new int[] {14, 32, 64, 128, 512}) {
+    for (char first : new char[] {'a', '\u0430'}) {
+      for (int length : new int[] {14, 32, 64, 128, 512}) {
+        run(first, length);
+      }
+    }
+  }
+
+  private static void run(char first, int length) {
+    {
       String[] strings = new String[64];
       for (int i = 0; i < strings.length; i++) {
         StringBuilder b = new StringBuilder("order:" + i);
         while (b.length() < length) {
-          b.append((char) ('a' + b.length() % 26));
+          b.append((char) (first + b.length() % 26));
         }
         strings[i] = b.toString();
       }
@@ -56,8 +65,13 @@ public class Utf8ScratchCost {
         }
       }
       System.out.printf(
-          "%3d chars: new array %.1f ns, charAt loop %.1f ns, Utf8Scratch %.1f ns (%d)%n",
-          length, sums[0] / 3, sums[1] / 3, sums[2] / 3, sink & 1);
+          "%s %3d chars: new array %.1f ns, charAt loop %.1f ns, Utf8Scratch %.1f ns (%d)%n",
+          first == 'a' ? "ASCII   " : "Cyrillic",
+          length,
+          sums[0] / 3,
+          sums[1] / 3,
+          sums[2] / 3,
+          sink & 1);
     }
   }
 }

@@ -136,16 +136,60 @@ public final class Utf8 {
    * @throws ArrayIndexOutOfBoundsException if {@code dst} or {@code chars} is too short
    */
   public static int encode(String s, byte[] dst, char[] chars) {
-    int n = s.length();
-    s.getChars(0, n, chars, 0);
+    return encode(s, 0, s.length(), chars, dst, 0);
+  }
+
+  /**
+   * Encodes the chars {@code [from, to)} of {@code s} into {@code dst} from byte {@code at},
+   * through {@code chars} (at least {@code to - from} long) as {@link #encode(String, byte[],
+   * char[])} does; returns where the bytes end. For a string encoded a piece at a time: a piece
+   * that ends between the two chars of a surrogate pair writes its high surrogate as an unpaired
+   * one, so a caller ends each piece but the last before a high surrogate ({@link
+   * Character#isHighSurrogate}).
+   *
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} or {@code chars} is too short
+   * @throws StringIndexOutOfBoundsException if {@code [from, to)} is not a range of {@code s}
+   */
+  public static int encode(String s, int from, int to, char[] chars, byte[] dst, int at) {
+    int n = to - from;
+    s.getChars(from, to, chars, 0);
     for (int i = 0; i < n; i++) {
       char c = chars[i];
       if (c >= 0x80) {
-        return encode(s, dst); // not ASCII: the general loop, from the start
+        return encodeFrom(chars, n, i, dst, at + i); // not ASCII: the general loop, from here
       }
-      dst[i] = (byte) c;
+      dst[at + i] = (byte) c;
     }
-    return n;
+    return at + n;
+  }
+
+  /**
+   * Encodes {@code chars[i, n)} into {@code dst} from {@code j}; returns where the bytes end. The
+   * general loop of {@link #encode(String, byte[])}, over an array.
+   */
+  private static int encodeFrom(char[] chars, int n, int i, byte[] dst, int j) {
+    for (; i < n; i++) {
+      char c = chars[i];
+      if (c < 0x80) {
+        dst[j++] = (byte) c;
+      } else if (c < 0x800) {
+        dst[j++] = (byte) (0xC0 | (c >> 6));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(chars[i + 1])) {
+        int cp = Character.toCodePoint(c, chars[++i]);
+        dst[j++] = (byte) (0xF0 | (cp >> 18));
+        dst[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        dst[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (cp & 0x3F));
+      } else { // a char of three bytes, or an unpaired surrogate, written the same way
+        dst[j++] = (byte) (0xE0 | (c >> 12));
+        dst[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      }
+    }
+    return j;
   }
 
   /**

@@ -46,7 +46,10 @@ final class Scratch {
   /**
    * Encodes into {@link #bytes} (grown if needed) and returns the length. A string of up to {@link
    * #ONE_PASS_CHARS} chars is encoded in one pass into room for its longest encoding; a longer one
-   * is measured first, so that the buffer kept is no larger than needed.
+   * a piece of up to that many chars at a time, the buffer grown as the bytes need, so that it is
+   * not three times the string's length (a measuring pass first, of {@code charAt}, cost about 2 ns
+   * a char of an ASCII string; the JDK's encoder is as fast on ASCII but twice as slow on Cyrillic
+   * text, and makes an array of its own: docs/probes/Utf8ScratchCost.java).
    */
   int encode(String string) {
     int n = string.length();
@@ -56,8 +59,25 @@ final class Scratch {
       }
       return Utf8.encode(string, ensure((int) Utf8.maxEncodedLength(n)), chars);
     }
-    int length = Utf8.encodedLength(string);
-    Utf8.encode(string, ensure(length));
+    if (chars.length < ONE_PASS_CHARS) {
+      chars = new char[ONE_PASS_CHARS];
+    }
+    int length = 0;
+    for (int from = 0; from < n; ) {
+      int to = Math.min(n, from + ONE_PASS_CHARS);
+      if (to < n && Character.isHighSurrogate(string.charAt(to - 1))) {
+        to--; // a surrogate pair stays in one piece
+      }
+      length =
+          Utf8.encode(
+              string,
+              from,
+              to,
+              chars,
+              grow(length + (int) Utf8.maxEncodedLength(to - from), length),
+              length);
+      from = to;
+    }
     return length;
   }
 
@@ -94,6 +114,16 @@ final class Scratch {
     byte[] buffer = ensure(length);
     MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, at, buffer, 0, length);
     return Utf8.decode(buffer, 0, length);
+  }
+
+  /** Makes {@link #bytes} hold at least {@code length} bytes, keeping its first {@code keep}. */
+  private byte[] grow(int length, int keep) {
+    if (bytes.length < length) {
+      byte[] larger = new byte[Math.max(length, bytes.length + (bytes.length >> 1))];
+      System.arraycopy(bytes, 0, larger, 0, keep);
+      bytes = larger;
+    }
+    return bytes;
   }
 
   /**

@@ -9,6 +9,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,6 +87,24 @@ class Utf8Test {
     byte[] asciiDst = new byte[ascii.length()];
     assertThat(Utf8.encode(ascii, asciiDst, new char[ascii.length()])).isEqualTo(ascii.length());
     assertThat(asciiDst).isEqualTo(ascii.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** Pieces ended before a high surrogate, as the javadoc asks, encode as the whole string. */
+  @Property(tries = 500)
+  void encodingAPieceAtATime_isTheWholeStringsBytes(
+      @ForAll("any") String s, @ForAll @IntRange(min = 2, max = 7) int piece) {
+    byte[] dst = new byte[(int) Utf8.maxEncodedLength(s.length())];
+    char[] chars = new char[piece];
+    int at = 0;
+    for (int from = 0; from < s.length(); ) {
+      int to = Math.min(s.length(), from + piece);
+      if (to < s.length() && Character.isHighSurrogate(s.charAt(to - 1))) {
+        to--;
+      }
+      at = Utf8.encode(s, from, to, chars, dst, at);
+      from = to;
+    }
+    assertThat(Arrays.copyOf(dst, at)).isEqualTo(Utf8.encode(s));
   }
 
   private static byte[] concat(byte[] tail) {
