@@ -1,7 +1,8 @@
 /*
  * What a String key's or value's UTF-8 costs the cache, by length: Utf8.encode(String) (the JDK's
- * getBytes, a new array per call, and a scan for '?'), Utf8.encode(String, byte[]) (a loop of
- * charAt into an array the caller keeps) and the cache's Utf8Scratch (getChars into a char array it
+ * getBytes, a new array per call, and a scan for '?'), a loop of charAt into an array the caller
+ * keeps (charAtLoop below: how Utf8.encode(String, byte[]) encoded before it copied the chars out
+ * first) and the cache's Utf8Scratch (getChars into a char array it
  * keeps, then a loop over it), 5M strings of each length per round, five rounds in one JVM, the
  * last three averaged; ASCII strings ("order:12ab...") and strings of Cyrillic letters after an
  * ASCII prefix ("order:12бв...", two bytes a letter).
@@ -49,7 +50,7 @@ public class Utf8ScratchCost {
         }
         long t1 = System.nanoTime();
         for (int i = 0; i < n; i++) {
-          int written = Utf8.encode(strings[i & 63], array);
+          int written = charAtLoop(strings[i & 63], array);
           sink += array[i % written];
         }
         long t2 = System.nanoTime();
@@ -73,5 +74,43 @@ public class Utf8ScratchCost {
           sums[2] / 3,
           sink & 1);
     }
+  }
+
+  /**
+   * UTF-8 of {@code s} into {@code dst} by a loop of {@code charAt}, lone surrogates as 3 bytes.
+   */
+  static int charAtLoop(String s, byte[] dst) {
+    int n = s.length();
+    int j = 0;
+    int i = 0;
+    for (; i < n; i++) { // ASCII run
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        break;
+      }
+      dst[j++] = (byte) c;
+    }
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        dst[j++] = (byte) c;
+      } else if (c < 0x800) {
+        dst[j++] = (byte) (0xC0 | (c >> 6));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        dst[j++] = (byte) (0xF0 | (cp >> 18));
+        dst[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        dst[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (cp & 0x3F));
+      } else {
+        dst[j++] = (byte) (0xE0 | (c >> 12));
+        dst[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        dst[j++] = (byte) (0x80 | (c & 0x3F));
+      }
+    }
+    return j;
   }
 }

@@ -88,50 +88,42 @@ public final class Utf8 {
 
   /**
    * Encodes {@code s} into {@code dst} from 0, which must hold {@link #encodedLength} bytes (or
-   * {@link #maxEncodedLength}); returns the number of bytes written.
+   * {@link #maxEncodedLength}); returns the number of bytes written. Copies the chars out a piece
+   * of up to 1,024 at a time into an array of its own; a caller that encodes often keeps one and
+   * calls {@link #encode(String, byte[], char[])}.
    *
    * @throws ArrayIndexOutOfBoundsException if {@code dst} is too short
    */
   public static int encode(String s, byte[] dst) {
     int n = s.length();
-    int j = 0;
-    int i = 0;
-    for (; i < n; i++) { // ASCII run: the common case, kept tight
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        break;
-      }
-      dst[j++] = (byte) c;
+    char[] chars = new char[Math.max(2, Math.min(n, PIECE_CHARS))];
+    int at = 0;
+    for (int from = 0; from < n; ) {
+      int to = pieceEnd(s, from, chars.length);
+      at = encode(s, from, to, chars, dst, at);
+      from = to;
     }
-    for (; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        dst[j++] = (byte) c;
-      } else if (c < 0x800) {
-        dst[j++] = (byte) (0xC0 | (c >> 6));
-        dst[j++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < n
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, s.charAt(++i));
-        dst[j++] = (byte) (0xF0 | (cp >> 18));
-        dst[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-        dst[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-        dst[j++] = (byte) (0x80 | (cp & 0x3F));
-      } else { // a char of three bytes, or an unpaired surrogate, written the same way
-        dst[j++] = (byte) (0xE0 | (c >> 12));
-        dst[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        dst[j++] = (byte) (0x80 | (c & 0x3F));
-      }
-    }
-    return j;
+    return at;
+  }
+
+  /** The chars {@link #encode(String, byte[])} copies out of the string at a time. */
+  private static final int PIECE_CHARS = 1024;
+
+  /**
+   * Where a piece of {@code s} from char {@code from}, of at most {@code maxChars} chars (at least
+   * 2), ends for {@link #encode(String, int, int, char[], byte[], int)}: before a high surrogate
+   * that is not the string's last char, so that no surrogate pair is split.
+   */
+  public static int pieceEnd(String s, int from, int maxChars) {
+    int to = (int) Math.min(s.length(), (long) from + maxChars);
+    return to < s.length() && Character.isHighSurrogate(s.charAt(to - 1)) ? to - 1 : to;
   }
 
   /**
    * {@link #encode(String, byte[])}, taking the string's chars into {@code chars} first (at least
    * {@code s.length()} long, kept by the caller): one bulk copy and a loop over an array, about as
-   * fast as {@link #encode(String)} with no array made, where the loop of {@code charAt} takes
-   * several times as long past a few dozen chars ({@code docs/probes/Utf8ScratchCost.java}).
+   * fast as {@link #encode(String)} on ASCII with no array made; a loop of {@code charAt} took
+   * several times as long past a few dozen ASCII chars ({@code docs/probes/Utf8ScratchCost.java}).
    *
    * @throws ArrayIndexOutOfBoundsException if {@code dst} or {@code chars} is too short
    */
@@ -144,8 +136,7 @@ public final class Utf8 {
    * through {@code chars} (at least {@code to - from} long) as {@link #encode(String, byte[],
    * char[])} does; returns where the bytes end. For a string encoded a piece at a time: a piece
    * that ends between the two chars of a surrogate pair writes its high surrogate as an unpaired
-   * one, so a caller ends each piece but the last before a high surrogate ({@link
-   * Character#isHighSurrogate}).
+   * one, so a caller ends each piece where {@link #pieceEnd} says.
    *
    * @throws ArrayIndexOutOfBoundsException if {@code dst} or {@code chars} is too short
    * @throws StringIndexOutOfBoundsException if {@code [from, to)} is not a range of {@code s}

@@ -64,10 +64,7 @@ final class Scratch {
     }
     int length = 0;
     for (int from = 0; from < n; ) {
-      int to = Math.min(n, from + ONE_PASS_CHARS);
-      if (to < n && Character.isHighSurrogate(string.charAt(to - 1))) {
-        to--; // a surrogate pair stays in one piece
-      }
+      int to = Utf8.pieceEnd(string, from, ONE_PASS_CHARS); // a surrogate pair stays whole
       length =
           Utf8.encode(
               string,

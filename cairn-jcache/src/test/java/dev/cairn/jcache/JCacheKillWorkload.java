@@ -60,32 +60,35 @@ public final class JCacheKillWorkload {
   }
 
   static Cache<Long, String> longs(CacheManager manager) {
-    Cache<Long, String> c = manager.getCache("longs", Long.class, String.class);
-    return c != null
-        ? c
-        : manager.createCache(
-            "longs", new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    return cache(
+        manager, "longs", new MutableConfiguration<Long, String>(), Long.class, String.class);
   }
 
   static Cache<String, Object> objects(CacheManager manager) {
-    Cache<String, Object> c = manager.getCache("objects", String.class, Object.class);
-    return c != null
-        ? c
-        : manager.createCache(
-            "objects",
-            new MutableConfiguration<String, Object>().setTypes(String.class, Object.class));
+    return cache(
+        manager, "objects", new MutableConfiguration<String, Object>(), String.class, Object.class);
   }
 
   static Cache<String, String> timed(CacheManager manager) {
-    Cache<String, String> c = manager.getCache("timed", String.class, String.class);
-    return c != null
-        ? c
-        : manager.createCache(
-            "timed",
-            new MutableConfiguration<String, String>()
-                .setTypes(String.class, String.class)
-                .setExpiryPolicyFactory(
-                    FactoryBuilder.factoryOf(new CreatedExpiryPolicy(Duration.ONE_DAY))));
+    return cache(
+        manager,
+        "timed",
+        new MutableConfiguration<String, String>()
+            .setExpiryPolicyFactory(
+                FactoryBuilder.factoryOf(new CreatedExpiryPolicy(Duration.ONE_DAY))),
+        String.class,
+        String.class);
+  }
+
+  /** The manager's cache {@code name}, made with {@code config} and those types if it has none. */
+  private static <K, V> Cache<K, V> cache(
+      CacheManager manager,
+      String name,
+      MutableConfiguration<K, V> config,
+      Class<K> keyType,
+      Class<V> valueType) {
+    Cache<K, V> c = manager.getCache(name, keyType, valueType);
+    return c != null ? c : manager.createCache(name, config.setTypes(keyType, valueType));
   }
 
   public static void main(String[] args) throws Exception {
