@@ -22,12 +22,13 @@ import java.util.function.Function;
  * collection, options or array) throws {@link NullPointerException} naming it, before anything is
  * read or written; once the cache is closed every method but {@link #name} and {@link #stats}
  * throws {@link dev.cairn.pile.PileClosedException}, and once the table is dropped ({@link
- * Cache#dropTable}) {@link TableDroppedException}. A write refused for any reason leaves the key's
- * entry as it was, and the table usable. A value whose class the pile's codecs do not know throws
- * {@link dev.cairn.codec.UnknownTypeException} (allow the class in {@link
- * dev.cairn.pile.PileOptions#codecs}); in a persistent cache, a write whose log write or force
- * failed throws {@link dev.cairn.durability.DurabilityFailedException}, after which the cache
- * accepts no more writes and a reopen recovers.
+ * Cache#dropTable}) {@link TableDroppedException}. A value whose class the pile's codecs do not
+ * know throws {@link dev.cairn.codec.UnknownTypeException} (allow the class in {@link
+ * dev.cairn.pile.PileOptions#codecs}). A write refused for any of these reasons, or by the budget
+ * or the entry's size (below), leaves the key's entry as it was and the table usable. In a
+ * persistent cache, a write whose log write or force failed throws {@link
+ * dev.cairn.durability.DurabilityFailedException}: it was not made durable, the cache accepts no
+ * more writes, and a reopen recovers what the log holds.
  *
  * <p>Thread-safety: every method may be called from any thread. An {@link #iterator} is weakly
  * consistent (each entry present throughout is returned once; entries written or removed meanwhile
@@ -182,8 +183,8 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   boolean replace(K key, V expected, V value);
 
   /**
-   * Removes {@code key}'s entry; returns whether it had a live one. The removal listener hears of
-   * it ({@link RemovalCause#EXPLICIT}).
+   * Removes {@code key}'s entry; returns whether it had a live one. The removal listener is not
+   * told ({@link RemovalListener}: expiry, eviction and {@link #clear}).
    *
    * @throws NullPointerException if {@code key} is null
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
@@ -290,8 +291,8 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
   long size();
 
   /**
-   * Removes every entry, each as {@link #remove(Object)} would (the removal listener hears of
-   * each). Not atomic: entries written meanwhile may stay.
+   * Removes every entry, each as {@link #remove(Object)} would, and tells the removal listener of
+   * each ({@link RemovalCause#EXPLICIT}). Not atomic: entries written meanwhile may stay.
    *
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
    * @throws TableDroppedException if the table was dropped

@@ -2,9 +2,9 @@ package dev.cairn.cache;
 
 /** Why an entry left its table. */
 public enum RemovalCause {
-  /** Removed by a call: remove, clear. */
+  /** Removed by {@link CacheTable#clear} (a remove of one key tells no listener). */
   EXPLICIT,
-  /** Its value was replaced by a put. */
+  /** Its value was replaced by a put: not told to a {@link RemovalListener}, as a remove is not. */
   REPLACED,
   /** Its expiry passed. */
   EXPIRED,

@@ -295,6 +295,26 @@ class TableContractTest {
     }
   }
 
+  /** What RemovalListener's javadoc says it is told of: clear's entries, not a remove's. */
+  @Test
+  void theRemovalListener_hearsOfClear_notOfARemoveOrAReplacingPut() {
+    try (Cache cache = newCache()) {
+      List<String> heard = new ArrayList<>();
+      cache.removalListener(
+          (String table, Object key, RemovalCause cause) ->
+              heard.add(table + " " + key + " " + cause));
+      CacheTable<String, String> t = table(cache, "t");
+      t.put("a", "1");
+      t.put("a", "2"); // replaces
+      t.put("b", "1");
+      t.remove("b");
+      assertThat(heard).isEmpty();
+      t.put("c", "1");
+      t.clear();
+      assertThat(heard).containsExactlyInAnyOrder("t a EXPLICIT", "t c EXPLICIT");
+    }
+  }
+
   private static void expect(
       List<String> failures, String name, Class<? extends Throwable> type, Runnable call) {
     try {
