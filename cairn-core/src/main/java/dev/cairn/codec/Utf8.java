@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  * This is the form of the pile's string values, of a cache's string keys and values, and of the
  * names of roots.
  *
- * <p>Encoding allocates nothing ({@link #encode(String, byte[])} writes into the caller's array).
+ * <p>Encoding into the caller's arrays allocates nothing ({@link #encode(String, byte[], char[])}
+ * and its piece-at-a-time form; {@link #encode(String, byte[])} makes a char array of its own).
  * Decoding bytes that are not of this form (damaged, or another encoding's) never throws: each
  * malformed sequence becomes U+FFFD, as {@code new String(bytes, UTF_8)} makes it.
  *
