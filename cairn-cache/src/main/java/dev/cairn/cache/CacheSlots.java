@@ -27,11 +27,13 @@ import java.util.List;
  * Numbering: slot n is slot i of shard s of the k-th table, where bases[k*256+s] <= n <
  * bases[k*256+s+1] and i = n - bases[k*256+s]: prefix sums of the shards' capacities, taken
  * when the eviction lock's holder begins (remap) and again when a capacity or the tables
- * changed (HashIndex.capacityChanges, CacheCore.tableChanges). Shards rebuild concurrently; a
- * capacity only grows (or falls to 0 when its table is dropped: then its slots read empty), so
- * every number stays addressable, but it may name another entry after a rebuild: identity is
- * checked at each change (V1). The policy's hash of an entry is tableId<<40 | shard<<32 |
- * hash32: what its ring and the sketch keep, and what find probes for.
+ * changed (HashIndex.capacityChanges, CacheCore.tableChanges). Shards rebuild concurrently,
+ * and removals move entries back (HashIndex R1); a capacity only grows (or falls to 0 when its
+ * table is dropped: then its slots read empty), so every number stays addressable, but it may
+ * name another entry: identity is checked at each change (V1). A hand that passes a cluster as a
+ * removal moves it may skip an entry, or meet one twice, in that round. The policy's hash of an
+ * entry is tableId<<40 | shard<<32 | hash32: what its ring and the sketch keep, and what find
+ * probes for.
  *
  * The policy byte of a slot (SlotLayout's 8 bits):
  *    7        6   5      4   3      2      1   0
@@ -53,7 +55,7 @@ import java.util.List;
  * V2  A counted entry's size does not change: a rewrite first sets its bits to LEAVING under the
  *     shard's lock, reporting its segment and old size (Evictor.beforeRewrite), and counting an
  *     uncounted entry holds its key's lock (OffHeapTable T1), so sizeBytes read from the pile
- *     equals the size the policy counted. A removal deletes the value before it tombstones the
+ *     equals the size the policy counted. A removal deletes the value before it empties the
  *     slot: in between, the slot still holds the pointer but the pile's read fails; a change
  *     whose size read failed is refused, so the segment a removal reports was always counted
  *     with the entry's true size.

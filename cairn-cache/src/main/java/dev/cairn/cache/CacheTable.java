@@ -31,10 +31,10 @@ import java.util.function.Function;
  * more writes, and a reopen recovers what the log holds.
  *
  * <p>Thread-safety: every method may be called from any thread. An {@link #iterator} is weakly
- * consistent (each entry present throughout is returned once; entries written or removed meanwhile
- * may or may not be), for one thread, and its {@code hasNext} raises {@link TableDroppedException}
- * or {@link dev.cairn.pile.PileClosedException} once the table is dropped or the cache closed,
- * rather than end as if it had seen every entry.
+ * consistent (each entry present throughout is returned once, and no key twice; entries written or
+ * removed meanwhile may or may not be), for one thread, and its {@code hasNext} raises {@link
+ * TableDroppedException} or {@link dev.cairn.pile.PileClosedException} once the table is dropped or
+ * the cache closed, rather than end as if it had seen every entry.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -292,7 +292,8 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
 
   /**
    * Removes every entry, each as {@link #remove(Object)} would, and tells the removal listener of
-   * each ({@link RemovalCause#EXPLICIT}). Not atomic: entries written meanwhile may stay.
+   * each ({@link RemovalCause#EXPLICIT}). Not atomic: every entry present throughout the call is
+   * removed; entries written meanwhile may stay.
    *
    * @throws dev.cairn.pile.PileClosedException if the cache is closed
    * @throws TableDroppedException if the table was dropped

@@ -31,7 +31,7 @@ import jdk.jfr.FlightRecorder;
  * CacheSlots), then records the key in the sketch (a miss for a new entry, a hit for a
  * rewrite, as Caffeine's AddTask and UpdateTask) and offers its policy hash to the buffer. A
  * removal (delete, expiry, eviction, clear) reads the entry's bits under its shard's lock as
- * it tombstones the slot, and adds its segment's count and bytes to `removed`: sums, folded
+ * it empties the slot, and adds its segment's count and bytes to `removed`: sums, folded
  * into the policy by the next drain, so no removal can be lost to a full buffer.
  *
  * Drain (the eviction lock's holder): renew the numbering if the index grew (and the policy's

@@ -1,5 +1,6 @@
 package dev.cairn.cache;
 
+import dev.cairn.cache.index.Chunk;
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.SlotLayout;
 import dev.cairn.pile.InvalidPointerException;
@@ -763,16 +764,17 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
    * queued at once.
    */
   private void removeAll(RemovalCause cause) {
+    Chunk chunk = new Chunk();
     for (int shard = 0; shard < HashIndex.SHARDS; shard++) {
-      for (int slot = 0; slot < index.capacityOf(shard); slot++) {
-        long address = HashIndex.slotAddress(shard, slot);
-        long pointer = index.pointerAt(address);
-        if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
-          continue;
-        }
-        int hash32 = SlotLayout.hash32OfMeta(index.metaAt(address));
-        if (removeSlot(shard, hash32, pointer, false, cause) > 0) {
-          removals.increment();
+      // by chunks of the scan order, not slot by slot: a removal moves the entries after it back,
+      // past a walk's position (HashIndex R1, S1)
+      for (long from = HashIndex.SCAN_START; from != HashIndex.SCAN_END; ) {
+        from = index.collect(shard, from, chunk);
+        for (int i = 0; i < chunk.size(); i++) {
+          int hash32 = SlotLayout.hash32OfMeta(chunk.meta(i));
+          if (removeSlot(shard, hash32, chunk.pointer(i), false, cause) > 0) {
+            removals.increment();
+          }
         }
       }
       core.deliverRemovals();

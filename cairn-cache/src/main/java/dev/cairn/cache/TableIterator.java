@@ -1,5 +1,6 @@
 package dev.cairn.cache;
 
+import dev.cairn.cache.index.Chunk;
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
@@ -10,12 +11,13 @@ import java.util.NoSuchElementException;
 
 /**
  * A table's weakly consistent iterator ({@link CacheTable#iterator}): walks the index shard by
- * shard and slot by slot, reading each live entry's key and value as it goes. Each live entry
- * present throughout the iteration is returned once; entries written or removed meanwhile may or
- * may not be; an expired entry, or one whose block went, is skipped. Takes no lock. A table dropped
- * or a cache closed meanwhile ends it with the exception any operation of the table would raise
- * (TableDroppedException, PileClosedException), not with a silent end that would look like the
- * whole table. Not thread-safe: one iterator for one thread.
+ * shard and, in each, chunk by chunk in the shard's scan order ({@link HashIndex#collect}), reading
+ * each live entry's key and value as it goes. Each live entry present throughout the iteration is
+ * returned once, however the shards grow or removals move entries meanwhile (HashIndex S1); entries
+ * written or removed meanwhile may or may not be; an expired entry, or one whose block went, is
+ * skipped. Takes no lock. A table dropped or a cache closed meanwhile ends it with the exception
+ * any operation of the table would raise (TableDroppedException, PileClosedException), not with a
+ * silent end that would look like the whole table. Not thread-safe: one iterator for one thread.
  */
 final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
   private final CacheCore core;
@@ -25,8 +27,10 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
   private final Class<V> valueType;
   private final long bare; // the table's bare form (EntryLayout)
   private final Runnable checkLive; // throws once the table is dropped or the cache closed
+  private final Chunk chunk = new Chunk();
   private int shard;
-  private int slot;
+  private long from = HashIndex.SCAN_START; // the next collect's scan position in the shard
+  private int inChunk; // the next of chunk's slots to read
   private Map.Entry<K, V> next;
 
   TableIterator(
@@ -51,18 +55,21 @@ final class TableIterator<K, V> implements Iterator<Map.Entry<K, V>> {
     if (next == null) {
       checkLive.run();
     }
-    while (next == null && shard < HashIndex.SHARDS) {
-      if (slot >= index.capacityOf(shard)) {
+    while (next == null) {
+      if (inChunk < chunk.size()) {
+        int i = inChunk++;
+        next = read(chunk.pointer(i), chunk.address(i));
+        continue;
+      }
+      if (from == HashIndex.SCAN_END) {
+        if (shard == HashIndex.SHARDS - 1) {
+          break;
+        }
         shard++;
-        slot = 0;
-        continue;
+        from = HashIndex.SCAN_START;
       }
-      long address = HashIndex.slotAddress(shard, slot++);
-      long pointer = index.pointerAt(address);
-      if (pointer == 0 || pointer == HashIndex.TOMBSTONE) {
-        continue;
-      }
-      next = read(pointer, address);
+      from = index.collect(shard, from, chunk);
+      inChunk = 0;
     }
     if (next == null) {
       // a drop marks the table before it empties a shard, so a walk that found one empty sees it

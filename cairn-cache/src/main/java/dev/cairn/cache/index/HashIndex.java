@@ -23,17 +23,32 @@ import java.util.function.IntUnaryOperator;
  * memory and files (RegionStore, the cache's), the policy (the cache's CacheSlots).
  *
  * Placement: the top 8 bits of the 64-bit key hash pick the shard; the next 32 (hash32, kept
- * in the slot) pick the home slot, hash32 & (capacity - 1), and probing is linear. A removed
- * entry leaves a tombstone (pointer TOMBSTONE) that probes pass over and inserts reuse.
+ * in the slot) pick the home slot, hash32 & (capacity - 1), and probing is linear: an entry's
+ * slot is its home or after it, with no empty slot between (the probe invariant).
  *
- * Growth: a shard is rebuilt into a new region when live + dead slots would pass 3/4 of its
- * capacity: twice as large if live slots pass 1/2, else the same size (tombstones dropped),
- * which then frees at least 1/4 of it. Why 1/2 and not less: a bounded cache's shards churn at
- * a steady count, and a shard whose count sat just above the line doubled at its next
- * tombstone rebuild to less than 1/5 full, for good; with a line at 3/8 a 10M-key cache
- * bounded to 200 MB held 1.5M entries in some runs and 2.3M in others, as its shards had
- * doubled or not. A load without removals passes 3/4 with no tombstone, so it doubles at 3/4
- * as before, to 3/8 full.
+ * Removal:
+ * R1  A removal empties its slot and moves back the entries after it in its cluster whose probe
+ *     passes the hole (their home is not between the hole and their slot), each into the last
+ *     hole, until an empty slot (Knuth's algorithm R for linear probing): the probe invariant
+ *     holds with no tombstone, so a shard under churn is never rebuilt to drop tombstones, and
+ *     never retires a region for them. A tombstone met on the way is kept: it is not empty, so
+ *     every probe through it still passes. Each move is a Set in the removal's record.
+ * R2  A shift stops after MAX_SHIFT moves, or when the record has room for one Set only, and
+ *     leaves a tombstone (pointer TOMBSTONE) in its last hole, which probes pass over and
+ *     inserts reuse; so does a file written before removals shifted. Tombstones count as dead
+ *     slots, and a rebuild drops them.
+ *
+ * Growth:
+ * G1  A shard is rebuilt into a new region when live + dead slots would pass 3/4 of its
+ *     capacity: twice as large if live slots pass 1/2, else the same size (tombstones dropped),
+ *     which then frees at least 1/4 of it. A load passes 3/4 with no tombstone, so it doubles
+ *     at 3/4, to 3/8 full.
+ * G2  A shard never shrinks. Halving a shard a quarter full was tried: under a bounded cache
+ *     the eviction hand sweeps shard after shard and empties each as it passes, so each shard's
+ *     count saws from near 0 to twice its mean every sweep, and a small cache, whose sweep is
+ *     shorter than the 100 ms a retired region is held for lock-free readers, held more bytes
+ *     in retired regions than the halving saved (docs/probes/SmallBudget.java: a 1 MB budget
+ *     kept 3,858-4,431 entries with it, 8,913-9,169 without).
  * Only that shard is copied, under its lock: no table-wide rehash, and the transient extra
  * memory is one shard's region. The old region is handed back to the caller (retired), which
  * frees it once no recovery can need it (see Recovery).
@@ -44,13 +59,27 @@ import java.util.function.IntUnaryOperator;
  *     policy also takes it, alone, to change a slot's policy bits (never logged): so a rebuild,
  *     which copies the slots under the lock, never loses a policy change (the cache's
  *     CacheSlots), and a removal reads the bits it removes as the policy last set them.
- * I2  A slot's pointer is stored before its meta, each with release; a reader loads the meta,
- *     then the pointer. A reader may see a new pointer under an old hash, or the reverse: every
- *     candidate is checked by the caller against the entry's own key, in the pile, whose tag
- *     check rejects a deleted or reused block. A hit is therefore always right.
- * I3  A rebuild makes the shard's version odd, switches the region, and makes it even again. A
- *     lookup that misses re-reads the version and retries if it moved, so a key present before
- *     the lookup began is not missed because it moved to a new region.
+ * I2  A slot's meta is stored before its pointer, each with release; a reader loads the
+ *     pointer, then the meta. An emptied slot keeps its meta. So a reader that sees an entry's
+ *     pointer sees its meta, or a later one with the same hash (a rewrite), unless the entry
+ *     moved or was removed meanwhile: a candidate that is not the key's is rejected by the
+ *     caller, which checks the entry's own key in the pile, whose tag check rejects a deleted or
+ *     reused block. A hit is therefore always right.
+ * I3  A rebuild, and a removal that moves entries (R1), make the shard's version odd, move, and
+ *     make it even again. A lookup that misses re-reads the version and retries if it moved, so
+ *     a key present before the lookup began is not missed because it moved: to a new region, or
+ *     back past the lookup's position. A removal that moves nothing leaves the version: no
+ *     entry's probe passes the slot it empties (R1).
+ * S1  collect() walks a shard by home slots at the capacity C0 it had when the walk began,
+ *     SCAN_HOMES of them a call: a call takes the entries whose hash32 & (C0 - 1) is in its
+ *     range. Capacities only grow, each a power of two, so at capacity C those entries are the
+ *     ones whose home is in the range plus a multiple of C0: C / C0 runs of slots, each walked
+ *     from its first home to the first empty slot after its last (their entries are there, I2's
+ *     probe invariant). A call's runs are walked under I3's version check, so an entry that
+ *     stayed put through it is collected once; an entry present throughout the walk is met in
+ *     the one call whose range holds its hash, and a key removed and written again is met by
+ *     that call or not at all, never twice. Runs of slots in order: a walk reads the region
+ *     sequentially while no rebuild comes between.
  * I5  Replay meets states newer than the records: a checkpoint takes the shards' state after it
  *     chose its LSN, so it may hold a rebuild logged after that LSN. Each Set names the region
  *     it stored into and is skipped if the shard is in another (the rebuild copied it there);
@@ -110,8 +139,23 @@ public final class HashIndex {
    */
   public static final int MAX_CAPACITY = 1 << 21;
 
-  /** The pointer of a removed entry's slot: never a pile pointer, whose tag is not 0. */
+  /**
+   * The pointer of a tombstone's slot: never a pile pointer, whose tag is not 0. A removal leaves
+   * one only when its shift is cut short (R2), or a file written by an earlier build holds it.
+   */
   public static final long TOMBSTONE = 1L;
+
+  /** The most entries one removal moves back (R2). */
+  static final int MAX_SHIFT = 64;
+
+  /** The scan position of a shard's first {@link #collect}. */
+  public static final long SCAN_START = 0;
+
+  /** The scan position {@link #collect} returns after a shard's last entries. */
+  public static final long SCAN_END = -1;
+
+  /** How many home slots of the capacity a scan began at one collect covers (S1). */
+  private static final int SCAN_HOMES = 64;
 
   private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
   private static final VarHandle WORDS = WORD.varHandle();
@@ -424,11 +468,11 @@ public final class HashIndex {
         int mask = capacity - 1;
         for (int i = hash32 & mask, probes = 0; probes < capacity; i = (i + 1) & mask, probes++) {
           long at = (long) i * SlotLayout.SLOT_BYTES;
-          long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
           long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
           if (pointer == 0) {
             break;
           }
+          long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET); // I2
           if (pointer != TOMBSTONE
               && SlotLayout.hash32OfMeta(meta) == hash32
               && matcher.matches(slotAddress(shard, i), pointer, meta)) {
@@ -439,6 +483,75 @@ public final class HashIndex {
       VarHandle.loadLoadFence();
       if (s.version == version) {
         return -1;
+      }
+    }
+  }
+
+  /**
+   * Collects into {@code out} the next entries of shard {@code shard} in its scan order, from scan
+   * position {@code position} ({@link #SCAN_START} for the first call), and returns the position of
+   * the next call, or {@link #SCAN_END} after the last. Lock-free; each call probes under I3's
+   * version check, so a walk from SCAN_START to SCAN_END collects every entry present throughout it
+   * exactly once, and no key twice, whatever rebuilds and removals moved meanwhile (S1).
+   *
+   * @throws IllegalArgumentException if {@code position} is not one this method returned
+   */
+  public long collect(int shard, long position, Chunk out) {
+    Shard s = shards[shard];
+    while (true) {
+      out.clear();
+      long version = (long) VERSION.getAcquire(s);
+      if ((version & 1) != 0) {
+        Thread.onSpinWait();
+        continue;
+      }
+      MemorySegment slots = s.slots;
+      if (slots == null) {
+        slots = viewFirst(shard, s); // V1
+      }
+      int capacity = s.capacity;
+      long next = SCAN_END; // no region: nothing in the shard, to its end
+      if (slots != null
+          && capacity > 0
+          && slots.byteSize() >= (long) capacity * SlotLayout.SLOT_BYTES) {
+        int first = position == SCAN_START ? capacity : 1 << (int) (position >>> 32);
+        int from = position == SCAN_START ? 0 : (int) position;
+        if (!validCapacity(first) || from < 0 || from >= first) {
+          throw new IllegalArgumentException("not a scan position: " + Long.toHexString(position));
+        }
+        if (capacity >= first) { // capacities only grow (G2), or fall to 0 with their table
+          int homes = Math.min(SCAN_HOMES, first);
+          for (int base = from; base < capacity; base += first) {
+            collectHomes(shard, slots, capacity, base, homes, out);
+          }
+          int to = from + homes;
+          next = to == first ? SCAN_END : (long) Integer.numberOfTrailingZeros(first) << 32 | to;
+        }
+      }
+      VarHandle.loadLoadFence();
+      if (s.version == version) {
+        return next;
+      }
+    }
+  }
+
+  /** Adds to {@code out} the entries whose home is one of {@code homes} slots from {@code from}. */
+  private static void collectHomes(
+      int shard, MemorySegment slots, int capacity, int from, int homes, Chunk out) {
+    int mask = capacity - 1;
+    for (int step = 0, i = from; step < capacity; step++, i = (i + 1) & mask) {
+      long at = (long) i * SlotLayout.SLOT_BYTES;
+      long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+      if (pointer == 0) {
+        if (step >= homes - 1) {
+          break; // every entry of the last home is before this empty slot
+        }
+        continue;
+      }
+      long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET); // I2
+      int home = SlotLayout.hash32OfMeta(meta) & mask;
+      if (pointer != TOMBSTONE && home >= from && home < from + homes) {
+        out.add(slotAddress(shard, i), pointer, meta);
       }
     }
   }
@@ -475,24 +588,31 @@ public final class HashIndex {
     return (int) address;
   }
 
-  /** The pointer in a slot (0 if empty, {@link #TOMBSTONE} if removed); racy. */
+  /**
+   * The pointer in a slot (0 if empty or past the shard's capacity, {@link #TOMBSTONE} if a
+   * tombstone); racy.
+   */
   public long pointerAt(long address) {
-    MemorySegment slots = view(shardOfAddress(address)); // V1
-    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
-    if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
-      return 0;
-    }
-    return (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
+    return wordAt(address, SlotLayout.POINTER_OFFSET);
   }
 
-  /** The meta word of a slot; racy. */
+  /** The meta word of a slot (0 if past the shard's capacity); racy. */
   public long metaAt(long address) {
-    MemorySegment slots = view(shardOfAddress(address)); // V1
-    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES;
-    if (slots == null || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
+    return wordAt(address, SlotLayout.META_OFFSET);
+  }
+
+  private long wordAt(long address, long offset) {
+    int shard = shardOfAddress(address);
+    MemorySegment slots = view(shard); // V1
+    int slot = slotOfAddress(address);
+    long at = (long) slot * SlotLayout.SLOT_BYTES;
+    if (slots == null
+        || slot < 0
+        || slot >= shards[shard].capacity // a region may be longer than its capacity needs
+        || at + SlotLayout.SLOT_BYTES > slots.byteSize()) {
       return 0;
     }
-    return (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET);
+    return (long) WORDS.getAcquire(slots, at + offset);
   }
 
   /**
@@ -514,8 +634,13 @@ public final class HashIndex {
     long version = (long) VERSION.getAcquire(s);
     MemorySegment slots = s.slots;
     long region = s.region;
-    long at = (long) slotOfAddress(address) * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET;
-    if ((version & 1) != 0 || slots == null || at + Long.BYTES > slots.byteSize()) {
+    int slot = slotOfAddress(address);
+    long at = (long) slot * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET;
+    if ((version & 1) != 0
+        || slots == null
+        || slot < 0
+        || slot >= s.capacity
+        || at + Long.BYTES > slots.byteSize()) {
       return false;
     }
     VarHandle.loadLoadFence();
@@ -553,7 +678,7 @@ public final class HashIndex {
       return MIN_CAPACITY;
     }
     if ((long) (count + dead + 1) * 4 <= (long) capacity * 3) {
-      return 0;
+      return 0; // never smaller (G2)
     }
     if ((long) (count + 1) * 2 <= capacity) {
       return capacity; // tombstones: rebuild at the same size, freeing at least a quarter
@@ -655,9 +780,10 @@ public final class HashIndex {
   }
 
   /**
-   * Removes the entry of slot {@code address} if it still holds {@code pointer}, leaving a
-   * tombstone and taking {@code entryBytes} from the shard's bytes; the caller holds the shard's
-   * lock. Returns whether it did.
+   * Removes the entry of slot {@code address} if it still holds {@code pointer}, taking {@code
+   * entryBytes} from the shard's bytes; the caller holds the shard's lock. The entries after it in
+   * its cluster that probe through its slot move back (R1), each move a store in {@code record}.
+   * Returns whether it removed the entry.
    */
   public boolean removeAt(long address, long pointer, long entryBytes, IndexRecord record) {
     int shardIndex = shardOfAddress(address);
@@ -666,15 +792,55 @@ public final class HashIndex {
     if (slot < 0 || slot >= s.capacity) {
       return false;
     }
-    long at = (long) slot * SlotLayout.SLOT_BYTES;
-    if (s.slots.get(WORD, at + SlotLayout.POINTER_OFFSET) != pointer) {
+    MemorySegment slots = s.slots;
+    if (slots.get(WORD, (long) slot * SlotLayout.SLOT_BYTES + SlotLayout.POINTER_OFFSET)
+        != pointer) {
       return false;
     }
     s.count--;
-    s.dead++;
     s.bytes -= entryBytes;
-    store(s, shardIndex, slot, TOMBSTONE, 0, record);
+    int mask = s.capacity - 1;
+    int hole = slot;
+    int moves = Math.max(0, Math.min(MAX_SHIFT, record.setsLeft() - 1));
+    boolean moving = false;
+    for (int j = (hole + 1) & mask; j != slot; j = (j + 1) & mask) {
+      long at = (long) j * SlotLayout.SLOT_BYTES;
+      long p = slots.get(WORD, at + SlotLayout.POINTER_OFFSET);
+      if (p == 0) {
+        break;
+      }
+      if (p == TOMBSTONE) {
+        continue; // kept: it is not empty, so every probe through it still passes (R1)
+      }
+      long meta = slots.get(WORD, at + SlotLayout.META_OFFSET);
+      int home = SlotLayout.hash32OfMeta(meta) & mask;
+      if (((j - home) & mask) < ((j - hole) & mask)) {
+        continue; // its probe starts after the hole: it stays
+      }
+      if (moves == 0) {
+        s.dead++; // R2: a shift too long for one record ends in a tombstone
+        empty(s, shardIndex, hole, TOMBSTONE, record);
+        finishShift(s, moving);
+        return true;
+      }
+      if (!moving) {
+        moving = true;
+        VERSION.setOpaque(s, s.version + 1); // I3: odd while entries move
+        VarHandle.storeStoreFence();
+      }
+      store(s, shardIndex, hole, p, meta, record);
+      hole = j;
+      moves--;
+    }
+    empty(s, shardIndex, hole, 0, record);
+    finishShift(s, moving);
     return true;
+  }
+
+  private static void finishShift(Shard s, boolean moving) {
+    if (moving) {
+      VERSION.setRelease(s, s.version + 1);
+    }
   }
 
   /**
@@ -721,12 +887,18 @@ public final class HashIndex {
     return s;
   }
 
+  /** Empties a slot (pointer 0, or {@link #TOMBSTONE}), leaving its meta as it is (I2). */
+  private void empty(Shard s, int shardIndex, int slot, long pointer, IndexRecord record) {
+    long meta = s.slots.get(WORD, (long) slot * SlotLayout.SLOT_BYTES + SlotLayout.META_OFFSET);
+    store(s, shardIndex, slot, pointer, meta, record);
+  }
+
   private void store(
       Shard s, int shardIndex, int slot, long pointer, long meta, IndexRecord record) {
     MemorySegment slots = s.slots;
     long at = (long) slot * SlotLayout.SLOT_BYTES;
+    WORDS.setRelease(slots, at + SlotLayout.META_OFFSET, meta); // I2: the meta first
     WORDS.setRelease(slots, at + SlotLayout.POINTER_OFFSET, pointer);
-    WORDS.setRelease(slots, at + SlotLayout.META_OFFSET, meta);
     regions.written(s.region, at, SlotLayout.SLOT_BYTES);
     record.set(shardIndex, s.region, slot, pointer, meta, s.count, s.dead, s.bytes);
   }

@@ -75,6 +75,11 @@ public final class IndexRecord {
     return length == OPS_OFFSET;
   }
 
+  /** How many more Set ops this record has room for. */
+  int setsLeft() {
+    return (MAX_BYTES - length) / SET_BYTES;
+  }
+
   void set(
       int shard, long region, int slot, long pointer, long meta, int count, int dead, long bytes) {
     long at = reserve(SET_BYTES);

@@ -3,13 +3,10 @@ package dev.cairn.cache.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,35 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class HashIndexReplayTest {
 
-  /** Regions in native memory, by id. */
-  private static final class Regions implements RegionStore {
-    final Map<Long, MemorySegment> byId = new HashMap<>();
-
-    long make(int capacity) {
-      long id = byId.size() + 1000L;
-      byId.put(id, Arena.ofAuto().allocate(HashIndex.regionBytes(capacity), 8));
-      return id;
-    }
-
-    @Override
-    public MemorySegment view(long region) {
-      return byId.get(region);
-    }
-
-    @Override
-    public void written(long region, long offset, long length) {}
-
-    @Override
-    public void hinted(long region, long offset, long length) {}
-  }
-
   private static long hashInShard0(int i) {
     return (i * 0x9E3779B1L) & 0x00FF_FFFF_FFFF_FFFFL; // top 8 bits 0: shard 0
   }
 
   @Test
   void aStateNewerThanTheRecords_skipsTheStoresOfTheOldRegionAndTheRebuild() {
-    Regions regions = new Regions();
+    MemoryRegions regions = new MemoryRegions();
     HashIndex live = new HashIndex(0, regions);
     List<byte[]> records = new ArrayList<>();
     IndexRecord record = new IndexRecord();
@@ -92,7 +67,7 @@ class HashIndexReplayTest {
 
   @Test
   void aStateOlderThanTheRecords_replaysTheRebuildAndEveryStore() {
-    Regions regions = new Regions();
+    MemoryRegions regions = new MemoryRegions();
     HashIndex live = new HashIndex(0, regions);
     List<byte[]> records = new ArrayList<>();
     IndexRecord record = new IndexRecord();
@@ -129,7 +104,7 @@ class HashIndexReplayTest {
 
   @Test
   void aStoreThatLeavesTheShardMoreSlotsUsedThanItHas_isRefused_andChangesNothing() {
-    Regions regions = new Regions();
+    MemoryRegions regions = new MemoryRegions();
     HashIndex live = new HashIndex(0, regions);
     IndexRecord record = new IndexRecord();
     long region = regions.make(16);
