@@ -24,10 +24,15 @@ import java.util.List;
  * <h2>Implementation note</h2>
  *
  * <pre>{@code
- * Numbering: slot n is slot i of shard s of the k-th table, where bases[k*256+s] <= n <
- * bases[k*256+s+1] and i = n - bases[k*256+s]: prefix sums of the shards' capacities, taken
- * when the eviction lock's holder begins (remap) and again when a capacity or the tables
- * changed (HashIndex.capacityChanges, CacheCore.tableChanges). Shards rebuild concurrently,
+ * Numbering: the k-th table has 256 * W numbers from tableBases[k], W its widest shard's
+ * capacity; its number tableBases[k] + r*256 + s is slot r / 2^d of shard s, whose capacity is
+ * W / 2^d, when d low bits of r are 0, and a hole (reads empty) otherwise: the shards
+ * interleaved, and each shard's slots spread evenly over the table's numbers. Taken when the
+ * eviction lock's holder begins (remap) and again when a capacity or the tables changed
+ * (HashIndex.capacityChanges, CacheCore.tableChanges). Why interleaved: a hand that swept shard
+ * after shard evicted most of a shard as it passed, so each shard's count sawed from near 0 to
+ * twice its mean every sweep and its region was sized for the peak; interleaved, every shard
+ * loses entries at the pace it gains them. Shards rebuild concurrently,
  * and removals move entries back (HashIndex R1); a capacity only grows (or falls to 0 when its
  * table is dropped: then its slots read empty), so every number stays addressable, but it may
  * name another entry: identity is checked at each change (V1). A hand that passes a cluster as a
@@ -107,12 +112,13 @@ final class CacheSlots implements SlotView {
   // the numbering
   private OffHeapTable<?, ?>[] tables = new OffHeapTable<?, ?>[0];
   private int[] positionOfId = new int[0]; // by table id: the table's position, or -1
-  private int[] capacities = new int[0];
-  private long[] bases = {0};
+  private int[] capacities = new int[0]; // by range (k*256+s)
+  private int[] shifts = new int[0]; // by range: log2(the table's widest capacity / this one's)
+  private long[] tableBases = {0}; // by position: where the table's numbers begin
   private long slotCount;
   private long layoutKey = -1;
   private long indexBytes;
-  private int lastRange; // the shard range of the last slot located: the hand goes in order
+  private int lastTable; // the position of the last slot located: the hand goes in order
 
   // the slot located by locate()
   private int locatedTable;
@@ -208,7 +214,8 @@ final class CacheSlots implements SlotView {
     OffHeapTable<?, ?>[] snapshot = list.toArray(new OffHeapTable<?, ?>[0]);
     int ranges = snapshot.length * HashIndex.SHARDS;
     int[] caps = new int[ranges];
-    long[] sums = new long[ranges + 1];
+    int[] shiftsOf = new int[ranges];
+    long[] sums = new long[snapshot.length + 1];
     long regions = 0;
     boolean shares = false;
     int maxId = -1;
@@ -224,46 +231,66 @@ final class CacheSlots implements SlotView {
       positionOfId[snapshot[k].descriptor().id()] = k;
       TableOptions o = snapshot[k].descriptor().options();
       shares |= o.minShare() > 0 || o.maxShare() < 1;
+      int widest = 0;
       for (int s = 0; s < HashIndex.SHARDS; s++) {
         int range = k * HashIndex.SHARDS + s;
         caps[range] = index.capacityOf(s);
-        sums[range + 1] = sums[range] + caps[range];
+        widest = Math.max(widest, caps[range]);
         regions += HashIndex.regionBytes(caps[range]);
       }
+      for (int s = 0; s < HashIndex.SHARDS; s++) {
+        int cap = caps[k * HashIndex.SHARDS + s];
+        shiftsOf[k * HashIndex.SHARDS + s] =
+            cap == 0
+                ? -1
+                : Integer.numberOfTrailingZeros(widest) - Integer.numberOfTrailingZeros(cap);
+      }
+      sums[k + 1] = sums[k] + (long) HashIndex.SHARDS * widest;
     }
     tables = snapshot;
     capacities = caps;
-    bases = sums;
-    slotCount = sums[ranges];
+    shifts = shiftsOf;
+    tableBases = sums;
+    slotCount = sums[snapshot.length];
     indexBytes = regions;
     sharesConfigured = shares;
     layoutKey = key;
-    lastRange = 0;
+    lastTable = 0;
     readSlot = -1;
     return true;
   }
 
-  /** Sets locatedTable, locatedShard and locatedAddress for {@code slot}. */
+  /**
+   * Sets locatedTable, locatedShard and locatedAddress for {@code slot}: a slot past the shard's
+   * capacity (it reads empty) where the number is a hole of the interleaving (see Numbering).
+   */
   private void locate(long slot) {
-    int range = lastRange;
-    if (range >= capacities.length || slot < bases[range] || slot >= bases[range + 1]) {
-      // the last range with bases[range] <= slot < bases[range + 1] (empty ranges skipped)
+    int k = lastTable;
+    if (k >= tables.length || slot < tableBases[k] || slot >= tableBases[k + 1]) {
+      // the last table with tableBases[k] <= slot < tableBases[k + 1] (empty tables skipped)
       int lo = 0;
-      int hi = capacities.length - 1;
+      int hi = tables.length - 1;
       while (lo < hi) {
         int mid = (lo + hi + 1) >>> 1;
-        if (bases[mid] <= slot) {
+        if (tableBases[mid] <= slot) {
           lo = mid;
         } else {
           hi = mid - 1;
         }
       }
-      range = lo;
-      lastRange = range;
+      k = lo;
+      lastTable = k;
     }
-    locatedTable = range / HashIndex.SHARDS;
-    locatedShard = range % HashIndex.SHARDS;
-    locatedAddress = HashIndex.slotAddress(locatedShard, (int) (slot - bases[range]));
+    long local = slot - tableBases[k];
+    int shard = (int) (local & (HashIndex.SHARDS - 1));
+    long row = local >>> HashIndex.SHARD_BITS;
+    int shift = shifts[k * HashIndex.SHARDS + shard];
+    locatedTable = k;
+    locatedShard = shard;
+    locatedAddress =
+        shift < 0 || (row & ((1L << shift) - 1)) != 0
+            ? HashIndex.slotAddress(shard, Integer.MAX_VALUE)
+            : HashIndex.slotAddress(shard, (int) (row >>> shift));
   }
 
   // ------------------------------------------------------------------------------- SlotView
@@ -363,7 +390,8 @@ final class CacheSlots implements SlotView {
         return -1;
       }
     }
-    return bases[range] + slot;
+    long row = (long) slot << shifts[range];
+    return tableBases[range / HashIndex.SHARDS] + (row << HashIndex.SHARD_BITS | shard);
   }
 
   /** The entry's bytes; 1 if its value is gone, and then a change of the slot is refused (V2). */
