@@ -33,9 +33,9 @@ import java.util.List;
  * after shard evicted most of a shard as it passed, so each shard's count sawed from near 0 to
  * twice its mean every sweep and its region was sized for the peak; interleaved, every shard
  * loses entries at the pace it gains them. Shards rebuild concurrently,
- * and removals move entries back (HashIndex R1); a capacity only grows (or falls to 0 when its
- * table is dropped: then its slots read empty), so every number stays addressable, but it may
- * name another entry: identity is checked at each change (V1). A hand that passes a cluster as a
+ * and removals move entries back (HashIndex R1): a number may name another entry, or, past a
+ * capacity that fell (a shard halved, or its table dropped), a slot that reads empty until the
+ * next remap; identity is checked at each change (V1). A hand that passes a cluster as a
  * removal moves it may skip an entry, or meet one twice, in that round. The policy's hash of an
  * entry is tableId<<40 | shard<<32 | hash32: what its ring and the sketch keep, and what find
  * probes for.

@@ -749,6 +749,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       }
     }
     removals.increment();
+    core.growIndex(this, HashIndex.shardOf(hash)); // a shard emptied by removals halves (G2)
     return true;
   }
 
@@ -756,6 +757,12 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   public void clear() {
     checkLive();
     removeAll(RemovalCause.EXPLICIT);
+    for (int shard = 0; shard < HashIndex.SHARDS; shard++) {
+      // the emptied shards give their regions back (HashIndex G2), a halving at a time
+      for (int c = index.capacityOf(shard); c > HashIndex.MIN_CAPACITY; c /= 2) {
+        core.growIndex(this, shard);
+      }
+    }
   }
 
   /**

@@ -43,12 +43,13 @@ import java.util.function.IntUnaryOperator;
  *     capacity: twice as large if live slots pass 1/2, else the same size (tombstones dropped),
  *     which then frees at least 1/4 of it. A load passes 3/4 with no tombstone, so it doubles
  *     at 3/4, to 3/8 full.
- * G2  A shard never shrinks. Halving a shard a quarter full was tried: under a bounded cache
- *     the eviction hand sweeps shard after shard and empties each as it passes, so each shard's
- *     count saws from near 0 to twice its mean every sweep, and a small cache, whose sweep is
- *     shorter than the 100 ms a retired region is held for lock-free readers, held more bytes
- *     in retired regions than the halving saved (docs/probes/SmallBudget.java: a 1 MB budget
- *     kept 3,858-4,431 entries with it, 8,913-9,169 without).
+ * G2  A shard an eighth full or less (live slots, counting the insert that asks) is rebuilt at
+ *     half its size, down to MIN_CAPACITY, a quarter full or less: a table emptied by clear()
+ *     or by removals gives its regions back to the budget. The gap between 1/8 and the 3/8 a
+ *     doubling leaves keeps a shard whose count only wanders from halving and doubling in turn;
+ *     the eviction hand meets the shards interleaved, so a bounded cache's shards keep steady
+ *     counts (the cache's CacheSlots). Asked before an insert and after a removal or clear,
+ *     outside the pile write (a rebuild takes a new region, a write of its own).
  * Only that shard is copied, under its lock: no table-wide rehash, and the transient extra
  * memory is one shard's region. The old region is handed back to the caller (retired), which
  * frees it once no recovery can need it (see Recovery).
@@ -72,14 +73,15 @@ import java.util.function.IntUnaryOperator;
  *     entry's probe passes the slot it empties (R1).
  * S1  collect() walks a shard by home slots at the capacity C0 it had when the walk began,
  *     SCAN_HOMES of them a call: a call takes the entries whose hash32 & (C0 - 1) is in its
- *     range. Capacities only grow, each a power of two, so at capacity C those entries are the
- *     ones whose home is in the range plus a multiple of C0: C / C0 runs of slots, each walked
- *     from its first home to the first empty slot after its last (their entries are there, I2's
- *     probe invariant). A call's runs are walked under I3's version check, so an entry that
- *     stayed put through it is collected once; an entry present throughout the walk is met in
- *     the one call whose range holds its hash, and a key removed and written again is met by
- *     that call or not at all, never twice. Runs of slots in order: a walk reads the region
- *     sequentially while no rebuild comes between.
+ *     range. Capacities are powers of two, so at capacity C >= C0 those entries are the ones
+ *     whose home is in the range plus a multiple of C0: C / C0 runs of slots, each walked from
+ *     its first home to the first empty slot after its last (their entries are there: the probe
+ *     invariant); at C < C0 (G2), the one run of their homes mod C, or the whole shard. A
+ *     call's runs are walked under I3's version check, so an entry that stayed put through it
+ *     is collected once; an entry present throughout the walk is met in the one call whose
+ *     range holds its hash, and a key removed and written again is met by that call or not at
+ *     all, never twice. Runs of slots in order: a walk reads the region sequentially while no
+ *     rebuild comes between.
  * I5  Replay meets states newer than the records: a checkpoint takes the shards' state after it
  *     chose its LSN, so it may hold a rebuild logged after that LSN. Each Set names the region
  *     it stored into and is skipped if the shard is in another (the rebuild copied it there);
@@ -519,14 +521,18 @@ public final class HashIndex {
         if (!validCapacity(first) || from < 0 || from >= first) {
           throw new IllegalArgumentException("not a scan position: " + Long.toHexString(position));
         }
-        if (capacity >= first) { // capacities only grow (G2), or fall to 0 with their table
-          int homes = Math.min(SCAN_HOMES, first);
+        int homes = Math.min(SCAN_HOMES, first);
+        if (capacity >= first) {
           for (int base = from; base < capacity; base += first) {
-            collectHomes(shard, slots, capacity, base, homes, out);
+            collectRun(shard, slots, capacity, base, homes, first, from, homes, out);
           }
-          int to = from + homes;
-          next = to == first ? SCAN_END : (long) Integer.numberOfTrailingZeros(first) << 32 | to;
+        } else if (homes >= capacity) { // the shard halved since the walk began (G2)
+          collectRun(shard, slots, capacity, 0, capacity, first, from, homes, out);
+        } else {
+          collectRun(shard, slots, capacity, from & (capacity - 1), homes, first, from, homes, out);
         }
+        int to = from + homes;
+        next = to == first ? SCAN_END : (long) Integer.numberOfTrailingZeros(first) << 32 | to;
       }
       VarHandle.loadLoadFence();
       if (s.version == version) {
@@ -535,22 +541,34 @@ public final class HashIndex {
     }
   }
 
-  /** Adds to {@code out} the entries whose home is one of {@code homes} slots from {@code from}. */
-  private static void collectHomes(
-      int shard, MemorySegment slots, int capacity, int from, int homes, Chunk out) {
+  /**
+   * Walks the slots of the entries whose home is one of the {@code runHomes} from slot {@code
+   * start}, and adds to {@code out} those whose home at capacity {@code first} is one of the {@code
+   * homes} from {@code from}.
+   */
+  private static void collectRun(
+      int shard,
+      MemorySegment slots,
+      int capacity,
+      int start,
+      int runHomes,
+      int first,
+      int from,
+      int homes,
+      Chunk out) {
     int mask = capacity - 1;
-    for (int step = 0, i = from; step < capacity; step++, i = (i + 1) & mask) {
+    for (int step = 0, i = start; step < capacity; step++, i = (i + 1) & mask) {
       long at = (long) i * SlotLayout.SLOT_BYTES;
       long pointer = (long) WORDS.getAcquire(slots, at + SlotLayout.POINTER_OFFSET);
       if (pointer == 0) {
-        if (step >= homes - 1) {
-          break; // every entry of the last home is before this empty slot
+        if (step >= runHomes - 1) {
+          break; // every entry of the run's last home is before this empty slot
         }
         continue;
       }
       long meta = (long) WORDS.getAcquire(slots, at + SlotLayout.META_OFFSET); // I2
-      int home = SlotLayout.hash32OfMeta(meta) & mask;
-      if (pointer != TOMBSTONE && home >= from && home < from + homes) {
+      int place = (SlotLayout.hash32OfMeta(meta) & (first - 1)) - from;
+      if (pointer != TOMBSTONE && place >= 0 && place < homes) {
         out.add(slotAddress(shard, i), pointer, meta);
       }
     }
@@ -625,7 +643,11 @@ public final class HashIndex {
 
   /**
    * Replaces a slot's meta word if it is still {@code expectedMeta}: a hint (time-to-idle), never
-   * logged, so it needs no lock. Returns whether it was stored.
+   * logged, so it needs no lock. Returns whether it was stored. The shard's version is checked
+   * before the swap, not with it: a removal that moves another entry into the slot between the two
+   * lets the swap land on that entry if its meta equals {@code expectedMeta} word for word, which
+   * takes the same 32 hash bits in the same shard (a 40-bit collision) and the same expiry and
+   * policy bits.
    */
   public boolean casMeta(long address, long expectedMeta, long meta) {
     int shard = shardOfAddress(address);
@@ -678,7 +700,8 @@ public final class HashIndex {
       return MIN_CAPACITY;
     }
     if ((long) (count + dead + 1) * 4 <= (long) capacity * 3) {
-      return 0; // never smaller (G2)
+      // an eighth full or less: half the size, a quarter full or less (G2)
+      return capacity > MIN_CAPACITY && (long) (count + 1) * 8 <= capacity ? capacity / 2 : 0;
     }
     if ((long) (count + 1) * 2 <= capacity) {
       return capacity; // tombstones: rebuild at the same size, freeing at least a quarter

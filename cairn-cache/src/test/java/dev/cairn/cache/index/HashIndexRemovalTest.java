@@ -16,11 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Removal by backward shift (HashIndex R1, R2), growth (G1), and the scan order (S1), against a map
- * of the entries: random inserts and removals on one shard whose keys crowd a few home slots and
- * wrap round its end. After each step every entry is found, the probe invariant holds (no empty
- * slot between an entry's home and its slot), the counts agree, a scan by chunks returns each entry
- * once, and replaying the records from an empty shard rebuilds the same bytes. Prints its seeds.
+ * Removal by backward shift (HashIndex R1, R2), growth and halving (G1, G2), and the scan order
+ * (S1), against a map of the entries: random inserts and removals on one shard whose keys crowd a
+ * few home slots and wrap round its end. After each step every entry is found, the probe invariant
+ * holds (no empty slot between an entry's home and its slot), the counts agree, a scan by chunks
+ * returns each entry once, and replaying the records from an empty shard rebuilds the same bytes.
+ * Prints its seeds.
  */
 class HashIndexRemovalTest {
   private final MemoryRegions regions = new MemoryRegions();
@@ -41,7 +42,9 @@ class HashIndexRemovalTest {
     Random random = new Random(seed);
     int smallest = Integer.MAX_VALUE;
     int largest = 0;
+    boolean halved = false;
     for (int step = 0; step < 6_000; step++) {
+      int capacityBefore = live.capacityOf(0);
       // waves: fill towards a few hundred entries, then empty towards a handful
       boolean filling = (step / 1_500) % 2 == 0;
       if (entries.isEmpty() || random.nextInt(100) < (filling ? 70 : 30)) {
@@ -55,11 +58,13 @@ class HashIndexRemovalTest {
         List<Long> pointers = new ArrayList<>(entries.keySet());
         remove(pointers.get(random.nextInt(pointers.size())));
       }
+      halved |= live.capacityOf(0) < capacityBefore;
       smallest = Math.min(smallest, live.capacityOf(0));
       largest = Math.max(largest, live.capacityOf(0));
       check("seed=" + seed + " step=" + step);
     }
     assertThat(largest).as("seed=%d", seed).isGreaterThan(smallest);
+    assertThat(halved).as("a shard emptied to an eighth halves, seed=%d", seed).isTrue();
     checkReplay();
   }
 
