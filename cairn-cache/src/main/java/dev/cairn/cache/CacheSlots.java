@@ -32,13 +32,15 @@ import java.util.List;
  * (HashIndex.capacityChanges, CacheCore.tableChanges). Why interleaved: a hand that swept shard
  * after shard evicted most of a shard as it passed, so each shard's count sawed from near 0 to
  * twice its mean every sweep and its region was sized for the peak; interleaved, every shard
- * loses entries at the pace it gains them. Shards rebuild concurrently,
- * and removals move entries back (HashIndex R1): a number may name another entry, or, past a
- * capacity that fell (a shard halved, or its table dropped), a slot that reads empty until the
- * next remap; identity is checked at each change (V1). A hand that passes a cluster as a
- * removal moves it may skip an entry, or meet one twice, in that round. The policy's hash of an
- * entry is tableId<<40 | shard<<32 | hash32: what its ring and the sketch keep, and what find
- * probes for.
+ * loses entries at the pace it gains them. The cost is the holes: a shard half as wide as the
+ * widest leaves every other one of its numbers empty, and a shard with no region (a small
+ * table's) all of them; a hole costs the hand a bounds check.
+ * Shards rebuild concurrently, and removals move entries back (HashIndex R1): a number may
+ * name another entry, or, past a capacity that fell (a shard halved, or its table dropped), a
+ * slot that reads empty until the next remap; identity is checked at each change (V1). A hand
+ * that passes a cluster as a removal moves it may skip an entry, or meet one twice, in that
+ * round. The policy's hash of an entry is tableId<<40 | shard<<32 | hash32: what its ring and
+ * the sketch keep, and what find probes for.
  *
  * The policy byte of a slot (SlotLayout's 8 bits):
  *    7        6   5      4   3      2      1   0

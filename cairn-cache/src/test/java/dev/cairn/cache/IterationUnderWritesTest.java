@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,44 +27,16 @@ class IterationUnderWritesTest {
 
   @Test
   void anIterationAmidInsertsAndRemovals_returnsEachEntryPresentThroughoutOnce() throws Exception {
-    long seed = new Random().nextLong();
-    System.out.println("IterationUnderWritesTest seed=" + seed);
-    try (Cache cache = Cache.offHeap(CacheOptions.builder().build())) {
-      CacheTable<Long, byte[]> table = cache.table("t", Long.class, byte[].class);
-      for (long k = 0; k < STABLE; k++) {
-        table.put(k, value(k));
-      }
-      AtomicBoolean running = new AtomicBoolean(true);
-      ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-      List<Thread> writers = churn(table, seed, running, failures);
-      AtomicInteger iterations = new AtomicInteger();
-      List<Thread> readers = new ArrayList<>();
-      for (int r = 0; r < 2; r++) {
-        readers.add(
-            Thread.ofPlatform()
-                .start(
-                    () -> {
-                      try {
-                        for (int i = 0; i < 12 && failures.isEmpty(); i++) {
-                          checkOneIteration(table);
-                          iterations.incrementAndGet();
-                        }
-                      } catch (Throwable t) {
-                        failures.add(t);
-                      }
-                    }));
-      }
-      for (Thread t : readers) {
-        t.join();
-      }
-      running.set(false);
-      for (Thread t : writers) {
-        t.join();
-      }
-      assertThat(failures).as("seed=%d", seed).isEmpty();
-      assertThat(iterations.get()).isEqualTo(24);
-      cache.verify();
-    }
+    AtomicInteger iterations = new AtomicInteger();
+    readAmidChurn(
+        "iteration",
+        (table, random, failures) -> {
+          for (int i = 0; i < 12 && failures.isEmpty(); i++) {
+            checkOneIteration(table);
+            iterations.incrementAndGet();
+          }
+        });
+    assertThat(iterations.get()).isEqualTo(24);
   }
 
   @Test
@@ -96,8 +69,31 @@ class IterationUnderWritesTest {
 
   @Test
   void aGetAmidRemovalsThatMoveEntries_findsEveryEntryPresentThroughout() throws Exception {
+    readAmidChurn(
+        "get",
+        (table, random, failures) -> {
+          for (int i = 0; i < 3_000_000 && failures.isEmpty(); i++) {
+            long k = random.nextInt(STABLE);
+            if (table.get(k) == null) {
+              failures.add(new AssertionError("key " + k + " missed at get " + i));
+            }
+          }
+        });
+  }
+
+  /** What each of two reading threads does while churn() writes. */
+  @FunctionalInterface
+  private interface Reader {
+    void read(CacheTable<Long, byte[]> table, Random random, Queue<Throwable> failures);
+  }
+
+  /**
+   * Fills a table with the stable keys, runs {@code reader} on two threads while churn() writes,
+   * and checks that no thread failed and the cache verifies.
+   */
+  private static void readAmidChurn(String what, Reader reader) throws Exception {
     long seed = new Random().nextLong();
-    System.out.println("IterationUnderWritesTest get seed=" + seed);
+    System.out.println("IterationUnderWritesTest " + what + " seed=" + seed);
     try (Cache cache = Cache.offHeap(CacheOptions.builder().build())) {
       CacheTable<Long, byte[]> table = cache.table("t", Long.class, byte[].class);
       for (long k = 0; k < STABLE; k++) {
@@ -113,11 +109,10 @@ class IterationUnderWritesTest {
             Thread.ofPlatform()
                 .start(
                     () -> {
-                      for (int i = 0; i < 3_000_000 && failures.isEmpty(); i++) {
-                        long k = random.nextInt(STABLE);
-                        if (table.get(k) == null) {
-                          failures.add(new AssertionError("key " + k + " missed at get " + i));
-                        }
+                      try {
+                        reader.read(table, random, failures);
+                      } catch (Throwable t) {
+                        failures.add(t);
                       }
                     }));
       }
@@ -129,6 +124,7 @@ class IterationUnderWritesTest {
         t.join();
       }
       assertThat(failures).as("seed=%d", seed).isEmpty();
+      cache.verify();
     }
   }
 
