@@ -88,6 +88,19 @@ final class RedoReplay {
       long length =
           Integer.toUnsignedLong(record.get(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET));
       long offset = record.get(Journal.U64, at + RedoLayout.RANGE_OFFSET_OFFSET);
+      if (at + RedoLayout.RANGE_HEADER_BYTES + length > record.byteSize()) {
+        throw new PileCorruptionException(
+            "op record's range "
+                + i
+                + " of "
+                + rangeCount
+                + " runs past the record's end: "
+                + length
+                + " bytes at "
+                + (at + RedoLayout.RANGE_HEADER_BYTES)
+                + " of "
+                + record.byteSize());
+      }
       NativeSegment segment = table.segmentAt(index);
       if (segment != null) { // a segment retired by this same operation needs no bytes
         PageCheck check = segment.pageCheck();

@@ -49,6 +49,29 @@ class RedoReplayTest {
   }
 
   @Test
+  void aRangeRunningPastItsRecord_isCorruption() {
+    try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
+      OffHeapPile pile = (OffHeapPile) volatilePile;
+      long pointer = pile.put(new byte[64]);
+      MemorySegment record =
+          rangeRecord(
+              pile.stripe(0),
+              Pointers.segment(pointer),
+              Pointers.offsetBytes(pointer) + BlockLayout.HEADER_BYTES);
+      long at = RedoLayout.OP_PREFIX_BYTES + RedoLayout.FIELD_MASK_BYTES;
+      record.set(Journal.U32, at + RedoLayout.RANGE_LENGTH_OFFSET, RANGE_BYTES + 1);
+      assertThatThrownBy(() -> newReplay(pile).applyOp(record))
+          .isInstanceOf(PileCorruptionException.class)
+          .hasMessageContaining("runs past the record's end");
+    }
+  }
+
+  private static RedoReplay newReplay(OffHeapPile pile) {
+    return new RedoReplay(
+        pile.segmentTable(), pile.stripes(), pile.segmentTable().segmentBytes(), false);
+  }
+
+  @Test
   void aRecordWithoutTheCompactStateFlag_isCorruption() {
     try (Pile volatilePile = Pile.offHeap(PileOptions.builder().stripes(1).build())) {
       OffHeapPile pile = (OffHeapPile) volatilePile;
