@@ -85,7 +85,10 @@ import java.util.function.IntUnaryOperator;
  * I5  Replay meets states newer than the records: a checkpoint takes the shards' state after it
  *     chose its LSN, so it may hold a rebuild logged after that LSN. Each Set names the region
  *     it stored into and is skipped if the shard is in another (the rebuild copied it there);
- *     a Resize from a region the shard already left is skipped. An older state cannot meet
+ *     a Resize from a region the shard already left is skipped. The slots a skipped Resize
+ *     moved come from its record's pile part: the pile logs the new region whole as the write
+ *     ends, after the rebuild filled it, and replay applies that before the Resize. (So the
+ *     region must not be logged as the zeros it was put as.) An older state cannot meet
  *     either: replay starts at its LSN and follows the shard's rebuilds in order.
  * I4  A shard's lock is held from its change until the change's record is in the pile's log
  *     (the caller unlocks once the pile has logged it). Writes on different pile stripes log
