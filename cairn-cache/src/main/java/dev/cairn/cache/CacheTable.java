@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -201,6 +202,28 @@ public interface CacheTable<K, V> extends Iterable<Map.Entry<K, V>> {
    * @throws TableDroppedException if the table was dropped
    */
   boolean remove(K key, V expected);
+
+  /**
+   * The lock every write of {@code key} holds while it reads and changes the key's entry: a
+   * reentrant lock, shared by the keys of one of the table's 1,024 stripes. Hold it to make several
+   * calls on the key one step against every other write of it (a read that decides a write, with a
+   * side effect that {@link #compute} could run twice); reads take no lock and are not held up. The
+   * {@code long} view of a table of {@code Long} or {@code byte[]} keys ({@link Cache#longKeys})
+   * gives a key the same lock.
+   *
+   * <p>While it is held, the writes of its stripe's keys wait, the evictor passes over their
+   * entries, and a write of the holder's in a SYNC cache waits for its force with the lock held.
+   * Unlock it on the thread that locked it. Do not hold it while calling {@link #clear} or {@link
+   * Cache#dropTable}, or while locking another key, unless every thread that does so takes the
+   * locks in one order: each of them waits for other stripes' locks.
+   *
+   * {@snippet class=dev.cairn.cache.CacheExamplesTest region=key-lock}
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
+  Lock keyLock(K key);
 
   /**
    * The value of {@code key}; if it has none, the value {@code loader} makes, stored first (a null

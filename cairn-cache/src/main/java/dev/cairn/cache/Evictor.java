@@ -371,7 +371,7 @@ final class Evictor {
     }
     int shard = CacheSlots.shardOf(policyHash);
     int hash32 = CacheSlots.hash32Of(policyHash);
-    ReentrantLock keyLock = table.keyLock(hash32);
+    ReentrantLock keyLock = table.stripeLock(hash32);
     if (!keyLock.tryLock()) {
       if (retryCount < RETRIES) {
         retries[retryCount++] = policyHash;

@@ -1,6 +1,7 @@
 package dev.cairn.cache;
 
 import java.time.Duration;
+import java.util.concurrent.locks.Lock;
 import java.util.function.LongFunction;
 
 /**
@@ -134,6 +135,14 @@ public interface LongCacheTable<V> {
    * @throws TableDroppedException if the table was dropped
    */
   V computeIfAbsent(long key, LongFunction<? extends V> loader);
+
+  /**
+   * See {@link CacheTable#keyLock(Object)}: the lock of {@code key}, the same as the boxed key's.
+   *
+   * @throws dev.cairn.pile.PileClosedException if the cache is closed
+   * @throws TableDroppedException if the table was dropped
+   */
+  Lock keyLock(long key);
 
   /**
    * See {@link CacheTable#size}.

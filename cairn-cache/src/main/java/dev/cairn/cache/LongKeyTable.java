@@ -2,6 +2,7 @@ package dev.cairn.cache;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.Lock;
 import java.util.function.LongFunction;
 
 /**
@@ -42,6 +43,11 @@ final class LongKeyTable<V> implements LongCacheTable<V> {
     table.checkLive();
     Scratch sc = Scratch.get();
     return table.getEncodedInto(sc, table.encodeLong(key, sc), into);
+  }
+
+  @Override
+  public Lock keyLock(long key) {
+    return table.keyLock(key);
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -25,7 +26,10 @@ import java.util.function.Function;
  * T1  Every write of a key's entry (put, update, remove, expiry, eviction) holds the key's lock
  *     (a stripe of KEY_LOCKS, chosen by the slot's hash bits, so that the evictor finds it from
  *     a slot alone). So a key has at most one entry, and an entry's size is stable while its
- *     lock is held. The evictor only tries its locks: it never waits on a writer.
+ *     lock is held. The evictor only tries its locks: it never waits on a writer. A caller may
+ *     hold a key's lock across several calls (CacheTable.keyLock; the JCache provider does, for
+ *     each of its operations): the lock is reentrant, so the table's writes take it all the same,
+ *     and each releases only its own hold.
  * T2  An entry and its slot change in one pile write: the value write's attachment changes the
  *     slot (under the shard's lock, released after the record is logged: HashIndex I4), so a
  *     crash keeps both or neither.
@@ -43,7 +47,8 @@ import java.util.function.Function;
  * T6  A put or a remove hands its key lock to its change, which releases it with the shard's,
  *     once the record is in the log and before the write waits for durability: a SYNC write
  *     waits for its force holding no lock of the cache's, so that another write of a key that
- *     shares the lock stripe is not held for a whole force. The write is visible from its apply
+ *     shares the lock stripe is not held for a whole force (unless its caller holds the key's
+ *     lock itself, T1: the hand-over releases the write's own hold only). The write is visible from its apply
  *     on (reads take no lock, T3); a later write of the key logs after it, so its wait covers
  *     both. A change that was not applied (the shard was full, the entry went) leaves the lock
  *     with its writer, which tries again under it. A write that may insert grows the index
@@ -574,7 +579,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     }
     int shard = HashIndex.shardOf(hash);
     int hash32 = SlotLayout.hash32(hash);
-    ReentrantLock lock = keyLock(hash32);
+    ReentrantLock lock = stripeLock(hash32);
     long bytesAdded;
     WriteOutcome outcome;
     boolean uncounted = false; // the entry was set uncounted for its rewrite (T5)
@@ -713,7 +718,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** A remove of the key in {@code sc}, whose hash is {@code hash}. */
   boolean removeEncoded(Scratch sc, long hash, Object expected) {
-    ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
+    ReentrantLock lock = stripeLock(SlotLayout.hash32(hash));
     boolean locked = true; // until deleteLocked hands the lock over (T6)
     lock.lock();
     try {
@@ -834,7 +839,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
    * freed, 0 if it did not.
    */
   long removeSlot(int shard, int hash32, long pointer, boolean tryOnly, RemovalCause cause) {
-    ReentrantLock lock = keyLock(hash32);
+    ReentrantLock lock = stripeLock(hash32);
     if (tryOnly) {
       if (!lock.tryLock()) {
         return 0;
@@ -883,7 +888,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
 
   /** Deletes an expired entry found by a read, if its key's lock is free (reads never wait). */
   private void expireFound(long hash, long pointer, int size) {
-    ReentrantLock lock = keyLock(SlotLayout.hash32(hash));
+    ReentrantLock lock = stripeLock(SlotLayout.hash32(hash));
     if (lock.tryLock()) {
       try {
         expireLocked(hash, pointer, size);
@@ -982,7 +987,20 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     return placement.hash(sc.key.segment(), sc.keyLength, seed);
   }
 
-  ReentrantLock keyLock(int hash32) {
+  @Override
+  public Lock keyLock(K key) {
+    checkLive();
+    return stripeLock(SlotLayout.hash32(encode(key, Scratch.get())));
+  }
+
+  /** The lock of the 8-byte key {@code key} ({@link LongKeyTable}'s encoding). */
+  Lock keyLock(long key) {
+    checkLive();
+    return stripeLock(SlotLayout.hash32(encodeLong(key, Scratch.get())));
+  }
+
+  /** The key lock of the stripe of the keys whose slot hash is {@code hash32} (T1). */
+  ReentrantLock stripeLock(int hash32) {
     return keyLocks[hash32 & (KEY_LOCKS - 1)];
   }
 

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +75,32 @@ class CacheExamplesTest {
       assertThat(counts.get("to")).isEqualTo(2L);
       assertThat(counts.get("or")).isEqualTo(1L);
       assertThat(counts.size()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void keyLock_makesSeveralCallsOneStep() {
+    try (Cache cache = Cache.offHeap(CacheOptions.defaults())) {
+      CacheTable<String, Long> stock = cache.table("stock", String.class, Long.class);
+      stock.put("sku-1", 1L);
+      List<String> shipped = new ArrayList<>();
+      for (int order = 0; order < 2; order++) {
+        // @start region="key-lock"
+        Lock lock = stock.keyLock("sku-1");
+        lock.lock();
+        try { // no other write of "sku-1" between the read and the write
+          Long left = stock.get("sku-1");
+          if (left != null && left > 0) {
+            stock.put("sku-1", left - 1);
+            shipped.add("sku-1"); // a side effect, which compute() could repeat
+          }
+        } finally {
+          lock.unlock();
+        }
+        // @end
+      }
+      assertThat(shipped).containsExactly("sku-1");
+      assertThat(stock.get("sku-1")).isZero();
     }
   }
 

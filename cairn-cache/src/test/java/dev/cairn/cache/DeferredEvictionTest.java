@@ -161,7 +161,7 @@ class DeferredEvictionTest {
               .start(
                   () -> {
                     for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
-                      cold.keyLock(i).lock(); // every key of "cold": the drains only try them
+                      cold.stripeLock(i).lock(); // every key of "cold": the drains only try them
                     }
                     held.countDown();
                     try {
@@ -170,7 +170,7 @@ class DeferredEvictionTest {
                       Thread.currentThread().interrupt();
                     } finally {
                       for (int i = 0; i < OffHeapTable.KEY_LOCKS; i++) {
-                        cold.keyLock(i).unlock();
+                        cold.stripeLock(i).unlock();
                       }
                     }
                   });

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -108,6 +109,11 @@ final class LongKeyedView implements CacheTable<String, String> {
   @Override
   public boolean remove(String key, String expected) {
     return table.remove(key(key), expected);
+  }
+
+  @Override
+  public Lock keyLock(String key) {
+    return table.keyLock(key(key));
   }
 
   @Override

@@ -115,6 +115,6 @@ class SyncWriteLockTest {
   }
 
   private static Object lockOf(OffHeapTable<Long, String> table, long key) {
-    return table.keyLock(SlotLayout.hash32(table.encodeLong(key, Scratch.get())));
+    return table.stripeLock(SlotLayout.hash32(table.encodeLong(key, Scratch.get())));
   }
 }

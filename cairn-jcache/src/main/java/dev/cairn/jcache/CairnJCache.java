@@ -19,7 +19,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 import javax.cache.Cache;
 import javax.cache.CacheException;
 import javax.cache.CacheManager;
@@ -57,9 +57,10 @@ import javax.cache.processor.EntryProcessorResult;
  * so an expired entry is never returned even before Cairn reclaims it.
  *
  * J1 Every operation that changes a key, or reads it and may change it (an access that moves its
- *    expiry, a conditional write), holds the key's lock (KeyLocks: one of 1,024, by the key's hash)
- *    for its read, its writer call and its change: so a key's changes are one at a time, a
- *    writer sees them in order, and events are collected in that order (Listeners L1).
+ *    expiry, a conditional write), holds the key's lock (KeyLocks: the table's own key lock, one
+ *    of 1,024 stripes, which every write of the table holds) for its read, its writer call and its
+ *    change: so a key's changes are one at a time, a writer sees them in order, and events are
+ *    collected in that order (Listeners L1).
  * J2 A plain get reads without the lock; it takes the lock only to move the expiry of an entry
  *    whose policy has an access duration, or to remove an entry found expired.
  * J3 The writer is called before the change, under the key's lock; if it throws, nothing
@@ -69,7 +70,8 @@ import javax.cache.processor.EntryProcessorResult;
  *    listeners run, and asynchronous ones are queued, in the order of the key's changes. A
  *    listener, loader or writer may call the cache again, on the same key too (the lock is
  *    reentrant); two listeners on two threads that each wait for the other's key deadlock, as
- *    with any lock.
+ *    with any lock, and so do two that call clear() or removeAll() at once: each waits for the
+ *    lock of every key, the other's included.
  * J5 Expiry: a duration of zero on creation stores nothing (an EXPIRED event carries the value,
  *    no CREATED, no put counted); on update the entry is updated, then expires at once (UPDATED,
  *    then EXPIRED). A policy that throws or returns null leaves the expiry as it was (eternal
@@ -78,14 +80,15 @@ import javax.cache.processor.EntryProcessorResult;
  *    the value all the same, as it would have had the access moved nothing.
  * J6 A put reads the value it replaces only if something needs it: a listener (its event), a
  *    writer, or a policy other than EternalExpiryPolicy (the update's expiry). Else it stores,
- *    under the key's lock all the same (J1), and counts as if it created the entry: with an
- *    eternal policy, creation and update store the same expiry.
+ *    and counts as if it created the entry: with an eternal policy, creation and update store the
+ *    same expiry. A blind put of a Long key is the table's put alone, whose write holds the key's
+ *    lock (J1) as long as it needs it: it takes no lock of its own.
  * J7 Under an EternalExpiryPolicy a get that finds a live entry takes no lock and makes no event
  *    list: its read moves no expiry (J2). Timing is read only while statistics are enabled.
  * J8 A Long key's bytes are its 8 big-endian bytes (Marshaller), the key of the table's long view
- *    (Cache.longKeys) and the key of KeyLocks.of(long): J7's get and J6's blind put of a Long key go
- *    through the view with no key array, to the same entry and under the same lock as every
- *    other operation on that key.
+ *    (Cache.longKeys), which gives it the lock of those bytes (KeyLocks.of(long)): J7's get and
+ *    J6's blind put of a Long key go through the view with no key array, to the same entry and
+ *    under the same lock as every other operation on that key.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread.
@@ -126,7 +129,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     this.marshaller = marshaller;
     this.loads = loads;
     this.listeners = new Listeners<>(name);
-    this.locks = new KeyLocks<>(listeners);
+    this.locks = new KeyLocks<>(table, longTable, listeners);
     this.expiries =
         new Expiries(
             configuration.getExpiryPolicyFactory() == null
@@ -207,7 +210,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     }
     long now = System.currentTimeMillis();
     if (Marshaller.expireAt(stored) <= now) {
-      ReentrantLock lock = locks.of(k);
+      Lock lock = locks.of(k);
       lock.lock();
       try {
         expireIfStill(key, k, events);
@@ -243,7 +246,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     if (d == null) {
       return;
     }
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object current = table.get(k);
@@ -276,7 +279,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
       return null;
     }
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       storeLoaded(key, k, value, events, false);
@@ -333,7 +336,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
             continue;
           }
           byte[] k = marshaller.key(e.getKey());
-          ReentrantLock lock = locks.of(k);
+          Lock lock = locks.of(k);
           lock.lock();
           try {
             storeLoaded(e.getKey(), k, e.getValue(), loadEvents, false);
@@ -388,7 +391,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
                   continue;
                 }
                 byte[] k = marshaller.key(e.getKey());
-                ReentrantLock lock = locks.of(k);
+                Lock lock = locks.of(k);
                 lock.lock();
                 try {
                   storeLoaded(e.getKey(), k, e.getValue(), events, replaceExistingValues);
@@ -434,14 +437,10 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     requireKeyValue(key, value);
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
     if (blindPuts && key instanceof Long l) { // J6, J8: store() of an eternal blind put
-      ReentrantLock lock = locks.of(l.longValue());
-      lock.lock();
-      try {
+      try { // the table's put holds the key's lock (J1)
         longTable.put(l, marshaller.stored(value, Marshaller.ETERNAL));
       } catch (CacheFullException | EntryTooLargeException e) {
         throw refused(e);
-      } finally {
-        lock.unlock();
       }
       statistics.puts(1);
       statistics.putTime(start);
@@ -449,7 +448,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     }
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = blindPuts ? null : liveStored(k); // J6
@@ -471,7 +470,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -514,7 +513,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>();
     for (Map.Entry<K, V> e : toStore.entrySet()) {
       byte[] k = marshaller.key(e.getKey());
-      ReentrantLock lock = locks.of(k);
+      Lock lock = locks.of(k);
       lock.lock();
       try {
         if (store(e.getKey(), k, e.getValue(), blindPuts ? null : liveStored(k), events)) {
@@ -538,7 +537,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean stored = false;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       if (liveStored(k) == null) {
@@ -564,7 +563,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean removed;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -590,7 +589,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean removed = false;
     boolean found;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -621,7 +620,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous = null;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -653,7 +652,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     boolean replaced = false;
     boolean found;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -694,7 +693,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     byte[] k = marshaller.key(key);
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     V previous = null;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);
@@ -751,7 +750,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     int removed = 0;
     for (K key : toRemove) {
       byte[] k = marshaller.key(key);
-      ReentrantLock lock = locks.of(k);
+      Lock lock = locks.of(k);
       lock.lock();
       try {
         Object old = liveStored(k);
@@ -787,7 +786,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     List<CairnEntryEvent<K, V>> events = new ArrayList<>(1);
     T result;
     CairnMutableEntry<K, V> entry;
-    ReentrantLock lock = locks.of(k);
+    Lock lock = locks.of(k);
     lock.lock();
     try {
       Object old = liveStored(k);

@@ -1,48 +1,46 @@
 package dev.cairn.jcache;
 
-import java.util.Arrays;
+import dev.cairn.cache.CacheTable;
+import dev.cairn.cache.LongCacheTable;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 
 /**
- * The locks of a cache's keys (CairnJCache J1): {@value #LOCKS} reentrant locks, a key's chosen by
- * the hash of its bytes; a {@code Long} key's by its value, so that the bytes and the long view of
- * one key take the same lock (J8). Releasing a lock first delivers the events the operation
- * collected under it (Listeners L1), so that listeners see a key's changes in their order.
+ * The locks of a cache's keys (CairnJCache J1): the table's own key locks ({@link
+ * CacheTable#keyLock}), which every write of the table holds, so that an operation here that holds
+ * a key's lock is one step against every write of that key, the table's own blind puts included
+ * (J6). A {@code Long} key's lock is the same through the table's long view (J8). Releasing a lock
+ * first delivers the events the operation collected under it (Listeners L1), so that listeners see
+ * a key's changes in their order.
  *
  * <p>Thread-safety: safe from any thread.
  */
 final class KeyLocks<K, V> {
-  static final int LOCKS = 1024;
-
-  private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
+  private final CacheTable<byte[], ?> table;
+  private final LongCacheTable<?> longTable;
   private final Listeners<K, V> listeners;
 
-  KeyLocks(Listeners<K, V> listeners) {
+  KeyLocks(CacheTable<byte[], ?> table, LongCacheTable<?> longTable, Listeners<K, V> listeners) {
+    this.table = table;
+    this.longTable = longTable;
     this.listeners = listeners;
-    for (int i = 0; i < LOCKS; i++) {
-      locks[i] = new ReentrantLock();
-    }
   }
 
-  /** The lock of the key of bytes {@code k}: a Long key's is {@link #of(long)} (J8). */
-  ReentrantLock of(byte[] k) {
-    if (Marshaller.isLongKey(k)) {
-      return of(Marshaller.longOf(k));
-    }
-    return locks[((Arrays.hashCode(k) * 0x9E3779B9) >>> 22) & (LOCKS - 1)];
+  /** The lock of the key of bytes {@code k}. */
+  Lock of(byte[] k) {
+    return table.keyLock(k);
   }
 
-  /** The lock of the {@code Long} key {@code key}. */
-  ReentrantLock of(long key) {
-    return locks[(int) ((key * 0x9E3779B97F4A7C15L) >>> 54) & (LOCKS - 1)];
+  /** The lock of the {@code Long} key {@code key}: the lock of its bytes (J8). */
+  Lock of(long key) {
+    return longTable.keyLock(key);
   }
 
   /**
    * Delivers the events an operation collected under the key's lock, then releases the lock
    * (Listeners L1): listeners see a key's changes in their order.
    */
-  void release(ReentrantLock lock, List<CairnEntryEvent<K, V>> events) {
+  void release(Lock lock, List<CairnEntryEvent<K, V>> events) {
     try {
       if (!events.isEmpty()) {
         listeners.deliver(events);
@@ -54,12 +52,11 @@ final class KeyLocks<K, V> {
   }
 
   /**
-   * As {@link #release(ReentrantLock, List)} for one key of several: a listener's exception is
-   * kept, not thrown, so that the other keys are still written; returns {@code first} if not null,
-   * else the exception, if any.
+   * As {@link #release(Lock, List)} for one key of several: a listener's exception is kept, not
+   * thrown, so that the other keys are still written; returns {@code first} if not null, else the
+   * exception, if any.
    */
-  RuntimeException release(
-      ReentrantLock lock, List<CairnEntryEvent<K, V>> events, RuntimeException first) {
+  RuntimeException release(Lock lock, List<CairnEntryEvent<K, V>> events, RuntimeException first) {
     try {
       release(lock, events);
       return first;
