@@ -4,11 +4,13 @@ import dev.cairn.bench.harness.BenchDirectory;
 import dev.cairn.bench.harness.ChildArguments;
 import dev.cairn.bench.harness.GcPauseMonitor;
 import dev.cairn.bench.harness.GcPauses;
+import dev.cairn.bench.harness.JitClock;
 import dev.cairn.bench.harness.PageCache;
 import dev.cairn.bench.harness.ProcessMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -17,20 +19,27 @@ import java.util.SplittableRandom;
  * that no store inherits another's heap, JIT state or native memory. Prints each figure as a line
  * {@code RESULT name value}; the parent reads them.
  *
- * <p>Without a budget: a warm-up (twice, the keys of {@code warmup} loaded into a throwaway store
- * of the same kind, persistent ones in {@code warmupDir}, deleted after; see {@link #warmUp}), then
- * the load of n keys (loadPerSec, and bytesPerEntry: growth of the process's RSS across it, each
- * end after a System.gc() and once the RSS has settled), a short unmeasured mix to warm the JIT,
- * then the uniform and the Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every
- * get of both), and the longest GC pause of all that, but for the bench's own System.gc() between
- * the load and the mixes (a full collection made to measure the RSS, not a pause of the store's).
- * With {@code reopen}: the store is closed (closeMs), the page cache dropped if allowed, and the
- * store reopened and timed to its first hit (reopenFirstHitMs). With a budget: only the bounded
- * workload, after an unmeasured phase as long that fills the cache (boundedOpsPerSec, hitRatio).
+ * <p>Without a budget: a warm-up (rounds of the keys of {@code warmup} loaded into a throwaway
+ * store of the same kind until the JIT is quiet, persistent ones in {@code warmupDir}, deleted
+ * after; see {@link #warmUp}), then the load of n keys (loadPerSec; loadJitMs, the JIT's compiling
+ * during it; and bytesPerEntry: growth of the process's RSS across it, each end after a System.gc()
+ * and once the RSS has settled), a short unmeasured mix to warm the JIT, then the uniform and the
+ * Zipfian 90/10 mixes (mixed*OpsPerSec; get latency percentiles over every get of both), and the
+ * longest GC pause of all that, but for the bench's own System.gc() between the load and the mixes
+ * (a full collection made to measure the RSS, not a pause of the store's). With {@code reopen}: the
+ * store is closed (closeMs), the page cache dropped if allowed, and the store reopened and timed to
+ * its first hit (reopenFirstHitMs). With a budget: only the bounded workload, after an unmeasured
+ * phase as long that fills the cache (boundedOpsPerSec, hitRatio).
  *
  * <p>Arguments: {@code name=value} pairs, see {@link CacheBench#childArguments}.
  */
 public final class CacheBenchChild {
+  /** At most this many warm-up rounds, however busy the JIT stays. */
+  private static final int WARM_UP_ROUNDS = 12;
+
+  /** No new warm-up round starts after this long. */
+  private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(30);
+
   private CacheBenchChild() {}
 
   public static void main(String[] args) throws Exception {
@@ -77,9 +86,14 @@ public final class CacheBenchChild {
         result("entriesHeld", (double) store.size());
         latencies(bounded);
       } else {
+        double jitBefore = JitClock.millis();
         long start = System.nanoTime();
         PhaseStats load = phases.load();
         result("loadPerSec", load.operations / ((System.nanoTime() - start) / 1e9));
+        double jitMillis = JitClock.millis() - jitBefore; // compiling the warm-up left
+        if (!Double.isNaN(jitMillis)) { // NaN: a JVM that does not time its JIT
+          result("loadJitMs", jitMillis);
+        }
         closed = gc.end(window);
         System.gc(); // the bench's, for the RSS: outside the windows of the store's pauses
         result("bytesPerEntry", (ProcessMemory.settledResidentBytes() - rssBefore) / (double) n);
@@ -105,15 +119,19 @@ public final class CacheBenchChild {
   }
 
   /**
-   * Loads {@code count} of the run's keys into a throwaway store of {@code kind}, closes it, and
-   * does it again in a second one. Why: the timed load starts cold otherwise, and the JIT's
-   * compilation of the put path (on 2 cores it competes with the puts) and the first use of the
-   * store's classes land in its rate; a store whose put runs through more code pays more of it. Why
-   * twice: a new store takes some branches once (its first segments), and in the first store they
-   * run before the code is profiled, so C2 compiles them as never taken and the next store runs
-   * them deoptimized (the pile workload's warm-up, BenchRunner, met this). A persistent store warms
-   * up in {@code directory} (null for a volatile one), deleted before and after each round. The
-   * garbage a heap store leaves is collected before the load's baseline is read.
+   * Loads {@code count} of the run's keys into a throwaway store of {@code kind} and closes it, in
+   * rounds, each into a new store, until {@link JitClock#QUIET_ROUNDS} rounds in a row compiled for
+   * less than {@link JitClock#QUIET_MILLIS} each, or {@link #WARM_UP_ROUNDS} rounds, or {@link
+   * #WARM_UP_LIMIT}; reports the rounds as warmUpRounds. Why: the timed load starts cold otherwise,
+   * and the JIT's compilation of the put path (on 2 cores it competes with the puts) and the first
+   * use of the store's classes land in its rate; a store whose put runs through more code pays more
+   * of it. With two rounds, the JIT still compiled for 470-660 ms of Cairn's 10M-key load (about 4
+   * s) and 760-1,800 ms of its JCache provider's (loadJitMs, 2026-11-29). Why new stores: a new
+   * store takes some branches once (its first segments), and in the first store they run before the
+   * code is profiled, so C2 compiles them as never taken and the next store runs them deoptimized
+   * (the pile workload's warm-up, BenchRunner, met this). A persistent store warms up in {@code
+   * directory} (null for a volatile one), deleted before and after each round. The garbage a heap
+   * store leaves is collected before the load's baseline is read.
    */
   private static void warmUp(
       CacheStoreKind kind,
@@ -129,17 +147,27 @@ public final class CacheBenchChild {
     }
     StoreSpec warm =
         new StoreSpec(count, spec.valueBytes(), 0, directory, spec.durability(), spec.hugePages());
-    for (int round = 0; round < 2; round++) {
+    JitClock.Settling settling = new JitClock.Settling();
+    long start = System.nanoTime();
+    int rounds = 0;
+    boolean settled = false;
+    while (!settled
+        && rounds < WARM_UP_ROUNDS
+        && System.nanoTime() - start < WARM_UP_LIMIT.toNanos()) {
       if (warm.directory() != null && Files.exists(warm.directory())) {
         BenchDirectory.deleteTree(warm.directory());
       }
+      double jitBefore = JitClock.millis();
       try (CacheStore store = kind.open(warm)) {
         new CachePhases(store, count, threads, spec.valueBytes(), seed, keys).load();
       }
       if (warm.directory() != null) {
         BenchDirectory.deleteTree(warm.directory());
       }
+      settled = settling.settledAfter(JitClock.millis() - jitBefore);
+      rounds++;
     }
+    result("warmUpRounds", rounds);
   }
 
   /** Reopens a closed persistent store, times its first hit, then reads a sample of keys. */

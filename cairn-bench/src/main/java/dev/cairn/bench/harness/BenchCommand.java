@@ -391,7 +391,8 @@ public final class BenchCommand implements Callable<Integer> {
           "Before each store's timed load, put and read back N values (at most a tenth of --n) in a"
               + " throwaway store of the same kind, so that JIT compilation is not timed; 0 for"
               + " none (default: ${DEFAULT-VALUE}). With --workload cache: N keys loaded into a"
-              + " throwaway store of the same kind, twice, in the store's own JVM. With --commits,"
+              + " throwaway store of the same kind, in rounds until the JIT is quiet (at most 12"
+              + " rounds or 30 s), in the store's own JVM. With --commits,"
               + " any N but 0 means commits in throwaway stores first, in rounds of two seconds"
               + " until the JIT is quiet (at most 30 s; one round of at most 10,000 with --count).")
   private int warmup;

@@ -8,7 +8,7 @@ import java.lang.management.ManagementFactory;
  * compiled what the timed run will use, and report what compiling was left inside the timed run. On
  * two cores a compile takes a core for milliseconds, and the timed threads wait behind it.
  */
-final class JitClock {
+public final class JitClock {
   /** A warm-up round whose JIT compiled for less than this was quiet. */
   static final double QUIET_MILLIS = 10;
 
@@ -23,7 +23,7 @@ final class JitClock {
   private JitClock() {}
 
   /** Milliseconds all compiler threads have compiled since the JVM started; NaN if unknown. */
-  static double millis() {
+  public static double millis() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
       return Double.NaN;
@@ -37,14 +37,14 @@ final class JitClock {
   }
 
   /** Follows a warm-up's rounds and says when it may end. */
-  static final class Settling {
+  public static final class Settling {
     private int quietInARow;
 
     /**
      * Records a round that compiled for {@code millis}; true once {@link #QUIET_ROUNDS} rounds in a
      * row were quiet, or at once if the time is unknown (NaN: no JIT to wait for).
      */
-    boolean settledAfter(double millis) {
+    public boolean settledAfter(double millis) {
       if (Double.isNaN(millis)) {
         return true;
       }

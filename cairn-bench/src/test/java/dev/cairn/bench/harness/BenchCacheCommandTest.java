@@ -34,6 +34,8 @@ class BenchCacheCommandTest {
     assertThat(json)
         .contains(
             "\"loadPerSec\"",
+            "\"loadJitMs\"",
+            "\"warmUpRounds\"",
             "\"mixedUniformOpsPerSec\"",
             "\"mixedZipfOpsPerSec\"",
             "\"getP9999Micros\"",
