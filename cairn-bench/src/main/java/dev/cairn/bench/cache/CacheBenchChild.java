@@ -40,6 +40,16 @@ public final class CacheBenchChild {
   /** No new warm-up round starts after this long. */
   private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(30);
 
+  /**
+   * The log files of a persistent warm-up store: small, so that each round crosses checkpoints and
+   * wraps of the log as the timed load does. With the pile's default (a 1 GiB log, a checkpoint
+   * each 256 MiB of it), a round of 1M keys wrote about 251 MB of log and reached no checkpoint,
+   * and the JIT compiled for 4.2-5.3 s of the timed 10M-key load (loadJitMs, 2026-11-29): the
+   * checkpoints' code, and the writers' code again as the first waits for log space and the first
+   * checkpoints took branches it had compiled as never taken.
+   */
+  private static final long WARM_UP_LOG_FILE_BYTES = 16L << 20;
+
   private CacheBenchChild() {}
 
   public static void main(String[] args) throws Exception {
@@ -146,7 +156,14 @@ public final class CacheBenchChild {
       return;
     }
     StoreSpec warm =
-        new StoreSpec(count, spec.valueBytes(), 0, directory, spec.durability(), spec.hugePages());
+        new StoreSpec(
+            count,
+            spec.valueBytes(),
+            0,
+            directory,
+            spec.durability(),
+            spec.hugePages(),
+            WARM_UP_LOG_FILE_BYTES);
     JitClock.Settling settling = new JitClock.Settling();
     long start = System.nanoTime();
     int rounds = 0;

@@ -32,7 +32,11 @@ final class CairnStore implements CacheStore {
     if (spec.directory() == null) {
       return new CairnStore(Cache.offHeap(options.pile(pile.build()).build()));
     }
-    options.pile(pile.durability(spec.durability()).build());
+    pile.durability(spec.durability());
+    if (spec.logFileBytes() > 0) {
+      pile.logFileBytes(spec.logFileBytes());
+    }
+    options.pile(pile.build());
     try {
       return new CairnStore(Cache.open(spec.directory(), options.build()));
     } catch (IOException e) {

@@ -13,6 +13,8 @@ import java.nio.file.Path;
  * @param directory where a persistent store keeps its files, or null for a volatile one
  * @param durability a persistent Cairn cache's durability
  * @param hugePages whether Cairn's cache asks for transparent huge pages
+ * @param logFileBytes the size of each of a persistent Cairn cache's log files, or 0 for the pile's
+ *     default
  */
 record StoreSpec(
     long entries,
@@ -20,7 +22,19 @@ record StoreSpec(
     long budgetBytes,
     Path directory,
     Durability durability,
-    boolean hugePages) {
+    boolean hugePages,
+    long logFileBytes) {
+
+  /** A store with the pile's default log. */
+  StoreSpec(
+      long entries,
+      int valueBytes,
+      long budgetBytes,
+      Path directory,
+      Durability durability,
+      boolean hugePages) {
+    this(entries, valueBytes, budgetBytes, directory, durability, hugePages, 0);
+  }
 
   /** Bytes of data per entry, as the budget counts them: the 8-byte key and the value. */
   long dataBytesPerEntry() {
