@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -307,6 +309,60 @@ class JCacheBehaviourTest {
     }
     assertThat(sync.seen).as("synchronous").containsExactlyElementsOf(expected);
     assertThat(async.seen).as("asynchronous").containsExactlyElementsOf(expected);
+  }
+
+  /**
+   * A blind put of a Long key takes no lock of the provider's, only the table's key lock, which an
+   * entry processor holds through its read and its write (CairnJCache J1, J6): so no put is lost
+   * between an invoke's read and its write. Each put stores a marker; the next invoke after it
+   * returns must see that marker, else the invoke overwrote it with its increment of an older
+   * value.
+   */
+  @Test
+  void aBlindPut_isNeverLostInsideAnInvoke() throws Exception {
+    Cache<Long, Long> cache =
+        manager.createCache(
+            "blind", new MutableConfiguration<Long, Long>().setTypes(Long.class, Long.class));
+    long key = 42;
+    int puts = 2_000;
+    List<Long> seen = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger invokes = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(1);
+    Thread incrementer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  while (done.getCount() > 0) {
+                    seen.add(
+                        cache.invoke(
+                            key,
+                            (entry, args) -> {
+                              long v = entry.exists() ? entry.getValue() : 0;
+                              entry.setValue(v + 1);
+                              return v;
+                            }));
+                    invokes.incrementAndGet();
+                  }
+                });
+    try {
+      for (int r = 1; r <= puts; r++) {
+        cache.put(key, -1_000_000L * r); // blind: eternal, no listener, no writer
+        int after = invokes.get();
+        while (invokes.get() < after + 2) { // one whole invoke after the put returned
+          Thread.onSpinWait();
+        }
+      }
+    } finally {
+      done.countDown();
+      incrementer.join();
+    }
+    Set<Long> copy;
+    synchronized (seen) {
+      copy = new HashSet<>(seen);
+    }
+    for (int r = 1; r <= puts; r++) {
+      assertThat(copy).as("the put of round %d, seen by an invoke", r).contains(-1_000_000L * r);
+    }
   }
 
   @Test
