@@ -81,8 +81,8 @@ import javax.cache.processor.EntryProcessorResult;
  * J6 A put reads the value it replaces only if something needs it: a listener (its event), a
  *    writer, or a policy other than EternalExpiryPolicy (the update's expiry). Else it stores,
  *    and counts as if it created the entry: with an eternal policy, creation and update store the
- *    same expiry. A blind put of a Long key is the table's put alone, whose write holds the key's
- *    lock (J1) as long as it needs it: it takes no lock of its own.
+ *    same expiry. Such a blind put is the table's put alone, whose write holds the key's lock
+ *    (J1) as long as it needs it: it takes no lock of its own.
  * J7 Under an EternalExpiryPolicy a get that finds a live entry takes no lock and makes no event
  *    list: its read moves no expiry (J2). Timing is read only while statistics are enabled.
  * J8 A Long key's bytes are its 8 big-endian bytes (Marshaller), the key of the table's long view
@@ -436,9 +436,14 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     checkOpen();
     requireKeyValue(key, value);
     long start = statistics.isEnabled() ? System.nanoTime() : 0;
-    if (blindPuts && key instanceof Long l) { // J6, J8: store() of an eternal blind put
+    if (blindPuts) { // J6: store() of an eternal blind put
+      Object stored = marshaller.stored(value, Marshaller.ETERNAL);
       try { // the table's put holds the key's lock (J1)
-        longTable.put(l, marshaller.stored(value, Marshaller.ETERNAL));
+        if (key instanceof Long l) {
+          longTable.put(l, stored); // J8
+        } else {
+          table.put(marshaller.key(key), stored);
+        }
       } catch (CacheFullException | EntryTooLargeException e) {
         throw refused(e);
       }
@@ -451,7 +456,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     Lock lock = locks.of(k);
     lock.lock();
     try {
-      Object old = blindPuts ? null : liveStored(k); // J6
+      Object old = liveStored(k);
       integration.write(key, value);
       if (store(key, k, value, old, events)) {
         statistics.puts(1);

@@ -320,10 +320,18 @@ class JCacheBehaviourTest {
    */
   @Test
   void aBlindPut_isNeverLostInsideAnInvoke() throws Exception {
-    Cache<Long, Long> cache =
+    assertNoBlindPutLost(
         manager.createCache(
-            "blind", new MutableConfiguration<Long, Long>().setTypes(Long.class, Long.class));
-    long key = 42;
+            "blind", new MutableConfiguration<Long, Long>().setTypes(Long.class, Long.class)),
+        42L);
+    assertNoBlindPutLost(
+        manager.createCache(
+            "blind strings",
+            new MutableConfiguration<String, Long>().setTypes(String.class, Long.class)),
+        "forty-two");
+  }
+
+  private static <K> void assertNoBlindPutLost(Cache<K, Long> cache, K key) throws Exception {
     int puts = 2_000;
     List<Long> seen = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger invokes = new AtomicInteger();
