@@ -44,17 +44,17 @@ import java.util.function.Function;
  *     by a drain; a rewrite first sets its entry uncounted under the shard's lock, before the
  *     pile changes its size (Evictor.beforeRewrite, CacheSlots V2); a removal reports the
  *     segment it removed (Evictor.onRemoved). A hit only sets the referenced bit.
- * T6  A put or a remove hands its key lock to its change, which releases it with the shard's,
- *     once the record is in the log and before the write waits for durability: a SYNC write
- *     waits for its force holding no lock of the cache's, so that another write of a key that
- *     shares the lock stripe is not held for a whole force (unless its caller holds the key's
- *     lock itself, T1: the hand-over releases the write's own hold only). The write is visible from its apply
- *     on (reads take no lock, T3); a later write of the key logs after it, so its wait covers
- *     both. A change that was not applied (the shard was full, the entry went) leaves the lock
- *     with its writer, which tries again under it. A write that may insert grows the index
- *     before it takes the key lock (a growth is a write of its own, logged but not waited for:
- *     the insert logs after it, so the insert's wait covers both); under the lock it grows only
- *     if another insert filled the shard meanwhile.
+ * T6  A put or a remove hands its key lock to its change, which releases it with the shard's, once
+ *     the record is in the log and before the write waits for durability: a SYNC write waits for
+ *     its force holding no lock of the cache's, so that another write of a key that shares the lock
+ *     stripe is not held for a whole force (unless its caller holds the key's lock itself, T1: the
+ *     hand-over releases the write's own hold only). The write is visible from its apply on (reads
+ *     take no lock, T3); a later write of the key logs after it, so its wait covers both. A change
+ *     that was not applied (the shard was full, the entry went) leaves the lock with its writer,
+ *     which tries again under it. A write that may insert grows the index before it takes the key
+ *     lock (a growth is a write of its own, logged but not waited for: the insert logs after it, so
+ *     the insert's wait covers both); under the lock it grows only if another insert filled the
+ *     shard meanwhile.
  * T7  A drop (Cache.dropTable) sets dropped, then takes and releases every key lock, then
  *     removes every entry, then logs the drop, which retires the index's regions. A write checks
  *     dropped under its key lock, so once the drop has passed the locks no write inserts: every
