@@ -86,9 +86,9 @@ import javax.cache.processor.EntryProcessorResult;
  * J7 Under an EternalExpiryPolicy a get that finds a live entry takes no lock and makes no event
  *    list: its read moves no expiry (J2). Timing is read only while statistics are enabled.
  * J8 A Long key's bytes are its 8 big-endian bytes (Marshaller), the key of the table's long view
- *    (Cache.longKeys), which gives it the lock of those bytes (KeyLocks.of(long)): J7's get and
- *    J6's blind put of a Long key go through the view with no key array, to the same entry and
- *    under the same lock as every other operation on that key.
+ *    (Cache.longKeys), whose writes take the lock of those bytes (KeyLocks.of): J7's get and J6's
+ *    blind put of a Long key go through the view with no key array, to the same entry and under
+ *    the same lock as every other operation on that key.
  * }</pre>
  *
  * <p>Thread-safety: safe from any thread.
@@ -129,7 +129,7 @@ public final class CairnJCache<K, V> implements Cache<K, V> {
     this.marshaller = marshaller;
     this.loads = loads;
     this.listeners = new Listeners<>(name);
-    this.locks = new KeyLocks<>(table, longTable, listeners);
+    this.locks = new KeyLocks<>(table, listeners);
     this.expiries =
         new Expiries(
             configuration.getExpiryPolicyFactory() == null

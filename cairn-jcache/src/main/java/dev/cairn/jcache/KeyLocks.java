@@ -1,7 +1,6 @@
 package dev.cairn.jcache;
 
 import dev.cairn.cache.CacheTable;
-import dev.cairn.cache.LongCacheTable;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
@@ -9,31 +8,24 @@ import java.util.concurrent.locks.Lock;
  * The locks of a cache's keys (CairnJCache J1): the table's own key locks ({@link
  * CacheTable#keyLock}), which every write of the table holds, so that an operation here that holds
  * a key's lock is one step against every write of that key, the table's own blind puts included
- * (J6). A {@code Long} key's lock is the same through the table's long view (J8). Releasing a lock
- * first delivers the events the operation collected under it (Listeners L1), so that listeners see
- * a key's changes in their order.
+ * (J6); a {@code Long} key's bytes get the lock the table's long view's writes take (J8). Releasing
+ * a lock first delivers the events the operation collected under it (Listeners L1), so that
+ * listeners see a key's changes in their order.
  *
  * <p>Thread-safety: safe from any thread.
  */
 final class KeyLocks<K, V> {
   private final CacheTable<byte[], ?> table;
-  private final LongCacheTable<?> longTable;
   private final Listeners<K, V> listeners;
 
-  KeyLocks(CacheTable<byte[], ?> table, LongCacheTable<?> longTable, Listeners<K, V> listeners) {
+  KeyLocks(CacheTable<byte[], ?> table, Listeners<K, V> listeners) {
     this.table = table;
-    this.longTable = longTable;
     this.listeners = listeners;
   }
 
   /** The lock of the key of bytes {@code k}. */
   Lock of(byte[] k) {
     return table.keyLock(k);
-  }
-
-  /** The lock of the {@code Long} key {@code key}: the lock of its bytes (J8). */
-  Lock of(long key) {
-    return longTable.keyLock(key);
   }
 
   /**
