@@ -3,7 +3,9 @@
  * into a new PERIODIC cache in DIR (removed first), from one thread; then the log bytes per put
  * (the pile's log end LSN, so record headers and alignment included), the index's bytes and the
  * puts a second. Each growth of an index shard logs its new region whole: the slots its rebuild
- * moved in and the zeros between them.
+ * moved in and the zeros between them. Then the same N keys are put again (each an overwrite in
+ * place, no growth) and their log bytes a put are printed: the difference is what the growths
+ * and the inserts' own extra cost.
  *
  *   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
  *   ./mvnw -q install -DskipTests -pl cairn-core,cairn-cache
@@ -48,6 +50,14 @@ public class LogVolume {
       System.out.printf(
           "puts %,d: log %,d B (%.1f B a put), index %,d B, %,.0f puts/s%n",
           puts, logBytes, logBytes / (double) puts, stats.indexBytes(), puts / seconds);
+      long lsnOverwrites = cache.pile().durabilityStats().logEndLsn();
+      for (long i = 0; i < puts; i++) {
+        table.put(i, value);
+      }
+      long overwriteBytes = cache.pile().durabilityStats().logEndLsn() - lsnOverwrites;
+      System.out.printf(
+          "overwrites %,d: log %,d B (%.1f B a put)%n",
+          puts, overwriteBytes, overwriteBytes / (double) puts);
     }
   }
 }
