@@ -6,12 +6,10 @@ import dev.cairn.cli.inspect.CacheReport;
 import dev.cairn.cli.inspect.InspectionReport;
 import dev.cairn.pile.PileDirectory;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -47,13 +45,7 @@ import picocli.CommandLine.Spec;
     })
 final class InspectCommand implements Callable<Integer> {
 
-  @Parameters(
-      paramLabel = "DIR",
-      description = "The pile's directory (the one given to Pile.open).")
-  private Path directory;
-
-  @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
-  private boolean json;
+  @Mixin private DirectoryArguments arguments;
 
   @Spec private CommandSpec spec;
 
@@ -61,13 +53,13 @@ final class InspectCommand implements Callable<Integer> {
   public Integer call() {
     PileDirectory.Inspection inspection;
     try {
-      inspection = PileDirectoryAccess.read(directory, PileDirectory::inspect);
+      inspection = PileDirectoryAccess.read(arguments.directory(), PileDirectory::inspect);
     } catch (CommandFailedException cannotStart) {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
     } catch (CairnException damaged) {
       throw new CommandFailedException(
           "the pile in "
-              + directory
+              + arguments.directory()
               + " cannot be read: "
               + damaged.getMessage()
               + " (cairn verify checks all of it)",
@@ -75,18 +67,18 @@ final class InspectCommand implements Callable<Integer> {
     }
     CacheDirectory.Inspection cache;
     try {
-      cache = PileDirectoryAccess.read(directory, CacheDirectory::inspect);
+      cache = PileDirectoryAccess.read(arguments.directory(), CacheDirectory::inspect);
     } catch (CairnException damaged) {
       throw new CommandFailedException(
           "the cache in "
-              + directory
+              + arguments.directory()
               + " cannot be read: "
               + damaged.getMessage()
               + " (cairn verify checks all of it)",
           damaged);
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (arguments.json()) {
       out.print(InspectionReport.json(inspection, cache));
     } else {
       out.print(InspectionReport.text(inspection));

@@ -7,9 +7,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -51,13 +50,7 @@ import picocli.CommandLine.Spec;
     })
 final class RecoverCommand implements Callable<Integer> {
 
-  @Parameters(
-      paramLabel = "DIR",
-      description = "The pile's directory (the one given to Pile.open).")
-  private Path directory;
-
-  @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
-  private boolean json;
+  @Mixin private DirectoryArguments arguments;
 
   @Spec private CommandSpec spec;
 
@@ -65,19 +58,19 @@ final class RecoverCommand implements Callable<Integer> {
   public Integer call() {
     PileDirectory.Salvage salvage;
     try {
-      salvage = PileDirectoryAccess.read(directory, PileDirectory::salvage);
+      salvage = PileDirectoryAccess.read(arguments.directory(), PileDirectory::salvage);
     } catch (CommandFailedException cannotStart) {
       throw cannotStart; // no pile there, or in use: PileDirectoryAccess has said so
     } catch (CairnException damaged) {
       throw new CommandFailedException(
           "the pile in "
-              + directory
+              + arguments.directory()
               + " cannot be recovered, not even by salvaging its log: "
               + damaged.getMessage(),
           damaged);
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? RecoverReport.json(salvage) : RecoverReport.text(salvage));
+    out.print(arguments.json() ? RecoverReport.json(salvage) : RecoverReport.text(salvage));
     out.flush();
     return 0;
   }

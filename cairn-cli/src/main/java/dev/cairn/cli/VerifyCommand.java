@@ -6,13 +6,11 @@ import dev.cairn.cli.inspect.Damage;
 import dev.cairn.cli.inspect.VerifyReport;
 import dev.cairn.pile.PileDirectory;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -49,13 +47,7 @@ import picocli.CommandLine.Spec;
     })
 final class VerifyCommand implements Callable<Integer> {
 
-  @Parameters(
-      paramLabel = "DIR",
-      description = "The pile's directory (the one given to Pile.open).")
-  private Path directory;
-
-  @Option(names = "--json", description = "Print one JSON document on stdout instead of text.")
-  private boolean json;
+  @Mixin private DirectoryArguments arguments;
 
   @Spec private CommandSpec spec;
 
@@ -64,18 +56,21 @@ final class VerifyCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try {
       PileDirectory.Inspection inspection =
-          PileDirectoryAccess.read(directory, PileDirectory::verify);
-      CacheDirectory.Inspection cache = PileDirectoryAccess.read(directory, CacheDirectory::verify);
+          PileDirectoryAccess.read(arguments.directory(), PileDirectory::verify);
+      CacheDirectory.Inspection cache =
+          PileDirectoryAccess.read(arguments.directory(), CacheDirectory::verify);
       out.print(
-          json
+          arguments.json()
               ? VerifyReport.okJson(inspection, cache)
               : VerifyReport.okText(inspection)
                   + (cache.isCache()
                       ? String.format(
                           java.util.Locale.ROOT,
-                          "cache: %,d entries in %d" + " tables checked: index and pile agree%n",
+                          "cache: %,d %s in %d %s checked: index and pile agree%n",
                           cache.verifiedEntries(),
-                          cache.tables().size())
+                          cache.verifiedEntries() == 1 ? "entry" : "entries",
+                          cache.tables().size(),
+                          cache.tables().size() == 1 ? "table" : "tables")
                       : ""));
       return 0;
     } catch (CommandFailedException cannotStart) {
@@ -84,9 +79,9 @@ final class VerifyCommand implements Callable<Integer> {
       // what is left is damage found in the files (a file, an allocator invariant, a value)
       Damage damage = Damage.of(damaged);
       out.print(
-          json
-              ? VerifyReport.damagedJson(directory, damage)
-              : VerifyReport.damagedText(directory, damage));
+          arguments.json()
+              ? VerifyReport.damagedJson(arguments.directory(), damage)
+              : VerifyReport.damagedText(arguments.directory(), damage));
       return CommandLine.ExitCode.SOFTWARE;
     } finally {
       out.flush();

@@ -75,6 +75,18 @@ class CacheCommandsTest {
   }
 
   @Test
+  void verify_ofOneEntryInOneTable_saysSo() throws Exception {
+    try (Cache cache = Cache.open(directory, CacheOptions.defaults())) {
+      cache.longTable("only", String.class).put(1, "one");
+    }
+
+    CliRun verify = cairn("verify", directory.toString());
+
+    assertThat(verify.exitCode()).as(verify.err()).isZero();
+    assertThat(verify.out()).contains("cache: 1 entry in 1 table checked: index and pile agree");
+  }
+
+  @Test
   void inspect_ofAPlainPile_saysNothingOfACache() throws Exception {
     TestPiles.create(directory, 10);
 
