@@ -88,8 +88,12 @@ import java.util.function.IntUnaryOperator;
  *     a Resize from a region the shard already left is skipped. The slots a skipped Resize
  *     moved come from its record's pile part: the pile logs the new region whole as the write
  *     ends, after the rebuild filled it, and replay applies that before the Resize. (So the
- *     region must not be logged as the zeros it was put as.) An older state cannot meet
- *     either: replay starts at its LSN and follows the shard's rebuilds in order.
+ *     region must not be logged as the zeros it was put as, nor by its header alone: the
+ *     checkpoint's pages hold the rebuilt region, but replay from the checkpoint's LSN first
+ *     applies the after-images of older records, of values that held the region's memory
+ *     before it, over those pages; only the region's own after-image, later in the log,
+ *     restores it.) An older state cannot meet either: replay starts at its LSN and follows
+ *     the shard's rebuilds in order.
  * I4  A shard's lock is held from its change until the change's record is in the pile's log
  *     (the caller unlocks once the pile has logged it). Writes on different pile stripes log
  *     in any order; this keeps the records of one shard in the order of its changes, so that
