@@ -51,6 +51,8 @@ class CacheCommandsTest {
         .contains("pages (string -> java.lang.String): 500 entries", "expire after write PT1H")
         .contains("PT1H, write times")
         .contains("blobs (long -> [B): 200 entries")
+        .containsPattern("500 entries, [0-9.]+ KiB \\([0-9]+\\.[0-9] B an entry\\), index ")
+        .containsPattern("index [0-9.]+ KiB \\([0-9]+\\.[0-9] B an entry\\) \\(keys")
         .contains("(keys runs)");
   }
 

@@ -21,17 +21,26 @@ public final class CacheReport {
       text.append(
           String.format(
               Locale.ROOT,
-              "  %s (%s -> %s): %,d entries, %s, index %s (keys %s)%s%n",
+              "  %s (%s -> %s): %,d entries, %s%s, index %s%s (keys %s)%s%n",
               t.name(),
               t.keyType(),
               t.valueType(),
               t.entries(),
               Sizes.binary(t.entryBytes()),
+              perEntry(t.entryBytes(), t.entries()),
               Sizes.binary(t.indexBytes()),
+              perEntry(t.indexBytes(), t.entries()),
               t.keyPlacement(),
               options(t)));
     }
     return text.toString();
+  }
+
+  /** " (48.0 B an entry)": what {@code bytes} come to an entry, for sizing; none if empty. */
+  private static String perEntry(long bytes, long entries) {
+    return entries == 0
+        ? ""
+        : String.format(Locale.ROOT, " (%.1f B an entry)", bytes / (double) entries);
   }
 
   private static String options(CacheDirectory.Table t) {
