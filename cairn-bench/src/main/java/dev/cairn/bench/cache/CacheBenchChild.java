@@ -74,14 +74,17 @@ public final class CacheBenchChild {
             ChildArguments.durability(arguments.get("durability")),
             Boolean.parseBoolean(arguments.get("huge")));
 
-    ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
-    if (!spec.bounded()) {
-      long warmup = Long.parseLong(arguments.get("warmup"));
-      String warmupDir = arguments.get("warmupDir");
-      Path warmupPath = warmupDir.isEmpty() ? null : Path.of(warmupDir);
-      warmUp(kind, spec, warmup, warmupPath, threads, keys, seed);
-    }
+    // the monitor before the warm-up: each collection's notification is parsed (JMX's
+    // CompositeData) on a thread of the JVM's, code that was first run, and compiled, inside the
+    // timed load of every store that makes garbage; its windows count only what they span
     try (GcPauseMonitor gc = new GcPauseMonitor()) {
+      ZipfKeys zipf = new ZipfKeys(n, theta); // before the baseline: its cost is not the store's
+      if (!spec.bounded()) {
+        long warmup = Long.parseLong(arguments.get("warmup"));
+        String warmupDir = arguments.get("warmupDir");
+        Path warmupPath = warmupDir.isEmpty() ? null : Path.of(warmupDir);
+        warmUp(kind, spec, warmup, warmupPath, threads, keys, seed);
+      }
       System.gc();
       long rssBefore = ProcessMemory.settledResidentBytes();
       GcPauseMonitor.Window window = gc.begin();
