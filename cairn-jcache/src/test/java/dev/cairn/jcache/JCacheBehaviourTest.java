@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
 import javax.cache.Caching;
@@ -312,11 +313,11 @@ class JCacheBehaviourTest {
   }
 
   /**
-   * A blind put of a Long key takes no lock of the provider's, only the table's key lock, which an
-   * entry processor holds through its read and its write (CairnJCache J1, J6): so no put is lost
-   * between an invoke's read and its write. Each put stores a marker; the next invoke after it
-   * returns must see that marker, else the invoke overwrote it with its increment of an older
-   * value.
+   * A blind put, of a Long key or any other, takes no lock of the provider's, only the table's key
+   * lock, which an entry processor holds through its read and its write (CairnJCache J1, J6): so no
+   * put is lost between an invoke's read and its write. Each put stores a marker; the next invoke
+   * after it returns must see that marker, else the invoke overwrote it with its increment of an
+   * older value.
    */
   @Test
   void aBlindPut_isNeverLostInsideAnInvoke() throws Exception {
@@ -335,28 +336,33 @@ class JCacheBehaviourTest {
     int puts = 2_000;
     List<Long> seen = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger invokes = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
     CountDownLatch done = new CountDownLatch(1);
     Thread incrementer =
         Thread.ofPlatform()
             .start(
                 () -> {
-                  while (done.getCount() > 0) {
-                    seen.add(
-                        cache.invoke(
-                            key,
-                            (entry, args) -> {
-                              long v = entry.exists() ? entry.getValue() : 0;
-                              entry.setValue(v + 1);
-                              return v;
-                            }));
-                    invokes.incrementAndGet();
+                  try {
+                    while (done.getCount() > 0) {
+                      seen.add(
+                          cache.invoke(
+                              key,
+                              (entry, args) -> {
+                                long v = entry.exists() ? entry.getValue() : 0;
+                                entry.setValue(v + 1);
+                                return v;
+                              }));
+                      invokes.incrementAndGet();
+                    }
+                  } catch (Throwable e) {
+                    failure.set(e);
                   }
                 });
     try {
       for (int r = 1; r <= puts; r++) {
         cache.put(key, -1_000_000L * r); // blind: eternal, no listener, no writer
         int after = invokes.get();
-        while (invokes.get() < after + 2) { // one whole invoke after the put returned
+        while (invokes.get() < after + 2 && incrementer.isAlive()) { // a whole invoke after it
           Thread.onSpinWait();
         }
       }
@@ -364,6 +370,7 @@ class JCacheBehaviourTest {
       done.countDown();
       incrementer.join();
     }
+    assertThat(failure.get()).as("the invoking thread's failure").isNull();
     Set<Long> copy;
     synchronized (seen) {
       copy = new HashSet<>(seen);
