@@ -47,37 +47,59 @@ public final class CacheBench {
   }
 
   /**
-   * Runs every store, then the restarts.
+   * Runs every store, in as many rounds as the run asks, then the restarts.
    *
-   * @throws IOException if a child JVM cannot be started or read
+   * @throws IOException if a child JVM cannot be started or read, or a round's persistent cache
+   *     cannot be deleted
    */
   public CacheBenchReport run() throws IOException, InterruptedException {
-    Map<CacheStoreKind, Map<String, Double>> figures = new EnumMap<>(CacheStoreKind.class);
+    List<CacheBenchReport.Round> rounds = new ArrayList<>();
     Map<CacheStoreKind, String> skipped = new EnumMap<>(CacheStoreKind.class);
-    for (CacheStoreKind kind : config.stores()) {
-      if (config.bounded() && !kind.boundable()) {
-        skipped.put(kind, "it has no bound by bytes");
-        continue;
+    for (int round = 0; round < config.rounds(); round++) {
+      Map<CacheStoreKind, Map<String, Double>> figures = new LinkedHashMap<>();
+      for (CacheStoreKind kind : config.storesInRound(round)) {
+        if (config.bounded() && !kind.boundable()) {
+          skipped.put(kind, "it has no bound by bytes");
+          continue;
+        }
+        if (skipped.containsKey(kind)) {
+          continue; // failed in an earlier round: its figures would not be the other rounds'
+        }
+        notices.accept(roundPrefix(round) + "running " + kind.label() + " in its own JVM");
+        try {
+          if (round > 0
+              && kind.persistent()
+              && config.directory() != null
+              && Files.exists(config.cacheDirectory())) {
+            BenchDirectory.deleteTree(config.cacheDirectory()); // each round loads an empty one
+          }
+          Child child = start(CacheBenchChild.class, heapOptions(kind), childArguments(kind));
+          figures.put(kind, child.finish());
+        } catch (ChildFailedException e) {
+          notices.accept(kind.label() + " failed: " + e.getMessage());
+          skipped.put(kind, e.getMessage());
+        }
       }
-      notices.accept("running " + kind.label() + " in its own JVM");
-      try {
-        Child child = start(CacheBenchChild.class, heapOptions(kind), childArguments(kind));
-        figures.put(kind, child.finish());
-      } catch (ChildFailedException e) {
-        notices.accept(kind.label() + " failed: " + e.getMessage());
-        skipped.put(kind, e.getMessage());
-      }
+      rounds.add(new CacheBenchReport.Round(config.storesInRound(round), figures));
     }
-    Map<String, Double> cairn = figures.get(CacheStoreKind.CAIRN);
+    for (CacheBenchReport.Round round : rounds) {
+      round.figures().keySet().removeIf(skipped::containsKey);
+    }
+    Map<String, Double> cairn = rounds.getLast().figures().get(CacheStoreKind.CAIRN);
     if (config.reopen() && cairn != null) {
       try {
-        restarts(cairn);
+        restarts(cairn); // of the last round's cache, so into its figures
       } catch (ChildFailedException e) {
         notices.accept("cairn's restart failed: " + e.getMessage());
         skipped.put(CacheStoreKind.CAIRN, "restart: " + e.getMessage());
       }
     }
-    return new CacheBenchReport(config, figures, skipped);
+    return new CacheBenchReport(config, rounds, skipped);
+  }
+
+  /** "round 2 of 5: " when the run has rounds, else nothing. */
+  private String roundPrefix(int round) {
+    return config.rounds() == 1 ? "" : "round " + (round + 1) + " of " + config.rounds() + ": ";
   }
 
   /** Restart after a clean close, then after SIGKILL of a JVM writing to the cache. */

@@ -28,6 +28,8 @@ import java.util.Objects;
  *     before SIGKILL, so that the restart after it has that much log to replay
  * @param hugePages whether Cairn's cache asks for transparent huge pages (its default options do)
  * @param seed the random sources' seed, printed in the report
+ * @param rounds how many times every store runs, in alternating order (the stores as given, then
+ *     reversed), each figure reported as its median over the rounds; 1 for a single run
  */
 public record CacheBenchConfig(
     long n,
@@ -45,10 +47,14 @@ public record CacheBenchConfig(
     boolean dropCaches,
     double writeBeforeKillSeconds,
     boolean hugePages,
-    long seed) {
+    long seed,
+    int rounds) {
 
   /** How long the writer runs before SIGKILL when --write-before-kill is not given. */
   public static final double DEFAULT_WRITE_BEFORE_KILL_SECONDS = 1;
+
+  /** The most rounds a run takes: each is a JVM per store, minutes apiece at the default n. */
+  public static final int MAX_ROUNDS = 100;
 
   /** The stores run when --stores is not given. */
   public static final List<CacheStoreKind> DEFAULT_STORES =
@@ -102,7 +108,19 @@ public record CacheBenchConfig(
     if (reopen && budgetFraction > 0) {
       throw new IllegalArgumentException("--reopen runs without --budget-fraction");
     }
+    if (rounds < 1 || rounds > MAX_ROUNDS) {
+      throw new IllegalArgumentException(
+          "--rounds must be from 1 to " + MAX_ROUNDS + ": " + rounds);
+    }
     stores = List.copyOf(stores);
+  }
+
+  /**
+   * The stores in the order round {@code round} (from 0) runs them: as given in even rounds,
+   * reversed in odd ones, so that no store always runs first, on a machine still settling, or last.
+   */
+  public List<CacheStoreKind> storesInRound(int round) {
+    return round % 2 == 0 ? stores : stores.reversed();
   }
 
   /** Whether this is the bounded workload. */

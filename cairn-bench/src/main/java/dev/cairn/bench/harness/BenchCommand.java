@@ -155,6 +155,7 @@ import picocli.CommandLine.Spec;
       "  cairn bench --workload cache --stores cairn --dir /tmp/cb --fresh --reopen",
       "  cairn bench --workload petclinic --json",
       "  cairn bench --workload cache --stores cairn,chm --html report.html   # charts",
+      "  cairn bench --workload cache --stores cairn-jcache,cairn --rounds 4   # medians",
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -248,6 +249,17 @@ public final class BenchCommand implements Callable<Integer> {
       paramLabel = "SEED",
       description = "With --workload cache: the seed of the keys drawn (default: random, printed).")
   private Long seed;
+
+  @Option(
+      names = "--rounds",
+      paramLabel = "R",
+      description =
+          "With --workload cache: run every store R times, the stores' order reversed in every"
+              + " other round, and report each figure as its median over the rounds and each"
+              + " ratio as the median of the rounds' own ratios, with the lowest and highest"
+              + " (ratiosLowest, ratiosHighest; every round under byRound). For a machine whose"
+              + " speed drifts from one minute to the next. Default: 1.")
+  private Integer rounds;
 
   @Option(
       names = "--get-order",
@@ -622,7 +634,8 @@ public final class BenchCommand implements Callable<Integer> {
                   ? CacheBenchConfig.DEFAULT_WRITE_BEFORE_KILL_SECONDS
                   : writeBeforeKill,
               hugePages == null || hugePages,
-              seed != null ? seed : new java.util.Random().nextLong());
+              seed != null ? seed : new java.util.Random().nextLong(),
+              rounds == null ? 1 : rounds);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -652,9 +665,9 @@ public final class BenchCommand implements Callable<Integer> {
           throw new IllegalArgumentException(option + " does not apply to --workload petclinic");
         }
       }
-      if (writeBeforeKill != null) {
+      if (writeBeforeKill != null || rounds != null) {
         throw new IllegalArgumentException(
-            "--write-before-kill does not apply to --workload petclinic");
+            "--write-before-kill and --rounds do not apply to --workload petclinic");
       }
       int owners = given("--n") ? n : DEFAULT_PETCLINIC_OWNERS;
       if (owners < 1) {
@@ -701,9 +714,14 @@ public final class BenchCommand implements Callable<Integer> {
     if (directory == null && (fresh || durability != null)) {
       throw new IllegalArgumentException("--fresh and --durability need --dir");
     }
-    if (budgetFraction != null || seed != null || keys != null || writeBeforeKill != null) {
+    if (budgetFraction != null
+        || seed != null
+        || keys != null
+        || writeBeforeKill != null
+        || rounds != null) {
       throw new IllegalArgumentException(
-          "--budget-fraction, --keys, --seed and --write-before-kill apply to --workload cache");
+          "--budget-fraction, --keys, --seed, --write-before-kill and --rounds apply to --workload"
+              + " cache");
     }
     if (!commits && !latencyDuringCheckpoint && seconds != null) {
       throw new IllegalArgumentException(

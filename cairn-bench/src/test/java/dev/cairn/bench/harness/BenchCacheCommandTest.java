@@ -14,7 +14,7 @@ import picocli.CommandLine;
  * Drives {@code cairn bench --workload cache} as a user would, with small n and one-second phases:
  * every store runs in its own JVM on this JDK (the peers included) and reports the issue's JSON
  * keys; the bounded workload skips a store with no bound; --reopen restarts Cairn's cache in new
- * JVMs, after a clean close and after SIGKILL.
+ * JVMs, after a clean close and after SIGKILL; --rounds runs every store again.
  */
 class BenchCacheCommandTest {
 
@@ -84,7 +84,7 @@ class BenchCacheCommandTest {
   }
 
   @Test
-  void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill(@TempDir Path dir)
+  void reopen_restartsTheCacheInNewJvms_afterACloseAndAfterAKill_ofTheLastRound(@TempDir Path dir)
       throws java.io.IOException {
     // what a killed run's warm-up left: --fresh deletes it, as it deletes the run's own cache
     java.nio.file.Files.createDirectories(dir.resolve("b/cache-warmup/left-by-a-killed-run"));
@@ -101,10 +101,14 @@ class BenchCacheCommandTest {
             "--reopen",
             "--write-before-kill",
             "0.5",
-            "--no-drop-caches");
+            "--no-drop-caches",
+            "--rounds", // the second round loads a new cache: the first's is deleted before it
+            "2");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).contains("round 2 of 2: running cairn in its own JVM");
     assertThat(run.out())
+        .contains("the median of 2 rounds")
         .contains("reopenFirstHitMs", "restartFirstHitMs", "restartAfterKillFirstHitMs")
         .contains("restartAfterKillReplayMs", "restartAfterKillRecordsReplayed")
         .contains("restartAfterKillEndSearchMs", "restartAfterKillEndSearchBytes")
@@ -158,7 +162,11 @@ class BenchCacheCommandTest {
 
     CliRun killLoad = cairn("bench", "--write-before-kill", "5");
     assertThat(killLoad.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(killLoad.err()).contains("--write-before-kill apply to --workload cache");
+    assertThat(killLoad.err()).contains("--write-before-kill and --rounds apply to --workload");
+
+    CliRun rounds = cairn("bench", "--workload", "cache", "--rounds", "0");
+    assertThat(rounds.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(rounds.err()).contains("--rounds must be from 1 to 100: 0");
 
     CliRun zero =
         cairn(
