@@ -33,4 +33,7 @@ module dev.cairn.core {
   // a coarse wall clock: the cache's write times
   exports dev.cairn.time to
       dev.cairn.cache;
+  // padding for the cache's per-thread scratch state (ThreadStatePadding)
+  exports dev.cairn.memory to
+      dev.cairn.cache;
 }

@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.cache.index.SlotLayout;
+import dev.cairn.memory.ThreadStatePadding;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Not thread-safe.
  */
-final class CacheChanges {
+final class CacheChanges extends ThreadStatePadding {
   /** The shard had no room for an insert: the writer grows it and tries again. */
   static final class ShardFullException extends RuntimeException {
     ShardFullException(String message) {
@@ -30,7 +31,7 @@ final class CacheChanges {
    * What every change shares: its index, shard, record, and the locks it releases: the shard's, and
    * the key's when its writer hands it over ({@link #releasingKeyLock}).
    */
-  abstract static class ShardChange implements EntryLog.Change {
+  abstract static class ShardChange extends ThreadStatePadding implements EntryLog.Change {
     HashIndex index;
     int shard;
     IndexRecord record;

@@ -14,7 +14,6 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -66,8 +65,9 @@ import java.util.concurrent.atomic.LongAdder;
  * reused block to hold that slot's exact 64-bit meta word at that offset.
  *
  * Checking costs a clock read (about 20 ns), and a load retires regions all the time, so an
- * insert that does not grow its shard checks one time in RETIRED_CHECK_ODDS (a thread-local
- * random draw, no shared counter): a due region waits a few dozen inserts more, next to its
+ * insert that does not grow its shard checks one time in RETIRED_CHECK_ODDS (a count in the
+ * thread's Scratch: no shared counter, and no write to the Thread object, as a ThreadLocalRandom
+ * draw makes, whose line may hold the fields of another thread's Thread): a due region waits a few dozen inserts more, next to its
  * grace. A write that needs room, and a growth, always check. With no grace (a test's
  * setting) nothing is read from the clock and every insert checks, as the tests that count the
  * budget's room need.
@@ -445,6 +445,11 @@ final class CacheCore {
 
   /** Grows shard {@code shard} of {@code table}'s index if one more insert needs it. */
   void growIndex(OffHeapTable<?, ?> table, int shard) {
+    growIndex(table, shard, Scratch.get());
+  }
+
+  /** {@link #growIndex(OffHeapTable, int)} on the calling thread's scratch {@code sc}. */
+  void growIndex(OffHeapTable<?, ?> table, int shard, Scratch sc) {
     HashIndex index = table.index;
     if (index.growthFor(shard) == 0) {
       // every insert asks: the answer is almost always no, and must cost next to nothing; but
@@ -452,7 +457,7 @@ final class CacheCore {
       // (one in RETIRED_CHECK_ODDS of them: see the note)
       if (headRetiredNanos != Long.MAX_VALUE
           && (retiredGraceNanos == 0
-              || ThreadLocalRandom.current().nextInt(RETIRED_CHECK_ODDS) == 0)) {
+              || (++sc.insertsSinceRetiredCheck & (RETIRED_CHECK_ODDS - 1)) == 0)) {
         freeRetired();
       }
       return;
@@ -466,7 +471,6 @@ final class CacheCore {
     long regionBytes = HashIndex.regionBytes(capacity);
     long bytes = log.allocatedBytes(Math.toIntExact(regionBytes));
     makeRoom(bytes, bytes);
-    Scratch sc = Scratch.get();
     CacheChanges.Resize change =
         sc.changes.resize(index, shard, capacity, sc.record, this::retireLocked);
     // not waited for: an insert into the region logs after it, and its wait covers both (the log

@@ -4,6 +4,7 @@ import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.codec.Utf8;
+import dev.cairn.memory.ThreadStatePadding;
 import dev.cairn.pile.participant.PayloadWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * <p>Not thread-safe. A read may run more than once (the pile's optimistic read retries it on a
  * concurrent change); each run sets every field it reports, so the last run's are what stay.
  */
-final class EntryCodec implements PayloadWriter {
+final class EntryCodec extends ThreadStatePadding implements PayloadWriter {
   /** What a read found, besides a value. */
   static final Object NO_MATCH = new Object();
 

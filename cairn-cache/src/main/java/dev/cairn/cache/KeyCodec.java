@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.Utf8;
+import dev.cairn.memory.ThreadStatePadding;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -45,7 +46,7 @@ abstract sealed class KeyCodec<K> {
   }
 
   /** A growable native buffer of one thread's key bytes. */
-  static final class KeyBuffer {
+  static final class KeyBuffer extends ThreadStatePadding {
     private MemorySegment bytes = java.lang.foreign.Arena.ofAuto().allocate(256, 8);
     final Utf8Scratch utf8 = new Utf8Scratch(); // a String key's bytes before their copy
 

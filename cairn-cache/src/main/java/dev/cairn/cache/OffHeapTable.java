@@ -586,7 +586,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
     boolean written = false;
     CacheChanges.ShardChange change = null; // the last change, which may release the lock (T6)
     if (mode == Mode.ALWAYS || mode == Mode.IF_ABSENT) {
-      core.growIndex(this, shard); // before the key lock, which a shard copy would hold up (T6)
+      core.growIndex(this, shard, sc); // before the key lock, which a shard copy would hold up (T6)
     }
     lock.lock();
     try {
@@ -624,7 +624,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
           return WriteOutcome.NOT_WRITTEN;
         }
         if (existing == 0) {
-          core.growIndex(this, shard);
+          core.growIndex(this, shard, sc);
         }
         long expireAt = expiry.expireAt(options, now);
         boolean pinned = descriptor.options().pinned() || (options != null && options.pinned());
@@ -754,7 +754,7 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
       }
     }
     removals.increment();
-    core.growIndex(this, HashIndex.shardOf(hash)); // a shard emptied by removals halves (G2)
+    core.growIndex(this, HashIndex.shardOf(hash), sc); // a shard emptied by removals halves (G2)
     return true;
   }
 

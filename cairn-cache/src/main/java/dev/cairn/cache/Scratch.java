@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import dev.cairn.cache.index.HashIndex;
 import dev.cairn.cache.index.IndexRecord;
 import dev.cairn.codec.CodecRegistry;
+import dev.cairn.memory.ThreadStatePadding;
 import dev.cairn.pile.InvalidPointerException;
 import dev.cairn.pile.StalePointerException;
 import dev.cairn.pile.ValueKind;
@@ -18,7 +19,8 @@ import java.time.InstantSource;
  * <p>Not thread-safe: one per thread ({@link #get}). A loader or listener that calls the cache from
  * inside an operation reuses it: operations re-encode their key after calling user code.
  */
-final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
+final class Scratch extends ThreadStatePadding
+    implements HashIndex.KeyMatcher, InPlaceReader<Object> {
   private static final ThreadLocal<Scratch> CURRENT =
       new ThreadLocal<>() { // not withInitial(Scratch::new): see CacheCore, "Start-up"
         @Override
@@ -32,6 +34,9 @@ final class Scratch implements HashIndex.KeyMatcher, InPlaceReader<Object> {
 
   final KeyCodec.KeyBuffer key = new KeyCodec.KeyBuffer();
   int keyLength;
+
+  /** Inserts on this thread, counted for CacheCore's check of retired regions. */
+  int insertsSinceRetiredCheck;
 
   /** The bare form ({@link EntryLayout}) of the table whose key is in {@link #key}. */
   long bare = EntryLayout.NOT_BARE;

@@ -3,6 +3,7 @@ package dev.cairn.pile;
 import dev.cairn.codec.Codec;
 import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.Utf8;
+import dev.cairn.memory.ThreadStatePadding;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * extra. One per thread ({@link #forThread}); used by one call at a time, which takes what it needs
  * before it calls out to a codec.
  */
-final class Scratch {
+final class Scratch extends ThreadStatePadding {
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
   private static final int KEEP_BYTES = 64 * 1024;
   private static final int ONE_PASS_CHARS = 4096;

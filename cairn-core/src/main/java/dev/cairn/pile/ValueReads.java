@@ -13,6 +13,7 @@ import dev.cairn.codec.CodecRegistry;
 import dev.cairn.codec.CorruptValueException;
 import dev.cairn.memory.NativeSegment;
 import dev.cairn.memory.PageCheck;
+import dev.cairn.memory.ThreadStatePadding;
 import dev.cairn.pile.participant.InPlaceReader;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -752,7 +753,7 @@ final class ValueReads {
   }
 
   /** A thread's copy targets, and its staging memory for {@link #transferTo}. */
-  private static final class CopyTargets {
+  private static final class CopyTargets extends ThreadStatePadding {
     final ArrayTarget array = new ArrayTarget();
     final BufferTarget buffer = new BufferTarget();
     final SegmentTarget segment = new SegmentTarget();

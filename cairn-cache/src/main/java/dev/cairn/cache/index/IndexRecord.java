@@ -1,5 +1,6 @@
 package dev.cairn.cache.index;
 
+import dev.cairn.memory.ThreadStatePadding;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -30,7 +31,7 @@ import java.nio.ByteOrder;
  *
  * <p>Not thread-safe: one per thread, reused for each change.
  */
-public final class IndexRecord {
+public final class IndexRecord extends ThreadStatePadding {
   static final ValueLayout.OfShort U16 =
       ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   static final ValueLayout.OfInt U32 =
