@@ -17,8 +17,8 @@ package dev.cairn.memory;
  *
  * <p>What it was measured against (docs/BENCHMARKS.md, "Per-thread state on lines of its own"): a
  * 10M-key load through the cache's JCache provider, whose boxed keys make young collections during
- * it, ran at 2.4M-2.9M keys a second in half of its JVMs and 3.8M-5.0M in the others; with this
- * padding, 4.6M-5.3M in all eight, as in every JVM whose objects each start a cache line.
+ * it, ran under 3.0M keys a second in 5 of 14 JVMs and at 3.8M-5.1M in the others; with this
+ * padding, under 3.0M in 2 of 30.
  */
 @SuppressWarnings("unused")
 public abstract class ThreadStatePadding {
