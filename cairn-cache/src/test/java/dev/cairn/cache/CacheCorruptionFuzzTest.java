@@ -1,18 +1,16 @@
 package dev.cairn.cache;
 
+import static dev.cairn.durability.file.FileDamage.damage;
+import static dev.cairn.durability.file.FileDamage.deleteTree;
+import static dev.cairn.durability.file.FileDamage.filesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.CairnException;
 import dev.cairn.pile.Durability;
 import dev.cairn.pile.PileOptions;
+import dev.cairn.pile.PileTestSupport;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +18,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,7 +75,7 @@ class CacheCorruptionFuzzTest {
     int reported = 0;
     for (int trial = 0; trial < TRIALS; trial++) {
       Path dir = root.resolve("trial-" + trial);
-      copyTree(template, dir);
+      PileTestSupport.copyTree(template, dir);
       Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
       String where = "seed " + seed + " trial " + trial + ": " + damage(victim, random);
       Cache cache;
@@ -193,71 +190,5 @@ class CacheCorruptionFuzzTest {
                 .logFileCount(2)
                 .build())
         .build();
-  }
-
-  /** Damages {@code file} one of three ways; says how. */
-  private static String damage(Path file, SplittableRandom random) throws IOException {
-    long size = Files.size(file);
-    if (size == 0) {
-      return "nothing to damage in the empty " + file.getFileName();
-    }
-    try (FileChannel channel =
-        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      switch (random.nextInt(3)) {
-        case 0 -> {
-          int flips = 1 + random.nextInt(8);
-          StringBuilder at = new StringBuilder();
-          for (int i = 0; i < flips; i++) {
-            long position = random.nextLong(size);
-            ByteBuffer b = ByteBuffer.allocate(1);
-            channel.read(b, position);
-            b.put(0, (byte) (b.get(0) ^ (1 << random.nextInt(8)))).rewind();
-            channel.write(b, position);
-            at.append(i == 0 ? "" : ",").append(position);
-          }
-          return "flipped a bit at " + at + " of " + file.getFileName();
-        }
-        case 1 -> {
-          long position = random.nextLong(size);
-          int length = (int) Math.min(size - position, 1 + random.nextInt(4_096));
-          channel.write(ByteBuffer.allocate(length), position);
-          return "zeroed " + length + " bytes at " + position + " of " + file.getFileName();
-        }
-        default -> {
-          long length = random.nextLong(size);
-          channel.truncate(length);
-          return "truncated " + file.getFileName() + " to " + length + " of " + size + " bytes";
-        }
-      }
-    }
-  }
-
-  private static List<Path> filesOf(Path dir) throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      return walk.filter(Files::isRegularFile).sorted().toList();
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    List<Path> all;
-    try (Stream<Path> walk = Files.walk(from)) {
-      all = new ArrayList<>(walk.sorted().toList());
-    }
-    for (Path source : all) {
-      Path target = to.resolve(from.relativize(source));
-      if (Files.isDirectory(source)) {
-        Files.createDirectories(target);
-      } else {
-        Files.copy(source, target);
-      }
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

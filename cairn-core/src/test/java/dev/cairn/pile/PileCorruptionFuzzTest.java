@@ -1,5 +1,8 @@
 package dev.cairn.pile;
 
+import static dev.cairn.durability.file.FileDamage.damage;
+import static dev.cairn.durability.file.FileDamage.deleteTree;
+import static dev.cairn.durability.file.FileDamage.filesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.CairnException;
@@ -7,15 +10,11 @@ import dev.cairn.codec.CorruptValueException;
 import dev.cairn.durability.CorruptFileException;
 import dev.cairn.durability.file.RealFileLayer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,54 +128,5 @@ class PileCorruptionFuzzTest {
     }
     assertThat(reported).as("%s: values reported damaged, yet verify passed", where).isZero();
     return reported;
-  }
-
-  /** Flips a byte, zeroes a sector's worth, or truncates the file; says what it did. */
-  private static String damage(Path file, SplittableRandom random) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    String name = file.getFileName().toString();
-    if (bytes.length == 0) {
-      return "nothing to damage in empty " + name;
-    }
-    // aim at the start of the file half of the time: the headers are what open reads
-    int at =
-        random.nextBoolean()
-            ? random.nextInt(Math.min(bytes.length, 4096))
-            : random.nextInt(bytes.length);
-    switch (random.nextInt(3)) {
-      case 0 -> {
-        bytes[at] ^= (byte) (1 << random.nextInt(8));
-        Files.write(file, bytes);
-        return "flipped a bit of " + name + " at offset " + (at < 64 ? "0-63" : at);
-      }
-      case 1 -> {
-        int end = Math.min(bytes.length, at + 512);
-        java.util.Arrays.fill(bytes, at, end, (byte) 0);
-        Files.write(file, bytes);
-        return "zeroed " + name + " at offset " + (at < 64 ? "0-" + end : at + "-" + end);
-      }
-      default -> {
-        Files.write(file, java.util.Arrays.copyOf(bytes, at));
-        return "truncated " + name + " at offset " + (at < 64 ? "0-" + at : at);
-      }
-    }
-  }
-
-  private static List<Path> filesOf(Path dir) throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      return new ArrayList<>(
-          walk.filter(Files::isRegularFile)
-              .filter(f -> !f.getFileName().toString().equals("cairn.lock"))
-              .sorted()
-              .toList());
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }
