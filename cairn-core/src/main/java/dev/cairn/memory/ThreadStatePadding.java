@@ -17,8 +17,9 @@ package dev.cairn.memory;
  *
  * <p>What it was measured against (docs/BENCHMARKS.md, "Per-thread state on lines of its own"): a
  * 10M-key load through the cache's JCache provider, whose boxed keys make young collections during
- * it, ran under 3.0M keys a second in 5 of 14 JVMs and at 3.8M-5.1M in the others; with this
- * padding, under 3.0M in 2 of 30.
+ * it, run by hand, loaded under 3.0M keys a second in 5 of 14 JVMs and at 3.8M-5.1M in the others;
+ * with this padding, under 3.0M in 2 of 30. Through {@code cairn bench}'s rounds such slow JVMs
+ * stayed as common, for a cause not found.
  */
 @SuppressWarnings("unused")
 public abstract class ThreadStatePadding {
