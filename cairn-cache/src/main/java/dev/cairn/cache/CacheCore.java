@@ -148,7 +148,10 @@ final class CacheCore {
    */
   static volatile long retiredGraceNanos = RETIRED_GRACE_NANOS;
 
-  /** One insert in this many that does not grow its shard checks the retired regions. */
+  /**
+   * One insert in this many that does not grow its shard checks the retired regions: a power of
+   * two, counted per thread with a mask.
+   */
   static final int RETIRED_CHECK_ODDS = 32;
 
   CacheCore(EntryLog log, InstantSource clock, long budgetBytes, boolean replayable) {
@@ -443,12 +446,10 @@ final class CacheCore {
 
   // ------------------------------------------------------------------------------ index growth
 
-  /** Grows shard {@code shard} of {@code table}'s index if one more insert needs it. */
-  void growIndex(OffHeapTable<?, ?> table, int shard) {
-    growIndex(table, shard, Scratch.get());
-  }
-
-  /** {@link #growIndex(OffHeapTable, int)} on the calling thread's scratch {@code sc}. */
+  /**
+   * Grows shard {@code shard} of {@code table}'s index if one more insert needs it; {@code sc} is
+   * the calling thread's scratch (the growth's record, and its count of inserts).
+   */
   void growIndex(OffHeapTable<?, ?> table, int shard, Scratch sc) {
     HashIndex index = table.index;
     if (index.growthFor(shard) == 0) {

@@ -762,10 +762,11 @@ final class OffHeapTable<K, V> implements CacheTable<K, V> {
   public void clear() {
     checkLive();
     removeAll(RemovalCause.EXPLICIT);
+    Scratch sc = Scratch.get();
     for (int shard = 0; shard < HashIndex.SHARDS; shard++) {
       // the emptied shards give their regions back (HashIndex G2), a halving at a time
       for (int c = index.capacityOf(shard); c > HashIndex.MIN_CAPACITY; c /= 2) {
-        core.growIndex(this, shard);
+        core.growIndex(this, shard, sc);
       }
     }
   }

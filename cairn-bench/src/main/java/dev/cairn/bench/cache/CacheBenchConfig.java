@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param zipfTheta the exponent of the Zipfian phases
  * @param keys the n keys: 0..n-1, or as many scattered over the longs
  * @param warmupKeys keys each store's JVM loads into a throwaway store of the same kind before its
- *     timed load, twice (at most a tenth of n; 0 for none), so that JIT compilation is not timed
+ *     timed load, in rounds until the JIT is quiet (at most a tenth of n; 0 for none), so that JIT
+ *     compilation is not timed
  * @param budgetFraction 0, or the bounded workload with a budget of this fraction of the data's
  *     bytes (n x (8 + valueBytes))
  * @param stores the stores, in the order they run
