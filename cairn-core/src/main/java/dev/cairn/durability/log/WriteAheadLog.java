@@ -118,8 +118,8 @@ import java.util.zip.CRC32C;
  *           unparks the covered waiters and pushes the others back. A node pushed just after
  *           a release, for an LSN already durable, asks for no force: the flusher releases it
  *           before it parks (it checks the stack's head), and once the flusher has exited the
- *           pusher pops the stack itself. Releases are serialized (releaseLock), so a node
- *           pushed back by one releaser is seen by the next. Futures are completed on a
+ *           pusher pops the stack itself. Releases, and a failure's drain, are serialized
+ *           (releaseLock), so a node pushed back by one releaser is seen by the next. Futures are completed on a
  *           separate completer
  *           thread, never on the flusher (a callback that blocks there would stop group
  *           commit, and one that closes the log would deadlock).
@@ -231,6 +231,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long syncRequested;
   private volatile int flusherState;
   private volatile long forces; // by the forcer (PERIODIC), else under flushLock
+  private final java.util.concurrent.atomic.AtomicLong lateWakeups =
+      new java.util.concurrent.atomic.AtomicLong(); // see lateWakeups()
   private volatile long forceRequested; // under flushLock (the flusher, or an inline committer)
   private volatile boolean flusherExited;
 
@@ -995,8 +997,14 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         since = System.nanoTime();
       }
+      long parkedAt = System.nanoTime();
       LockSupport.parkNanos(this, WAITER_BACKSTOP_NANOS);
       interrupted |= Thread.interrupted();
+      if (!waiter.released
+          && System.nanoTime() - parkedAt >= WAITER_BACKSTOP_NANOS
+          && (durable >= lsn || failure != null || flusherExited)) {
+        lateWakeups.incrementAndGet(); // woken by the backstop where a release was due
+      }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -1177,6 +1185,15 @@ public final class WriteAheadLog implements AutoCloseable {
   /** How many times the flusher has forced the log (for measuring group commit). */
   long forceCount() {
     return forces;
+  }
+
+  /**
+   * How many times a thread in {@link #syncTo} woke by its backstop ({@link
+   * #WAITER_BACKSTOP_NANOS}) unreleased, though its record was durable or the log had failed or
+   * closed: a lost wake-up (for tests).
+   */
+  long lateWakeups() {
+    return lateWakeups.get();
   }
 
   /** Everything before this LSN is durable. */
@@ -1481,8 +1498,11 @@ public final class WriteAheadLog implements AutoCloseable {
    * The longest a thread in {@link #syncTo} parks before it looks again for itself: whether its
    * record is durable, the log failed, or the flusher exited. Its release normally wakes it first.
    * Why a backstop: once in many test runs (SlotTableTest's power losses) a committer stayed parked
-   * for good, its log's flusher gone and no failure or release having reached it; the lost wake-up
-   * is not found yet, and a waiter must not hang its writer for ever.
+   * for good, its log's flusher gone and no failure or release having reached it. One such race was
+   * found by reading (a failure draining the stack while the forcer held waiters it then pushed
+   * back; the drain now takes releaseLock), but it needs the forcer, and that committer's log had
+   * none. WalWakeupStressTest counts the waiters the backstop wakes where a release was due ({@link
+   * #lateWakeups}); a waiter must not hang its writer for ever.
    */
   private static final long WAITER_BACKSTOP_NANOS = 100_000_000;
 
@@ -1730,11 +1750,16 @@ public final class WriteAheadLog implements AutoCloseable {
     do {
       word = (long) RESERVED.getVolatile(this);
     } while (!RESERVED.compareAndSet(this, word, word | FAILED));
-    Waiter waiter = waiters.getAndSet(null);
-    while (waiter != null) {
-      Waiter next = waiter.next;
-      failWaiter(waiter, true);
-      waiter = next;
+    // under releaseLock: a releaser (the forcer, in PERIODIC mode, fails and releases apart from
+    // the flusher) may hold popped waiters it is about to push back; drained before it finished,
+    // those would wait out their backstop instead of failing at once
+    synchronized (releaseLock) {
+      Waiter waiter = waiters.getAndSet(null);
+      while (waiter != null) {
+        Waiter next = waiter.next;
+        failWaiter(waiter, true);
+        waiter = next;
+      }
     }
     futures.clear();
     spaceLock.lock();
