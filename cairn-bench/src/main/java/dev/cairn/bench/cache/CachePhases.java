@@ -12,12 +12,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * as a cache in front of a slow source does). Every get copies its value out and checks that it
  * names its key.
  *
- * <p>Each thread has its own random source, value buffer and {@link PhaseStats}; nothing is shared
- * but the store.
+ * <p>Each thread has its own random source, value buffers and {@link PhaseStats}, all made by the
+ * thread itself; nothing is shared but the store. Every {@link #REFRESH_MASK} + 1 operations a
+ * thread takes new value buffers and a new random source (split from its own, so the run stays
+ * seeded). Why: objects that one thread makes for several threads start side by side, and a young
+ * collection copies the live objects of both threads side by side; two threads' 48-byte value
+ * buffers or counters, written on every operation, would then share a cache line, each thread's
+ * write taking the line from the other's core. A store whose operations allocate (a JCache
+ * provider's boxed keys) collects during its phases. Buffers made anew are in their thread's own
+ * allocation buffer again; the garbage is 0.2 bytes an operation. What this changed in measured
+ * runs is in docs/BENCHMARKS.md ("Per-thread state on lines of its own").
  */
 final class CachePhases {
   /** Gets in ten of the mix: 90/10. */
   private static final int GETS_IN_TEN = 9;
+
+  /** Operations between re-allocations of a thread's buffers and random source, less one. */
+  private static final int REFRESH_MASK = 255;
 
   /** Operations between looks at the clock in a loop that does not time each one. */
   private static final int CLOCK_EVERY = 64;
@@ -46,6 +57,9 @@ final class CachePhases {
           long from = n * thread / threads;
           long to = n * (thread + 1) / threads;
           for (long i = from; i < to; i++) {
+            if (((i - from) & REFRESH_MASK) == REFRESH_MASK) {
+              buffer = new byte[valueBytes];
+            }
             long key = keys.key(i);
             Values.fill(buffer, key, 0);
             store.put(key, buffer);
@@ -69,6 +83,11 @@ final class CachePhases {
           long deadline = System.nanoTime() + nanos;
           long now = System.nanoTime();
           while (now < deadline) {
+            if ((stats.operations & REFRESH_MASK) == REFRESH_MASK) {
+              buffer = new byte[valueBytes];
+              read = new byte[valueBytes];
+              random = random.split();
+            }
             long key = keys.key(zipf == null ? random.nextLong(n) : zipf.next(random));
             if (random.nextInt(10) < GETS_IN_TEN) {
               long start = System.nanoTime();
@@ -107,6 +126,11 @@ final class CachePhases {
           long deadline = System.nanoTime() + nanos;
           long now = System.nanoTime();
           while (now < deadline) {
+            if ((stats.operations & REFRESH_MASK) == REFRESH_MASK) {
+              buffer = new byte[valueBytes];
+              read = new byte[valueBytes];
+              random = random.split();
+            }
             long key = keys.key(zipf.next(random));
             long start = System.nanoTime();
             int length = store.get(key, read);
@@ -138,20 +162,20 @@ final class CachePhases {
   private PhaseStats run(Body body) throws InterruptedException {
     int phaseNumber = phase++;
     List<Thread> workers = new ArrayList<>();
-    List<PhaseStats> all = new ArrayList<>();
+    PhaseStats[] all = new PhaseStats[threads]; // each made by its thread: see the class doc
     AtomicReference<Throwable> failure = new AtomicReference<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      PhaseStats stats = new PhaseStats();
-      all.add(stats);
-      SplittableRandom random = new SplittableRandom(seed * 1_000_003L + phaseNumber * 131L + t);
+      long threadSeed = seed * 1_000_003L + phaseNumber * 131L + t;
       workers.add(
           Thread.ofPlatform()
               .name("cache-bench-" + t)
               .unstarted(
                   () -> {
                     try {
-                      body.run(thread, stats, random);
+                      PhaseStats stats = new PhaseStats();
+                      all[thread] = stats; // read after join
+                      body.run(thread, stats, new SplittableRandom(threadSeed));
                     } catch (Throwable e) {
                       failure.compareAndSet(null, e);
                     }
@@ -166,7 +190,9 @@ final class CachePhases {
           "a thread of the phase failed: " + failure.get(), failure.get());
     }
     PhaseStats total = new PhaseStats();
-    all.forEach(total::add);
+    for (PhaseStats stats : all) {
+      total.add(stats);
+    }
     return total;
   }
 }
