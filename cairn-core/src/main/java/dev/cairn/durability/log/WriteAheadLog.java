@@ -40,6 +40,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -119,10 +120,9 @@ import java.util.zip.CRC32C;
  *           a release, for an LSN already durable, asks for no force: the flusher releases it
  *           before it parks (it checks the stack's head), and once the flusher has exited the
  *           pusher pops the stack itself. Releases, and a failure's drain, are serialized
- *           (releaseLock), so a node pushed back by one releaser is seen by the next. Futures are completed on a
- *           separate completer
- *           thread, never on the flusher (a callback that blocks there would stop group
- *           commit, and one that closes the log would deadlock).
+ *           (releaseLock), so a node pushed back by one releaser is seen by the next. Futures
+ *           are completed on a separate completer thread, never on the flusher (a callback that
+ *           blocks there would stop group commit, and one that closes the log would deadlock).
  *   parking The flusher publishes its parked state (volatile) and then re-checks for work;
  *           wakers publish their work (volatile) and then read the state. Both sides use
  *           volatile accesses (the Type byte too), so no wake-up is lost. An appender wakes
@@ -231,8 +231,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private volatile long syncRequested;
   private volatile int flusherState;
   private volatile long forces; // by the forcer (PERIODIC), else under flushLock
-  private final java.util.concurrent.atomic.AtomicLong lateWakeups =
-      new java.util.concurrent.atomic.AtomicLong(); // see lateWakeups()
+  private final AtomicLong lateWakeups = new AtomicLong(); // see lateWakeups()
   private volatile long forceRequested; // under flushLock (the flusher, or an inline committer)
   private volatile boolean flusherExited;
 
