@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,10 +21,11 @@ import org.junit.jupiter.api.Test;
  * durable, or by the failure or close that means it never will be, never by its own backstop
  * ({@link WriteAheadLog#lateWakeups}). Many committers (more threads than cores) on a simulated
  * disk that loses power at a random operation, fails a force, or has its log closed under them, in
- * both modes that have waiters, with a checkpointer freeing files for the writers to recycle. A
- * release missed in a race between a releaser that pushes waiters back and a failure that drains
- * them shows here as a late wake-up, 100 ms later, where it once hung a committer of
- * SlotTableTest's power losses for good.
+ * both modes that have waiters, with a checkpointer freeing files for the writers to recycle, and
+ * in half the trials a thread interrupting committers at random (an interrupt inside a committer's
+ * own force closes its file handles, and it falls back on the flusher). A release missed in a race
+ * between a releaser that pushes waiters back and a failure that drains them shows here as a late
+ * wake-up, 100 ms later, where it once hung a committer of SlotTableTest's power losses for good.
  *
  * <p>Runs for {@code -Dcairn.wakeup.seconds} (default 3); a failure names the trial's seed.
  */
@@ -54,11 +56,26 @@ class WalWakeupStressTest {
     assertThat(late).as("trials in which a waiter woke by its backstop (seed %d)", seed).isEmpty();
   }
 
+  /** {@link WriteAheadLog#awaitDurable}'s future, waited for through interrupts. */
+  private static void awaitDurable(WriteAheadLog log, long end)
+      throws ExecutionException, TimeoutException {
+    var durable = log.awaitDurable(end);
+    for (; ; ) {
+      try {
+        durable.get(30, TimeUnit.SECONDS);
+        return;
+      } catch (InterruptedException e) {
+        // the trial's interrupter: wait on
+      }
+    }
+  }
+
   private static final class Trial {
     final long seed;
     final SplittableRandom random;
     final LogSync mode;
     final int ending; // 0: power loss at an operation; 1: a failed force; 2: close
+    final boolean interrupts; // a thread interrupts random committers, some inside their force
     long syncs;
     long lateWakeups;
 
@@ -67,10 +84,19 @@ class WalWakeupStressTest {
       this.random = new SplittableRandom(seed);
       this.mode = random.nextBoolean() ? LogSync.ON_COMMIT : LogSync.PERIODIC;
       this.ending = random.nextInt(3);
+      this.interrupts = random.nextBoolean();
     }
 
     String describe() {
-      return "trial seed " + seed + " mode " + mode + " ending " + ending + ": " + lateWakeups;
+      return "trial seed "
+          + seed
+          + " mode "
+          + mode
+          + " ending "
+          + ending
+          + (interrupts ? " interrupts" : "")
+          + ": "
+          + lateWakeups;
     }
 
     void run() throws Exception {
@@ -105,6 +131,7 @@ class WalWakeupStressTest {
                       int fullRetries = 0;
                       try {
                         for (int i = 0; i < 400; i++) {
+                          Thread.interrupted(); // as an application that handled it would
                           byte[] payload =
                               DurabilityTestSupport.payload(writer, i, own.nextInt(300));
                           long end;
@@ -114,13 +141,13 @@ class WalWakeupStressTest {
                             if (++fullRetries > 10_000) {
                               throw full; // the checkpointer cannot free a file: the disk is down
                             }
-                            Thread.sleep(0, 100_000);
+                            LockSupport.parkNanos(100_000);
                             i--;
                             continue;
                           }
                           int action = own.nextInt(4);
                           if (action == 0) {
-                            log.awaitDurable(end).get(30, TimeUnit.SECONDS);
+                            awaitDurable(log, end);
                           } else if (action == 1) {
                             log.commit(end);
                           } else {
@@ -155,6 +182,19 @@ class WalWakeupStressTest {
                       // the trial's ending
                     }
                   });
+      Thread interrupter = null;
+      if (interrupts) {
+        SplittableRandom own = random.split();
+        interrupter =
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      while (!Thread.currentThread().isInterrupted()) {
+                        threads[own.nextInt(threads.length)].interrupt();
+                        LockSupport.parkNanos(50_000 + own.nextInt(300_000));
+                      }
+                    });
+      }
       if (ending == 2) {
         Thread.sleep(random.nextInt(3));
         log.close();
@@ -167,6 +207,10 @@ class WalWakeupStressTest {
       }
       checkpointer.interrupt();
       checkpointer.join();
+      if (interrupter != null) {
+        interrupter.interrupt();
+        interrupter.join();
+      }
       for (Throwable e : errors) {
         if (e != null) {
           throw new AssertionError(describe(), e);
