@@ -171,6 +171,7 @@ class WalWakeupStressTest {
       // a checkpointer, as the pile's: frees the log's files, so that writers recycle them
       Thread checkpointer =
           Thread.ofPlatform()
+              .daemon(true) // a trial that fails leaves it behind
               .start(
                   () -> {
                     try {
@@ -187,6 +188,7 @@ class WalWakeupStressTest {
         SplittableRandom own = random.split();
         interrupter =
             Thread.ofPlatform()
+                .daemon(true)
                 .start(
                     () -> {
                       while (!Thread.currentThread().isInterrupted()) {
