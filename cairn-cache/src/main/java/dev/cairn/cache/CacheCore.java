@@ -67,10 +67,10 @@ import java.util.concurrent.atomic.LongAdder;
  * Checking costs a clock read (about 20 ns), and a load retires regions all the time, so an
  * insert that does not grow its shard checks one time in RETIRED_CHECK_ODDS (a count in the
  * thread's Scratch: no shared counter, and no write to the Thread object, as a ThreadLocalRandom
- * draw makes, whose line may hold the fields of another thread's Thread): a due region waits a few dozen inserts more, next to its
- * grace. A write that needs room, and a growth, always check. With no grace (a test's
- * setting) nothing is read from the clock and every insert checks, as the tests that count the
- * budget's room need.
+ * draw makes, whose line may hold the fields of another thread's Thread): a due region waits a
+ * few dozen inserts more, next to its grace. A write that needs room, and a growth, always
+ * check. With no grace (a test's setting) nothing is read from the clock and every insert
+ * checks, as the tests that count the budget's room need.
  *
  * Start-up: the code a cache's open and first read run (this class, Cache, the Evictor, the
  * Scratch) makes no lambda and no method reference, as the pile's does (its OffHeapPile,

@@ -19,7 +19,8 @@ package dev.cairn.memory;
  * 10M-key load through the cache's JCache provider, whose boxed keys make young collections during
  * it, run by hand, loaded under 3.0M keys a second in 5 of 14 JVMs and at 3.8M-5.1M in the others;
  * with this padding, under 3.0M in 2 of 30. Through {@code cairn bench}'s rounds such slow JVMs
- * stayed as common, for a cause not found.
+ * stayed as common: they are the JVMs that collect during the load, and what a collection leaves
+ * behind that slows them is not found (64-byte object alignment did not remove them).
  */
 @SuppressWarnings("unused")
 public abstract class ThreadStatePadding {
